@@ -1,0 +1,251 @@
+"""Benchmark driver: runs pario and its peers interleaved, repeats, reports
+medians and ratios as a table, JSON and a PNG plot (see DESIGN.md, "The
+benchmark contract")."""
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = Path(os.environ.get("PARIO_BUILD_DIR", ROOT / "build" / "release"))
+
+
+def progress(done, total, label):
+    """A one-line progress bar on stderr (the table goes to stdout)."""
+    width = 30
+    filled = int(width * done / max(total, 1))
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label:<40.40}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def machine():
+    cpu = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{platform.node()} {os.cpu_count()} cores {cpu} Linux {platform.release()}"
+
+
+def fs_type(path):
+    out = subprocess.run(["stat", "-f", "-c", "%T", str(path)], capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
+
+
+def git_commit():
+    out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                         capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
+
+
+def binary(name):
+    path = BUILD / "bench" / name
+    if not path.exists():
+        sys.exit(f"bench/run: {path} is missing: build first (scripts/build.sh release)")
+    return str(path)
+
+
+def run_json_lines(cmd, env=None):
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        sys.exit(f"bench/run: {' '.join(cmd)} failed:\n{out.stderr}")
+    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+
+
+def fmt_size(n):
+    if n % 4096 == 0:  # the O_DIRECT sizes: say them in binary units
+        return f"{n / 1048576:.3g} MiB" if n >= 1048576 else f"{n // 1024} KiB"
+    for unit, div in (("MB", 1e6), ("kB", 1e3)):
+        if n >= div:
+            v = n / div
+            return f"{v:.3g} {unit}"
+    return f"{n} B"
+
+
+# ---------------------------------------------------------------- eaf ------
+
+def bench_eaf(args):
+    quick = args.quick
+    file_bytes = 16_000_000 if quick else 80_000_000
+    reps = 3 if quick else 5
+    sizes = [1600, 16000, 160000, 1600000]            # ChemIO's request sizes
+    direct_sizes = [4096, 16384, 163840, 1638400]     # their O_DIRECT-aligned kin
+    depths = [1, 8, 32]
+    async_size = 16384
+    scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
+    have_fio = shutil.which("fio") is not None
+    fortran = BUILD / "bench" / "fortran_direct"
+    eaf = binary("eaf_bench")
+    env = dict(os.environ, PARIO_SCRATCH=str(scratch))
+
+    samples = {}  # (case, impl) -> [values]
+
+    def add(case, impl, value):
+        samples.setdefault((case, impl), []).append(value)
+
+    steps = reps * (2 + len(sizes) + (len(depths) if have_fio else 0) + 1)
+    step = 0
+    workdir = Path(tempfile.mkdtemp(prefix="pario-bench-", dir=scratch))
+    async_file = workdir / "async.dat"
+    try:
+        for rep in range(reps):
+            for mode, sz in (("buffered", sizes), ("direct", direct_sizes)):
+                cmd = [eaf, "--dir", str(workdir), "--file-bytes", str(file_bytes), "--rep", str(rep),
+                       "--sizes", ",".join(map(str, sz))] + (["--direct"] if mode == "direct" else [])
+                for r in run_json_lines(cmd, env):
+                    tag = " (O_DIRECT)" if mode == "direct" else ""
+                    add(f"random {r['op']} {fmt_size(r['size'])}{tag}", r["impl"], r["mbps"])
+                step += 1
+                progress(step, steps, f"rep {rep + 1}/{reps} {mode}")
+            for size in sizes:
+                if fortran.exists():
+                    out = subprocess.run([str(fortran), str(workdir / "f.dat"), str(file_bytes), str(size),
+                                          str(rep)], capture_output=True, text=True, check=True)
+                    words = out.stdout.split()
+                    add(f"random write {fmt_size(size)}", "fortran", float(words[1]))
+                    add(f"random read {fmt_size(size)}", "fortran", float(words[3]))
+                step += 1
+                progress(step, steps, f"rep {rep + 1}/{reps} fortran {fmt_size(size)}")
+            if have_fio:
+                for qd in depths:
+                    # fio first lays the file out (and then reads it); pario reads the same file.
+                    fio = subprocess.run(
+                        ["fio", "--name=randread", f"--filename={async_file}", f"--size={file_bytes}",
+                         f"--bs={async_size}", "--rw=randread", "--direct=1", "--ioengine=io_uring",
+                         f"--iodepth={qd}", "--randrepeat=0", "--output-format=json"],
+                        capture_output=True, text=True)
+                    if fio.returncode != 0:
+                        sys.exit(f"bench/run: fio failed:\n{fio.stderr}")
+                    data = json.loads(fio.stdout[fio.stdout.index("{"):])
+                    bw = data["jobs"][0]["read"]["bw_bytes"] / 1e6
+                    case = f"async random read {fmt_size(async_size)} QD {qd} (O_DIRECT)"
+                    add(case, "fio", bw)
+                    for r in run_json_lines([eaf, "--async-file", str(async_file), "--queue-depths", str(qd),
+                                             "--async-size", str(async_size), "--rep", str(rep)], env):
+                        add(case, "pario", r["mbps"])
+                    step += 1
+                    progress(step, steps, f"rep {rep + 1}/{reps} async QD {qd}")
+            step += 1
+            progress(step, steps, f"rep {rep + 1}/{reps} done")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    rows = []
+    cases = list(dict.fromkeys(case for case, _ in samples))
+    for case in cases:
+        values = {impl: statistics.median(v) for (c, impl), v in samples.items() if c == case}
+        ratios, target = {}, {}
+        for peer in ("posix", "ga", "fortran", "fio"):
+            if peer in values and "pario" in values and values[peer] > 0:
+                ratios[f"pario/{peer}"] = round(values["pario"] / values[peer], 3)
+        direct = "O_DIRECT" in case
+        if not direct and not case.startswith("async"):
+            target["pario/posix"] = 0.97
+            if "ga" in values:
+                target["pario/ga"] = 1.0
+            if case.endswith(" 1.6 kB") and "fortran" in values:
+                target["pario/fortran"] = 1.5
+        if case.startswith("async") and "QD 32" in case:
+            target["pario/fio"] = 0.9
+        met = all(ratios.get(k, 0) >= v for k, v in target.items()) if target else None
+        rows.append({"case": case, "unit": "MB/s",
+                     "page_cache": "odirect" if direct else "warm",
+                     "values": {k: round(v, 1) for k, v in values.items()},
+                     "samples": {impl: [round(x, 1) for x in v] for (c, impl), v in samples.items() if c == case},
+                     "ratios": ratios, "target": target, "met": met})
+    return {"benchmark": "eaf", "machine": machine(), "commit": git_commit(), "quick": quick,
+            "page_cache": "warm (buffered rows: the file was just written), odirect (O_DIRECT rows)",
+            "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
+            "statistic": "median", "rows": rows}
+
+
+BENCHMARKS = {"eaf": (bench_eaf, "private files vs raw pread/pwrite, GA EAF, Fortran direct access, fio")}
+
+
+# ------------------------------------------------------------- report ------
+
+def print_table(result):
+    rows = result["rows"]
+    impls = list(dict.fromkeys(i for r in rows for i in r["values"]))
+    head = f"{'case':<44}" + "".join(f"{i:>10}" for i in impls) + "   ratios (target)"
+    print(f"\n{result['benchmark']}: medians of {result['repetitions']} runs, MB/s, "
+          f"{result['file_system']} scratch, commit {result['commit']}")
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        vals = "".join(f"{r['values'].get(i, float('nan')):>10.1f}" if i in r["values"] else f"{'-':>10}"
+                       for i in impls)
+        rat = ", ".join(f"{k.split('/')[1]} {v:.2f}" + (f" (>={r['target'][k]})" if k in r["target"] else "")
+                        for k, v in r["ratios"].items())
+        flag = "" if r["met"] is None else ("  ok" if r["met"] else "  MISSED")
+        print(f"{r['case']:<44}{vals}   {rat}{flag}")
+
+
+def plot(result, png):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = result["rows"]
+    peers = list(dict.fromkeys(k for r in rows for k in r["ratios"]))
+    fig, ax = plt.subplots(figsize=(12, 0.45 * len(rows) + 2))
+    height = 0.8 / max(len(peers), 1)
+    for j, peer in enumerate(peers):
+        ys = [i + j * height for i in range(len(rows))]
+        xs = [r["ratios"].get(peer, 0) for r in rows]
+        ax.barh(ys, xs, height=height, label=peer)
+        for y, r in zip(ys, rows):
+            if peer in r["target"]:
+                ax.plot([r["target"][peer]] * 2, [y - height / 2, y + height / 2], color="black", lw=2)
+    ax.set_yticks([i + 0.4 - height / 2 for i in range(len(rows))])
+    ax.set_yticklabels([r["case"] for r in rows], fontsize=8)
+    ax.invert_yaxis()
+    ax.axvline(1.0, color="grey", ls=":")
+    ax.set_xlabel("throughput ratio (higher is better for pario); black ticks: targets")
+    ax.set_title(f"pario {result['benchmark']} benchmark (medians, {result['file_system']}, "
+                 f"{'quick' if result['quick'] else 'full'})")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="bench/run", description=__doc__)
+    parser.add_argument("name", help="benchmark name, or 'list'")
+    parser.add_argument("--quick", action="store_true", help="same cases, smaller sizes (< 1 minute)")
+    parser.add_argument("--ranks", type=int, default=1, help="MPI ranks (multi-rank benchmarks)")
+    parser.add_argument("--out", help="JSON output (default bench/results/NAME.json)")
+    args = parser.parse_args()
+    if args.name == "list":
+        for name, (_, what) in BENCHMARKS.items():
+            print(f"{name:<8} {what}")
+        return 0
+    if args.name not in BENCHMARKS:
+        sys.exit(f"bench/run: unknown benchmark '{args.name}' (bench/run list)")
+    start = time.time()
+    result = BENCHMARKS[args.name][0](args)
+    result["seconds"] = round(time.time() - start, 1)
+    out = Path(args.out) if args.out else ROOT / "bench" / "results" / f"{args.name}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    png = out.with_suffix(".png")
+    plot(result, png)
+    print_table(result)
+    print(f"\nwrote {out} and {png} ({result['seconds']} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

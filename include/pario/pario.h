@@ -1,0 +1,14 @@
+/* pario/pario.h: the whole public C API.
+ *
+ * pario: parallel I/O and distributed data for scientific codes. Every
+ * function returns PARIO_OK (0) or a status code from pario/status.h, and
+ * writes its outputs only on success.
+ */
+#ifndef PARIO_PARIO_H
+#define PARIO_PARIO_H
+
+#include "pario/file.h"
+#include "pario/runtime.h"
+#include "pario/status.h"
+
+#endif /* PARIO_PARIO_H */

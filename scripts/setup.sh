@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian machine lacks to build, test and benchmark
+# pario, and nothing that is already there. Safe to run again.
+#   scripts/setup.sh          build + test dependencies, Python venv
+# Environment: PARIO_SKIP_APT=1 skips the Debian packages (a cluster with
+# its own MPI and HDF5: see the README's "plain CMake" section).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+packages=(
+  build-essential cmake ninja-build pkg-config file
+  openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
+  liburing-dev libzstd-dev gfortran googletest libgtest-dev
+  python3-venv python3-dev
+  # peers for the benchmarks only
+  libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev libblas-dev liblapack-dev fio
+)
+
+if [ "${PARIO_SKIP_APT:-0}" != 1 ]; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo=sudo
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+  fi
+fi
+
+# Python for the benchmark driver, its plots and (later) the bindings.
+venv="$here/.venv"
+if [ ! -x "$venv/bin/python" ]; then
+  echo "setup: creating $venv"
+  python3 -m venv "$venv"
+fi
+if ! "$venv/bin/python" -c "import numpy, matplotlib" 2>/dev/null; then
+  "$venv/bin/pip" install -q --disable-pip-version-check numpy matplotlib
+fi

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds everything and
+# runs every test: the release build, the same tests under AddressSanitizer
+# + UndefinedBehaviorSanitizer, the asynchronous paths under
+# ThreadSanitizer, and a consumer project built against the installed
+# pario with find_package and with pkg-config.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+scripts/setup.sh
+
+jobs=$(nproc)
+run_ctest() {  # dir, extra ctest args...
+  local dir=$1; shift
+  ctest --test-dir "$dir" -j "$jobs" --output-on-failure --timeout 300 "$@"
+}
+
+echo "== release build"
+scripts/build.sh release
+run_ctest build/release
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer"
+scripts/build.sh asan
+run_ctest build/asan
+
+echo "== ThreadSanitizer (asynchronous paths)"
+scripts/build.sh tsan
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" run_ctest build/tsan -L async
+
+echo "== installed package: find_package(pario) and pkg-config"
+tests/install/consumer.sh build/release

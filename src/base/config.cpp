@@ -1,0 +1,126 @@
+#include "base/config.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "base/stats.h"
+
+namespace pario {
+namespace {
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return (v && *v) ? v : nullptr;
+}
+
+Status bad_value(const char* name, const char* value, const char* expected) {
+  return Status(Code::kInvalidArgument,
+                std::string(name) + "=" + value + ": expected " + expected);
+}
+
+Status parse_int(const char* name, long lo, long hi, long* out) {
+  const char* v = env(name);
+  if (!v) return Status::Ok();
+  char* end = nullptr;
+  errno = 0;
+  long x = std::strtol(v, &end, 10);
+  if (errno != 0 || end == v || *end != '\0' || x < lo || x > hi) {
+    std::string expected =
+        "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+    return bad_value(name, v, expected.c_str());
+  }
+  *out = x;
+  return Status::Ok();
+}
+
+Status parse_bool(const char* name, bool* out) {
+  const char* v = env(name);
+  if (!v) return Status::Ok();
+  if (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") ||
+      !strcasecmp(v, "on")) {
+    *out = true;
+  } else if (!strcmp(v, "0") || !strcasecmp(v, "no") ||
+             !strcasecmp(v, "false") || !strcasecmp(v, "off")) {
+    *out = false;
+  } else {
+    return bad_value(name, v, "0 or 1");
+  }
+  return Status::Ok();
+}
+
+std::vector<std::string> split_dirs(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t end = s.find(':', start);
+    if (end == std::string::npos) end = s.size();
+    if (end > start) out.push_back(s.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* io_engine_choice_name(IoEngineChoice choice) {
+  switch (choice) {
+    case IoEngineChoice::kAuto: return "auto";
+    case IoEngineChoice::kUring: return "io_uring";
+    case IoEngineChoice::kThreads: return "threads";
+    case IoEngineChoice::kSync: return "sync";
+  }
+  return "?";
+}
+
+Result<Config> parse_config_from_env() {
+  Config c;
+  if (const char* v = env("PARIO_SCRATCH")) {
+    c.scratch_dirs = split_dirs(v);
+    if (c.scratch_dirs.empty()) {
+      return bad_value("PARIO_SCRATCH", v, "one or more directories separated by ':'");
+    }
+  } else {
+    c.scratch_dirs.push_back(env("TMPDIR") ? env("TMPDIR") : "/tmp");
+  }
+  if (const char* v = env("PARIO_IO_ENGINE")) {
+    if (!strcmp(v, "auto")) c.io_engine = IoEngineChoice::kAuto;
+    else if (!strcmp(v, "io_uring") || !strcmp(v, "uring")) c.io_engine = IoEngineChoice::kUring;
+    else if (!strcmp(v, "threads")) c.io_engine = IoEngineChoice::kThreads;
+    else if (!strcmp(v, "sync")) c.io_engine = IoEngineChoice::kSync;
+    else return bad_value("PARIO_IO_ENGINE", v, "auto, io_uring, threads or sync");
+  }
+  long x = c.async_threads;
+  PARIO_RETURN_IF_ERROR(parse_int("PARIO_ASYNC_THREADS", 1, 256, &x));
+  c.async_threads = static_cast<int>(x);
+  x = c.uring_depth;
+  PARIO_RETURN_IF_ERROR(parse_int("PARIO_URING_DEPTH", 1, 4096, &x));
+  c.uring_depth = static_cast<unsigned>(x);
+  PARIO_RETURN_IF_ERROR(parse_bool("PARIO_DIRECT", &c.direct_io));
+  PARIO_RETURN_IF_ERROR(parse_bool("PARIO_STATS", &c.stats));
+  if (const char* v = env("PARIO_STATS_FILE")) c.stats_file = v;
+  x = 0;
+  PARIO_RETURN_IF_ERROR(parse_int("PARIO_RANKS_PER_NODE", 0, 1 << 20, &x));
+  c.ranks_per_node = static_cast<int>(x);
+  return c;
+}
+
+Result<const Config*> config() {
+  static std::once_flag once;
+  static Config parsed;
+  static Status error;
+  std::call_once(once, [] {
+    Result<Config> r = parse_config_from_env();
+    if (r.ok()) {
+      parsed = std::move(r).value();
+      StatsRegistry::global().set_enabled(parsed.stats || !parsed.stats_file.empty());
+    } else {
+      error = std::move(r).status().with_context("pario configuration");
+    }
+  });
+  if (!error.ok()) return error;
+  return &parsed;
+}
+
+}  // namespace pario

@@ -1,0 +1,42 @@
+// Run-time configuration: environment variables read once per process.
+//
+// Every run-time choice (where scratch goes, which I/O engine, statistics)
+// is made here and nowhere else, so that all languages see the same names.
+// The table of variables is in the README; keep the two in step.
+//
+// Thread safety: config() parses on first use under std::call_once and is
+// read-only afterwards.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+
+namespace pario {
+
+enum class IoEngineChoice { kAuto, kUring, kThreads, kSync };
+
+struct Config {
+  std::vector<std::string> scratch_dirs;  // PARIO_SCRATCH (':'-separated)
+  IoEngineChoice io_engine = IoEngineChoice::kAuto;  // PARIO_IO_ENGINE
+  int async_threads = 4;         // PARIO_ASYNC_THREADS
+  unsigned uring_depth = 128;    // PARIO_URING_DEPTH
+  bool direct_io = false;        // PARIO_DIRECT
+  bool stats = false;            // PARIO_STATS (table at finalize)
+  std::string stats_file;        // PARIO_STATS_FILE (JSON at finalize)
+  int ranks_per_node = 0;        // PARIO_RANKS_PER_NODE (0 = real nodes)
+};
+
+// Parses the environment. A malformed value is an error naming the variable
+// and what was expected; nothing is guessed.
+Result<Config> parse_config_from_env();
+
+// The process-wide configuration, parsed once. If parsing failed, every
+// later call returns the same error.
+Result<const Config*> config();
+
+const char* io_engine_choice_name(IoEngineChoice choice);
+
+}  // namespace pario

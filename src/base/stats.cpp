@@ -1,0 +1,180 @@
+#include "base/stats.h"
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <sstream>
+
+namespace pario {
+
+int size_bucket(uint64_t bytes) {
+  int b = 0;
+  uint64_t upper = 512;
+  while (bytes > upper && b < kSizeBuckets - 1) {
+    upper <<= 1;
+    ++b;
+  }
+  return b;
+}
+
+uint64_t size_bucket_upper(int bucket) {
+  return bucket >= kSizeBuckets - 1 ? 0 : (uint64_t{512} << bucket);
+}
+
+void FileStats::record(IoDir dir, bool async, uint64_t offset, uint64_t bytes,
+                       uint64_t nanos) {
+  auto& d = dirs_[static_cast<int>(dir)];
+  constexpr auto r = std::memory_order_relaxed;
+  d.calls.fetch_add(1, r);
+  if (async) d.async_calls.fetch_add(1, r);
+  d.bytes.fetch_add(bytes, r);
+  d.nanos.fetch_add(nanos, r);
+  // Sequential means "starts where the previous access of either direction
+  // ended"; a concurrent interleaving can only make this look more random.
+  if (last_end_.exchange(offset + bytes, r) != offset) d.random.fetch_add(1, r);
+  d.histogram[size_bucket(bytes)].fetch_add(1, r);
+  if (dir == IoDir::kWrite) {
+    uint64_t end = offset + bytes, cur = size_.load(r);
+    while (end > cur && !size_.compare_exchange_weak(cur, end, r)) {
+    }
+  }
+}
+
+DirSnapshot FileStats::snapshot(IoDir dir) const {
+  const auto& d = dirs_[static_cast<int>(dir)];
+  constexpr auto r = std::memory_order_relaxed;
+  DirSnapshot s;
+  s.calls = d.calls.load(r);
+  s.async_calls = d.async_calls.load(r);
+  s.bytes = d.bytes.load(r);
+  s.nanos = d.nanos.load(r);
+  s.random = d.random.load(r);
+  for (int i = 0; i < kSizeBuckets; ++i) s.histogram[i] = d.histogram[i].load(r);
+  return s;
+}
+
+StatsRegistry& StatsRegistry::global() {
+  static StatsRegistry* registry = new StatsRegistry();  // never destroyed:
+  return *registry;  // async completions may record during static teardown
+}
+
+std::shared_ptr<FileStats> StatsRegistry::for_path(const std::string& path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& slot = files_[path];
+  if (!slot) slot = std::make_shared<FileStats>(path);
+  return slot;
+}
+
+void StatsRegistry::set_note(const std::string& key, const std::string& value) {
+  std::lock_guard<std::mutex> lock(mu_);
+  notes_[key] = value;
+}
+
+std::string StatsRegistry::note(const std::string& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = notes_.find(key);
+  return it == notes_.end() ? std::string() : it->second;
+}
+
+void StatsRegistry::clear() {
+  std::lock_guard<std::mutex> lock(mu_);
+  files_.clear();
+}
+
+namespace {
+
+double mb_per_s(const DirSnapshot& s) {
+  return s.nanos ? (s.bytes / 1e6) / (s.nanos / 1e9) : 0.0;
+}
+
+double random_share(const DirSnapshot& s) {
+  return s.calls ? static_cast<double>(s.random) / s.calls : 0.0;
+}
+
+}  // namespace
+
+std::string StatsRegistry::table() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::ostringstream out;
+  char line[512];
+  out << "pario I/O statistics\n";
+  for (const auto& [k, v] : notes_) out << "  " << k << ": " << v << "\n";
+  std::snprintf(line, sizeof line, "  %-40s %5s %10s %12s %10s %8s %7s\n", "file",
+                "dir", "calls", "bytes", "MB/s", "random", "async");
+  out << line;
+  for (const auto& [path, fs] : files_) {
+    for (IoDir dir : {IoDir::kRead, IoDir::kWrite}) {
+      DirSnapshot s = fs->snapshot(dir);
+      if (!s.calls) continue;
+      std::string shown = path.size() > 40 ? "..." + path.substr(path.size() - 37) : path;
+      std::snprintf(line, sizeof line,
+                    "  %-40s %5s %10" PRIu64 " %12" PRIu64 " %10.1f %7.0f%% %7" PRIu64 "\n",
+                    shown.c_str(), dir == IoDir::kRead ? "read" : "write", s.calls,
+                    s.bytes, mb_per_s(s), 100.0 * random_share(s), s.async_calls);
+      out << line;
+    }
+  }
+  return out.str();
+}
+
+std::string json_quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char esc[8];
+          std::snprintf(esc, sizeof esc, "\\u%04x", c);
+          out += esc;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string StatsRegistry::json(int rank) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::ostringstream out;
+  out << "{\"rank\": " << rank << ", \"notes\": {";
+  bool first = true;
+  for (const auto& [k, v] : notes_) {
+    out << (first ? "" : ", ") << json_quote(k) << ": " << json_quote(v);
+    first = false;
+  }
+  out << "}, \"files\": [";
+  first = true;
+  for (const auto& [path, fs] : files_) {
+    out << (first ? "" : ", ") << "{\"path\": " << json_quote(path)
+        << ", \"size\": " << fs->size();
+    first = false;
+    for (IoDir dir : {IoDir::kRead, IoDir::kWrite}) {
+      DirSnapshot s = fs->snapshot(dir);
+      out << ", \"" << (dir == IoDir::kRead ? "read" : "write") << "\": {"
+          << "\"calls\": " << s.calls << ", \"async_calls\": " << s.async_calls
+          << ", \"bytes\": " << s.bytes << ", \"seconds\": " << s.nanos / 1e9
+          << ", \"random_share\": " << random_share(s) << ", \"histogram\": [";
+      for (int i = 0; i < kSizeBuckets; ++i) {
+        out << (i ? ", " : "") << "[" << size_bucket_upper(i) << ", "
+            << s.histogram[i] << "]";
+      }
+      out << "]}";
+    }
+    out << "}";
+  }
+  out << "]}";
+  return out.str();
+}
+
+uint64_t now_nanos() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
+}
+
+}  // namespace pario

@@ -1,0 +1,98 @@
+// I/O statistics per file: calls, bytes, time, share of random accesses and
+// a request-size histogram, per direction (read, write).
+//
+// Collection is off unless PARIO_STATS or PARIO_STATS_FILE is set: a page
+// cache hit costs about a microsecond and two clock reads would be a visible
+// share of it. When on, counters are relaxed atomics updated by whichever
+// thread completes the operation (async completions included).
+//
+// A FileStats lives in the process-wide registry under the file's path and
+// is shared by every open of that path, so reopening accumulates.
+//
+// Thread safety: all members are safe for concurrent use.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace pario {
+
+enum class IoDir { kRead = 0, kWrite = 1 };
+
+// Histogram buckets: [0] <= 512 B, [k] <= 512 B << k, last bucket open-ended.
+constexpr int kSizeBuckets = 20;
+int size_bucket(uint64_t bytes);
+uint64_t size_bucket_upper(int bucket);  // 0 for the open-ended bucket
+
+struct DirCounters {
+  std::atomic<uint64_t> calls{0};
+  std::atomic<uint64_t> async_calls{0};
+  std::atomic<uint64_t> bytes{0};
+  std::atomic<uint64_t> nanos{0};
+  std::atomic<uint64_t> random{0};  // calls not starting where the last ended
+  std::array<std::atomic<uint64_t>, kSizeBuckets> histogram{};
+};
+
+struct DirSnapshot {
+  uint64_t calls = 0, async_calls = 0, bytes = 0, nanos = 0, random = 0;
+  std::array<uint64_t, kSizeBuckets> histogram{};
+};
+
+class FileStats {
+ public:
+  explicit FileStats(std::string path) : path_(std::move(path)) {}
+
+  // Records one completed transfer of `bytes` at `offset` that took `nanos`.
+  void record(IoDir dir, bool async, uint64_t offset, uint64_t bytes,
+              uint64_t nanos);
+  void note_size(uint64_t size) { size_.store(size, std::memory_order_relaxed); }
+
+  const std::string& path() const { return path_; }
+  uint64_t size() const { return size_.load(std::memory_order_relaxed); }
+  DirSnapshot snapshot(IoDir dir) const;
+
+ private:
+  std::string path_;
+  std::atomic<uint64_t> size_{0};
+  std::atomic<uint64_t> last_end_{UINT64_MAX};
+  std::array<DirCounters, 2> dirs_;
+};
+
+class StatsRegistry {
+ public:
+  static StatsRegistry& global();
+
+  bool enabled() const { return enabled_.load(std::memory_order_relaxed); }
+  void set_enabled(bool on) { enabled_.store(on, std::memory_order_relaxed); }
+
+  // The stats object of `path`, created on first use.
+  std::shared_ptr<FileStats> for_path(const std::string& path);
+
+  // Process-wide facts worth reporting (e.g. which I/O engine runs and why).
+  void set_note(const std::string& key, const std::string& value);
+  std::string note(const std::string& key) const;
+
+  // A human-readable table, and the same data as one JSON object.
+  std::string table() const;
+  std::string json(int rank) const;
+  void clear();
+
+ private:
+  std::atomic<bool> enabled_{false};
+  mutable std::mutex mu_;
+  std::map<std::string, std::shared_ptr<FileStats>> files_;
+  std::map<std::string, std::string> notes_;
+};
+
+// Monotonic nanoseconds for timing operations.
+uint64_t now_nanos();
+
+// JSON string literal for s (quotes and escapes included).
+std::string json_quote(const std::string& s);
+
+}  // namespace pario

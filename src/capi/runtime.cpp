@@ -1,0 +1,163 @@
+// C API: status strings, last error, start-up and shut-down, statistics.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "base/config.h"
+#include "base/stats.h"
+#include "capi/boundary.h"
+#include "comm/comm.h"
+#include "device/async.h"
+#include "pario/runtime.h"
+#include "pario/status.h"
+
+namespace pario::capi {
+namespace {
+
+thread_local std::string last_error;
+
+struct Runtime {
+  bool up = false;
+  comm::NodeTopology topology;
+};
+
+Runtime& runtime() {
+  static Runtime r;
+  return r;
+}
+
+size_t copy_out(const std::string& s, char* buf, size_t len) {
+  if (buf && len > 0) std::snprintf(buf, len, "%s", s.c_str());
+  return s.size();
+}
+
+std::string stats_path_for_rank(std::string path, int rank) {
+  size_t at = path.find("%r");
+  if (at != std::string::npos) return path.replace(at, 2, std::to_string(rank));
+  if (comm::initialized() && comm::world().size() > 1) path += "." + std::to_string(rank);
+  return path;
+}
+
+Status write_stats_json(const std::string& path, int rank) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) return errno_status(errno, path);
+  std::string text = StatsRegistry::global().json(rank) + "\n";
+  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  ok = (std::fclose(f) == 0) && ok;
+  return ok ? Status::Ok() : Status(Code::kIo, path + ": cannot write statistics");
+}
+
+int world_rank() { return comm::initialized() ? comm::world().rank() : 0; }
+
+}  // namespace
+
+int fail(const char* call, const Status& status) {
+  last_error = std::string(call) + ": " + status.message();
+  return status.raw_code();
+}
+
+}  // namespace pario::capi
+
+using namespace pario;        // NOLINT: this file is the C boundary
+using namespace pario::capi;  // NOLINT
+
+extern "C" {
+
+const char* pario_status_string(int code) { return code_name(code); }
+
+size_t pario_last_error_message(char* buf, size_t len) { return copy_out(last_error, buf, len); }
+
+const char* pario_version(void) { return PARIO_VERSION; }
+
+int pario_init(void) {
+  return guarded("pario_init", [&]() -> Status {
+    Runtime& rt = runtime();
+    if (rt.up) return Status::Ok();
+    // Configuration first: a bad variable must fail before MPI starts, and
+    // on every rank alike (all ranks see the same environment).
+    PARIO_RETURN_IF_ERROR(config().status());
+    PARIO_RETURN_IF_ERROR(comm::initialize());
+    const Config& cfg = **config();
+    Result<comm::NodeTopology> topo = comm::node_topology(comm::world(), cfg.ranks_per_node);
+    Status agreed = comm::agree(comm::world(), topo.status());
+    if (!agreed.ok()) {
+      (void)comm::finalize();
+      return agreed;
+    }
+    rt.topology = *topo;
+    rt.up = true;
+    return Status::Ok();
+  });
+}
+
+int pario_finalize(void) {
+  return guarded("pario_finalize", [&]() -> Status {
+    Runtime& rt = runtime();
+    if (!rt.up) return Status::Ok();
+    Status st;
+    Result<const Config*> cfg = config();
+    if (cfg.ok() && (*cfg)->stats) {
+      std::fprintf(stderr, "[rank %d] %s", world_rank(), StatsRegistry::global().table().c_str());
+    }
+    if (cfg.ok() && !(*cfg)->stats_file.empty()) {
+      st = write_stats_json(stats_path_for_rank((*cfg)->stats_file, world_rank()), world_rank());
+    }
+    Status down = comm::finalize();
+    rt.up = false;
+    return st.ok() ? down : st;
+  });
+}
+
+int pario_initialized(int* flag_out) {
+  if (!flag_out) return fail("pario_initialized", invalid("flag_out is null"));
+  *flag_out = runtime().up ? 1 : 0;
+  return PARIO_OK;
+}
+
+int pario_world_rank(int* rank_out) {
+  if (!rank_out) return fail("pario_world_rank", invalid("rank_out is null"));
+  *rank_out = world_rank();
+  return PARIO_OK;
+}
+
+int pario_world_size(int* size_out) {
+  if (!size_out) return fail("pario_world_size", invalid("size_out is null"));
+  *size_out = comm::initialized() ? comm::world().size() : 1;
+  return PARIO_OK;
+}
+
+int pario_node_info(int* node_out, int* nodes_out, int* node_rank_out, int* node_size_out) {
+  return guarded("pario_node_info", [&]() -> Status {
+    if (!node_out || !nodes_out || !node_rank_out || !node_size_out) {
+      return invalid("an output pointer is null");
+    }
+    if (!runtime().up) return Status(Code::kState, "call pario_init first");
+    const comm::NodeTopology& t = runtime().topology;
+    *node_out = t.node;
+    *nodes_out = t.nodes;
+    *node_rank_out = t.node_rank;
+    *node_size_out = t.node_size;
+    return Status::Ok();
+  });
+}
+
+int pario_io_engine(char* buf, size_t len) {
+  return guarded("pario_io_engine", [&]() -> Status {
+    if (!buf || len == 0) return invalid("buf is null or len is 0");
+    copy_out(device::engine_description(), buf, len);
+    return Status::Ok();
+  });
+}
+
+int pario_stats_write_json(const char* path) {
+  return guarded("pario_stats_write_json", [&]() -> Status {
+    if (!path || !*path) return invalid("path is null or empty");
+    return write_stats_json(path, world_rank());
+  });
+}
+
+size_t pario_stats_table(char* buf, size_t len) {
+  return copy_out(StatsRegistry::global().table(), buf, len);
+}
+
+}  // extern "C"

@@ -1,0 +1,184 @@
+#include "comm/comm.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace pario::comm {
+namespace {
+
+struct State {
+  bool initialized = false;
+  bool owns_mpi = false;
+  int thread_level = MPI_THREAD_SINGLE;
+  Comm world;
+};
+
+State& state() {
+  static State s;
+  return s;
+}
+
+}  // namespace
+
+Status mpi_status(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return Status::Ok();
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) {
+    std::snprintf(text, sizeof text, "MPI error %d", rc);
+  }
+  return Status(Code::kMpi, std::string(call) + ": " + text);
+}
+
+Status initialize() {
+  State& s = state();
+  if (s.initialized) return Status::Ok();
+  int flag = 0;
+  MPI_Initialized(&flag);
+  if (!flag) {
+    int provided = MPI_THREAD_SINGLE;
+    int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
+    if (rc != MPI_SUCCESS) return Status(Code::kMpi, "MPI_Init_thread failed");
+    s.owns_mpi = true;
+  } else {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return Status(Code::kState, "MPI was already finalized");
+  }
+  MPI_Query_thread(&s.thread_level);
+  PARIO_ASSIGN_OR_RETURN(s.world, Comm::duplicate(MPI_COMM_WORLD));
+  s.initialized = true;
+  return Status::Ok();
+}
+
+Status finalize() {
+  State& s = state();
+  if (!s.initialized) return Status::Ok();
+  Status st = s.world.free();
+  s.initialized = false;
+  if (s.owns_mpi) {
+    s.owns_mpi = false;
+    int rc = MPI_Finalize();
+    if (st.ok()) st = mpi_status(rc, "MPI_Finalize");
+  }
+  return st;
+}
+
+bool initialized() { return state().initialized; }
+int thread_level() { return state().thread_level; }
+const Comm& world() { return state().world; }
+
+Comm::~Comm() {
+  // Local release only: MPI_Comm_free is collective in principle but
+  // completes locally; skip it once MPI is gone.
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
+}
+
+Comm& Comm::operator=(Comm&& other) noexcept {
+  if (this != &other) {
+    Comm old(comm_);
+    comm_ = other.comm_;
+    other.comm_ = MPI_COMM_NULL;
+  }
+  return *this;
+}
+
+Result<Comm> Comm::duplicate(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return Status(Code::kInvalidArgument, "null communicator");
+  MPI_Comm dup = MPI_COMM_NULL;
+  PARIO_RETURN_IF_ERROR(mpi_status(MPI_Comm_dup(comm, &dup), "MPI_Comm_dup"));
+  return adopt(dup);
+}
+
+Result<Comm> Comm::adopt(MPI_Comm comm) {
+  Comm c(comm);
+  PARIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler"));
+  return c;
+}
+
+int Comm::rank() const {
+  int r = 0;
+  MPI_Comm_rank(comm_, &r);
+  return r;
+}
+
+int Comm::size() const {
+  int n = 1;
+  MPI_Comm_size(comm_, &n);
+  return n;
+}
+
+Status Comm::barrier() const { return mpi_status(MPI_Barrier(comm_), "MPI_Barrier"); }
+
+Status Comm::free() {
+  if (comm_ == MPI_COMM_NULL) return Status::Ok();
+  return mpi_status(MPI_Comm_free(&comm_), "MPI_Comm_free");
+}
+
+Result<NodeTopology> node_topology(const Comm& comm, int ranks_per_node) {
+  if (ranks_per_node < 0) return Status(Code::kInvalidArgument, "negative ranks per node");
+  NodeTopology t;
+  const int rank = comm.rank();
+  MPI_Comm node_comm = MPI_COMM_NULL;
+  int color;
+  if (ranks_per_node > 0) {
+    color = rank / ranks_per_node;
+    t.emulated = true;
+    PARIO_RETURN_IF_ERROR(mpi_status(MPI_Comm_split(comm.get(), color, rank, &node_comm),
+                                     "MPI_Comm_split"));
+  } else {
+    PARIO_RETURN_IF_ERROR(mpi_status(
+        MPI_Comm_split_type(comm.get(), MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_comm),
+        "MPI_Comm_split_type"));
+  }
+  PARIO_ASSIGN_OR_RETURN(Comm node, Comm::adopt(node_comm));
+  t.node_rank = node.rank();
+  t.node_size = node.size();
+  // Node index: number the nodes by their lowest world rank, so the
+  // numbering is the same on every rank and does not depend on MPI's
+  // internal node order.
+  int leader = t.node_rank == 0 ? 1 : 0;
+  int leaders_before = 0;
+  PARIO_RETURN_IF_ERROR(mpi_status(
+      MPI_Exscan(&leader, &leaders_before, 1, MPI_INT, MPI_SUM, comm.get()), "MPI_Exscan"));
+  if (rank == 0) leaders_before = 0;  // MPI_Exscan leaves rank 0 undefined
+  int node_index = leaders_before;  // meaningful on leaders only
+  // Every member of a node takes its leader's index.
+  PARIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Bcast(&node_index, 1, MPI_INT, 0, node.get()), "MPI_Bcast"));
+  t.node = node_index;
+  PARIO_RETURN_IF_ERROR(mpi_status(
+      MPI_Allreduce(&leader, &t.nodes, 1, MPI_INT, MPI_SUM, comm.get()), "MPI_Allreduce"));
+  return t;
+}
+
+Status agree(const Comm& comm, const Status& local) {
+  struct {
+    int failed;
+    int rank;
+  } mine{local.ok() ? 0 : 1, comm.rank()}, first{0, 0};
+  // MAXLOC on (failed, -rank) would pick the highest rank; we want the
+  // lowest failing rank, so reduce on (failed, -rank) and negate back.
+  mine.rank = -mine.rank;
+  PARIO_RETURN_IF_ERROR(mpi_status(
+      MPI_Allreduce(&mine, &first, 1, MPI_2INT, MPI_MAXLOC, comm.get()), "MPI_Allreduce"));
+  if (!first.failed) return Status::Ok();
+  int failing = -first.rank;
+  // The failing rank tells everyone its code and message.
+  char msg[512] = {0};
+  int code = local.raw_code();
+  if (comm.rank() == failing) std::snprintf(msg, sizeof msg, "%s", local.message().c_str());
+  PARIO_RETURN_IF_ERROR(mpi_status(MPI_Bcast(&code, 1, MPI_INT, failing, comm.get()), "MPI_Bcast"));
+  PARIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Bcast(msg, sizeof msg, MPI_CHAR, failing, comm.get()), "MPI_Bcast"));
+  if (!local.ok()) return local;
+  return Status(Code::kRemote, "rank " + std::to_string(failing) + " failed (" +
+                                   code_name(code) + "): " + msg);
+}
+
+}  // namespace pario::comm

@@ -1,0 +1,233 @@
+// GA ChemIO's EAF API over pario's public C API (and nothing else).
+//
+// EAF names files and requests by small integers; two tables map them to
+// pario handles. Error codes are pario status codes, so EAF_Errmsg can name
+// the cause; EAF_Eof recognises PARIO_ERR_OUT_OF_RANGE (a read past end of
+// file) as GA's end-of-file code.
+#include "pario/compat/eaf.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "pario/pario.h"
+
+namespace {
+
+std::mutex table_mu;
+std::vector<pario_file_t> open_files;      // EAF fd -> pario file
+std::vector<pario_request_t> open_requests;  // EAF request id -> pario request
+
+int slot_for(std::vector<pario_file_t>& v, pario_file_t f) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == PARIO_FILE_NULL) {
+      v[i] = f;
+      return static_cast<int>(i);
+    }
+  }
+  v.push_back(f);
+  return static_cast<int>(v.size() - 1);
+}
+
+int slot_for(std::vector<pario_request_t>& v, pario_request_t r) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i] == PARIO_REQUEST_NULL) {
+      v[i] = r;
+      return static_cast<int>(i);
+    }
+  }
+  v.push_back(r);
+  return static_cast<int>(v.size() - 1);
+}
+
+pario_file_t file_of(int fd) {
+  std::lock_guard<std::mutex> lock(table_mu);
+  if (fd < 0 || static_cast<size_t>(fd) >= open_files.size()) return PARIO_FILE_NULL;
+  return open_files[fd];
+}
+
+// EAF offsets are doubles (exact up to 2^53): reject fractions and negatives.
+bool to_offset(eaf_off_t value, int64_t* out) {
+  if (!(value >= 0) || value != std::floor(value) || value > 9007199254740992.0) return false;
+  *out = static_cast<int64_t>(value);
+  return true;
+}
+
+// Errors found here (not by pario) keep their own message, so EAF_Errmsg
+// never shows a stale one from an earlier pario call.
+thread_local char compat_error[128];
+
+int bad_offset(eaf_off_t value) {
+  std::snprintf(compat_error, sizeof compat_error,
+                "EAF offset %.17g is not a whole, non-negative number of bytes", value);
+  return PARIO_ERR_INVALID_ARGUMENT;
+}
+
+// Passes a pario status through, forgetting any compat-level message.
+int from_pario(int rc) {
+  if (rc != PARIO_OK) compat_error[0] = '\0';
+  return rc;
+}
+
+}  // namespace
+
+extern "C" {
+
+int EAF_Open(const char* fname, int type, int* fd) {
+  int mode;
+  switch (type) {
+    case EAF_RW: mode = PARIO_MODE_RDWR | PARIO_MODE_CREATE; break;
+    case EAF_W: mode = PARIO_MODE_WRITE | PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE; break;
+    case EAF_R: mode = PARIO_MODE_READ; break;
+    default: mode = -1; break;  // pario_file_open reports the bad mode
+  }
+  if (!fd) {
+    std::snprintf(compat_error, sizeof compat_error, "EAF_Open: fd pointer is null");
+    return PARIO_ERR_INVALID_ARGUMENT;
+  }
+  pario_file_t f = PARIO_FILE_NULL;
+  int rc = pario_file_open(fname, mode, &f);
+  if (rc != PARIO_OK) return from_pario(rc);
+  std::lock_guard<std::mutex> lock(table_mu);
+  *fd = slot_for(open_files, f);
+  return PARIO_OK;
+}
+
+int EAF_Close(int fd) {
+  pario_file_t f;
+  {
+    std::lock_guard<std::mutex> lock(table_mu);
+    if (fd < 0 || static_cast<size_t>(fd) >= open_files.size()) {
+      f = PARIO_FILE_NULL;
+    } else {
+      f = open_files[fd];
+      open_files[fd] = PARIO_FILE_NULL;
+    }
+  }
+  return from_pario(pario_file_close(&f));
+}
+
+int EAF_Delete(const char* fname) {
+  int rc = from_pario(pario_file_delete(fname));
+  return rc == PARIO_ERR_NOT_FOUND ? PARIO_OK : rc;  // GA: a missing file is fine
+}
+
+int EAF_Write(int fd, eaf_off_t offset, const void* buf, size_t bytes) {
+  int64_t off;
+  if (!to_offset(offset, &off)) return bad_offset(offset);
+  return from_pario(pario_file_write(file_of(fd), off, buf, bytes));
+}
+
+int EAF_Read(int fd, eaf_off_t offset, void* buf, size_t bytes) {
+  int64_t off;
+  if (!to_offset(offset, &off)) return bad_offset(offset);
+  return from_pario(pario_file_read(file_of(fd), off, buf, bytes));
+}
+
+static int start(int rc, pario_request_t req, int* req_id) {
+  if (rc != PARIO_OK) return from_pario(rc);
+  std::lock_guard<std::mutex> lock(table_mu);
+  *req_id = slot_for(open_requests, req);
+  return PARIO_OK;
+}
+
+int EAF_Awrite(int fd, eaf_off_t offset, const void* buf, size_t bytes, int* req_id) {
+  int64_t off;
+  if (!to_offset(offset, &off) || !req_id) return bad_offset(offset);
+  pario_request_t req = PARIO_REQUEST_NULL;
+  int rc = pario_file_iwrite(file_of(fd), off, buf, bytes, &req);
+  return start(rc, req, req_id);
+}
+
+int EAF_Aread(int fd, eaf_off_t offset, void* buf, size_t bytes, int* req_id) {
+  int64_t off;
+  if (!to_offset(offset, &off) || !req_id) return bad_offset(offset);
+  pario_request_t req = PARIO_REQUEST_NULL;
+  int rc = pario_file_iread(file_of(fd), off, buf, bytes, &req);
+  return start(rc, req, req_id);
+}
+
+int EAF_Wait(int fd, int id) {
+  (void)fd;  // GA uses it for statistics only
+  pario_request_t req = PARIO_REQUEST_NULL;
+  {
+    std::lock_guard<std::mutex> lock(table_mu);
+    if (id >= 0 && static_cast<size_t>(id) < open_requests.size()) {
+      req = open_requests[id];
+      open_requests[id] = PARIO_REQUEST_NULL;
+    }
+  }
+  return from_pario(pario_request_wait(&req));  // a null request: "already waited"
+}
+
+int EAF_Probe(int id, int* status) {
+  pario_request_t req = PARIO_REQUEST_NULL;
+  {
+    std::lock_guard<std::mutex> lock(table_mu);
+    if (id >= 0 && static_cast<size_t>(id) < open_requests.size()) req = open_requests[id];
+  }
+  int done = 0;
+  int rc = from_pario(pario_request_test(&req, status ? &done : nullptr));
+  if (rc == PARIO_OK) *status = done ? 0 : 1;
+  return rc;
+}
+
+int EAF_Length(int fd, eaf_off_t* length) {
+  int64_t n = 0;
+  int rc = from_pario(pario_file_length(file_of(fd), length ? &n : nullptr));
+  if (rc == PARIO_OK) *length = static_cast<eaf_off_t>(n);
+  return rc;
+}
+
+int EAF_Truncate(int fd, eaf_off_t length) {
+  int64_t n;
+  if (!to_offset(length, &n)) return bad_offset(length);
+  return from_pario(pario_file_truncate(file_of(fd), n));
+}
+
+int EAF_Eof(int code) { return code == PARIO_ERR_OUT_OF_RANGE ? 0 : 1; }
+
+void EAF_Errmsg(int code, char* msg) {
+  if (!msg) return;
+  char detail[256];
+  if (compat_error[0]) {
+    std::snprintf(detail, sizeof detail, "%s", compat_error);
+  } else {
+    pario_last_error_message(detail, sizeof detail);
+  }
+  if (code == PARIO_OK) {
+    std::snprintf(msg, 80, "OK");
+  } else {
+    std::snprintf(msg, 80, "%s: %.*s", pario_status_string(code), 60, detail);
+  }
+}
+
+int EAF_Stat(const char* path, long* avail_kb, char* fstype, int fslen) {
+  if (!avail_kb || !fstype || fslen < 8) {
+    std::snprintf(compat_error, sizeof compat_error,
+                  "EAF_Stat: null output or fstype buffer shorter than 8 bytes");
+    return PARIO_ERR_INVALID_ARGUMENT;
+  }
+  pario_fs_stat_t st;
+  int rc = from_pario(pario_fs_stat(path, &st));
+  if (rc != PARIO_OK) return rc;
+  *avail_kb = static_cast<long>(st.available_bytes / 1024);
+  std::snprintf(fstype, static_cast<size_t>(fslen), "%s", st.type);
+  return PARIO_OK;
+}
+
+void EAF_Print_stats(int fd) {
+  pario_file_t f = file_of(fd);
+  int64_t n = -1;
+  if (pario_file_length(f, &n) != PARIO_OK) return;
+  std::printf("EAF file %d: size=%lld bytes\n", fd, static_cast<long long>(n));
+  std::vector<char> table(pario_stats_table(nullptr, 0) + 1);
+  pario_stats_table(table.data(), table.size());
+  std::fputs(table.data(), stdout);
+  std::fflush(stdout);
+}
+
+}  // extern "C"

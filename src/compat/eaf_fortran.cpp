@@ -1,0 +1,117 @@
+// Fortran-callable EAF names (eaf_open, eaf_write, ...), as GA provides
+// them: every argument by reference, offsets as double precision, integers
+// of PARIO_F77_INTEGER_SIZE bytes (8 by default, like GA on 64-bit Debian),
+// and gfortran's hidden string lengths appended after all arguments.
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "pario/compat/eaf.h"
+
+#if PARIO_F77_INTEGER_SIZE == 4
+using f77_int = int32_t;
+#else
+using f77_int = int64_t;
+#endif
+using f77_logical = f77_int;
+using hidden_len = size_t;  // gfortran >= 8
+
+namespace {
+
+std::string from_fortran(const char* s, hidden_len len) {
+  while (len > 0 && s[len - 1] == ' ') --len;  // Fortran pads with blanks
+  return std::string(s, len);
+}
+
+void to_fortran(const char* s, char* out, hidden_len len) {
+  size_t n = std::min<size_t>(std::strlen(s), len);
+  std::memcpy(out, s, n);
+  std::memset(out + n, ' ', len - n);
+}
+
+}  // namespace
+
+extern "C" {
+
+PARIO_API f77_int eaf_open_(const char* fname, f77_int* type, f77_int* fd, hidden_len flen) {
+  int handle = -1;
+  int rc = EAF_Open(from_fortran(fname, flen).c_str(), static_cast<int>(*type), &handle);
+  if (rc == 0) *fd = handle;
+  return rc;
+}
+
+PARIO_API f77_int eaf_close_(f77_int* fd) { return EAF_Close(static_cast<int>(*fd)); }
+
+PARIO_API f77_int eaf_delete_(const char* fname, hidden_len flen) {
+  return EAF_Delete(from_fortran(fname, flen).c_str());
+}
+
+PARIO_API f77_int eaf_write_(f77_int* fd, double* offset, const void* buf, f77_int* bytes) {
+  return EAF_Write(static_cast<int>(*fd), *offset, buf, static_cast<size_t>(*bytes));
+}
+
+PARIO_API f77_int eaf_read_(f77_int* fd, double* offset, void* buf, f77_int* bytes) {
+  return EAF_Read(static_cast<int>(*fd), *offset, buf, static_cast<size_t>(*bytes));
+}
+
+PARIO_API f77_int eaf_awrite_(f77_int* fd, double* offset, const void* buf, f77_int* bytes,
+                              f77_int* req_id) {
+  int id = -1;
+  int rc = EAF_Awrite(static_cast<int>(*fd), *offset, buf, static_cast<size_t>(*bytes), &id);
+  if (rc == 0) *req_id = id;
+  return rc;
+}
+
+PARIO_API f77_int eaf_aread_(f77_int* fd, double* offset, void* buf, f77_int* bytes,
+                             f77_int* req_id) {
+  int id = -1;
+  int rc = EAF_Aread(static_cast<int>(*fd), *offset, buf, static_cast<size_t>(*bytes), &id);
+  if (rc == 0) *req_id = id;
+  return rc;
+}
+
+PARIO_API f77_int eaf_wait_(f77_int* fd, f77_int* id) {
+  return EAF_Wait(static_cast<int>(*fd), static_cast<int>(*id));
+}
+
+PARIO_API f77_int eaf_probe_(f77_int* id, f77_int* status) {
+  int s = 1;
+  int rc = EAF_Probe(static_cast<int>(*id), &s);
+  if (rc == 0) *status = s;
+  return rc;
+}
+
+PARIO_API f77_int eaf_length_(f77_int* fd, double* length) {
+  eaf_off_t n = 0;
+  int rc = EAF_Length(static_cast<int>(*fd), &n);
+  if (rc == 0) *length = n;
+  return rc;
+}
+
+PARIO_API f77_int eaf_truncate_(f77_int* fd, double* length) {
+  return EAF_Truncate(static_cast<int>(*fd), *length);
+}
+
+PARIO_API f77_logical eaf_eof_(f77_int* code) { return EAF_Eof(static_cast<int>(*code)); }
+
+PARIO_API f77_int eaf_stat_(const char* path, f77_int* avail_kb, char* fstype,
+                            hidden_len pathlen, hidden_len fslen) {
+  long kb = 0;
+  char type[32];
+  int rc = EAF_Stat(from_fortran(path, pathlen).c_str(), &kb, type, sizeof type);
+  if (rc == 0) {
+    *avail_kb = kb;
+    to_fortran(type, fstype, fslen);
+  }
+  return rc;
+}
+
+PARIO_API void eaf_errmsg_(f77_int* code, char* msg, hidden_len msglen) {
+  char text[80];
+  EAF_Errmsg(static_cast<int>(*code), text);
+  to_fortran(text, msg, msglen);
+}
+
+PARIO_API void eaf_print_stats_(f77_int* fd) { EAF_Print_stats(static_cast<int>(*fd)); }
+
+}  // extern "C"

@@ -1,0 +1,105 @@
+// The device layer (ChemIO's ELIO): one small interface to a byte store.
+//
+// A Device is an open file-like object addressed by offset; there is no
+// seek, so any number of threads may read and write one device at once.
+// Backends implement one attempt at a transfer (read_some / write_some,
+// which may move fewer bytes than asked, or fail with EINTR); the
+// non-virtual read_at / write_at here own the retry loop, so that short
+// transfers and interrupted calls are handled once, for every backend, and
+// the fault-injecting device exercises exactly the code the real ones use.
+//
+// Invariants callers rely on:
+// - write_at transfers all bytes or returns an error; bytes written by
+//   earlier successful calls are never disturbed by a later failure.
+// - read_at returns fewer bytes than asked only at end of file.
+// - close() is idempotent; any call after close() returns kState.
+//
+// Ownership: the Device owns its OS resource (fd, memory). Buffers are
+// borrowed for the duration of the call.
+// Thread safety: all methods may be called concurrently, except close(),
+// which must not race with other calls.
+#pragma once
+
+#include <sys/uio.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "base/status.h"
+
+namespace pario::device {
+
+enum class IoKind { kRead, kWrite };
+
+// Capabilities a backend reports through caps().
+enum Caps : uint32_t {
+  kCapDirect = 1u << 0,      // bypasses the page cache (O_DIRECT)
+  kCapMemory = 1u << 1,      // bytes live in RAM
+  kCapNativeFd = 1u << 2,    // native_fd() is usable by io_uring
+};
+
+struct OpenOptions {
+  bool read = true;
+  bool write = true;
+  bool create = false;
+  bool truncate = false;
+  bool exclusive = false;
+  bool direct = false;  // O_DIRECT; unaligned requests are bounced
+};
+
+class Device {
+ public:
+  explicit Device(std::string path) : path_(std::move(path)) {}
+  virtual ~Device() = default;
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  // Reads up to len bytes at offset; *got < len only at end of file.
+  Status read_at(uint64_t offset, void* buf, size_t len, size_t* got);
+  // Writes all len bytes at offset, extending the device as needed.
+  Status write_at(uint64_t offset, const void* buf, size_t len);
+  // Vectored forms: the buffers are filled or drained in order, as one
+  // contiguous range starting at offset.
+  Status readv_at(uint64_t offset, const iovec* iov, int count, size_t* got);
+  Status writev_at(uint64_t offset, const iovec* iov, int count);
+
+  virtual Status sync() = 0;
+  virtual Result<uint64_t> size() = 0;
+  virtual Status truncate(uint64_t length) = 0;
+  virtual Status close() = 0;
+  virtual uint32_t caps() const { return 0; }
+
+  // For io_uring: the fd to submit on, or -1; and whether a request may go
+  // to the kernel as it is (O_DIRECT needs aligned ones, and extending
+  // writes must go through write_at to keep the logical size right).
+  virtual int native_fd() const { return -1; }
+  virtual bool native_ok(IoKind, uint64_t, const void*, size_t) const {
+    return false;
+  }
+
+  const std::string& path() const { return path_; }
+
+ protected:
+  // One attempt. Returns the bytes moved (0 for a read = end of file), or
+  // an error; an error with sys_errno() EINTR or EAGAIN is retried.
+  virtual Result<size_t> read_some(uint64_t offset, void* buf, size_t len) = 0;
+  virtual Result<size_t> write_some(uint64_t offset, const void* buf, size_t len) = 0;
+  // Free bytes where the device lives, for "no space" messages; -1 unknown.
+  virtual int64_t free_bytes() const { return -1; }
+
+ private:
+  std::string path_;
+};
+
+// Opens a file through the POSIX backend: created 0600, never following a
+// symbolic link in the last path component.
+Result<std::unique_ptr<Device>> open_posix(const std::string& path,
+                                           const OpenOptions& options);
+
+// A device kept in this process's heap: the reference backend of the
+// conformance suite (Files in Memory builds its node-shared tier on it).
+std::unique_ptr<Device> make_memory_device(const std::string& name);
+
+}  // namespace pario::device

@@ -1,0 +1,78 @@
+// Multi-rank tests of the comm layer; run under mpiexec with 1, 2 and 4
+// ranks, and with PARIO_RANKS_PER_NODE=2 on 4 ranks (two emulated nodes).
+#include "comm/comm.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace pario::comm {
+namespace {
+
+TEST(Comm, WorldIsADuplicateThatReturnsErrors) {
+  ASSERT_TRUE(initialized());
+  int result;
+  MPI_Comm_compare(world().get(), MPI_COMM_WORLD, &result);
+  EXPECT_EQ(result, MPI_CONGRUENT);
+  MPI_Errhandler eh;
+  MPI_Comm_get_errhandler(world().get(), &eh);
+  EXPECT_EQ(eh, MPI_ERRORS_RETURN);
+  // An invalid call comes back as a Status instead of aborting the job.
+  int bad = MPI_Send(nullptr, -1, MPI_INT, 0, 0, world().get());
+  EXPECT_EQ(mpi_status(bad, "MPI_Send").code(), Code::kMpi);
+}
+
+TEST(Comm, NodeTopologyIsConsistent) {
+  const char* env = std::getenv("PARIO_RANKS_PER_NODE");
+  int per_node = env ? std::atoi(env) : 0;
+  auto t = node_topology(world(), per_node);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  int size = world().size(), rank = world().rank();
+  if (per_node > 0) {
+    EXPECT_TRUE(t->emulated);
+    EXPECT_EQ(t->nodes, (size + per_node - 1) / per_node);
+    EXPECT_EQ(t->node, rank / per_node);
+    EXPECT_EQ(t->node_rank, rank % per_node);
+  } else {
+    EXPECT_EQ(t->nodes, 1);  // one machine
+    EXPECT_EQ(t->node_size, size);
+    EXPECT_EQ(t->node_rank, rank);
+  }
+  // Every rank of a node agrees on its index; the counts add up.
+  int node_sizes = 0, leaders = t->node_rank == 0;
+  MPI_Allreduce(&leaders, &node_sizes, 1, MPI_INT, MPI_SUM, world().get());
+  EXPECT_EQ(node_sizes, t->nodes);
+}
+
+TEST(Comm, AgreeGivesEveryRankTheSameOutcome) {
+  int rank = world().rank(), size = world().size();
+  EXPECT_TRUE(agree(world(), Status::Ok()).ok());
+  Status local = rank == size - 1 ? Status(Code::kNoSpace, "disk full on the last rank") : Status();
+  Status all = agree(world(), local);
+  ASSERT_FALSE(all.ok());
+  if (rank == size - 1) {
+    EXPECT_EQ(all.code(), Code::kNoSpace);
+  } else {
+    EXPECT_EQ(all.code(), Code::kRemote);
+    EXPECT_NE(all.message().find("disk full on the last rank"), std::string::npos);
+    EXPECT_NE(all.message().find("rank " + std::to_string(size - 1)), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace pario::comm
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  if (!pario::comm::initialize().ok()) return 1;
+  // Only rank 0 prints, so the CTest log stays readable.
+  if (pario::comm::world().rank() != 0) {
+    delete ::testing::UnitTest::GetInstance()->listeners().Release(
+        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+  }
+  int rc = RUN_ALL_TESTS();
+  int any = 0;
+  MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, pario::comm::world().get());
+  (void)pario::comm::finalize();
+  return any;
+}

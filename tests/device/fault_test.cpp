@@ -1,0 +1,63 @@
+// Failure paths, through the fault-injecting device.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "device/fault_device.h"
+#include "test_util.h"
+
+namespace pario::device {
+namespace {
+
+using testing::random_bytes;
+
+TEST(Fault, ShortTransfersAndEintrAreRetried) {
+  FaultPlan plan;
+  plan.max_transfer = 3;
+  plan.eintr_every = 2;
+  auto dev = make_fault_device(make_memory_device("m"), plan);
+  auto data = random_bytes(1000, 1);
+  ASSERT_TRUE(dev->write_at(10, data.data(), data.size()).ok());
+  std::vector<char> back(1000);
+  size_t got = 0;
+  ASSERT_TRUE(dev->read_at(10, back.data(), back.size(), &got).ok());
+  EXPECT_EQ(got, 1000u);
+  EXPECT_EQ(back, data);
+}
+
+TEST(Fault, NoSpaceNamesPathAndKeepsEarlierData) {
+  FaultPlan plan;
+  plan.fail_errno = ENOSPC;
+  plan.fail_after_bytes = 5000;
+  auto dev = make_fault_device(make_memory_device("/scratch/full.dat"), plan);
+  auto first = random_bytes(4000, 2);
+  ASSERT_TRUE(dev->write_at(0, first.data(), first.size()).ok());
+  auto second = random_bytes(4000, 3);
+  Status s = dev->write_at(4000, second.data(), second.size());
+  ASSERT_EQ(s.code(), Code::kNoSpace);
+  EXPECT_NE(s.message().find("/scratch/full.dat"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("1000 of 4000 bytes written"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("bytes free"), std::string::npos) << s.message();
+  std::vector<char> back(4000);
+  size_t got = 0;
+  ASSERT_TRUE(dev->read_at(0, back.data(), back.size(), &got).ok());
+  EXPECT_EQ(back, first);
+}
+
+TEST(Fault, IoErrorOnReadIsReported) {
+  FaultPlan plan;
+  plan.fail_errno = EIO;
+  plan.fail_after_bytes = 0;
+  plan.fail_reads = true;
+  auto dev = make_fault_device(make_memory_device("m"), plan);
+  char c;
+  size_t got;
+  Status s = dev->read_at(0, &c, 1, &got);
+  EXPECT_EQ(s.code(), Code::kIo);
+  EXPECT_EQ(s.sys_errno(), EIO);
+  EXPECT_NE(s.message().find("Input/output error"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pario::device
