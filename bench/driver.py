@@ -80,6 +80,7 @@ def bench_eaf(args):
     quick = args.quick
     file_bytes = 16_000_000 if quick else 80_000_000
     reps = 3 if quick else 5
+    passes = 3 if quick else 5  # interleaved samples per size in each repetition
     sizes = [1600, 16000, 160000, 1600000]            # ChemIO's request sizes
     direct_sizes = [4096, 16384, 163840, 1638400]     # their O_DIRECT-aligned kin
     depths = [1, 8, 32]
@@ -103,7 +104,7 @@ def bench_eaf(args):
         for rep in range(reps):
             for mode, sz in (("buffered", sizes), ("direct", direct_sizes)):
                 cmd = [eaf, "--dir", str(workdir), "--file-bytes", str(file_bytes), "--rep", str(rep),
-                       "--sizes", ",".join(map(str, sz))] + (["--direct"] if mode == "direct" else [])
+                       "--passes", str(passes), "--sizes", ",".join(map(str, sz))] + (["--direct"] if mode == "direct" else [])
                 for r in run_json_lines(cmd, env):
                     tag = " (O_DIRECT)" if mode == "direct" else ""
                     add(f"random {r['op']} {fmt_size(r['size'])}{tag}", r["impl"], r["mbps"])
@@ -168,6 +169,7 @@ def bench_eaf(args):
     return {"benchmark": "eaf", "machine": machine(), "commit": git_commit(), "quick": quick,
             "page_cache": "warm (buffered rows: the file was just written), odirect (O_DIRECT rows)",
             "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
+            "samples_per_repetition": {"pario, posix, ga": passes, "fortran, fio": 1},
             "statistic": "median", "rows": rows}
 
 
@@ -180,7 +182,9 @@ def print_table(result):
     rows = result["rows"]
     impls = list(dict.fromkeys(i for r in rows for i in r["values"]))
     head = f"{'case':<44}" + "".join(f"{i:>10}" for i in impls) + "   ratios (target)"
-    print(f"\n{result['benchmark']}: medians of {result['repetitions']} runs, MB/s, "
+    per = result.get("samples_per_repetition", {})
+    print(f"\n{result['benchmark']}: medians over {result['repetitions']} repetitions "
+          f"({', '.join(f'{k}: {v}' for k, v in per.items())} samples each), MB/s, "
           f"{result['file_system']} scratch, commit {result['commit']}")
     print(head)
     print("-" * len(head))

@@ -122,6 +122,7 @@ struct Options {
   std::vector<size_t> sizes;
   bool direct = false;
   int rep = 0;
+  int passes = 3;  // samples per implementation and size
   std::vector<int> queue_depths;  // non-empty: the async test instead
   size_t async_size = 16384;
   bool with_ga = true;
@@ -142,10 +143,15 @@ void emit(const char* impl, const char* op, const Options& o, size_t size, doubl
   std::fflush(stdout);
 }
 
-// One write pass and one read pass in random order over the whole file.
+// Samples of one write pass and one read pass, in random order, over the
+// whole file. Each size takes `passes` samples per implementation, the
+// implementations taking turns (A B C B C A ...). Dirty pages are flushed
+// between samples, outside the timed region, so one implementation's
+// writeback is never charged to the next.
 void run_sync(const Options& o) {
   std::vector<Impl> impls = make_impls(o.with_ga);
-  std::rotate(impls.begin(), impls.begin() + o.rep % impls.size(), impls.end());
+  int dir_fd = ::open(o.dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir_fd < 0) die("open " + o.dir);
   for (size_t size : o.sizes) {
     size_t blocks = o.file_bytes / size;
     std::vector<size_t> order(blocks);
@@ -153,30 +159,35 @@ void run_sync(const Options& o) {
     void* buf = nullptr;
     if (posix_memalign(&buf, 4096, size) != 0) die("out of memory");
     std::memset(buf, 0x5a, size);
-    for (Impl& impl : impls) {
-      if (o.direct && std::strcmp(impl.name, "ga") == 0) continue;
-      std::string path = o.dir + "/eaf_bench." + impl.name + "." + std::to_string(getpid());
-      if (!impl.open(path, o.direct)) die(std::string(impl.name) + ": open " + path);
-      std::mt19937_64 rng(1234 + o.rep);
-      std::shuffle(order.begin(), order.end(), rng);
-      double t0 = now();
-      for (size_t b : order) {
-        if (!impl.write(uint64_t(b) * size, buf, size)) die(std::string(impl.name) + ": write");
+    for (int pass = 0; pass < o.passes; ++pass) {
+      std::rotate(impls.begin(), impls.begin() + 1, impls.end());
+      for (Impl& impl : impls) {
+        if (o.direct && std::strcmp(impl.name, "ga") == 0) continue;
+        std::string path = o.dir + "/eaf_bench." + impl.name + "." + std::to_string(getpid());
+        ::syncfs(dir_fd);
+        if (!impl.open(path, o.direct)) die(std::string(impl.name) + ": open " + path);
+        std::mt19937_64 rng(1234 + o.rep * 100 + pass);
+        std::shuffle(order.begin(), order.end(), rng);
+        double t0 = now();
+        for (size_t b : order) {
+          if (!impl.write(uint64_t(b) * size, buf, size)) die(std::string(impl.name) + ": write");
+        }
+        double t1 = now();
+        std::shuffle(order.begin(), order.end(), rng);
+        for (size_t b : order) {
+          if (!impl.read(uint64_t(b) * size, buf, size)) die(std::string(impl.name) + ": read");
+        }
+        double t2 = now();
+        impl.close();
+        ::unlink(path.c_str());
+        double mb = double(blocks) * size / 1e6;
+        emit(impl.name, "write", o, size, mb / (t1 - t0));
+        emit(impl.name, "read", o, size, mb / (t2 - t1));
       }
-      double t1 = now();
-      std::shuffle(order.begin(), order.end(), rng);
-      for (size_t b : order) {
-        if (!impl.read(uint64_t(b) * size, buf, size)) die(std::string(impl.name) + ": read");
-      }
-      double t2 = now();
-      impl.close();
-      ::unlink(path.c_str());
-      double mb = double(blocks) * size / 1e6;
-      emit(impl.name, "write", o, size, mb / (t1 - t0));
-      emit(impl.name, "read", o, size, mb / (t2 - t1));
     }
     std::free(buf);
   }
+  ::close(dir_fd);
 }
 
 // Random O_DIRECT reads of async_size bytes with `qd` requests in flight
@@ -235,6 +246,7 @@ int main(int argc, char** argv) {
     else if (a == "--sizes") o.sizes = parse_list(next());
     else if (a == "--direct") o.direct = true;
     else if (a == "--rep") o.rep = std::atoi(next());
+    else if (a == "--passes") o.passes = std::atoi(next());
     else if (a == "--no-ga") o.with_ga = false;
     else if (a == "--async-file") async_file = next();
     else if (a == "--queue-depths") for (size_t q : parse_list(next())) o.queue_depths.push_back(int(q));
