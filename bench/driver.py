@@ -208,16 +208,18 @@ def plot(result, png):
     height = 0.8 / max(len(peers), 1)
     for j, peer in enumerate(peers):
         ys = [i + j * height for i in range(len(rows))]
-        xs = [r["ratios"].get(peer, 0) for r in rows]
-        ax.barh(ys, xs, height=height, label=peer)
+        xs = [r["ratios"].get(peer, float("nan")) for r in rows]
+        # bars grow from 1.0: leftwards where pario is slower, rightwards where faster
+        ax.barh(ys, [x - 1 for x in xs], left=1, height=height, label=peer)
         for y, r in zip(ys, rows):
             if peer in r["target"]:
                 ax.plot([r["target"][peer]] * 2, [y - height / 2, y + height / 2], color="black", lw=2)
     ax.set_yticks([i + 0.4 - height / 2 for i in range(len(rows))])
     ax.set_yticklabels([r["case"] for r in rows], fontsize=8)
     ax.invert_yaxis()
+    ax.set_xscale("log", base=2)  # ratios near 1 and Fortran's 10x on one readable axis
     ax.axvline(1.0, color="grey", ls=":")
-    ax.set_xlabel("throughput ratio (higher is better for pario); black ticks: targets")
+    ax.set_xlabel("throughput ratio, log scale (above 1: pario faster); black ticks: targets")
     ax.set_title(f"pario {result['benchmark']} benchmark (medians, {result['file_system']}, "
                  f"{'quick' if result['quick'] else 'full'})")
     ax.legend(loc="lower right")

@@ -1,0 +1,53 @@
+/* Run with PARIO_STATS_FILE=<dir>/stats_%r.json: pario_finalize writes this
+ * rank's statistics as JSON, naming each file with its calls, bytes, share
+ * of random accesses, and the I/O engine in use. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) return NULL;
+  static char text[1 << 16];
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  text[n] = '\0';
+  fclose(f);
+  return text;
+}
+
+int main(void) {
+  CHECK(pario_init() == PARIO_OK);
+  char path[4096], json[4096];
+  CHECK(pario_scratch_path("stats_test.dat", path, sizeof path) == PARIO_OK);
+  pario_file_t f;
+  char buf[1000] = {0};
+  CHECK(pario_file_open(path, PARIO_MODE_RDWR | PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &f) == PARIO_OK);
+  for (int i = 0; i < 10; ++i) CHECK(pario_file_write(f, i * 1000, buf, 1000) == PARIO_OK); /* sequential */
+  CHECK(pario_file_read(f, 5000, buf, 1000) == PARIO_OK);                                     /* random */
+  pario_request_t r;
+  CHECK(pario_file_iread(f, 0, buf, 1000, &r) == PARIO_OK && pario_request_wait(&r) == PARIO_OK);
+  CHECK(pario_file_close(&f) == PARIO_OK);
+
+  char table[8192];
+  CHECK(pario_stats_table(table, sizeof table) > 0 && strstr(table, "stats_test.dat") != NULL);
+  CHECK(pario_finalize() == PARIO_OK);
+  remove(path);
+
+  const char *pattern = getenv("PARIO_STATS_FILE");
+  CHECK(pattern != NULL);
+  if (!pattern) return check_summary("capi_stats_test");
+  snprintf(json, sizeof json, "%.*s0%s", (int)(strstr(pattern, "%r") - pattern), pattern,
+           strstr(pattern, "%r") + 2);
+  char *text = slurp(json);
+  CHECK(text != NULL);
+  if (text) {
+    CHECK(strstr(text, "stats_test.dat") != NULL);
+    CHECK(strstr(text, "\"write\": {\"calls\": 10, \"async_calls\": 0, \"bytes\": 10000") != NULL);
+    CHECK(strstr(text, "\"read\": {\"calls\": 2, \"async_calls\": 1, \"bytes\": 2000") != NULL);
+    CHECK(strstr(text, "\"io_engine\"") != NULL);
+    CHECK(strstr(text, "\"size\": 10000") != NULL);
+  }
+  remove(json);
+  return check_summary("capi_stats_test");
+}
