@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Configures and builds one flavour of pario with Debian's Open MPI, named
-# explicitly (Debian's alternatives may point plain mpicc at MPICH).
-#   scripts/build.sh release|asan|tsan
+# Configures and builds one flavour of pario with Debian's Open MPI (or
+# MPICH), named explicitly: Debian's alternatives decide what plain mpicc
+# means, and a machine may have been switched by hand.
+#   scripts/build.sh release|asan|tsan|mpich  (mpich: Debian's MPICH instead)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 flavour=${1:-release}
@@ -9,13 +10,16 @@ case "$flavour" in
   release) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
   asan) extra=(-DCMAKE_BUILD_TYPE=Debug "-DPARIO_SANITIZE=address;undefined" -DPARIO_BUILD_BENCH=OFF) ;;
   tsan) extra=(-DCMAKE_BUILD_TYPE=Debug -DPARIO_SANITIZE=thread -DPARIO_BUILD_BENCH=OFF) ;;
-  *) echo "build.sh: unknown flavour '$flavour' (release, asan, tsan)" >&2; exit 2 ;;
+  mpich) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARIO_BUILD_BENCH=OFF) ;;
+  *) echo "build.sh: unknown flavour '$flavour' (release, asan, tsan, mpich)" >&2; exit 2 ;;
 esac
+mpi=openmpi
+[ "$flavour" = mpich ] && mpi=mpich
 build="$here/build/$flavour"
 mkdir -p "$here/build"
 cmake -S "$here" -B "$build" -G Ninja \
-  -DMPI_C_COMPILER=mpicc.openmpi -DMPI_CXX_COMPILER=mpicxx.openmpi \
-  -DMPIEXEC_EXECUTABLE="$(command -v mpiexec.openmpi)" \
+  -DMPI_C_COMPILER=mpicc.$mpi -DMPI_CXX_COMPILER=mpicxx.$mpi \
+  -DMPIEXEC_EXECUTABLE="$(command -v mpiexec.$mpi)" \
   -DCMAKE_INSTALL_PREFIX="$build/install" "${extra[@]}" > "$build.configure.log" 2>&1 ||
   { cat "$build.configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)"

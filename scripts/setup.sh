@@ -12,6 +12,9 @@ packages=(
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
   liburing-dev libzstd-dev gfortran googletest libgtest-dev
   python3-venv python3-dev
+  # MPICH must build and pass too (scripts/build.sh mpich); named explicitly,
+  # so Debian's mpicc/mpiexec alternatives may point anywhere
+  mpich libmpich-dev
   # peers for the benchmarks only
   libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev libblas-dev liblapack-dev fio
 )

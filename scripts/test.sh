@@ -2,7 +2,7 @@
 # The README's test command: installs what is missing, builds everything and
 # runs every test: the release build, the same tests under AddressSanitizer
 # + UndefinedBehaviorSanitizer, the asynchronous paths under
-# ThreadSanitizer, and a consumer project built against the installed
+# ThreadSanitizer, the release tests again with MPICH, and a consumer project built against the installed
 # pario with find_package and with pkg-config.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -26,6 +26,10 @@ run_ctest build/asan
 echo "== ThreadSanitizer (asynchronous paths)"
 scripts/build.sh tsan
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" run_ctest build/tsan -L async
+
+echo "== MPICH (all tests, multi-rank ones with 1, 2 and 4 ranks)"
+scripts/build.sh mpich
+run_ctest build/mpich
 
 echo "== installed package: find_package(pario) and pkg-config"
 tests/install/consumer.sh build/release
