@@ -72,6 +72,7 @@ class UringEngine final : public AsyncEngine {
       }
       reaping_ = true;
       lock.unlock();
+      flush_unsubmitted();
       io_uring_cqe* cqe = nullptr;
       int rc = io_uring_wait_cqe(&ring_, &cqe);
       if (rc == 0) reap_ready();
@@ -110,11 +111,16 @@ class UringEngine final : public AsyncEngine {
     do {
       rc = io_uring_submit(&ring_);
     } while (rc == -EINTR || rc == -EAGAIN);
-    if (rc < 0) {
-      // The sqe stays in the ring and goes with the next submit; if there is
-      // none, the waiter's io_uring_wait_cqe submits it.
-      last_submit_error_ = -rc;
-    }
+    // On another error the sqe stays queued in the ring: the next submit or
+    // the next reaper (flush_unsubmitted) hands it to the kernel.
+    (void)rc;
+  }
+
+  // Submits sqes a failed io_uring_submit left behind, so a waiter never
+  // blocks on a request the kernel has not been given.
+  void flush_unsubmitted() {
+    std::lock_guard<std::mutex> lock(sq_mu_);
+    if (io_uring_sq_ready(&ring_) > 0) io_uring_submit(&ring_);
   }
 
   // Processes every completion already in the queue (reaper only).
@@ -167,7 +173,6 @@ class UringEngine final : public AsyncEngine {
   std::mutex sq_mu_;
   unsigned in_flight_ = 0;
   std::deque<Request*> backlog_;
-  int last_submit_error_ = 0;
 
   std::mutex cq_mu_;
   std::condition_variable cq_cv_;
