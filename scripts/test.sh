@@ -2,8 +2,8 @@
 # The README's test command: installs what is missing, builds everything and
 # runs every test: the release build, the same tests under AddressSanitizer
 # + UndefinedBehaviorSanitizer, the asynchronous paths under
-# ThreadSanitizer, the release tests again with MPICH, and a consumer project built against the installed
-# pario with find_package and with pkg-config.
+# ThreadSanitizer, every test again with Debian's MPICH, and a consumer
+# project built against the installed pario (find_package and pkg-config).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"

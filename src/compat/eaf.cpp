@@ -21,25 +21,17 @@ std::mutex table_mu;
 std::vector<pario_file_t> open_files;      // EAF fd -> pario file
 std::vector<pario_request_t> open_requests;  // EAF request id -> pario request
 
-int slot_for(std::vector<pario_file_t>& v, pario_file_t f) {
+// Puts a handle in the first free (null) slot; the slot index is the EAF
+// number handed to the caller.
+template <typename Handle>
+int slot_for(std::vector<Handle>& v, Handle h) {
   for (size_t i = 0; i < v.size(); ++i) {
-    if (v[i] == PARIO_FILE_NULL) {
-      v[i] = f;
+    if (v[i] == Handle{}) {
+      v[i] = h;
       return static_cast<int>(i);
     }
   }
-  v.push_back(f);
-  return static_cast<int>(v.size() - 1);
-}
-
-int slot_for(std::vector<pario_request_t>& v, pario_request_t r) {
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (v[i] == PARIO_REQUEST_NULL) {
-      v[i] = r;
-      return static_cast<int>(i);
-    }
-  }
-  v.push_back(r);
+  v.push_back(h);
   return static_cast<int>(v.size() - 1);
 }
 
@@ -82,7 +74,11 @@ int EAF_Open(const char* fname, int type, int* fd) {
     case EAF_RW: mode = PARIO_MODE_RDWR | PARIO_MODE_CREATE; break;
     case EAF_W: mode = PARIO_MODE_WRITE | PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE; break;
     case EAF_R: mode = PARIO_MODE_READ; break;
-    default: mode = -1; break;  // pario_file_open reports the bad mode
+    default:
+      // Key fact first: EAF_Errmsg has room for 80 characters only.
+      std::snprintf(compat_error, sizeof compat_error,
+                    "EAF_Open type %d: not EAF_RW (-1), EAF_W (-2) or EAF_R (-3)", type);
+      return PARIO_ERR_INVALID_ARGUMENT;
   }
   if (!fd) {
     std::snprintf(compat_error, sizeof compat_error, "EAF_Open: fd pointer is null");

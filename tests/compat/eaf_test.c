@@ -47,7 +47,10 @@ int main(void) {
   CHECK(EAF_Truncate(fd, 100.0) == 0);
   CHECK(EAF_Length(fd, &len) == 0 && len == 100.0);
   CHECK(EAF_Close(fd) == 0);
-  CHECK(EAF_Open(path, 7, &fd) != 0); /* bad mode */
+  rc = EAF_Open(path, 7, &fd); /* bad mode */
+  CHECK(rc != 0);
+  EAF_Errmsg(rc, msg);
+  CHECK(strstr(msg, "type 7") != NULL);
 
   long kb = -1;
   char fstype[32];
