@@ -6,7 +6,7 @@
  * New files are created with mode 0600 and a symbolic link in the last
  * path component is refused, never followed.
  *
- * Handles: pario_file_t and pario_request_t are opaque. A closed file's or
+ * Handles: pario_file_t and pario_request_t (pario/request.h) are opaque. A closed file's or
  * completed request's handle is recognised as stale: using it returns
  * PARIO_ERR_INVALID_ARGUMENT, never undefined behaviour.
  *
@@ -21,16 +21,15 @@
 #include <stdint.h>
 
 #include "pario/export.h"
+#include "pario/request.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 typedef struct pario_file_s *pario_file_t;
-typedef struct pario_request_s *pario_request_t;
 
 #define PARIO_FILE_NULL ((pario_file_t)0)
-#define PARIO_REQUEST_NULL ((pario_request_t)0)
 
 /* Open modes, combined with |. READ and/or WRITE is required. */
 #define PARIO_MODE_READ 0x01
@@ -101,19 +100,6 @@ PARIO_API int pario_fs_stat(const char *path, pario_fs_stat_t *stat_out);
  * directory, made unique per rank ("<dir>/<name>.<rank>"). Copies like
  * snprintf; PARIO_ERR_INVALID_ARGUMENT if it does not fit. */
 PARIO_API int pario_scratch_path(const char *name, char *buf, size_t len);
-
-/* Waits for a request, frees it and sets *req to PARIO_REQUEST_NULL.
- * Returns the operation's status (e.g. OUT_OF_RANGE for a read past end of
- * file). Waiting a null or already-waited request is INVALID_ARGUMENT. */
-PARIO_API int pario_request_wait(pario_request_t *req);
-
-/* Nonblocking check: *done_out = 1 when complete (the request must still
- * be waited to free it and get its status), else 0. */
-PARIO_API int pario_request_test(pario_request_t *req, int *done_out);
-
-/* Waits for every request in the array (none may be null), frees all and
- * nulls them; returns the first failure's status, or PARIO_OK. */
-PARIO_API int pario_request_waitall(size_t count, pario_request_t *reqs);
 
 #ifdef __cplusplus
 }

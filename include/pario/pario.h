@@ -7,7 +7,9 @@
 #ifndef PARIO_PARIO_H
 #define PARIO_PARIO_H
 
+#include "pario/array.h"
 #include "pario/file.h"
+#include "pario/request.h"
 #include "pario/runtime.h"
 #include "pario/status.h"
 

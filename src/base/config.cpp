@@ -103,6 +103,12 @@ Result<Config> parse_config_from_env() {
   x = 0;
   PARIO_RETURN_IF_ERROR(parse_int("PARIO_RANKS_PER_NODE", 0, 1 << 20, &x));
   c.ranks_per_node = static_cast<int>(x);
+  if (const char* v = env("PARIO_ARRAY_WINDOW")) {
+    if (!strcmp(v, "auto")) c.array_window = ArrayWindowChoice::kAuto;
+    else if (!strcmp(v, "shared")) c.array_window = ArrayWindowChoice::kShared;
+    else if (!strcmp(v, "create")) c.array_window = ArrayWindowChoice::kCreate;
+    else return bad_value("PARIO_ARRAY_WINDOW", v, "auto, shared or create");
+  }
   return c;
 }
 

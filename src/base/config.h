@@ -17,6 +17,8 @@
 namespace pario {
 
 enum class IoEngineChoice { kAuto, kUring, kThreads, kSync };
+// How global arrays build their RMA windows (see array/global_array.cpp).
+enum class ArrayWindowChoice { kAuto, kShared, kCreate };
 
 struct Config {
   std::vector<std::string> scratch_dirs;  // PARIO_SCRATCH (':'-separated)
@@ -27,6 +29,7 @@ struct Config {
   bool stats = false;            // PARIO_STATS (table at finalize)
   std::string stats_file;        // PARIO_STATS_FILE (JSON at finalize)
   int ranks_per_node = 0;        // PARIO_RANKS_PER_NODE (0 = real nodes)
+  ArrayWindowChoice array_window = ArrayWindowChoice::kAuto;  // PARIO_ARRAY_WINDOW
 };
 
 // Parses the environment. A malformed value is an error naming the variable

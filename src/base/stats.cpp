@@ -79,6 +79,7 @@ std::string StatsRegistry::note(const std::string& key) const {
 void StatsRegistry::clear() {
   std::lock_guard<std::mutex> lock(mu_);
   files_.clear();
+  rma_.clear();
 }
 
 namespace {
@@ -92,6 +93,44 @@ double random_share(const DirSnapshot& s) {
 }
 
 }  // namespace
+
+const char* rma_op_name(RmaOp op) {
+  switch (op) {
+    case RmaOp::kGet: return "get";
+    case RmaOp::kPut: return "put";
+    case RmaOp::kAcc: return "acc";
+  }
+  return "?";
+}
+
+void RmaStats::record(RmaOp op, uint64_t local_bytes, uint64_t remote_bytes, uint64_t messages) {
+  Counters& c = ops_[static_cast<int>(op)];
+  const auto relaxed = std::memory_order_relaxed;
+  if (local_bytes || !remote_bytes) {
+    c.local_calls.fetch_add(1, relaxed);
+    c.local_bytes.fetch_add(local_bytes, relaxed);
+  }
+  if (remote_bytes) {
+    c.remote_calls.fetch_add(1, relaxed);
+    c.remote_bytes.fetch_add(remote_bytes, relaxed);
+    c.messages.fetch_add(messages, relaxed);
+  }
+}
+
+RmaSnapshot RmaStats::snapshot(RmaOp op) const {
+  const Counters& c = ops_[static_cast<int>(op)];
+  const auto relaxed = std::memory_order_relaxed;
+  return {c.local_calls.load(relaxed), c.local_bytes.load(relaxed), c.remote_calls.load(relaxed),
+          c.remote_bytes.load(relaxed), c.messages.load(relaxed)};
+}
+
+void RmaStats::clear() {
+  for (Counters& c : ops_) {
+    for (auto* a : {&c.local_calls, &c.local_bytes, &c.remote_calls, &c.remote_bytes, &c.messages}) {
+      a->store(0, std::memory_order_relaxed);
+    }
+  }
+}
 
 std::string StatsRegistry::table() const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -113,6 +152,22 @@ std::string StatsRegistry::table() const {
                     s.bytes, mb_per_s(s), 100.0 * random_share(s), s.async_calls);
       out << line;
     }
+  }
+  bool header = false;
+  for (RmaOp op : {RmaOp::kGet, RmaOp::kPut, RmaOp::kAcc}) {
+    RmaSnapshot r = rma_.snapshot(op);
+    if (!r.local_calls && !r.remote_calls) continue;
+    if (!header) {
+      std::snprintf(line, sizeof line, "  %-8s %12s %14s %12s %14s %10s\n", "array op",
+                    "local calls", "local bytes", "remote calls", "remote bytes", "messages");
+      out << line;
+      header = true;
+    }
+    std::snprintf(line, sizeof line,
+                  "  %-8s %12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %14" PRIu64 " %10" PRIu64 "\n",
+                  rma_op_name(op), r.local_calls, r.local_bytes, r.remote_calls, r.remote_bytes,
+                  r.messages);
+    out << line;
   }
   return out.str();
 }
@@ -167,7 +222,17 @@ std::string StatsRegistry::json(int rank) const {
     }
     out << "}";
   }
-  out << "]}";
+  out << "], \"arrays\": {";
+  first = true;
+  for (RmaOp op : {RmaOp::kGet, RmaOp::kPut, RmaOp::kAcc}) {
+    RmaSnapshot r = rma_.snapshot(op);
+    out << (first ? "" : ", ") << "\"" << rma_op_name(op) << "\": {\"local_calls\": "
+        << r.local_calls << ", \"local_bytes\": " << r.local_bytes
+        << ", \"remote_calls\": " << r.remote_calls << ", \"remote_bytes\": " << r.remote_bytes
+        << ", \"messages\": " << r.messages << "}";
+    first = false;
+  }
+  out << "}}";
   return out.str();
 }
 

@@ -63,6 +63,33 @@ class FileStats {
   std::array<DirCounters, 2> dirs_;
 };
 
+// Global-array traffic, like the DDI paper's Table 2: calls and bytes of
+// get, put and accumulate, split into node-local (plain memory copies) and
+// remote (MPI RMA), plus the RMA messages the remote calls took (one per
+// remote node a section touches, when coalescing works).
+enum class RmaOp { kGet = 0, kPut = 1, kAcc = 2 };
+const char* rma_op_name(RmaOp op);
+
+struct RmaSnapshot {
+  uint64_t local_calls = 0, local_bytes = 0, remote_calls = 0, remote_bytes = 0, messages = 0;
+};
+
+class RmaStats {
+ public:
+  // One call that moved local_bytes by memory copy and remote_bytes in
+  // `messages` RMA operations.
+  void record(RmaOp op, uint64_t local_bytes, uint64_t remote_bytes, uint64_t messages);
+  RmaSnapshot snapshot(RmaOp op) const;
+  void clear();
+
+ private:
+  struct Counters {
+    std::atomic<uint64_t> local_calls{0}, local_bytes{0}, remote_calls{0}, remote_bytes{0},
+        messages{0};
+  };
+  std::array<Counters, 3> ops_;
+};
+
 class StatsRegistry {
  public:
   static StatsRegistry& global();
@@ -72,6 +99,8 @@ class StatsRegistry {
 
   // The stats object of `path`, created on first use.
   std::shared_ptr<FileStats> for_path(const std::string& path);
+  // Process-wide global-array counters.
+  RmaStats& rma() { return rma_; }
 
   // Process-wide facts worth reporting (e.g. which I/O engine runs and why).
   void set_note(const std::string& key, const std::string& value);
@@ -87,6 +116,7 @@ class StatsRegistry {
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<FileStats>> files_;
   std::map<std::string, std::string> notes_;
+  RmaStats rma_;
 };
 
 // Monotonic nanoseconds for timing operations.

@@ -1,4 +1,4 @@
-// C API: private files and requests.
+// C API: private files.
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,6 +10,7 @@
 #include "base/config.h"
 #include "capi/boundary.h"
 #include "capi/handles.h"
+#include "capi/request.h"
 #include "device/fs_stat.h"
 #include "file/private_file.h"
 #include "pario/file.h"
@@ -25,13 +26,21 @@ HandleTable<PrivateFile>& files() {
   static auto* t = new HandleTable<PrivateFile>();  // outlives static teardown
   return *t;
 }
-HandleTable<Request>& requests() {
-  static auto* t = new HandleTable<Request>();
-  return *t;
-}
+// A private-file request as the C API's request table sees it.
+class FileRequest : public Pending {
+ public:
+  explicit FileRequest(std::shared_ptr<Request> r) : r_(std::move(r)) {}
+  Status wait() override {
+    device::wait(*r_);
+    return r_->status();
+  }
+  bool test() override { return device::test(*r_); }
+
+ private:
+  std::shared_ptr<Request> r_;
+};
 
 uint64_t id_of(pario_file_t f) { return reinterpret_cast<uintptr_t>(f); }
-uint64_t id_of(pario_request_t r) { return reinterpret_cast<uintptr_t>(r); }
 
 Result<PrivateFile*> live_file(pario_file_t f) {
   if (f == PARIO_FILE_NULL) return invalid("file handle is null (closed, or never opened)");
@@ -51,31 +60,7 @@ Status check_range(int64_t offset, const void* buf, size_t bytes) {
 
 Status publish(Result<std::shared_ptr<Request>> r, pario_request_t* req_out) {
   if (!r.ok()) return std::move(r).status();
-  std::shared_ptr<Request> req = std::move(r).value();
-  uint64_t id = requests().insert(req);
-  if (id == 0) {
-    device::wait(*req);  // cannot hand it out: finish it here, report why
-    return Status(Code::kNoMemory, "too many outstanding requests (handle table full)");
-  }
-  *req_out = reinterpret_cast<pario_request_t>(static_cast<uintptr_t>(id));
-  return Status::Ok();
-}
-
-Result<Request*> live_request(const pario_request_t* req) {
-  if (!req) return invalid("request pointer is null");
-  if (*req == PARIO_REQUEST_NULL) return invalid("request is null (already waited, or never started)");
-  Request* r = requests().find(id_of(*req));
-  if (!r) return invalid("request is stale (already waited)");
-  return r;
-}
-
-Status wait_one(pario_request_t* req) {
-  PARIO_ASSIGN_OR_RETURN(Request * r, live_request(req));
-  device::wait(*r);
-  Status s = r->status();
-  requests().remove(id_of(*req));
-  *req = PARIO_REQUEST_NULL;
-  return s;
+  return publish_request(std::make_shared<FileRequest>(std::move(r).value()), req_out);
 }
 
 }  // namespace
@@ -232,37 +217,6 @@ int pario_scratch_path(const char* name, char* buf, size_t len) {
     }
     std::memcpy(buf, path.c_str(), path.size() + 1);
     return Status::Ok();
-  });
-}
-
-int pario_request_wait(pario_request_t* req) {
-  return guarded("pario_request_wait", [&]() -> Status { return wait_one(req); });
-}
-
-int pario_request_test(pario_request_t* req, int* done_out) {
-  return guarded("pario_request_test", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(Request * r, live_request(req));
-    if (!done_out) return invalid("done_out is null");
-    *done_out = device::test(*r) ? 1 : 0;
-    return Status::Ok();
-  });
-}
-
-int pario_request_waitall(size_t count, pario_request_t* reqs) {
-  return guarded("pario_request_waitall", [&]() -> Status {
-    if (count > 0 && !reqs) return invalid("request array is null");
-    // Check every handle first, so a bad one is reported before any wait
-    // frees the others.
-    for (size_t i = 0; i < count; ++i) {
-      Status s = live_request(&reqs[i]).status();
-      if (!s.ok()) return s.with_context("request " + std::to_string(i));
-    }
-    Status first;
-    for (size_t i = 0; i < count; ++i) {
-      Status s = wait_one(&reqs[i]);
-      if (first.ok() && !s.ok()) first = s.with_context("request " + std::to_string(i));
-    }
-    return first;
   });
 }
 

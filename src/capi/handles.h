@@ -53,6 +53,13 @@ class HandleTable {
     return s ? s->ptr.load(std::memory_order_acquire) : nullptr;
   }
 
+  // Another owner of the live object behind id (nullptr if not live).
+  std::shared_ptr<T> share(uint64_t id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    Slot* s = lookup(id);
+    return s && s->ptr.load() ? s->owner : nullptr;
+  }
+
   // Removes and returns the object (nullptr if id is not live).
   std::shared_ptr<T> remove(uint64_t id) {
     std::lock_guard<std::mutex> lock(mu_);

@@ -6,6 +6,7 @@
 #include "base/config.h"
 #include "base/stats.h"
 #include "capi/boundary.h"
+#include "capi/runtime.h"
 #include "comm/comm.h"
 #include "device/async.h"
 #include "pario/runtime.h"
@@ -19,6 +20,7 @@ thread_local std::string last_error;
 struct Runtime {
   bool up = false;
   comm::NodeTopology topology;
+  std::shared_ptr<array::Group> world;
 };
 
 Runtime& runtime() {
@@ -51,6 +53,11 @@ int world_rank() { return comm::initialized() ? comm::world().rank() : 0; }
 
 }  // namespace
 
+Result<std::shared_ptr<array::Group>> world_group() {
+  if (!runtime().up) return Status(Code::kState, "call pario_init first");
+  return runtime().world;
+}
+
 int fail(const char* call, const Status& status) {
   last_error = std::string(call) + ": " + status.message();
   return status.raw_code();
@@ -79,12 +86,16 @@ int pario_init(void) {
     PARIO_RETURN_IF_ERROR(comm::initialize());
     const Config& cfg = **config();
     Result<comm::NodeTopology> topo = comm::node_topology(comm::world(), cfg.ranks_per_node);
-    Status agreed = comm::agree(comm::world(), topo.status());
+    Result<std::shared_ptr<array::Group>> world =
+        topo.ok() ? array::Group::create(comm::world().get(), cfg.ranks_per_node)
+                  : Result<std::shared_ptr<array::Group>>(topo.status());
+    Status agreed = comm::agree(comm::world(), world.status());
     if (!agreed.ok()) {
       (void)comm::finalize();
       return agreed;
     }
     rt.topology = *topo;
+    rt.world = std::move(world).value();
     rt.up = true;
     return Status::Ok();
   });
@@ -102,6 +113,7 @@ int pario_finalize(void) {
     if (cfg.ok() && !(*cfg)->stats_file.empty()) {
       st = write_stats_json(stats_path_for_rank((*cfg)->stats_file, world_rank()), world_rank());
     }
+    rt.world.reset();  // its communicators go before MPI does
     Status down = comm::finalize();
     rt.up = false;
     return st.ok() ? down : st;

@@ -1,0 +1,47 @@
+/* pario/request.h: nonblocking operations of every kind.
+ *
+ * A pario_request_t stands for one nonblocking operation: a private-file
+ * read or write (pario_file_iread/iwrite) or a global-array transfer
+ * (pario_array_iget/iput/iacc). The same three calls complete all of them,
+ * and one waitall may mix kinds. A request's handle becomes stale once
+ * waited: using it again returns PARIO_ERR_INVALID_ARGUMENT.
+ *
+ * Thread safety: different requests may be waited from different threads;
+ * one request must not be waited by two threads at once.
+ */
+#ifndef PARIO_REQUEST_H
+#define PARIO_REQUEST_H
+
+#include <stddef.h>
+
+#include "pario/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pario_request_s *pario_request_t;
+
+#define PARIO_REQUEST_NULL ((pario_request_t)0)
+
+/* Waits for a request, frees it and sets *req to PARIO_REQUEST_NULL.
+ * Returns the operation's status (e.g. OUT_OF_RANGE for a read past end of
+ * file). Waiting a null or already-waited request is INVALID_ARGUMENT.
+ * For array puts and accumulates, completion means the data is in the
+ * target array (a later get from any rank that is ordered after this
+ * wait sees it). */
+PARIO_API int pario_request_wait(pario_request_t *req);
+
+/* Nonblocking check: *done_out = 1 when complete (the request must still
+ * be waited to free it and get its status), else 0. */
+PARIO_API int pario_request_test(pario_request_t *req, int *done_out);
+
+/* Waits for every request in the array (none may be null), frees all and
+ * nulls them; returns the first failure's status, or PARIO_OK. */
+PARIO_API int pario_request_waitall(size_t count, pario_request_t *reqs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PARIO_REQUEST_H */

@@ -1,0 +1,737 @@
+// Global arrays on MPI-3 RMA with node-shared memory.
+//
+// Where the bytes live. Every node (real, or emulated by
+// PARIO_RANKS_PER_NODE) has one memory segment, allocated by its first rank
+// (the node master) with MPI_Win_allocate_shared, and holding a small header
+// (one process-shared mutex per rank of the node) followed by the patches of
+// the node's ranks, each page-aligned and first touched (zeroed) by its
+// owner so that its pages sit near that rank's core. Every rank of the node
+// maps the whole segment (MPI_Win_shared_query), so node-local get, put and
+// accumulate are plain memory copies with no MPI call and no help from the
+// owner: DDI's FULL model without data servers.
+//
+// Remote nodes are reached through one RMA window in which each node master
+// exposes its node's whole segment and the other ranks expose nothing. A
+// section that spans several patches of one remote node is therefore one
+// MPI_Get/Put/Accumulate to that node's master, with derived datatypes
+// describing the pieces on both sides: one message per remote node (the
+// DDI paper's coalescing), whatever the number of ranks involved.
+//
+// Which window that is depends on the machine (PARIO_ARRAY_WINDOW):
+//   shared  every rank of the group can map every other (one physical
+//           node, possibly split into emulated nodes): the shared window
+//           itself is the RMA window. Open MPI then runs RMA through shared
+//           memory (osc/sm); it was about 2x faster than a created window
+//           for gets and 14x for accumulates when measured here.
+//   create  several physical nodes: the node-shared segments are exposed to
+//           the group with MPI_Win_create (MPI-3 offers no other way to have
+//           memory that is both node-shared and remotely accessible).
+// Both windows hold one MPI_Win_lock_all(MPI_MODE_NOCHECK) epoch for the
+// array's whole life; operations complete with MPI_Win_flush. Per-operation
+// MPI_Win_lock was avoided: on Debian's MPICH it waited about a second for
+// a busy target.
+//
+// Accumulate is atomic per element. On a single node every accumulate is a
+// memory loop under the target patch's mutex. With several nodes, all
+// accumulates, node-local ones included, go through MPI_Accumulate, because
+// MPI only promises atomicity among its own accumulate operations and a
+// loop under our mutex would race with a remote MPI_Accumulate.
+//
+// Progress: with Open MPI here, RMA completes without the target's help.
+// Debian's MPICH needs the target to enter MPI; node-local traffic never
+// does (it is memory copies), and MPICH's own progress thread
+// (MPIR_CVAR_ASYNC_PROGRESS=1) serves the remote case.
+#include "array/global_array.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <thread>
+
+#include "array/section_copy.h"
+#include "base/config.h"
+
+namespace pario::array {
+
+struct WindowSet {
+  MPI_Win rma = MPI_WIN_NULL;   // all RMA traffic; a lock_all epoch for life
+  MPI_Win node = MPI_WIN_NULL;  // the node segment, when separate from rma
+  MPI_Aint lock_disp = 0;       // the reader/writer lock word: in rma, at group rank 0
+  char* node_base = nullptr;    // this node's segment, mapped here
+  bool master = false;
+  int node_ranks = 0;
+  bool open = false;
+
+  pthread_mutex_t* mutex(int slot) const {
+    return reinterpret_cast<pthread_mutex_t*>(node_base + 64 * static_cast<size_t>(slot));
+  }
+};
+
+namespace {
+
+constexpr size_t kPage = 4096;
+constexpr int64_t kWriter = int64_t{1} << 40;
+
+size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+Status mpi(int rc, const char* call) { return comm::mpi_status(rc, call); }
+
+// Frees a derived datatype when it goes out of scope.
+struct TypeGuard {
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  ~TypeGuard() {
+    if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
+  }
+};
+
+Status to_int(int64_t v, int* out, const char* what) {
+  if (v > INT_MAX) {
+    return Status(Code::kUnsupported, std::string(what) + " of " + std::to_string(v) +
+                                          " elements exceeds MPI's int range in one remote "
+                                          "transfer; split the section");
+  }
+  *out = static_cast<int>(v);
+  return Status::Ok();
+}
+
+// A subarray datatype selecting `piece` inside a row-major block with the
+// given origin and shape.
+Status subarray(int n, const Shape& shape, const Box& piece, const Box& origin, MPI_Datatype base,
+                MPI_Datatype* out) {
+  int sizes[kMaxDims], subsizes[kMaxDims], starts[kMaxDims];
+  for (int d = 0; d < n; ++d) {
+    PARIO_RETURN_IF_ERROR(to_int(shape[d], &sizes[d], "a dimension"));
+    subsizes[d] = static_cast<int>(piece.count[d]);
+    starts[d] = static_cast<int>(piece.start[d] - origin.start[d]);
+  }
+  return mpi(MPI_Type_create_subarray(n, sizes, subsizes, starts, MPI_ORDER_C, base, out),
+             "MPI_Type_create_subarray");
+}
+
+// True if `piece` is one contiguous run inside a row-major block of `shape`.
+bool contiguous(int n, const Box& piece, const Shape& shape) {
+  int d = n - 1;
+  while (d > 0 && piece.count[d] == shape[d]) --d;
+  for (int k = 0; k < d; ++k) {
+    if (piece.count[k] != 1) return false;
+  }
+  return true;
+}
+
+Shape shape_of(const Box& b) {
+  Shape s{};
+  for (int d = 0; d < b.ndim; ++d) s[d] = b.count[d];
+  return s;
+}
+
+int64_t offset_in(const Box& piece, const Box& origin, const Shape& shape) {
+  int64_t off = 0;
+  for (int d = 0; d < piece.ndim; ++d) off = off * shape[d] + (piece.start[d] - origin.start[d]);
+  return off;
+}
+
+void backoff(int* round) {
+  if (*round < 8) {
+    sched_yield();
+  } else {
+    std::this_thread::sleep_for(std::chrono::microseconds(std::min(1 << (*round - 8), 200)));
+  }
+  ++*round;
+}
+
+struct Piece {
+  int rank;
+  int node;
+  Box box;
+};
+
+}  // namespace
+
+// --- requests ---------------------------------------------------------------
+
+ArrayRequest::~ArrayRequest() {
+  // A request dropped without wait: finish it so MPI holds no dangling
+  // buffer reference (the caller broke the contract, but nothing crashes).
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!done_) (void)finish_locked();
+}
+
+Status ArrayRequest::finish_locked() {
+  Status s;
+  if (!mpi_.empty()) {
+    s = mpi(MPI_Waitall(static_cast<int>(mpi_.size()), mpi_.data(), MPI_STATUSES_IGNORE),
+            "MPI_Waitall");
+  }
+  for (int t : flush_) {
+    if (s.ok()) s = mpi(MPI_Win_flush(t, windows_->rma), "MPI_Win_flush");
+  }
+  mpi_.clear();
+  flush_.clear();
+  scratch_.clear();
+  scratch_.shrink_to_fit();
+  windows_.reset();
+  done_ = true;
+  if (status_.ok()) status_ = s;
+  return status_;
+}
+
+Status ArrayRequest::wait() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (done_) return status_;
+  return finish_locked();
+}
+
+Result<bool> ArrayRequest::test() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (done_) return true;
+  int flag = 1;
+  if (!mpi_.empty()) {
+    Status s = mpi(MPI_Testall(static_cast<int>(mpi_.size()), mpi_.data(), &flag,
+                               MPI_STATUSES_IGNORE),
+                   "MPI_Testall");
+    if (!s.ok()) {
+      status_ = s;
+      flag = 1;
+    }
+  }
+  if (!flag) return false;
+  (void)finish_locked();
+  return true;
+}
+
+// --- create and close -------------------------------------------------------
+
+Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const Group> group,
+                                                         std::string name, ElementType type,
+                                                         Distribution dist) {
+  const Group& g = *group;
+  // Every rank must describe the same array: compare a fingerprint.
+  uint64_t print = 1469598103934665603ull;
+  auto mix = [&](int64_t v) { print = (print ^ static_cast<uint64_t>(v)) * 1099511628211ull; };
+  mix(static_cast<int>(type));
+  for (int d = 0; d < dist.ndim(); ++d) {
+    mix(dist.dims()[d]);
+    for (int64_t s : dist.starts(d)) mix(s);
+  }
+  uint64_t lo = print, hi = print;
+  PARIO_RETURN_IF_ERROR(mpi(MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_UINT64_T, MPI_MIN, g.comm()),
+                            "MPI_Allreduce"));
+  PARIO_RETURN_IF_ERROR(mpi(MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_UINT64_T, MPI_MAX, g.comm()),
+                            "MPI_Allreduce"));
+  if (lo != hi) {
+    return Status(Code::kInvalidArgument,
+                  name + ": ranks passed different types, shapes or distributions");
+  }
+
+  std::shared_ptr<GlobalArray> a(new GlobalArray());
+  a->group_ = group;
+  a->name_ = std::move(name);
+  a->type_ = type;
+  a->dist_ = std::move(dist);
+  a->direct_acc_ = g.topology().nodes == 1;
+  const int me = g.rank(), my_node = g.topology().node;
+
+  // Segment layout, identical on every rank: header, then page-aligned patches.
+  a->patch_offset_.assign(g.size(), 0);
+  a->node_slot_.assign(g.size(), 0);
+  uint64_t my_node_bytes = 0;
+  for (int n = 0; n < g.topology().nodes; ++n) {
+    const auto& ranks = g.ranks_of_node(n);
+    // One mutex per rank, then (used on node 0 only) the lock word.
+    uint64_t off = round_up(64 * (ranks.size() + 1), kPage);
+    for (size_t i = 0; i < ranks.size(); ++i) {
+      a->node_slot_[ranks[i]] = static_cast<int>(i);
+      a->patch_offset_[ranks[i]] = off;
+      off += round_up(a->dist_.patch(ranks[i]).elements() * element_size(type), kPage);
+    }
+    if (n == my_node) my_node_bytes = off;
+  }
+
+  auto w = std::make_shared<WindowSet>();
+  w->master = g.master_of_node(my_node) == me;
+  w->node_ranks = static_cast<int>(g.ranks_of_node(my_node).size());
+  const MPI_Aint my_bytes = w->master ? static_cast<MPI_Aint>(my_node_bytes) : 0;
+
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
+  MPI_Info_set(info, "accumulate_ordering", "none");
+  auto config = pario::config();
+  ArrayWindowChoice choice = config.ok() ? config.value()->array_window : ArrayWindowChoice::kAuto;
+  bool shared = choice == ArrayWindowChoice::kShared ||
+                (choice == ArrayWindowChoice::kAuto && g.one_physical_node());
+  Status s;
+  if (shared && !g.one_physical_node()) {
+    s = Status(Code::kUnsupported, "PARIO_ARRAY_WINDOW=shared needs all ranks on one physical node");
+  }
+  void* base = nullptr;
+  MPI_Aint size_q = 0;
+  int unit_q = 0;
+  const int master = g.master_of_node(my_node);
+  if (s.ok() && shared) {
+    s = mpi(MPI_Win_allocate_shared(my_bytes, 1, info, g.comm(), &base, &w->rma),
+            "MPI_Win_allocate_shared");
+    if (s.ok()) s = mpi(MPI_Win_shared_query(w->rma, master, &size_q, &unit_q, &base), "MPI_Win_shared_query");
+  } else if (s.ok()) {
+    s = mpi(MPI_Win_allocate_shared(my_bytes, 1, info, g.node_comm(), &base, &w->node),
+            "MPI_Win_allocate_shared");
+    if (s.ok()) s = mpi(MPI_Win_shared_query(w->node, 0, &size_q, &unit_q, &base), "MPI_Win_shared_query");
+    if (s.ok()) {
+      s = mpi(MPI_Win_create(w->master ? base : nullptr, my_bytes, 1, info, g.comm(), &w->rma),
+              "MPI_Win_create");
+    }
+  }
+  MPI_Info_free(&info);
+  // The lock word lives in the segment of node 0, whose master is rank 0,
+  // rather than in a window of its own: Open MPI 4.1 names the backing
+  // file of an MPI_Win_allocate window after the communicator's id, which
+  // disjoint groups from one split share, and two groups creating windows
+  // at once then collided ("open(2) ... No such file or directory").
+  w->lock_disp = static_cast<MPI_Aint>(64 * g.ranks_of_node(0).size());
+  s = comm::agree(g.comm_object(), s);
+  if (!s.ok()) {
+    for (MPI_Win* win : {&w->rma, &w->node}) {
+      if (*win != MPI_WIN_NULL) MPI_Win_free(win);
+    }
+    return std::move(s).with_context(a->name_);
+  }
+  MPI_Win_shared_query(w->node != MPI_WIN_NULL ? w->node : w->rma,
+                       w->node != MPI_WIN_NULL ? 0 : master, &size_q, &unit_q, &base);
+  w->node_base = static_cast<char*>(base);
+  w->open = true;
+  for (MPI_Win win : {w->rma, w->node}) {
+    if (win != MPI_WIN_NULL) MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+  }
+  if (w->master) {
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+    for (int i = 0; i < w->node_ranks; ++i) pthread_mutex_init(w->mutex(i), &attr);
+    pthread_mutexattr_destroy(&attr);
+    std::memset(w->node_base + 64 * w->node_ranks, 0, sizeof(int64_t));  // the lock word
+  }
+  // First touch by the owner (see the top of this file).
+  std::memset(w->node_base + a->patch_offset_[me], 0,
+              a->dist_.patch(me).elements() * element_size(type));
+  a->windows_ = std::move(w);
+  PARIO_RETURN_IF_ERROR(a->sync());
+  return a;
+}
+
+bool GlobalArray::closed() const { return !windows_ || !windows_->open; }
+
+Status GlobalArray::close() {
+  if (closed()) return Status(Code::kState, name_ + ": already closed");
+  Status first;
+  {
+    std::lock_guard<std::mutex> lock(pending_mu_);
+    for (auto& weak : pending_) {
+      if (auto r = weak.lock()) {
+        Status s = r->wait();
+        if (first.ok() && !s.ok()) first = s;
+      }
+    }
+    pending_.clear();
+  }
+  if (lock_held_) (void)unlock();
+  Status s = sync();
+  if (first.ok()) first = s;
+  WindowSet& w = *windows_;
+  if (w.master) {
+    for (int i = 0; i < w.node_ranks; ++i) pthread_mutex_destroy(w.mutex(i));
+  }
+  for (MPI_Win* win : {&w.rma, &w.node}) {
+    if (*win == MPI_WIN_NULL) continue;
+    MPI_Win_unlock_all(*win);
+    Status f = mpi(MPI_Win_free(win), "MPI_Win_free");
+    if (first.ok()) first = f;
+  }
+  w.open = false;
+  w.node_base = nullptr;
+  return comm::agree(group_->comm_object(), first);
+}
+
+GlobalArray::~GlobalArray() = default;  // windows left open are MPI's at finalize
+
+// --- transfers --------------------------------------------------------------
+
+Status GlobalArray::check(const Box& section, const void* buf, const std::vector<int64_t>& ld,
+                          Shape* buf_shape) const {
+  if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
+  PARIO_RETURN_IF_ERROR(check_section(dist_, section));
+  if (!buf && !section.empty()) return Status(Code::kInvalidArgument, "buffer is null");
+  const int n = section.ndim;
+  if (!ld.empty() && static_cast<int>(ld.size()) != n - 1) {
+    return Status(Code::kInvalidArgument, "leading dimensions: " + std::to_string(ld.size()) +
+                                              " given, " + std::to_string(n - 1) + " expected");
+  }
+  (*buf_shape)[0] = section.count[0];
+  for (int d = 1; d < n; ++d) {
+    int64_t l = ld.empty() ? section.count[d] : ld[d - 1];
+    if (l < section.count[d]) {
+      return Status(Code::kInvalidArgument, "leading dimension " + std::to_string(d - 1) + " (" +
+                                                std::to_string(l) + ") is smaller than the count " +
+                                                std::to_string(section.count[d]));
+    }
+    (*buf_shape)[d] = l;
+  }
+  return Status::Ok();
+}
+
+Status GlobalArray::transfer(RmaOp op, const Box& section, char* buf,
+                             const std::vector<int64_t>& ld, const void* alpha,
+                             ArrayRequest* async) {
+  Shape shape{};
+  PARIO_RETURN_IF_ERROR(check(section, buf, ld, &shape));
+  if (section.empty()) return Status::Ok();
+  const Group& g = *group_;
+  const WindowSet& w = *windows_;
+  const int my_node = g.topology().node;
+  const size_t esize = element_size(type_);
+  const CopyOp cop = op == RmaOp::kGet ? CopyOp::kRead
+                     : op == RmaOp::kPut ? CopyOp::kWrite
+                                         : CopyOp::kAccumulate;
+  uint64_t local_bytes = 0, remote_bytes = 0, messages = 0;
+  std::vector<Piece> remote;
+  dist_.for_each_owner(section, [&](int r, const Box& piece) {
+    const bool local = g.node_of(r) == my_node && (op != RmaOp::kAcc || direct_acc_);
+    if (!local) {
+      remote.push_back({r, g.node_of(r), piece});
+      return;
+    }
+    char* patch = w.node_base + patch_offset_[r];
+    const Box pbox = dist_.patch(r);
+    if (op == RmaOp::kAcc) {
+      pthread_mutex_lock(w.mutex(node_slot_[r]));
+      copy_piece(type_, cop, piece, pbox, patch, section, buf, shape, alpha);
+      pthread_mutex_unlock(w.mutex(node_slot_[r]));
+    } else {
+      copy_piece(type_, cop, piece, pbox, patch, section, buf, shape, alpha);
+    }
+    local_bytes += piece.elements() * esize;
+  });
+
+  if (!remote.empty()) {
+    // Accumulate with a scale factor: MPI has no scaled accumulate, so the
+    // scaled section is packed once and sent from there.
+    char* origin = buf;
+    std::vector<char> packed;
+    if (op == RmaOp::kAcc && !is_one(type_, alpha)) {
+      std::vector<char>& scratch = async ? async->scratch_ : packed;
+      scratch.resize(section.elements() * esize);
+      copy_piece(type_, CopyOp::kWrite, section, section, scratch.data(), section, buf, shape,
+                 nullptr);
+      scale_in_place(type_, alpha, scratch.data(), section.elements());
+      origin = scratch.data();
+      shape = shape_of(section);
+    }
+    std::stable_sort(remote.begin(), remote.end(),
+                     [](const Piece& a, const Piece& b) { return a.node < b.node; });
+    const MPI_Datatype base = element_mpi_type(type_);
+    int last_target = -1;
+    for (size_t i = 0; i < remote.size();) {
+      size_t j = i;
+      while (j < remote.size() && remote[j].node == remote[i].node) ++j;
+      const int target = g.master_of_node(remote[i].node);
+      TypeGuard otype, ttype;
+      MPI_Datatype ot = base, tt = base;
+      int count = 1;
+      char* oaddr = origin;
+      MPI_Aint tdisp = 0;
+      const int n = section.ndim;
+      const Box pbox0 = dist_.patch(remote[i].rank);
+      if (j - i == 1 && contiguous(n, remote[i].box, shape) &&
+          contiguous(n, remote[i].box, shape_of(pbox0))) {
+        PARIO_RETURN_IF_ERROR(to_int(remote[i].box.elements(), &count, "a section"));
+        oaddr = origin + offset_in(remote[i].box, section, shape) * esize;
+        tdisp = static_cast<MPI_Aint>(patch_offset_[remote[i].rank] +
+                                      offset_in(remote[i].box, pbox0, shape_of(pbox0)) * esize);
+      } else {
+        const int k = static_cast<int>(j - i);
+        std::vector<MPI_Datatype> os(k, MPI_DATATYPE_NULL), ts(k, MPI_DATATYPE_NULL);
+        std::vector<MPI_Aint> odisp(k, 0), tdisps(k);
+        std::vector<int> ones(k, 1);
+        Status st;
+        for (int p = 0; p < k && st.ok(); ++p) {
+          const Piece& pc = remote[i + p];
+          const Box pbox = dist_.patch(pc.rank);
+          st = subarray(n, shape, pc.box, section, base, &os[p]);
+          if (st.ok()) st = subarray(n, shape_of(pbox), pc.box, pbox, base, &ts[p]);
+          tdisps[p] = static_cast<MPI_Aint>(patch_offset_[pc.rank]);
+        }
+        if (st.ok()) {
+          st = mpi(MPI_Type_create_struct(k, ones.data(), odisp.data(), os.data(), &otype.t),
+                   "MPI_Type_create_struct");
+        }
+        if (st.ok()) {
+          st = mpi(MPI_Type_create_struct(k, ones.data(), tdisps.data(), ts.data(), &ttype.t),
+                   "MPI_Type_create_struct");
+        }
+        for (int p = 0; p < k; ++p) {
+          if (os[p] != MPI_DATATYPE_NULL) MPI_Type_free(&os[p]);
+          if (ts[p] != MPI_DATATYPE_NULL) MPI_Type_free(&ts[p]);
+        }
+        PARIO_RETURN_IF_ERROR(st);
+        PARIO_RETURN_IF_ERROR(mpi(MPI_Type_commit(&otype.t), "MPI_Type_commit"));
+        PARIO_RETURN_IF_ERROR(mpi(MPI_Type_commit(&ttype.t), "MPI_Type_commit"));
+        ot = otype.t;
+        tt = ttype.t;
+      }
+      MPI_Request req = MPI_REQUEST_NULL;
+      MPI_Request* rp = async ? &req : nullptr;
+      int rc;
+      switch (op) {
+        case RmaOp::kGet:
+          rc = rp ? MPI_Rget(oaddr, count, ot, target, tdisp, count, tt, w.rma, rp)
+                  : MPI_Get(oaddr, count, ot, target, tdisp, count, tt, w.rma);
+          break;
+        case RmaOp::kPut:
+          rc = rp ? MPI_Rput(oaddr, count, ot, target, tdisp, count, tt, w.rma, rp)
+                  : MPI_Put(oaddr, count, ot, target, tdisp, count, tt, w.rma);
+          break;
+        default:
+          rc = rp ? MPI_Raccumulate(oaddr, count, ot, target, tdisp, count, tt, MPI_SUM, w.rma, rp)
+                  : MPI_Accumulate(oaddr, count, ot, target, tdisp, count, tt, MPI_SUM, w.rma);
+          break;
+      }
+      PARIO_RETURN_IF_ERROR(mpi(rc, op == RmaOp::kGet   ? "MPI_Get"
+                                    : op == RmaOp::kPut ? "MPI_Put"
+                                                        : "MPI_Accumulate"));
+      ++messages;
+      for (size_t p = i; p < j; ++p) remote_bytes += remote[p].box.elements() * esize;
+      if (async) {
+        // Request completion is local completion; the flush in wait() also
+        // makes puts remote-complete. Gets are flushed too: Debian's MPICH
+        // 4.0 reported MPI_Rget on a created window complete before the
+        // data had arrived.
+        async->mpi_.push_back(req);
+        async->flush_.push_back(target);
+      }
+      last_target = target;
+      i = j;
+    }
+    // Blocking: complete everything issued (they overlapped in flight).
+    if (!async) {
+      PARIO_RETURN_IF_ERROR(messages == 1
+                                ? mpi(MPI_Win_flush(last_target, w.rma), "MPI_Win_flush")
+                                : mpi(MPI_Win_flush_all(w.rma), "MPI_Win_flush_all"));
+    }
+  }
+  if (StatsRegistry::global().enabled()) {
+    StatsRegistry::global().rma().record(op, local_bytes, remote_bytes, messages);
+  }
+  return Status::Ok();
+}
+
+Status GlobalArray::get(const Box& section, void* buf, const std::vector<int64_t>& ld) {
+  return transfer(RmaOp::kGet, section, static_cast<char*>(buf), ld, nullptr, nullptr);
+}
+
+Status GlobalArray::put(const Box& section, const void* buf, const std::vector<int64_t>& ld) {
+  // The buffer is only read; transfer() takes char* for all three cases.
+  return transfer(RmaOp::kPut, section, static_cast<char*>(const_cast<void*>(buf)), ld, nullptr,
+                  nullptr);
+}
+
+Status GlobalArray::acc(const Box& section, const void* buf, const std::vector<int64_t>& ld,
+                        const void* alpha) {
+  return transfer(RmaOp::kAcc, section, static_cast<char*>(const_cast<void*>(buf)), ld, alpha,
+                  nullptr);
+}
+
+Status GlobalArray::track(const std::shared_ptr<ArrayRequest>& req) {
+  std::lock_guard<std::mutex> lock(pending_mu_);
+  if (pending_.size() >= 64) {
+    pending_.erase(std::remove_if(pending_.begin(), pending_.end(),
+                                  [](const std::weak_ptr<ArrayRequest>& w) { return w.expired(); }),
+                   pending_.end());
+  }
+  pending_.push_back(req);
+  return Status::Ok();
+}
+
+namespace {
+
+Result<std::shared_ptr<ArrayRequest>> finish_issue(Status s, std::shared_ptr<ArrayRequest> r) {
+  if (!s.ok()) return s;  // dropping r completes whatever was issued
+  return r;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<ArrayRequest>> GlobalArray::iget(const Box& section, void* buf,
+                                                        const std::vector<int64_t>& ld) {
+  auto r = std::make_shared<ArrayRequest>();
+  r->windows_ = windows_;
+  Status s = transfer(RmaOp::kGet, section, static_cast<char*>(buf), ld, nullptr, r.get());
+  if (s.ok()) s = track(r);
+  return finish_issue(std::move(s), std::move(r));
+}
+
+Result<std::shared_ptr<ArrayRequest>> GlobalArray::iput(const Box& section, const void* buf,
+                                                        const std::vector<int64_t>& ld) {
+  auto r = std::make_shared<ArrayRequest>();
+  r->windows_ = windows_;
+  Status s = transfer(RmaOp::kPut, section, static_cast<char*>(const_cast<void*>(buf)), ld,
+                      nullptr, r.get());
+  if (s.ok()) s = track(r);
+  return finish_issue(std::move(s), std::move(r));
+}
+
+Result<std::shared_ptr<ArrayRequest>> GlobalArray::iacc(const Box& section, const void* buf,
+                                                        const std::vector<int64_t>& ld,
+                                                        const void* alpha) {
+  auto r = std::make_shared<ArrayRequest>();
+  r->windows_ = windows_;
+  Status s = transfer(RmaOp::kAcc, section, static_cast<char*>(const_cast<void*>(buf)), ld, alpha,
+                      r.get());
+  if (s.ok()) s = track(r);
+  return finish_issue(std::move(s), std::move(r));
+}
+
+// --- whole-array operations, fence, locks, queries --------------------------
+
+Status GlobalArray::sync() {
+  if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
+  const WindowSet& w = *windows_;
+  Status s = mpi(MPI_Win_flush_all(w.rma), "MPI_Win_flush_all");
+  // Win_sync orders this rank's plain loads and stores on the shared
+  // segment with the other ranks' (MPI's unified memory model).
+  MPI_Win shared = w.node != MPI_WIN_NULL ? w.node : w.rma;
+  if (s.ok()) s = mpi(MPI_Win_sync(shared), "MPI_Win_sync");
+  if (s.ok()) s = group_->barrier();
+  if (s.ok()) s = mpi(MPI_Win_sync(shared), "MPI_Win_sync");
+  return s;
+}
+
+Status GlobalArray::fill(const void* value) {
+  if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
+  if (!value) return Status(Code::kInvalidArgument, "fill value is null");
+  const int me = group_->rank();
+  const size_t esize = element_size(type_);
+  char* p = windows_->node_base + patch_offset_[me];
+  const int64_t n = dist_.patch(me).elements();
+  for (int64_t i = 0; i < n; ++i) std::memcpy(p + i * esize, value, esize);
+  return sync();
+}
+
+Status GlobalArray::scale(const void* alpha) {
+  if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
+  if (!alpha) return Status(Code::kInvalidArgument, "scale factor is null");
+  const int me = group_->rank();
+  PARIO_RETURN_IF_ERROR(sync());  // every earlier update lands before scaling
+  scale_in_place(type_, alpha, windows_->node_base + patch_offset_[me], dist_.patch(me).elements());
+  return sync();
+}
+
+Status GlobalArray::copy(GlobalArray& src, GlobalArray& dst) {
+  if (src.closed() || dst.closed()) return Status(Code::kInvalidArgument, "an array is closed");
+  if (src.type_ != dst.type_ || src.dist_.dims() != dst.dist_.dims()) {
+    return Status(Code::kInvalidArgument, "copy " + src.name_ + " -> " + dst.name_ +
+                                              ": the arrays differ in type or shape");
+  }
+  if (&src == &dst) return Status::Ok();
+  PARIO_RETURN_IF_ERROR(src.sync());
+  // Each rank pulls its own patch of dst from src (any distributions).
+  const int me = dst.group_->rank();
+  const Box mine = dst.dist_.patch(me);
+  std::vector<int64_t> ld(mine.count.begin() + 1, mine.count.begin() + mine.ndim);
+  Status s = src.get(mine, dst.windows_->node_base + dst.patch_offset_[me], ld);
+  s = comm::agree(dst.group_->comm_object(), s);
+  PARIO_RETURN_IF_ERROR(s);
+  return dst.sync();
+}
+
+Status GlobalArray::lock(bool write) {
+  if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
+  if (lock_held_) return Status(Code::kState, name_ + ": this rank already holds the array lock");
+  const MPI_Win win = windows_->rma;
+  const MPI_Aint at = windows_->lock_disp;
+  int64_t old = 0;
+  // Only MPI_SUM on the lock word: a writer adds kWriter, a reader 1; an
+  // attempt that finds the word taken undoes its add and backs off.
+  // (MPI_Compare_and_swap would be the textbook writer path, but Open MPI
+  // 4.1's osc/rdma crashed in it on this machine.)
+  const int64_t mine = write ? kWriter : 1, undo = -mine;
+  const int64_t blocking = write ? ~int64_t{0} : ~(kWriter - 1);  // bits that make us wait
+  for (int round = 0;; backoff(&round)) {
+    PARIO_RETURN_IF_ERROR(mpi(MPI_Fetch_and_op(&mine, &old, MPI_INT64_T, 0, at, MPI_SUM, win),
+                              "MPI_Fetch_and_op"));
+    PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush(0, win), "MPI_Win_flush"));
+    if (!(old & blocking)) break;
+    PARIO_RETURN_IF_ERROR(mpi(MPI_Fetch_and_op(&undo, &old, MPI_INT64_T, 0, at, MPI_SUM, win),
+                              "MPI_Fetch_and_op"));
+    PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush(0, win), "MPI_Win_flush"));
+  }
+  lock_held_ = write ? 2 : 1;
+  // See the updates of the previous holder made by plain stores.
+  MPI_Win shared = windows_->node != MPI_WIN_NULL ? windows_->node : windows_->rma;
+  return mpi(MPI_Win_sync(shared), "MPI_Win_sync");
+}
+
+Status GlobalArray::unlock() {
+  if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
+  if (!lock_held_) return Status(Code::kState, name_ + ": this rank does not hold the array lock");
+  const WindowSet& w = *windows_;
+  PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush_all(w.rma), "MPI_Win_flush_all"));
+  PARIO_RETURN_IF_ERROR(
+      mpi(MPI_Win_sync(w.node != MPI_WIN_NULL ? w.node : w.rma), "MPI_Win_sync"));
+  const int64_t release = lock_held_ == 2 ? -kWriter : -1;
+  int64_t old = 0;
+  PARIO_RETURN_IF_ERROR(mpi(
+      MPI_Fetch_and_op(&release, &old, MPI_INT64_T, 0, w.lock_disp, MPI_SUM, w.rma),
+      "MPI_Fetch_and_op"));
+  lock_held_ = 0;
+  return mpi(MPI_Win_flush(0, w.rma), "MPI_Win_flush");
+}
+
+Result<char*> GlobalArray::access(int rank, Box* patch) const {
+  if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
+  const Group& g = *group_;
+  if (rank < 0 || rank >= g.size()) {
+    return Status(Code::kInvalidArgument, "rank " + std::to_string(rank) + " is not in the group");
+  }
+  if (g.node_of(rank) != g.topology().node) {
+    return Status(Code::kInvalidArgument, "rank " + std::to_string(rank) + " is on node " +
+                                              std::to_string(g.node_of(rank)) + ", not this node " +
+                                              std::to_string(g.topology().node));
+  }
+  if (patch) *patch = dist_.patch(rank);
+  return windows_->node_base + patch_offset_[rank];
+}
+
+Result<Box> GlobalArray::node_box(int node) const {
+  const Group& g = *group_;
+  if (node < 0 || node >= g.topology().nodes) {
+    return Status(Code::kInvalidArgument, "node " + std::to_string(node) + " does not exist");
+  }
+  Box box;
+  box.ndim = dist_.ndim();
+  int64_t held = 0;
+  bool any = false;
+  Shape hi{};
+  for (int r : g.ranks_of_node(node)) {
+    Box p = dist_.patch(r);
+    if (p.empty()) continue;
+    held += p.elements();
+    for (int d = 0; d < box.ndim; ++d) {
+      const int64_t end = p.start[d] + p.count[d];
+      box.start[d] = any ? std::min(box.start[d], p.start[d]) : p.start[d];
+      hi[d] = any ? std::max(hi[d], end) : end;
+    }
+    any = true;
+  }
+  for (int d = 0; d < box.ndim; ++d) box.count[d] = any ? hi[d] - box.start[d] : 0;
+  if (box.elements() != held) {
+    return Status(Code::kUnsupported, "the patches of node " + std::to_string(node) +
+                                          " do not form one box (use per-rank queries)");
+  }
+  return box;
+}
+
+}  // namespace pario::array

@@ -1,0 +1,121 @@
+#include "array/section_copy.h"
+
+#include <complex>
+#include <cstring>
+
+namespace pario::array {
+namespace {
+
+template <typename T>
+void add_scaled(T* dst, const T* src, int64_t n, const void* alpha) {
+  if (!alpha) {
+    for (int64_t i = 0; i < n; ++i) dst[i] += src[i];
+  } else {
+    const T a = *static_cast<const T*>(alpha);
+    for (int64_t i = 0; i < n; ++i) dst[i] += a * src[i];
+  }
+}
+
+template <typename T>
+void copy_scaled(T* dst, const T* src, int64_t n, const T a) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = a * src[i];
+}
+
+template <typename Fn>
+void dispatch(ElementType type, Fn&& fn) {
+  switch (type) {
+    case ElementType::kDouble: fn(double{}); break;
+    case ElementType::kFloat: fn(float{}); break;
+    case ElementType::kInt32: fn(int32_t{}); break;
+    case ElementType::kInt64: fn(int64_t{}); break;
+    case ElementType::kComplexDouble: fn(std::complex<double>{}); break;
+  }
+}
+
+void run(ElementType type, CopyOp op, char* patch, char* buf, int64_t n, const void* alpha) {
+  const size_t bytes = static_cast<size_t>(n) * element_size(type);
+  switch (op) {
+    case CopyOp::kRead: std::memcpy(buf, patch, bytes); break;
+    case CopyOp::kWrite: std::memcpy(patch, buf, bytes); break;
+    case CopyOp::kAccumulate:
+      dispatch(type, [&](auto zero) {
+        using T = decltype(zero);
+        add_scaled(reinterpret_cast<T*>(patch), reinterpret_cast<const T*>(buf), n,
+                   is_one(type, alpha) ? nullptr : alpha);
+      });
+      break;
+  }
+}
+
+}  // namespace
+
+bool is_one(ElementType type, const void* alpha) {
+  if (!alpha) return true;
+  bool one = false;
+  dispatch(type, [&](auto zero) {
+    using T = decltype(zero);
+    one = *static_cast<const T*>(alpha) == T(1);
+  });
+  return one;
+}
+
+void scale_copy(ElementType type, const void* alpha, const char* src, char* dst, int64_t n) {
+  if (is_one(type, alpha)) {
+    std::memcpy(dst, src, static_cast<size_t>(n) * element_size(type));
+    return;
+  }
+  dispatch(type, [&](auto zero) {
+    using T = decltype(zero);
+    copy_scaled(reinterpret_cast<T*>(dst), reinterpret_cast<const T*>(src), n,
+                *static_cast<const T*>(alpha));
+  });
+}
+
+void scale_in_place(ElementType type, const void* alpha, char* data, int64_t n) {
+  scale_copy(type, alpha, data, data, n);
+}
+
+void copy_piece(ElementType type, CopyOp op, const Box& piece, const Box& patch, char* patch_base,
+                const Box& section, char* buf, const Shape& buf_shape, const void* alpha) {
+  const int n = piece.ndim;
+  const int64_t esize = static_cast<int64_t>(element_size(type));
+  // Element strides of both layouts.
+  Shape patch_stride{}, buf_stride{};
+  int64_t ps = 1, bs = 1;
+  for (int d = n - 1; d >= 0; --d) {
+    patch_stride[d] = ps;
+    buf_stride[d] = bs;
+    ps *= patch.count[d];
+    bs *= buf_shape[d];
+  }
+  // The innermost dimensions the piece spans fully on both sides are one
+  // contiguous run; only the dimensions outside it need a loop.
+  int j = n - 1;
+  int64_t run_len = piece.count[n - 1];
+  while (j > 0 && piece.count[j] == patch.count[j] && piece.count[j] == buf_shape[j]) {
+    --j;
+    run_len *= piece.count[j];
+  }
+  int64_t patch_off = 0, buf_off = 0;
+  for (int d = 0; d < n; ++d) {
+    patch_off += (piece.start[d] - patch.start[d]) * patch_stride[d];
+    buf_off += (piece.start[d] - section.start[d]) * buf_stride[d];
+  }
+  std::array<int64_t, kMaxDims> at{};
+  for (;;) {
+    run(type, op, patch_base + patch_off * esize, buf + buf_off * esize, run_len, alpha);
+    int d = j - 1;  // odometer over dimensions 0 .. j-1
+    while (d >= 0) {
+      patch_off += patch_stride[d];
+      buf_off += buf_stride[d];
+      if (++at[d] < piece.count[d]) break;
+      patch_off -= at[d] * patch_stride[d];
+      buf_off -= at[d] * buf_stride[d];
+      at[d] = 0;
+      --d;
+    }
+    if (d < 0) return;
+  }
+}
+
+}  // namespace pario::array

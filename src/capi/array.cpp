@@ -1,0 +1,543 @@
+// C API: groups, global arrays and counters.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "array/counter.h"
+#include "array/global_array.h"
+#include "capi/boundary.h"
+#include "capi/handles.h"
+#include "capi/request.h"
+#include "capi/runtime.h"
+#include "pario/array.h"
+
+namespace pario::capi {
+namespace {
+
+using array::Box;
+using array::Counter;
+using array::Distribution;
+using array::ElementType;
+using array::GlobalArray;
+using array::Group;
+
+// Groups are shared: arrays and counters made on a group keep it alive.
+HandleTable<Group>& groups() {
+  static auto* t = new HandleTable<Group>();  // outlives static teardown
+  return *t;
+}
+HandleTable<GlobalArray>& arrays() {
+  static auto* t = new HandleTable<GlobalArray>();
+  return *t;
+}
+HandleTable<Counter>& counters() {
+  static auto* t = new HandleTable<Counter>();
+  return *t;
+}
+
+template <typename H>
+uint64_t id_of(H h) {
+  return reinterpret_cast<uintptr_t>(h);
+}
+template <typename H>
+H handle_of(uint64_t id) {
+  return reinterpret_cast<H>(static_cast<uintptr_t>(id));
+}
+
+// Looks a handle up in its table, with a message naming what was wrong.
+template <typename T, typename H>
+Result<T*> live(HandleTable<T>& table, H h, const char* what) {
+  if (!h) return invalid(std::string(what) + " handle is null");
+  T* p = table.find(id_of(h));
+  if (!p) return invalid(std::string(what) + " handle is stale (already freed or destroyed)");
+  return p;
+}
+
+Result<std::shared_ptr<Group>> shared_group(pario_group_t g) {
+  PARIO_RETURN_IF_ERROR(live(groups(), g, "group").status());
+  std::shared_ptr<Group> shared = groups().share(id_of(g));
+  if (!shared) return invalid("group handle is stale (already freed)");
+  return shared;
+}
+
+class ArrayPending : public Pending {
+ public:
+  explicit ArrayPending(std::shared_ptr<array::ArrayRequest> r) : r_(std::move(r)) {}
+  Status wait() override { return r_->wait(); }
+  bool test() override {
+    Result<bool> done = r_->test();
+    return !done.ok() || done.value();
+  }
+
+ private:
+  std::shared_ptr<array::ArrayRequest> r_;
+};
+
+Status publish(Result<std::shared_ptr<array::ArrayRequest>> r, pario_request_t* req_out) {
+  if (!r.ok()) return std::move(r).status();
+  return publish_request(std::make_shared<ArrayPending>(std::move(r).value()), req_out);
+}
+
+Status check_type(int type) {
+  if (!array::valid_element_type(type)) {
+    return invalid("unknown element type " + std::to_string(type) +
+                   " (use PARIO_TYPE_DOUBLE .. PARIO_TYPE_COMPLEX_DOUBLE)");
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<int64_t>> dims_of(int ndim, const int64_t* dims) {
+  if (ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) {
+    return invalid("ndim " + std::to_string(ndim) + " is not in 1.." +
+                   std::to_string(PARIO_ARRAY_MAX_DIMS));
+  }
+  if (!dims) return invalid("dims is null");
+  return std::vector<int64_t>(dims, dims + ndim);
+}
+
+Result<Box> section_of(const GlobalArray& a, const int64_t* start, const int64_t* count) {
+  if (!start || !count) return invalid("start or count is null");
+  Box b;
+  b.ndim = a.distribution().ndim();
+  for (int d = 0; d < b.ndim; ++d) {
+    b.start[d] = start[d];
+    b.count[d] = count[d];
+  }
+  return b;
+}
+
+std::vector<int64_t> ld_of(const GlobalArray& a, const int64_t* ld) {
+  if (!ld) return {};
+  return std::vector<int64_t>(ld, ld + a.distribution().ndim() - 1);
+}
+
+void write_box(const Box& b, int64_t* start_out, int64_t* count_out) {
+  for (int d = 0; d < b.ndim; ++d) {
+    start_out[d] = b.start[d];
+    count_out[d] = b.count[d];
+  }
+}
+
+// Creates an array from a distribution made on every rank (a failure to
+// make it is agreed on, so no rank is left in the window creation).
+Status create(pario_group_t group, const char* name, int type, Result<Distribution> dist,
+              pario_array_t* array_out) {
+  if (!array_out) return invalid("array_out is null");
+  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Group> g, shared_group(group));
+  Status ok = comm::agree(g->comm_object(), dist.status());
+  PARIO_RETURN_IF_ERROR(ok);
+  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<GlobalArray> a,
+                         GlobalArray::create(g, name ? name : "array",
+                                             static_cast<ElementType>(type),
+                                             std::move(dist).value()));
+  uint64_t id = arrays().insert(a);
+  if (id == 0) {
+    (void)a->close();  // every rank's table is full alike: the close matches
+    return Status(Code::kNoMemory, "too many arrays");
+  }
+  *array_out = handle_of<pario_array_t>(id);
+  return Status::Ok();
+}
+
+// Type check that every rank can agree on before any communication.
+Status precheck(pario_group_t group, int type, pario_array_t* array_out) {
+  PARIO_RETURN_IF_ERROR(live(groups(), group, "group").status());
+  if (!array_out) return invalid("array_out is null");
+  return check_type(type);
+}
+
+}  // namespace
+}  // namespace pario::capi
+
+using namespace pario;        // NOLINT: this file is the C boundary
+using namespace pario::capi;  // NOLINT
+
+extern "C" {
+
+// ---- groups ----
+
+int pario_group_world(pario_group_t* group_out) {
+  return guarded("pario_group_world", [&]() -> Status {
+    if (!group_out) return invalid("group_out is null");
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Group> w, world_group());
+    uint64_t id = groups().insert(std::move(w));
+    if (id == 0) return Status(Code::kNoMemory, "too many group handles");
+    *group_out = handle_of<pario_group_t>(id);
+    return Status::Ok();
+  });
+}
+
+int pario_group_split(pario_group_t parent, int color, pario_group_t* group_out) {
+  return guarded("pario_group_split", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(Group * p, live(groups(), parent, "group"));
+    if (!group_out) return invalid("group_out is null");
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Group> sub, p->split(color));
+    if (!sub) {
+      *group_out = PARIO_GROUP_NULL;
+      return Status::Ok();
+    }
+    uint64_t id = groups().insert(std::move(sub));
+    if (id == 0) return Status(Code::kNoMemory, "too many group handles");
+    *group_out = handle_of<pario_group_t>(id);
+    return Status::Ok();
+  });
+}
+
+int pario_group_free(pario_group_t* group) {
+  return guarded("pario_group_free", [&]() -> Status {
+    if (!group) return invalid("group pointer is null");
+    PARIO_RETURN_IF_ERROR(live(groups(), *group, "group").status());
+    groups().remove(id_of(*group));
+    *group = PARIO_GROUP_NULL;
+    return Status::Ok();
+  });
+}
+
+int pario_group_rank(pario_group_t group, int* rank_out) {
+  return guarded("pario_group_rank", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(Group * g, live(groups(), group, "group"));
+    if (!rank_out) return invalid("rank_out is null");
+    *rank_out = g->rank();
+    return Status::Ok();
+  });
+}
+
+int pario_group_size(pario_group_t group, int* size_out) {
+  return guarded("pario_group_size", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(Group * g, live(groups(), group, "group"));
+    if (!size_out) return invalid("size_out is null");
+    *size_out = g->size();
+    return Status::Ok();
+  });
+}
+
+int pario_group_node_info(pario_group_t group, int* node_out, int* nodes_out, int* node_rank_out,
+                          int* node_size_out) {
+  return guarded("pario_group_node_info", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(Group * g, live(groups(), group, "group"));
+    if (!node_out || !nodes_out || !node_rank_out || !node_size_out) {
+      return invalid("an output pointer is null");
+    }
+    const comm::NodeTopology& t = g->topology();
+    *node_out = t.node;
+    *nodes_out = t.nodes;
+    *node_rank_out = t.node_rank;
+    *node_size_out = t.node_size;
+    return Status::Ok();
+  });
+}
+
+int pario_group_barrier(pario_group_t group) {
+  return guarded("pario_group_barrier", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(Group * g, live(groups(), group, "group"));
+    return g->barrier();
+  });
+}
+
+int pario_group_sum(pario_group_t group, int type, void* buf, size_t count) {
+  return guarded("pario_group_sum", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(Group * g, live(groups(), group, "group"));
+    PARIO_RETURN_IF_ERROR(check_type(type));
+    if (!buf && count > 0) return invalid("buffer is null");
+    return g->sum(static_cast<ElementType>(type), buf, count);
+  });
+}
+
+int pario_group_broadcast(pario_group_t group, void* buf, size_t bytes, int root) {
+  return guarded("pario_group_broadcast", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(Group * g, live(groups(), group, "group"));
+    if (!buf && bytes > 0) return invalid("buffer is null");
+    return g->broadcast(buf, bytes, root);
+  });
+}
+
+// ---- arrays ----
+
+int pario_array_create(pario_group_t group, const char* name, int type, int ndim,
+                       const int64_t dims[], pario_array_t* array_out) {
+  return guarded("pario_array_create", [&]() -> Status {
+    PARIO_RETURN_IF_ERROR(precheck(group, type, array_out));
+    Result<std::vector<int64_t>> d = dims_of(ndim, dims);
+    Group* g = groups().find(id_of(group));
+    Result<Distribution> dist =
+        d.ok() ? Distribution::block(d.value(), g->size()) : Result<Distribution>(d.status());
+    return create(group, name, type, std::move(dist), array_out);
+  });
+}
+
+int pario_array_create_irregular(pario_group_t group, const char* name, int type, int ndim,
+                                 const int64_t dims[], const int64_t nblocks[],
+                                 const int64_t block_starts[], pario_array_t* array_out) {
+  return guarded("pario_array_create_irregular", [&]() -> Status {
+    PARIO_RETURN_IF_ERROR(precheck(group, type, array_out));
+    Result<std::vector<int64_t>> d = dims_of(ndim, dims);
+    Group* g = groups().find(id_of(group));
+    Result<Distribution> dist = d.status();
+    if (d.ok() && (!nblocks || !block_starts)) {
+      dist = invalid("nblocks or block_starts is null");
+    } else if (d.ok()) {
+      std::vector<std::vector<int64_t>> starts;
+      size_t at = 0;
+      Status bad;
+      for (int k = 0; k < ndim && bad.ok(); ++k) {
+        if (nblocks[k] < 1 || nblocks[k] > g->size()) {
+          bad = invalid("nblocks[" + std::to_string(k) + "] = " + std::to_string(nblocks[k]) +
+                        " is not in 1.." + std::to_string(g->size()));
+          break;
+        }
+        starts.emplace_back(block_starts + at, block_starts + at + nblocks[k]);
+        at += static_cast<size_t>(nblocks[k]);
+      }
+      dist = bad.ok() ? Distribution::irregular(d.value(), starts, g->size())
+                      : Result<Distribution>(bad);
+    }
+    return create(group, name, type, std::move(dist), array_out);
+  });
+}
+
+int pario_array_create_columns(pario_group_t group, const char* name, int type, int ndim,
+                               const int64_t dims[], const int64_t first_index[],
+                               pario_array_t* array_out) {
+  return guarded("pario_array_create_columns", [&]() -> Status {
+    PARIO_RETURN_IF_ERROR(precheck(group, type, array_out));
+    Result<std::vector<int64_t>> d = dims_of(ndim, dims);
+    Group* g = groups().find(id_of(group));
+    std::vector<int64_t> first;
+    if (first_index) first.assign(first_index, first_index + g->size());
+    Result<Distribution> dist =
+        d.ok() ? Distribution::columns(d.value(), first, g->size()) : Result<Distribution>(d.status());
+    return create(group, name, type, std::move(dist), array_out);
+  });
+}
+
+int pario_array_destroy(pario_array_t* array) {
+  return guarded("pario_array_destroy", [&]() -> Status {
+    if (!array) return invalid("array pointer is null");
+    PARIO_RETURN_IF_ERROR(live(arrays(), *array, "array").status());
+    std::shared_ptr<GlobalArray> a = arrays().remove(id_of(*array));
+    *array = PARIO_ARRAY_NULL;
+    return a->close();
+  });
+}
+
+int pario_array_info(pario_array_t array, int* type_out, int* ndim_out, int64_t dims_out[]) {
+  return guarded("pario_array_info", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    if (type_out) *type_out = static_cast<int>(a->type());
+    if (ndim_out) *ndim_out = a->distribution().ndim();
+    if (dims_out) {
+      std::memcpy(dims_out, a->distribution().dims().data(),
+                  a->distribution().dims().size() * sizeof(int64_t));
+    }
+    return Status::Ok();
+  });
+}
+
+int pario_array_distribution(pario_array_t array, int rank, int64_t start_out[],
+                             int64_t count_out[]) {
+  return guarded("pario_array_distribution", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    if (!start_out || !count_out) return invalid("start_out or count_out is null");
+    if (rank < 0 || rank >= a->group().size()) {
+      return invalid("rank " + std::to_string(rank) + " is not in the array's group");
+    }
+    write_box(a->distribution().patch(rank), start_out, count_out);
+    return Status::Ok();
+  });
+}
+
+int pario_array_node_distribution(pario_array_t array, int node, int64_t start_out[],
+                                  int64_t count_out[]) {
+  return guarded("pario_array_node_distribution", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    if (!start_out || !count_out) return invalid("start_out or count_out is null");
+    PARIO_ASSIGN_OR_RETURN(Box b, a->node_box(node));
+    write_box(b, start_out, count_out);
+    return Status::Ok();
+  });
+}
+
+int pario_array_access(pario_array_t array, int rank, void** ptr_out, int64_t start_out[],
+                       int64_t count_out[]) {
+  return guarded("pario_array_access", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    if (!ptr_out) return invalid("ptr_out is null");
+    Box b;
+    PARIO_ASSIGN_OR_RETURN(char* p, a->access(rank, &b));
+    *ptr_out = p;
+    if (start_out && count_out) write_box(b, start_out, count_out);
+    return Status::Ok();
+  });
+}
+
+int pario_array_get(pario_array_t array, const int64_t start[], const int64_t count[], void* buf,
+                    const int64_t ld[]) {
+  return guarded("pario_array_get", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    PARIO_ASSIGN_OR_RETURN(Box b, section_of(*a, start, count));
+    return a->get(b, buf, ld_of(*a, ld)).with_context(a->name());
+  });
+}
+
+int pario_array_put(pario_array_t array, const int64_t start[], const int64_t count[],
+                    const void* buf, const int64_t ld[]) {
+  return guarded("pario_array_put", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    PARIO_ASSIGN_OR_RETURN(Box b, section_of(*a, start, count));
+    return a->put(b, buf, ld_of(*a, ld)).with_context(a->name());
+  });
+}
+
+int pario_array_acc(pario_array_t array, const int64_t start[], const int64_t count[],
+                    const void* buf, const int64_t ld[], const void* alpha) {
+  return guarded("pario_array_acc", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    PARIO_ASSIGN_OR_RETURN(Box b, section_of(*a, start, count));
+    return a->acc(b, buf, ld_of(*a, ld), alpha).with_context(a->name());
+  });
+}
+
+int pario_array_iget(pario_array_t array, const int64_t start[], const int64_t count[], void* buf,
+                     const int64_t ld[], pario_request_t* req_out) {
+  return guarded("pario_array_iget", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    if (!req_out) return invalid("req_out is null");
+    PARIO_ASSIGN_OR_RETURN(Box b, section_of(*a, start, count));
+    return publish(a->iget(b, buf, ld_of(*a, ld)), req_out);
+  });
+}
+
+int pario_array_iput(pario_array_t array, const int64_t start[], const int64_t count[],
+                     const void* buf, const int64_t ld[], pario_request_t* req_out) {
+  return guarded("pario_array_iput", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    if (!req_out) return invalid("req_out is null");
+    PARIO_ASSIGN_OR_RETURN(Box b, section_of(*a, start, count));
+    return publish(a->iput(b, buf, ld_of(*a, ld)), req_out);
+  });
+}
+
+int pario_array_iacc(pario_array_t array, const int64_t start[], const int64_t count[],
+                     const void* buf, const int64_t ld[], const void* alpha,
+                     pario_request_t* req_out) {
+  return guarded("pario_array_iacc", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    if (!req_out) return invalid("req_out is null");
+    PARIO_ASSIGN_OR_RETURN(Box b, section_of(*a, start, count));
+    return publish(a->iacc(b, buf, ld_of(*a, ld), alpha), req_out);
+  });
+}
+
+int pario_array_fill(pario_array_t array, const void* value) {
+  return guarded("pario_array_fill", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    return a->fill(value);
+  });
+}
+
+int pario_array_zero(pario_array_t array) {
+  return guarded("pario_array_zero", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    const char zero[16] = {0};  // all-zero bits are zero in every element type
+    return a->fill(zero);
+  });
+}
+
+int pario_array_scale(pario_array_t array, const void* alpha) {
+  return guarded("pario_array_scale", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    return a->scale(alpha);
+  });
+}
+
+int pario_array_copy(pario_array_t src, pario_array_t dst) {
+  return guarded("pario_array_copy", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * s, live(arrays(), src, "source array"));
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * d, live(arrays(), dst, "destination array"));
+    if (s->group().comm() != d->group().comm()) {
+      return invalid("source and destination are on different groups");
+    }
+    return GlobalArray::copy(*s, *d);
+  });
+}
+
+int pario_array_sync(pario_array_t array) {
+  return guarded("pario_array_sync", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    return a->sync();
+  });
+}
+
+int pario_array_lock(pario_array_t array, int mode) {
+  return guarded("pario_array_lock", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    if (mode != PARIO_LOCK_READ && mode != PARIO_LOCK_WRITE) {
+      return invalid("lock mode " + std::to_string(mode) +
+                     " is neither PARIO_LOCK_READ nor PARIO_LOCK_WRITE");
+    }
+    return a->lock(mode == PARIO_LOCK_WRITE);
+  });
+}
+
+int pario_array_unlock(pario_array_t array) {
+  return guarded("pario_array_unlock", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    return a->unlock();
+  });
+}
+
+// ---- counters ----
+
+int pario_counter_create(pario_group_t group, pario_counter_t* counter_out) {
+  return guarded("pario_counter_create", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Group> g, shared_group(group));
+    if (!counter_out) return invalid("counter_out is null");
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Counter> c, Counter::create(g));
+    std::shared_ptr<Counter> shared(std::move(c));
+    uint64_t id = counters().insert(shared);
+    if (id == 0) {
+      (void)shared->close();
+      return Status(Code::kNoMemory, "too many counters");
+    }
+    *counter_out = handle_of<pario_counter_t>(id);
+    return Status::Ok();
+  });
+}
+
+int pario_counter_destroy(pario_counter_t* counter) {
+  return guarded("pario_counter_destroy", [&]() -> Status {
+    if (!counter) return invalid("counter pointer is null");
+    PARIO_RETURN_IF_ERROR(live(counters(), *counter, "counter").status());
+    std::shared_ptr<Counter> c = counters().remove(id_of(*counter));
+    *counter = PARIO_COUNTER_NULL;
+    return c->close();
+  });
+}
+
+int pario_counter_next(pario_counter_t counter, int64_t* value_out) {
+  return guarded("pario_counter_next", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(Counter * c, live(counters(), counter, "counter"));
+    if (!value_out) return invalid("value_out is null");
+    PARIO_ASSIGN_OR_RETURN(*value_out, c->fetch_add(Counter::kGlobal, 1));
+    return Status::Ok();
+  });
+}
+
+int pario_counter_fetch_add(pario_counter_t counter, int owner, int64_t increment,
+                            int64_t* old_out) {
+  return guarded("pario_counter_fetch_add", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(Counter * c, live(counters(), counter, "counter"));
+    if (!old_out) return invalid("old_out is null");
+    PARIO_ASSIGN_OR_RETURN(*old_out, c->fetch_add(owner, increment));
+    return Status::Ok();
+  });
+}
+
+int pario_counter_reset(pario_counter_t counter) {
+  return guarded("pario_counter_reset", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(Counter * c, live(counters(), counter, "counter"));
+    return c->reset();
+  });
+}
+
+}  // extern "C"

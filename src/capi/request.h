@@ -1,0 +1,26 @@
+// One handle table for every kind of nonblocking operation, so that
+// pario_request_wait/test/waitall complete file and array requests alike.
+#pragma once
+
+#include <memory>
+
+#include "base/status.h"
+#include "pario/request.h"
+
+namespace pario::capi {
+
+// A nonblocking operation as the C API sees it.
+class Pending {
+ public:
+  virtual ~Pending() = default;
+  // Blocks until complete; returns the operation's outcome.
+  virtual Status wait() = 0;
+  // True once complete.
+  virtual bool test() = 0;
+};
+
+// Hands out a handle for p. If the table is full, p is completed here and
+// kNoMemory returned (nothing is left running without a handle).
+Status publish_request(std::shared_ptr<Pending> p, pario_request_t* req_out);
+
+}  // namespace pario::capi
