@@ -173,7 +173,71 @@ def bench_eaf(args):
             "statistic": "median", "rows": rows}
 
 
-BENCHMARKS = {"eaf": (bench_eaf, "private files vs raw pread/pwrite, GA EAF, Fortran direct access, fio")}
+# ----------------------------------------------------------------- ga ------
+
+def mpiexec():
+    """The Open MPI launcher, named explicitly (Debian's alternatives may
+    point plain mpiexec at MPICH), with what oversubscription needs."""
+    exe = shutil.which("mpiexec.openmpi") or shutil.which("mpiexec")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_mpi_yield_when_idle="1")
+    return [exe, "--oversubscribe"], env
+
+
+def bench_ga(args):
+    quick = args.quick
+    reps = 3 if quick else 11
+    block = 0.02 if quick else 0.1
+    rank_counts = [args.ranks] if args.ranks else [2, 4]
+    launcher, base_env = mpiexec()
+    ga = binary("ga_bench")
+    configs = [(n, emulated) for n in rank_counts for emulated in (False, True)]
+    samples, units = {}, {}
+    for i, (n, emulated) in enumerate(configs):
+        where = f"{n} ranks, " + ("2 emulated nodes" if emulated else "one node")
+        progress(i, len(configs), where)
+        env = dict(base_env)
+        env.pop("PARIO_RANKS_PER_NODE", None)
+        if emulated:
+            env["PARIO_RANKS_PER_NODE"] = str(max(1, n // 2))
+        cmd = launcher + ["-n", str(n), ga, "--rep", str(reps), "--block-seconds", str(block)]
+        for r in run_json_lines(cmd, env):
+            case = f"{r['case']} ({where})"
+            samples.setdefault((case, r["impl"]), []).append(r["value"])
+            units[case] = r["unit"]
+    progress(len(configs), len(configs), "done")
+
+    rows = []
+    for case in dict.fromkeys(c for c, _ in samples):
+        values = {impl: statistics.median(v) for (c, impl), v in samples.items() if c == case}
+        ratios, target = {}, {}
+        for peer in ("mpi_rma", "ga", "memcpy"):
+            if peer in values and "pario" in values and values[peer] > 0:
+                ratios[f"pario/{peer}"] = round(values["pario"] / values[peer], 3)
+        if case.startswith("node-local"):
+            target["pario/memcpy"] = 0.8
+        elif not case.startswith("mp2"):
+            target["pario/mpi_rma"] = 0.95
+            # GA copies through shared memory on every node it shares, so it
+            # is a peer only where pario may do the same (one node).
+            if "one node" in case and "ga" in values:
+                target["pario/ga"] = 1.0
+        met = all(ratios.get(k, 0) >= v for k, v in target.items()) if target else None
+        rows.append({"case": case, "unit": units[case],
+                     "values": {k: round(v, 3) for k, v in values.items()},
+                     "samples": {impl: [round(x, 3) for x in v] for (c, impl), v in samples.items() if c == case},
+                     "ratios": ratios, "target": target, "met": met})
+    return {"benchmark": "ga", "machine": machine(), "commit": git_commit(), "quick": quick,
+            "page_cache": "none (memory only)", "mpi": launcher[0], "repetitions": reps,
+            "block_seconds": block, "statistic": "median",
+            "method": "all ranks work at once, each on a partner's patch (on the other node when "
+                      "nodes are emulated); value = per-rank rate over the slowest rank's block time "
+                      "(counter: all ranks' increments per second)",
+            "rows": rows}
+
+
+BENCHMARKS = {"eaf": (bench_eaf, "private files vs raw pread/pwrite, GA EAF, Fortran direct access, fio"),
+              "ga": (bench_ga, "global arrays vs raw MPI RMA and GA's NGA_* (get/put/acc, counter, MP2 mix)")}
 
 
 # ------------------------------------------------------------- report ------
@@ -181,11 +245,14 @@ BENCHMARKS = {"eaf": (bench_eaf, "private files vs raw pread/pwrite, GA EAF, For
 def print_table(result):
     rows = result["rows"]
     impls = list(dict.fromkeys(i for r in rows for i in r["values"]))
-    head = f"{'case':<44}" + "".join(f"{i:>10}" for i in impls) + "   ratios (target)"
+    width = max(44, max(len(r["case"]) for r in rows) + 1)
+    head = f"{'case':<{width}}" + "".join(f"{i:>10}" for i in impls) + "   ratios (target)"
     per = result.get("samples_per_repetition", {})
-    print(f"\n{result['benchmark']}: medians over {result['repetitions']} repetitions "
-          f"({', '.join(f'{k}: {v}' for k, v in per.items())} samples each), MB/s, "
-          f"{result['file_system']} scratch, commit {result['commit']}")
+    detail = f" ({', '.join(f'{k}: {v}' for k, v in per.items())} samples each)" if per else ""
+    where = f", {result['file_system']} scratch" if "file_system" in result else ""
+    units = ", ".join(dict.fromkeys(r["unit"] for r in rows))
+    print(f"\n{result['benchmark']}: medians over {result['repetitions']} repetitions{detail}, "
+          f"{units}{where}, commit {result['commit']}")
     print(head)
     print("-" * len(head))
     for r in rows:
@@ -194,7 +261,7 @@ def print_table(result):
         rat = ", ".join(f"{k.split('/')[1]} {v:.2f}" + (f" (>={r['target'][k]})" if k in r["target"] else "")
                         for k, v in r["ratios"].items())
         flag = "" if r["met"] is None else ("  ok" if r["met"] else "  MISSED")
-        print(f"{r['case']:<44}{vals}   {rat}{flag}")
+        print(f"{r['case']:<{width}}{vals}   {rat}{flag}")
 
 
 def plot(result, png):
@@ -220,7 +287,8 @@ def plot(result, png):
     ax.set_xscale("log", base=2)  # ratios near 1 and Fortran's 10x on one readable axis
     ax.axvline(1.0, color="grey", ls=":")
     ax.set_xlabel("throughput ratio, log scale (above 1: pario faster); black ticks: targets")
-    ax.set_title(f"pario {result['benchmark']} benchmark (medians, {result['file_system']}, "
+    where = f"{result['file_system']}, " if "file_system" in result else ""
+    ax.set_title(f"pario {result['benchmark']} benchmark (medians, {where}"
                  f"{'quick' if result['quick'] else 'full'})")
     ax.legend(loc="lower right")
     fig.tight_layout()
@@ -231,7 +299,7 @@ def main():
     parser = argparse.ArgumentParser(prog="bench/run", description=__doc__)
     parser.add_argument("name", help="benchmark name, or 'list'")
     parser.add_argument("--quick", action="store_true", help="same cases, smaller sizes (< 1 minute)")
-    parser.add_argument("--ranks", type=int, default=1, help="MPI ranks (multi-rank benchmarks)")
+    parser.add_argument("--ranks", type=int, help="MPI ranks (multi-rank benchmarks; default: each one's own set)")
     parser.add_argument("--out", help="JSON output (default bench/results/NAME.json)")
     args = parser.parse_args()
     if args.name == "list":
