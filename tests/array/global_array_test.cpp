@@ -11,6 +11,7 @@
 #include "array/global_array.h"
 #include "base/config.h"
 #include "base/stats.h"
+#include "mpi_main.h"
 
 namespace pario::array {
 namespace {
@@ -366,17 +367,4 @@ TEST(Group, SplitGroupsWorkIndependently) {
 }  // namespace
 }  // namespace pario::array
 
-int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  if (!pario::comm::initialize().ok()) return 1;
-  if (pario::comm::world().rank() != 0) {
-    delete ::testing::UnitTest::GetInstance()->listeners().Release(
-        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
-  }
-  int rc = RUN_ALL_TESTS();
-  int any = 0;
-  MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, pario::comm::world().get());
-  pario::array::world_group().reset();
-  (void)pario::comm::finalize();
-  return any;
-}
+int main(int argc, char** argv) { return pario::testing_support::run_mpi_tests(argc, argv, [] { pario::array::world_group().reset(); }); }

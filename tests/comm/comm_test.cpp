@@ -1,6 +1,7 @@
 // Multi-rank tests of the comm layer; run under mpiexec with 1, 2 and 4
 // ranks, and with PARIO_RANKS_PER_NODE=2 on 4 ranks (two emulated nodes).
 #include "comm/comm.h"
+#include "mpi_main.h"
 
 #include <gtest/gtest.h>
 
@@ -62,17 +63,4 @@ TEST(Comm, AgreeGivesEveryRankTheSameOutcome) {
 }  // namespace
 }  // namespace pario::comm
 
-int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  if (!pario::comm::initialize().ok()) return 1;
-  // Only rank 0 prints, so the CTest log stays readable.
-  if (pario::comm::world().rank() != 0) {
-    delete ::testing::UnitTest::GetInstance()->listeners().Release(
-        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
-  }
-  int rc = RUN_ALL_TESTS();
-  int any = 0;
-  MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, pario::comm::world().get());
-  (void)pario::comm::finalize();
-  return any;
-}
+int main(int argc, char** argv) { return pario::testing_support::run_mpi_tests(argc, argv); }
