@@ -143,12 +143,6 @@ void backoff(int* round) {
   ++*round;
 }
 
-struct Piece {
-  int rank;
-  int node;
-  Box box;
-};
-
 }  // namespace
 
 // --- requests ---------------------------------------------------------------
@@ -269,39 +263,59 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
   if (shared && !g.one_physical_node()) {
     s = Status(Code::kUnsupported, "PARIO_ARRAY_WINDOW=shared needs all ranks on one physical node");
   }
+  // Each window creation is agreed on before the next step, so a failure
+  // leaves every rank holding the same windows and they can be freed
+  // collectively. (A creation that fails on some ranks only leaves the
+  // others' half-made window to MPI_Finalize: freeing it would hang.)
   void* base = nullptr;
-  MPI_Aint size_q = 0;
-  int unit_q = 0;
   const int master = g.master_of_node(my_node);
-  if (s.ok() && shared) {
-    s = mpi(MPI_Win_allocate_shared(my_bytes, 1, info, g.comm(), &base, &w->rma),
+  auto fail = [&](Status st) -> Status {
+    for (MPI_Win* win : {&w->rma, &w->node}) {
+      if (*win != MPI_WIN_NULL) MPI_Win_free(win);
+    }
+    MPI_Info_free(&info);
+    return std::move(st).with_context(a->name_);
+  };
+  if (!s.ok()) return fail(s);  // same on every rank: decided from the group alone
+  MPI_Win made = MPI_WIN_NULL;
+  if (shared) {
+    s = mpi(MPI_Win_allocate_shared(my_bytes, 1, info, g.comm(), &base, &made),
             "MPI_Win_allocate_shared");
-    if (s.ok()) s = mpi(MPI_Win_shared_query(w->rma, master, &size_q, &unit_q, &base), "MPI_Win_shared_query");
-  } else if (s.ok()) {
-    s = mpi(MPI_Win_allocate_shared(my_bytes, 1, info, g.node_comm(), &base, &w->node),
+    s = comm::agree(g.comm_object(), s);
+    if (!s.ok()) return fail(s);
+    w->rma = made;
+  } else {
+    s = mpi(MPI_Win_allocate_shared(my_bytes, 1, info, g.node_comm(), &base, &made),
             "MPI_Win_allocate_shared");
-    if (s.ok()) s = mpi(MPI_Win_shared_query(w->node, 0, &size_q, &unit_q, &base), "MPI_Win_shared_query");
+    s = comm::agree(g.comm_object(), s);
+    if (!s.ok()) return fail(s);
+    w->node = made;
+    MPI_Aint size_q = 0;
+    int unit_q = 0;
+    s = mpi(MPI_Win_shared_query(w->node, 0, &size_q, &unit_q, &base), "MPI_Win_shared_query");
+    made = MPI_WIN_NULL;
     if (s.ok()) {
-      s = mpi(MPI_Win_create(w->master ? base : nullptr, my_bytes, 1, info, g.comm(), &w->rma),
+      s = mpi(MPI_Win_create(w->master ? base : nullptr, my_bytes, 1, info, g.comm(), &made),
               "MPI_Win_create");
     }
+    s = comm::agree(g.comm_object(), s);
+    if (!s.ok()) return fail(s);
+    w->rma = made;
   }
   MPI_Info_free(&info);
+  MPI_Aint size_q = 0;
+  int unit_q = 0;
+  s = mpi(MPI_Win_shared_query(w->node != MPI_WIN_NULL ? w->node : w->rma,
+                               w->node != MPI_WIN_NULL ? 0 : master, &size_q, &unit_q, &base),
+          "MPI_Win_shared_query");
+  s = comm::agree(g.comm_object(), s);
+  if (!s.ok()) return fail(s);
   // The lock word lives in the segment of node 0, whose master is rank 0,
   // rather than in a window of its own: Open MPI 4.1 names the backing
   // file of an MPI_Win_allocate window after the communicator's id, which
   // disjoint groups from one split share, and two groups creating windows
   // at once then collided ("open(2) ... No such file or directory").
   w->lock_disp = static_cast<MPI_Aint>(64 * g.ranks_of_node(0).size());
-  s = comm::agree(g.comm_object(), s);
-  if (!s.ok()) {
-    for (MPI_Win* win : {&w->rma, &w->node}) {
-      if (*win != MPI_WIN_NULL) MPI_Win_free(win);
-    }
-    return std::move(s).with_context(a->name_);
-  }
-  MPI_Win_shared_query(w->node != MPI_WIN_NULL ? w->node : w->rma,
-                       w->node != MPI_WIN_NULL ? 0 : master, &size_q, &unit_q, &base);
   w->node_base = static_cast<char*>(base);
   w->open = true;
   for (MPI_Win win : {w->rma, w->node}) {
@@ -383,6 +397,87 @@ Status GlobalArray::check(const Box& section, const void* buf, const std::vector
   return Status::Ok();
 }
 
+Status GlobalArray::issue_node(RmaOp op, const Piece* pieces, size_t k, int target,
+                               const Box& section, char* origin, const Shape& shape,
+                               ArrayRequest* async) {
+  const MPI_Datatype base = element_mpi_type(type_);
+  const size_t esize = element_size(type_);
+  const int n = section.ndim;
+  TypeGuard otype, ttype;
+  MPI_Datatype ot = base, tt = base;
+  int count = 1;
+  char* oaddr = origin;
+  MPI_Aint tdisp = 0;
+  const Box first = dist_.patch(pieces[0].rank);
+  if (k == 1 && contiguous(n, pieces[0].box, shape) &&
+      contiguous(n, pieces[0].box, shape_of(first))) {
+    // One dense run on both sides: plain counts, no datatype to build.
+    PARIO_RETURN_IF_ERROR(to_int(pieces[0].box.elements(), &count, "a section"));
+    oaddr = origin + offset_in(pieces[0].box, section, shape) * esize;
+    tdisp = static_cast<MPI_Aint>(patch_offset_[pieces[0].rank] +
+                                  offset_in(pieces[0].box, first, shape_of(first)) * esize);
+  } else {
+    // A struct of subarrays on each side, piece by piece in the same order.
+    std::vector<MPI_Datatype> os(k, MPI_DATATYPE_NULL), ts(k, MPI_DATATYPE_NULL);
+    std::vector<MPI_Aint> odisp(k, 0), tdisps(k);
+    std::vector<int> ones(k, 1);
+    Status st;
+    for (size_t p = 0; p < k && st.ok(); ++p) {
+      const Box pbox = dist_.patch(pieces[p].rank);
+      st = subarray(n, shape, pieces[p].box, section, base, &os[p]);
+      if (st.ok()) st = subarray(n, shape_of(pbox), pieces[p].box, pbox, base, &ts[p]);
+      tdisps[p] = static_cast<MPI_Aint>(patch_offset_[pieces[p].rank]);
+    }
+    const int kk = static_cast<int>(k);
+    if (st.ok()) {
+      st = mpi(MPI_Type_create_struct(kk, ones.data(), odisp.data(), os.data(), &otype.t),
+               "MPI_Type_create_struct");
+    }
+    if (st.ok()) {
+      st = mpi(MPI_Type_create_struct(kk, ones.data(), tdisps.data(), ts.data(), &ttype.t),
+               "MPI_Type_create_struct");
+    }
+    for (size_t p = 0; p < k; ++p) {
+      if (os[p] != MPI_DATATYPE_NULL) MPI_Type_free(&os[p]);
+      if (ts[p] != MPI_DATATYPE_NULL) MPI_Type_free(&ts[p]);
+    }
+    PARIO_RETURN_IF_ERROR(st);
+    PARIO_RETURN_IF_ERROR(mpi(MPI_Type_commit(&otype.t), "MPI_Type_commit"));
+    PARIO_RETURN_IF_ERROR(mpi(MPI_Type_commit(&ttype.t), "MPI_Type_commit"));
+    ot = otype.t;
+    tt = ttype.t;
+  }
+  const MPI_Win win = windows_->rma;
+  MPI_Request req = MPI_REQUEST_NULL;
+  int rc;
+  switch (op) {
+    case RmaOp::kGet:
+      rc = async ? MPI_Rget(oaddr, count, ot, target, tdisp, count, tt, win, &req)
+                 : MPI_Get(oaddr, count, ot, target, tdisp, count, tt, win);
+      break;
+    case RmaOp::kPut:
+      rc = async ? MPI_Rput(oaddr, count, ot, target, tdisp, count, tt, win, &req)
+                 : MPI_Put(oaddr, count, ot, target, tdisp, count, tt, win);
+      break;
+    default:
+      rc = async ? MPI_Raccumulate(oaddr, count, ot, target, tdisp, count, tt, MPI_SUM, win, &req)
+                 : MPI_Accumulate(oaddr, count, ot, target, tdisp, count, tt, MPI_SUM, win);
+      break;
+  }
+  PARIO_RETURN_IF_ERROR(mpi(rc, op == RmaOp::kGet   ? "MPI_Get"
+                                : op == RmaOp::kPut ? "MPI_Put"
+                                                    : "MPI_Accumulate"));
+  if (async) {
+    // Request completion is local completion; the flush in wait() also
+    // makes puts remote-complete. Gets are flushed too: Debian's MPICH 4.0
+    // reported MPI_Rget on a created window complete before the data had
+    // arrived.
+    async->mpi_.push_back(req);
+    async->flush_.push_back(target);
+  }
+  return Status::Ok();
+}
+
 Status GlobalArray::transfer(RmaOp op, const Box& section, char* buf,
                              const std::vector<int64_t>& ld, const void* alpha,
                              ArrayRequest* async) {
@@ -432,95 +527,29 @@ Status GlobalArray::transfer(RmaOp op, const Box& section, char* buf,
     }
     std::stable_sort(remote.begin(), remote.end(),
                      [](const Piece& a, const Piece& b) { return a.node < b.node; });
-    const MPI_Datatype base = element_mpi_type(type_);
+    Status st;
     int last_target = -1;
-    for (size_t i = 0; i < remote.size();) {
+    for (size_t i = 0; i < remote.size() && st.ok();) {
       size_t j = i;
       while (j < remote.size() && remote[j].node == remote[i].node) ++j;
       const int target = g.master_of_node(remote[i].node);
-      TypeGuard otype, ttype;
-      MPI_Datatype ot = base, tt = base;
-      int count = 1;
-      char* oaddr = origin;
-      MPI_Aint tdisp = 0;
-      const int n = section.ndim;
-      const Box pbox0 = dist_.patch(remote[i].rank);
-      if (j - i == 1 && contiguous(n, remote[i].box, shape) &&
-          contiguous(n, remote[i].box, shape_of(pbox0))) {
-        PARIO_RETURN_IF_ERROR(to_int(remote[i].box.elements(), &count, "a section"));
-        oaddr = origin + offset_in(remote[i].box, section, shape) * esize;
-        tdisp = static_cast<MPI_Aint>(patch_offset_[remote[i].rank] +
-                                      offset_in(remote[i].box, pbox0, shape_of(pbox0)) * esize);
-      } else {
-        const int k = static_cast<int>(j - i);
-        std::vector<MPI_Datatype> os(k, MPI_DATATYPE_NULL), ts(k, MPI_DATATYPE_NULL);
-        std::vector<MPI_Aint> odisp(k, 0), tdisps(k);
-        std::vector<int> ones(k, 1);
-        Status st;
-        for (int p = 0; p < k && st.ok(); ++p) {
-          const Piece& pc = remote[i + p];
-          const Box pbox = dist_.patch(pc.rank);
-          st = subarray(n, shape, pc.box, section, base, &os[p]);
-          if (st.ok()) st = subarray(n, shape_of(pbox), pc.box, pbox, base, &ts[p]);
-          tdisps[p] = static_cast<MPI_Aint>(patch_offset_[pc.rank]);
-        }
-        if (st.ok()) {
-          st = mpi(MPI_Type_create_struct(k, ones.data(), odisp.data(), os.data(), &otype.t),
-                   "MPI_Type_create_struct");
-        }
-        if (st.ok()) {
-          st = mpi(MPI_Type_create_struct(k, ones.data(), tdisps.data(), ts.data(), &ttype.t),
-                   "MPI_Type_create_struct");
-        }
-        for (int p = 0; p < k; ++p) {
-          if (os[p] != MPI_DATATYPE_NULL) MPI_Type_free(&os[p]);
-          if (ts[p] != MPI_DATATYPE_NULL) MPI_Type_free(&ts[p]);
-        }
-        PARIO_RETURN_IF_ERROR(st);
-        PARIO_RETURN_IF_ERROR(mpi(MPI_Type_commit(&otype.t), "MPI_Type_commit"));
-        PARIO_RETURN_IF_ERROR(mpi(MPI_Type_commit(&ttype.t), "MPI_Type_commit"));
-        ot = otype.t;
-        tt = ttype.t;
+      st = issue_node(op, &remote[i], j - i, target, section, origin, shape, async);
+      if (st.ok()) {
+        ++messages;
+        for (size_t p = i; p < j; ++p) remote_bytes += remote[p].box.elements() * esize;
+        last_target = target;
       }
-      MPI_Request req = MPI_REQUEST_NULL;
-      MPI_Request* rp = async ? &req : nullptr;
-      int rc;
-      switch (op) {
-        case RmaOp::kGet:
-          rc = rp ? MPI_Rget(oaddr, count, ot, target, tdisp, count, tt, w.rma, rp)
-                  : MPI_Get(oaddr, count, ot, target, tdisp, count, tt, w.rma);
-          break;
-        case RmaOp::kPut:
-          rc = rp ? MPI_Rput(oaddr, count, ot, target, tdisp, count, tt, w.rma, rp)
-                  : MPI_Put(oaddr, count, ot, target, tdisp, count, tt, w.rma);
-          break;
-        default:
-          rc = rp ? MPI_Raccumulate(oaddr, count, ot, target, tdisp, count, tt, MPI_SUM, w.rma, rp)
-                  : MPI_Accumulate(oaddr, count, ot, target, tdisp, count, tt, MPI_SUM, w.rma);
-          break;
-      }
-      PARIO_RETURN_IF_ERROR(mpi(rc, op == RmaOp::kGet   ? "MPI_Get"
-                                    : op == RmaOp::kPut ? "MPI_Put"
-                                                        : "MPI_Accumulate"));
-      ++messages;
-      for (size_t p = i; p < j; ++p) remote_bytes += remote[p].box.elements() * esize;
-      if (async) {
-        // Request completion is local completion; the flush in wait() also
-        // makes puts remote-complete. Gets are flushed too: Debian's MPICH
-        // 4.0 reported MPI_Rget on a created window complete before the
-        // data had arrived.
-        async->mpi_.push_back(req);
-        async->flush_.push_back(target);
-      }
-      last_target = target;
       i = j;
     }
-    // Blocking: complete everything issued (they overlapped in flight).
-    if (!async) {
-      PARIO_RETURN_IF_ERROR(messages == 1
-                                ? mpi(MPI_Win_flush(last_target, w.rma), "MPI_Win_flush")
-                                : mpi(MPI_Win_flush_all(w.rma), "MPI_Win_flush_all"));
+    // Blocking: complete everything issued (they overlapped in flight),
+    // also after a failure, so no operation still uses the buffer when
+    // this returns. Nonblocking: the request completes them.
+    if (!async && messages > 0) {
+      Status f = messages == 1 ? mpi(MPI_Win_flush(last_target, w.rma), "MPI_Win_flush")
+                               : mpi(MPI_Win_flush_all(w.rma), "MPI_Win_flush_all");
+      if (st.ok()) st = f;
     }
+    PARIO_RETURN_IF_ERROR(st);
   }
   if (StatsRegistry::global().enabled()) {
     StatsRegistry::global().rma().record(op, local_bytes, remote_bytes, messages);
@@ -544,7 +573,7 @@ Status GlobalArray::acc(const Box& section, const void* buf, const std::vector<i
                   nullptr);
 }
 
-Status GlobalArray::track(const std::shared_ptr<ArrayRequest>& req) {
+void GlobalArray::track(const std::shared_ptr<ArrayRequest>& req) {
   std::lock_guard<std::mutex> lock(pending_mu_);
   if (pending_.size() >= 64) {
     pending_.erase(std::remove_if(pending_.begin(), pending_.end(),
@@ -552,46 +581,35 @@ Status GlobalArray::track(const std::shared_ptr<ArrayRequest>& req) {
                    pending_.end());
   }
   pending_.push_back(req);
-  return Status::Ok();
 }
 
-namespace {
-
-Result<std::shared_ptr<ArrayRequest>> finish_issue(Status s, std::shared_ptr<ArrayRequest> r) {
+Result<std::shared_ptr<ArrayRequest>> GlobalArray::start(RmaOp op, const Box& section,
+                                                         const void* buf,
+                                                         const std::vector<int64_t>& ld,
+                                                         const void* alpha) {
+  auto r = std::make_shared<ArrayRequest>();
+  r->windows_ = windows_;
+  // The buffer is only read for put and accumulate; transfer() takes char*.
+  Status s = transfer(op, section, static_cast<char*>(const_cast<void*>(buf)), ld, alpha, r.get());
   if (!s.ok()) return s;  // dropping r completes whatever was issued
+  track(r);
   return r;
 }
 
-}  // namespace
-
 Result<std::shared_ptr<ArrayRequest>> GlobalArray::iget(const Box& section, void* buf,
                                                         const std::vector<int64_t>& ld) {
-  auto r = std::make_shared<ArrayRequest>();
-  r->windows_ = windows_;
-  Status s = transfer(RmaOp::kGet, section, static_cast<char*>(buf), ld, nullptr, r.get());
-  if (s.ok()) s = track(r);
-  return finish_issue(std::move(s), std::move(r));
+  return start(RmaOp::kGet, section, buf, ld, nullptr);
 }
 
 Result<std::shared_ptr<ArrayRequest>> GlobalArray::iput(const Box& section, const void* buf,
                                                         const std::vector<int64_t>& ld) {
-  auto r = std::make_shared<ArrayRequest>();
-  r->windows_ = windows_;
-  Status s = transfer(RmaOp::kPut, section, static_cast<char*>(const_cast<void*>(buf)), ld,
-                      nullptr, r.get());
-  if (s.ok()) s = track(r);
-  return finish_issue(std::move(s), std::move(r));
+  return start(RmaOp::kPut, section, buf, ld, nullptr);
 }
 
 Result<std::shared_ptr<ArrayRequest>> GlobalArray::iacc(const Box& section, const void* buf,
                                                         const std::vector<int64_t>& ld,
                                                         const void* alpha) {
-  auto r = std::make_shared<ArrayRequest>();
-  r->windows_ = windows_;
-  Status s = transfer(RmaOp::kAcc, section, static_cast<char*>(const_cast<void*>(buf)), ld, alpha,
-                      r.get());
-  if (s.ok()) s = track(r);
-  return finish_issue(std::move(s), std::move(r));
+  return start(RmaOp::kAcc, section, buf, ld, alpha);
 }
 
 // --- whole-array operations, fence, locks, queries --------------------------

@@ -38,6 +38,13 @@ namespace pario::array {
 
 struct WindowSet;
 
+// One patch's share of a section: the owner, its node, the overlap.
+struct Piece {
+  int rank;
+  int node;
+  Box box;
+};
+
 // A nonblocking get/put/accumulate. Node-local parts are done when the call
 // returns; remote parts complete in wait()/test().
 class ArrayRequest {
@@ -121,10 +128,17 @@ class GlobalArray {
   GlobalArray() = default;
   Status check(const Box& section, const void* buf, const std::vector<int64_t>& ld,
                Shape* buf_shape) const;
-  // The shared implementation of the six transfer calls.
+  // The shared implementation of the six transfer calls: node-local pieces
+  // by memory, remote ones by one RMA call per node (issue_node).
   Status transfer(RmaOp op, const Box& section, char* buf, const std::vector<int64_t>& ld,
                   const void* alpha, ArrayRequest* async);
-  Status track(const std::shared_ptr<ArrayRequest>& req);
+  Status issue_node(RmaOp op, const Piece* pieces, size_t k, int target, const Box& section,
+                    char* origin, const Shape& shape, ArrayRequest* async);
+  // The nonblocking calls: a request around transfer().
+  Result<std::shared_ptr<ArrayRequest>> start(RmaOp op, const Box& section, const void* buf,
+                                              const std::vector<int64_t>& ld, const void* alpha);
+  // Remembers a request so close() can complete it.
+  void track(const std::shared_ptr<ArrayRequest>& req);
 
   std::shared_ptr<const Group> group_;
   std::string name_;

@@ -48,11 +48,7 @@ Result<std::shared_ptr<Group>> Group::create(MPI_Comm comm, int ranks_per_node) 
   g->rank_ = g->comm_.rank();
   g->size_ = g->comm_.size();
   g->ranks_per_node_ = ranks_per_node;
-  PARIO_ASSIGN_OR_RETURN(g->topo_, comm::node_topology(g->comm_, ranks_per_node));
-  MPI_Comm node = MPI_COMM_NULL;
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(
-      MPI_Comm_split(g->comm(), g->topo_.node, g->rank_, &node), "MPI_Comm_split"));
-  PARIO_ASSIGN_OR_RETURN(g->node_comm_, comm::Comm::adopt(node));
+  PARIO_ASSIGN_OR_RETURN(g->topo_, comm::node_topology(g->comm_, ranks_per_node, &g->node_comm_));
 
   // Whether the whole group can share memory: split by physical node.
   MPI_Comm phys = MPI_COMM_NULL;

@@ -139,6 +139,19 @@ Status create(pario_group_t group, const char* name, int type, Result<Distributi
   return Status::Ok();
 }
 
+// The common part of pario_array_iget/iput/iacc: checks, then publishes
+// the request that issue(array, section) starts.
+template <typename Issue>
+int nonblocking(const char* call, pario_array_t array, const int64_t* start, const int64_t* count,
+                pario_request_t* req_out, Issue&& issue) {
+  return guarded(call, [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    if (!req_out) return invalid("req_out is null");
+    PARIO_ASSIGN_OR_RETURN(Box b, section_of(*a, start, count));
+    return publish(issue(*a, b), req_out);
+  });
+}
+
 // Type check that every rank can agree on before any communication.
 Status precheck(pario_group_t group, int type, pario_array_t* array_out) {
   PARIO_RETURN_IF_ERROR(live(groups(), group, "group").status());
@@ -399,32 +412,21 @@ int pario_array_acc(pario_array_t array, const int64_t start[], const int64_t co
 
 int pario_array_iget(pario_array_t array, const int64_t start[], const int64_t count[], void* buf,
                      const int64_t ld[], pario_request_t* req_out) {
-  return guarded("pario_array_iget", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
-    if (!req_out) return invalid("req_out is null");
-    PARIO_ASSIGN_OR_RETURN(Box b, section_of(*a, start, count));
-    return publish(a->iget(b, buf, ld_of(*a, ld)), req_out);
-  });
+  return nonblocking("pario_array_iget", array, start, count, req_out,
+                     [&](GlobalArray& a, const Box& b) { return a.iget(b, buf, ld_of(a, ld)); });
 }
 
 int pario_array_iput(pario_array_t array, const int64_t start[], const int64_t count[],
                      const void* buf, const int64_t ld[], pario_request_t* req_out) {
-  return guarded("pario_array_iput", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
-    if (!req_out) return invalid("req_out is null");
-    PARIO_ASSIGN_OR_RETURN(Box b, section_of(*a, start, count));
-    return publish(a->iput(b, buf, ld_of(*a, ld)), req_out);
-  });
+  return nonblocking("pario_array_iput", array, start, count, req_out,
+                     [&](GlobalArray& a, const Box& b) { return a.iput(b, buf, ld_of(a, ld)); });
 }
 
 int pario_array_iacc(pario_array_t array, const int64_t start[], const int64_t count[],
                      const void* buf, const int64_t ld[], const void* alpha,
                      pario_request_t* req_out) {
-  return guarded("pario_array_iacc", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
-    if (!req_out) return invalid("req_out is null");
-    PARIO_ASSIGN_OR_RETURN(Box b, section_of(*a, start, count));
-    return publish(a->iacc(b, buf, ld_of(*a, ld), alpha), req_out);
+  return nonblocking("pario_array_iacc", array, start, count, req_out, [&](GlobalArray& a, const Box& b) {
+    return a.iacc(b, buf, ld_of(a, ld), alpha);
   });
 }
 

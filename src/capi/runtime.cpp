@@ -85,17 +85,15 @@ int pario_init(void) {
     PARIO_RETURN_IF_ERROR(config().status());
     PARIO_RETURN_IF_ERROR(comm::initialize());
     const Config& cfg = **config();
-    Result<comm::NodeTopology> topo = comm::node_topology(comm::world(), cfg.ranks_per_node);
     Result<std::shared_ptr<array::Group>> world =
-        topo.ok() ? array::Group::create(comm::world().get(), cfg.ranks_per_node)
-                  : Result<std::shared_ptr<array::Group>>(topo.status());
+        array::Group::create(comm::world().get(), cfg.ranks_per_node);
     Status agreed = comm::agree(comm::world(), world.status());
     if (!agreed.ok()) {
       (void)comm::finalize();
       return agreed;
     }
-    rt.topology = *topo;
     rt.world = std::move(world).value();
+    rt.topology = rt.world->topology();
     rt.up = true;
     return Status::Ok();
   });

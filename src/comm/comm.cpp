@@ -120,7 +120,7 @@ Status Comm::free() {
   return mpi_status(MPI_Comm_free(&comm_), "MPI_Comm_free");
 }
 
-Result<NodeTopology> node_topology(const Comm& comm, int ranks_per_node) {
+Result<NodeTopology> node_topology(const Comm& comm, int ranks_per_node, Comm* node_out) {
   if (ranks_per_node < 0) return Status(Code::kInvalidArgument, "negative ranks per node");
   NodeTopology t;
   const int rank = comm.rank();
@@ -154,6 +154,7 @@ Result<NodeTopology> node_topology(const Comm& comm, int ranks_per_node) {
   t.node = node_index;
   PARIO_RETURN_IF_ERROR(mpi_status(
       MPI_Allreduce(&leader, &t.nodes, 1, MPI_INT, MPI_SUM, comm.get()), "MPI_Allreduce"));
+  if (node_out) *node_out = std::move(node);
   return t;
 }
 

@@ -74,7 +74,8 @@ struct NodeTopology {
 };
 
 // Collective over `comm`. ranks_per_node > 0 emulates nodes of that size.
-Result<NodeTopology> node_topology(const Comm& comm, int ranks_per_node);
+// If node_out is given, it receives the communicator of this rank's node.
+Result<NodeTopology> node_topology(const Comm& comm, int ranks_per_node, Comm* node_out = nullptr);
 
 // Collective: every rank returns the same status. Ranks that succeeded
 // while another failed get kRemote naming the failing rank and its message
