@@ -25,7 +25,8 @@
  *
  * Collective calls (marked so) must be made by every rank of the group in
  * the same order; they return the same status on every rank. Destroy
- * arrays and counters and free groups before pario_finalize.
+ * arrays and counters before pario_finalize; it destroys those left (in
+ * creation order), and their handles then report the array as closed.
  *
  * Thread safety: get/put/acc and counters from any thread; collective
  * calls from one thread per rank.
@@ -145,6 +146,12 @@ PARIO_API int pario_array_put(pario_array_t array, const int64_t start[], const 
  * (NULL means 1). */
 PARIO_API int pario_array_acc(pario_array_t array, const int64_t start[], const int64_t count[],
                               const void *buf, const int64_t ld[], const void *alpha);
+
+/* Fetch-and-accumulate (DDI_GetAcc): section += buf, and buf receives the
+ * values the section held just before; atomic per element with respect to
+ * other accumulates. */
+PARIO_API int pario_array_get_acc(pario_array_t array, const int64_t start[],
+                                  const int64_t count[], void *buf, const int64_t ld[]);
 
 /* Nonblocking forms: buf (and alpha) are borrowed until the request is
  * waited; node-local parts are already done when the call returns. */

@@ -31,6 +31,9 @@ PARIO_API int pario_init(void);
  * started it. */
 PARIO_API int pario_finalize(void);
 
+/* Ends the whole job now with error_code (MPI_Abort when MPI is running):
+ * for classic APIs whose errors are fatal, like DDI's. Never returns. */
+PARIO_API void pario_abort(int error_code);
 /* *flag_out = 1 between pario_init and pario_finalize, else 0. */
 PARIO_API int pario_initialized(int *flag_out);
 

@@ -36,6 +36,7 @@ class Counter {
   // Collective: sets every counter to 0.
   Status reset();
   const Group& group() const { return *group_; }
+  bool closed() const { return win_ == MPI_WIN_NULL; }
 
  private:
   Counter() = default;

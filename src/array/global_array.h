@@ -95,6 +95,10 @@ class GlobalArray {
   Status put(const Box& section, const void* buf, const std::vector<int64_t>& ld);
   Status acc(const Box& section, const void* buf, const std::vector<int64_t>& ld,
              const void* alpha);
+  // Fetch-and-accumulate (DDI_GetAcc): section += buffer, and the buffer
+  // receives the values the section held just before, atomically per
+  // element with respect to other accumulates.
+  Status get_acc(const Box& section, void* buf, const std::vector<int64_t>& ld);
   // Nonblocking forms; the buffer is borrowed until the request completes.
   Result<std::shared_ptr<ArrayRequest>> iget(const Box& section, void* buf,
                                              const std::vector<int64_t>& ld);
@@ -128,12 +132,16 @@ class GlobalArray {
   GlobalArray() = default;
   Status check(const Box& section, const void* buf, const std::vector<int64_t>& ld,
                Shape* buf_shape) const;
-  // The shared implementation of the six transfer calls: node-local pieces
-  // by memory, remote ones by one RMA call per node (issue_node).
+  // The shared implementation of the transfer calls: node-local pieces by
+  // memory, remote ones by one RMA call per node (issue_node). For
+  // get_acc, `result` receives the old values (same layout as origin).
   Status transfer(RmaOp op, const Box& section, char* buf, const std::vector<int64_t>& ld,
                   const void* alpha, ArrayRequest* async);
   Status issue_node(RmaOp op, const Piece* pieces, size_t k, int target, const Box& section,
-                    char* origin, const Shape& shape, ArrayRequest* async);
+                    char* origin, char* result, const Shape& shape, ArrayRequest* async);
+  // issue_node's fetch-and-add: one RMA call per contiguous row.
+  Status fetch_add_rows(const Piece* pieces, size_t k, int target, const Box& section,
+                        char* origin, char* result, const Shape& shape);
   // The nonblocking calls: a request around transfer().
   Result<std::shared_ptr<ArrayRequest>> start(RmaOp op, const Box& section, const void* buf,
                                               const std::vector<int64_t>& ld, const void* alpha);

@@ -19,6 +19,15 @@ void add_scaled(T* __restrict dst, const T* __restrict src, int64_t n, const voi
 }
 
 template <typename T>
+void fetch_add(T* __restrict dst, T* __restrict inout, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const T old = dst[i];
+    dst[i] += inout[i];
+    inout[i] = old;
+  }
+}
+
+template <typename T>
 void copy_scaled(T* dst, const T* src, int64_t n, const T a) {  // may be in place
   for (int64_t i = 0; i < n; ++i) dst[i] = a * src[i];
 }
@@ -44,6 +53,12 @@ void run(ElementType type, CopyOp op, char* patch, char* buf, int64_t n, const v
         using T = decltype(zero);
         add_scaled(reinterpret_cast<T*>(patch), reinterpret_cast<const T*>(buf), n,
                    is_one(type, alpha) ? nullptr : alpha);
+      });
+      break;
+    case CopyOp::kFetchAccumulate:
+      dispatch(type, [&](auto zero) {
+        using T = decltype(zero);
+        fetch_add(reinterpret_cast<T*>(patch), reinterpret_cast<T*>(buf), n);
       });
       break;
   }

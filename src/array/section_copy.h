@@ -20,6 +20,7 @@ enum class CopyOp {
   kRead,        // patch -> buffer
   kWrite,       // buffer -> patch
   kAccumulate,  // patch += alpha * buffer (alpha of the element type; null means 1)
+  kFetchAccumulate,  // patch += buffer, and buffer gets the patch's old values
 };
 
 void copy_piece(ElementType type, CopyOp op, const Box& piece, const Box& patch, char* patch_base,

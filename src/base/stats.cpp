@@ -99,6 +99,7 @@ const char* rma_op_name(RmaOp op) {
     case RmaOp::kGet: return "get";
     case RmaOp::kPut: return "put";
     case RmaOp::kAcc: return "acc";
+    case RmaOp::kGetAcc: return "getacc";
   }
   return "?";
 }
@@ -154,7 +155,7 @@ std::string StatsRegistry::table() const {
     }
   }
   bool header = false;
-  for (RmaOp op : {RmaOp::kGet, RmaOp::kPut, RmaOp::kAcc}) {
+  for (RmaOp op : kRmaOps) {
     RmaSnapshot r = rma_.snapshot(op);
     if (!r.local_calls && !r.remote_calls) continue;
     if (!header) {
@@ -224,7 +225,7 @@ std::string StatsRegistry::json(int rank) const {
   }
   out << "], \"arrays\": {";
   first = true;
-  for (RmaOp op : {RmaOp::kGet, RmaOp::kPut, RmaOp::kAcc}) {
+  for (RmaOp op : kRmaOps) {
     RmaSnapshot r = rma_.snapshot(op);
     out << (first ? "" : ", ") << "\"" << rma_op_name(op) << "\": {\"local_calls\": "
         << r.local_calls << ", \"local_bytes\": " << r.local_bytes

@@ -64,10 +64,11 @@ class FileStats {
 };
 
 // Global-array traffic, like the DDI paper's Table 2: calls and bytes of
-// get, put and accumulate, split into node-local (plain memory copies) and
+// get, put, accumulate and fetch-and-accumulate (DDI_GetAcc), split into node-local (plain memory copies) and
 // remote (MPI RMA), plus the RMA messages the remote calls took (one per
 // remote node a section touches, when coalescing works).
-enum class RmaOp { kGet = 0, kPut = 1, kAcc = 2 };
+enum class RmaOp { kGet = 0, kPut = 1, kAcc = 2, kGetAcc = 3 };
+inline constexpr RmaOp kRmaOps[] = {RmaOp::kGet, RmaOp::kPut, RmaOp::kAcc, RmaOp::kGetAcc};
 const char* rma_op_name(RmaOp op);
 
 struct RmaSnapshot {
@@ -87,7 +88,7 @@ class RmaStats {
     std::atomic<uint64_t> local_calls{0}, local_bytes{0}, remote_calls{0}, remote_bytes{0},
         messages{0};
   };
-  std::array<Counters, 3> ops_;
+  std::array<Counters, std::size(kRmaOps)> ops_;
 };
 
 class StatsRegistry {

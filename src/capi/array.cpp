@@ -1,5 +1,7 @@
 // C API: groups, global arrays and counters.
+#include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,28 @@ HandleTable<GlobalArray>& arrays() {
 HandleTable<Counter>& counters() {
   static auto* t = new HandleTable<Counter>();
   return *t;
+}
+
+// Arrays and counters in creation order. pario_finalize closes those the
+// program left open in this order: the same sequence of collectives every
+// rank made when creating them, so no rank waits in the wrong one.
+struct Made {
+  std::weak_ptr<GlobalArray> array;
+  std::weak_ptr<Counter> counter;
+};
+std::mutex made_mu;
+std::vector<Made> made;
+
+void remember(Made m) {
+  std::lock_guard<std::mutex> lock(made_mu);
+  if (made.size() >= 64) {  // forget those already destroyed
+    made.erase(std::remove_if(made.begin(), made.end(),
+                              [](const Made& x) {
+                                return x.array.expired() && x.counter.expired();
+                              }),
+               made.end());
+  }
+  made.push_back(std::move(m));
 }
 
 template <typename H>
@@ -135,6 +159,7 @@ Status create(pario_group_t group, const char* name, int type, Result<Distributi
     (void)a->close();  // every rank's table is full alike: the close matches
     return Status(Code::kNoMemory, "too many arrays");
   }
+  remember({a, {}});
   *array_out = handle_of<pario_array_t>(id);
   return Status::Ok();
 }
@@ -160,6 +185,23 @@ Status precheck(pario_group_t group, int type, pario_array_t* array_out) {
 }
 
 }  // namespace
+
+Status close_leftovers() {
+  std::vector<Made> all;
+  {
+    std::lock_guard<std::mutex> lock(made_mu);
+    all.swap(made);
+  }
+  Status first;
+  for (const Made& m : all) {
+    Status s;
+    if (auto a = m.array.lock(); a && !a->closed()) s = a->close();
+    if (auto c = m.counter.lock(); c && !c->closed()) s = c->close();
+    if (first.ok()) first = s;
+  }
+  return first;
+}
+
 }  // namespace pario::capi
 
 using namespace pario;        // NOLINT: this file is the C boundary
@@ -410,6 +452,15 @@ int pario_array_acc(pario_array_t array, const int64_t start[], const int64_t co
   });
 }
 
+int pario_array_get_acc(pario_array_t array, const int64_t start[], const int64_t count[],
+                        void* buf, const int64_t ld[]) {
+  return guarded("pario_array_get_acc", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    PARIO_ASSIGN_OR_RETURN(Box b, section_of(*a, start, count));
+    return a->get_acc(b, buf, ld_of(*a, ld)).with_context(a->name());
+  });
+}
+
 int pario_array_iget(pario_array_t array, const int64_t start[], const int64_t count[], void* buf,
                      const int64_t ld[], pario_request_t* req_out) {
   return nonblocking("pario_array_iget", array, start, count, req_out,
@@ -501,6 +552,7 @@ int pario_counter_create(pario_group_t group, pario_counter_t* counter_out) {
       (void)shared->close();
       return Status(Code::kNoMemory, "too many counters");
     }
+    remember({{}, shared});
     *counter_out = handle_of<pario_counter_t>(id);
     return Status::Ok();
   });

@@ -1,5 +1,6 @@
 // C API: status strings, last error, start-up and shut-down, statistics.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -103,19 +104,31 @@ int pario_finalize(void) {
   return guarded("pario_finalize", [&]() -> Status {
     Runtime& rt = runtime();
     if (!rt.up) return Status::Ok();
-    Status st;
+    // Windows go before MPI does: nothing left in shared memory.
+    Status st = close_leftovers();
     Result<const Config*> cfg = config();
     if (cfg.ok() && (*cfg)->stats) {
       std::fprintf(stderr, "[rank %d] %s", world_rank(), StatsRegistry::global().table().c_str());
     }
     if (cfg.ok() && !(*cfg)->stats_file.empty()) {
-      st = write_stats_json(stats_path_for_rank((*cfg)->stats_file, world_rank()), world_rank());
+      Status w = write_stats_json(stats_path_for_rank((*cfg)->stats_file, world_rank()),
+                                  world_rank());
+      if (st.ok()) st = w;
     }
     rt.world.reset();  // its communicators go before MPI does
     Status down = comm::finalize();
     rt.up = false;
     return st.ok() ? down : st;
   });
+}
+
+void pario_abort(int error_code) {
+  int mpi_up = 0, mpi_down = 0;
+  MPI_Initialized(&mpi_up);
+  MPI_Finalized(&mpi_down);
+  std::fflush(nullptr);
+  if (mpi_up && !mpi_down) MPI_Abort(MPI_COMM_WORLD, error_code);
+  std::_Exit(error_code);
 }
 
 int pario_initialized(int* flag_out) {

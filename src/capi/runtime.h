@@ -11,4 +11,8 @@ namespace pario::capi {
 // The group of all ranks, made by pario_init (kState before it).
 Result<std::shared_ptr<array::Group>> world_group();
 
+// Collective (pario_finalize): closes the arrays and counters the program
+// left open, in creation order (implemented in array.cpp).
+Status close_leftovers();
+
 }  // namespace pario::capi

@@ -144,6 +144,43 @@ TEST(GlobalArray, ConcurrentAccumulatesSumExactly) {
   ASSERT_TRUE(l->close().ok());
 }
 
+// Fetch-and-add from every rank at once through a strided buffer whose last
+// row is not padded: across all ranks each element hands out every old
+// value 0 .. rounds*P-1 exactly once.
+TEST(GlobalArray, FetchAndAddHandsOutEveryValueOnce) {
+  auto g = world_group();
+  auto a = make(ElementType::kInt64, {6, 10}, "getacc");
+  const Box section = box({1, 1}, {4, 8});
+  const int64_t ld = 9, n = 3 * ld + 8;  // ends at the last element
+  const int rounds = 10;
+  const int64_t total = rounds * g->size();
+  std::vector<int64_t> histogram(32 * total, 0);
+  for (int k = 0; k < rounds; ++k) {
+    std::vector<int64_t> buf(n, 1);
+    ASSERT_TRUE(a->get_acc(section, buf.data(), {ld}).ok());
+    for (int64_t i = 0; i < 4; ++i) {
+      for (int64_t j = 0; j < 8; ++j) {
+        const int64_t old = buf[i * ld + j];
+        ASSERT_TRUE(old >= 0 && old < total) << old;
+        ++histogram[(i * 8 + j) * total + old];
+      }
+    }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, histogram.data(), static_cast<int>(histogram.size()), MPI_INT64_T,
+                MPI_SUM, g->comm());
+  for (int64_t c : histogram) ASSERT_EQ(c, 1);
+  ASSERT_TRUE(a->sync().ok());
+  std::vector<int64_t> got(60);
+  ASSERT_TRUE(a->get(a->distribution().whole(), got.data(), {}).ok());
+  for (int64_t i = 0; i < 6; ++i) {
+    for (int64_t j = 0; j < 10; ++j) {
+      const bool inside = i >= 1 && i < 5 && j >= 1 && j < 9;
+      ASSERT_EQ(got[i * 10 + j], inside ? total : 0) << i << "," << j;
+    }
+  }
+  ASSERT_TRUE(a->close().ok());
+}
+
 TEST(GlobalArray, ManyOutstandingNonblockingRequests) {
   auto g = world_group();
   auto a = make(ElementType::kDouble, {40, 40});
