@@ -6,7 +6,8 @@
  * writes or accumulates into any rectangular section one-sidedly: the owner
  * takes no part. Ranks of one node reach each other's patches by plain
  * memory copies (the patches live in node-shared memory); a section on a
- * remote node costs one MPI RMA message per node, not one per rank.
+ * remote node costs one MPI RMA message per node across machines, not one
+ * per rank (within one machine, one per owner: see PARIO_ARRAY_WINDOW).
  *
  * Indexing is C order (row-major), zero-based. A section is given by
  * start[] and count[] (one entry per dimension). A local buffer holds the

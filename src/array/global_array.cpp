@@ -1,31 +1,38 @@
 // Global arrays on MPI-3 RMA with node-shared memory.
 //
-// Where the bytes live. Every node (real, or emulated by
-// PARIO_RANKS_PER_NODE) has one memory segment, allocated by its first rank
-// (the node master) with MPI_Win_allocate_shared, and holding a small header
-// (one process-shared mutex per rank of the node) followed by the patches of
-// the node's ranks, each page-aligned and first touched (zeroed) by its
-// owner so that its pages sit near that rank's core. Every rank of the node
-// maps the whole segment (MPI_Win_shared_query), so node-local get, put and
-// accumulate are plain memory copies with no MPI call and no help from the
-// owner: DDI's FULL model without data servers.
+// Where the bytes live. Every rank's patch is page-aligned, first touched
+// (zeroed) by its owner so its pages sit near that rank's core, and mapped
+// by every rank of its node (real, or emulated by PARIO_RANKS_PER_NODE), so
+// node-local get, put and accumulate are plain memory copies with no MPI
+// call and no help from the owner: DDI's FULL model without data servers.
+// Each node master's memory starts with a small header: one
+// process-shared mutex per rank of the node (and, on node 0, the group's
+// reader/writer lock word).
 //
-// Remote nodes are reached through one RMA window in which each node master
-// exposes its node's whole segment and the other ranks expose nothing. A
-// section that spans several patches of one remote node is therefore one
-// MPI_Get/Put/Accumulate to that node's master, with derived datatypes
-// describing the pieces on both sides: one message per remote node (the
-// DDI paper's coalescing), whatever the number of ranks involved.
-//
-// Which window that is depends on the machine (PARIO_ARRAY_WINDOW):
+// Remote patches are reached through one RMA window, built in one of two
+// ways (PARIO_ARRAY_WINDOW):
 //   shared  every rank of the group can map every other (one physical
-//           node, possibly split into emulated nodes): the shared window
-//           itself is the RMA window. Open MPI then runs RMA through shared
-//           memory (osc/sm); it was about 2x faster than a created window
-//           for gets and 14x for accumulates when measured here.
-//   create  several physical nodes: the node-shared segments are exposed to
-//           the group with MPI_Win_create (MPI-3 offers no other way to have
-//           memory that is both node-shared and remotely accessible).
+//           node, possibly split into emulated nodes): one
+//           MPI_Win_allocate_shared window over the group in which each
+//           rank allocates its own patch, so each owner is the RMA target
+//           for its patch. Open MPI then runs RMA through shared memory
+//           (osc/sm): about 2x faster than a created window for gets and
+//           14x for accumulates when measured here. Targeting the owner
+//           rather than the node master matters: osc/sm serialises the
+//           accumulates to one target behind one lock, and with the master
+//           as the target of a whole node, 4 ranks on 2 emulated nodes
+//           reached 0.64x raw RMA for 1.6 MB accumulates (1.20x with
+//           owners as targets).
+//   create  several physical nodes: each node master allocates the whole
+//           node segment (header, then every patch of the node) with
+//           MPI_Win_allocate_shared over the node, and exposes it to the
+//           group with MPI_Win_create (MPI-3 offers no other way to have
+//           memory that is both node-shared and remotely accessible). A
+//           section spanning several patches of one remote node is then
+//           one MPI_Get/Put/Accumulate to that node's master, with derived
+//           datatypes describing the pieces on both sides: one message per
+//           remote node (the DDI paper's coalescing), whatever the number
+//           of ranks involved.
 // Both windows hold one MPI_Win_lock_all(MPI_MODE_NOCHECK) epoch for the
 // array's whole life; operations complete with MPI_Win_flush. Per-operation
 // MPI_Win_lock was avoided: on Debian's MPICH it waited about a second for
@@ -248,36 +255,53 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
   a->direct_acc_ = g.topology().nodes == 1;
   const int me = g.rank(), my_node = g.topology().node;
 
-  // Segment layout, identical on every rank: header, then page-aligned patches.
-  a->patch_offset_.assign(g.size(), 0);
+  auto config = pario::config();
+  ArrayWindowChoice choice = config.ok() ? config.value()->array_window : ArrayWindowChoice::kAuto;
+  const bool shared = choice == ArrayWindowChoice::kShared ||
+                      (choice == ArrayWindowChoice::kAuto && g.one_physical_node());
+
+  // Layout, computed alike on every rank. A node's header (one mutex per
+  // rank, then on node 0 the group's lock word) leads its master's memory.
+  // Shared window: each rank allocates its own page-aligned patch (the
+  // master after the header) and is the RMA target for it. Created window:
+  // the master allocates the whole node segment (header, then every patch
+  // of the node) and is the RMA target for all of it.
+  const size_t esize = element_size(type);
+  auto header_bytes = [&](int node) { return round_up(64 * (g.ranks_of_node(node).size() + 1), kPage); };
+  a->target_.assign(g.size(), 0);
+  a->disp_.assign(g.size(), 0);
+  a->local_.assign(g.size(), nullptr);
   a->node_slot_.assign(g.size(), 0);
-  uint64_t my_node_bytes = 0;
+  uint64_t my_bytes = 0;
   for (int n = 0; n < g.topology().nodes; ++n) {
     const auto& ranks = g.ranks_of_node(n);
-    // One mutex per rank, then (used on node 0 only) the lock word.
-    uint64_t off = round_up(64 * (ranks.size() + 1), kPage);
+    uint64_t off = header_bytes(n);
     for (size_t i = 0; i < ranks.size(); ++i) {
-      a->node_slot_[ranks[i]] = static_cast<int>(i);
-      a->patch_offset_[ranks[i]] = off;
-      off += round_up(a->dist_.patch(ranks[i]).elements() * element_size(type), kPage);
+      const int r = ranks[i];
+      const uint64_t patch = round_up(a->dist_.patch(r).elements() * esize, kPage);
+      a->node_slot_[r] = static_cast<int>(i);
+      if (shared) {
+        a->target_[r] = r;
+        a->disp_[r] = i == 0 ? off : 0;
+        if (r == me) my_bytes = a->disp_[r] + patch;
+      } else {
+        a->target_[r] = ranks[0];
+        a->disp_[r] = off;
+        off += patch;
+      }
     }
-    if (n == my_node) my_node_bytes = off;
+    if (!shared && n == my_node && ranks[0] == me) my_bytes = off;
   }
 
   auto w = std::make_shared<WindowSet>();
   w->master = g.master_of_node(my_node) == me;
   w->node_ranks = static_cast<int>(g.ranks_of_node(my_node).size());
-  const MPI_Aint my_bytes = w->master ? static_cast<MPI_Aint>(my_node_bytes) : 0;
 
   MPI_Info info;
   MPI_Info_create(&info);
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
   MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
   MPI_Info_set(info, "accumulate_ordering", "none");
-  auto config = pario::config();
-  ArrayWindowChoice choice = config.ok() ? config.value()->array_window : ArrayWindowChoice::kAuto;
-  bool shared = choice == ArrayWindowChoice::kShared ||
-                (choice == ArrayWindowChoice::kAuto && g.one_physical_node());
   Status s;
   if (shared && !g.one_physical_node()) {
     s = Status(Code::kUnsupported, "PARIO_ARRAY_WINDOW=shared needs all ranks on one physical node");
@@ -298,13 +322,14 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
   if (!s.ok()) return fail(s);  // same on every rank: decided from the group alone
   MPI_Win made = MPI_WIN_NULL;
   if (shared) {
-    s = mpi(MPI_Win_allocate_shared(my_bytes, 1, info, g.comm(), &base, &made),
+    s = mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(my_bytes), 1, info, g.comm(), &base, &made),
             "MPI_Win_allocate_shared");
     s = comm::agree(g.comm_object(), s);
     if (!s.ok()) return fail(s);
     w->rma = made;
   } else {
-    s = mpi(MPI_Win_allocate_shared(my_bytes, 1, info, g.node_comm(), &base, &made),
+    s = mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(my_bytes), 1, info, g.node_comm(), &base,
+                                    &made),
             "MPI_Win_allocate_shared");
     s = comm::agree(g.comm_object(), s);
     if (!s.ok()) return fail(s);
@@ -314,7 +339,8 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
     s = mpi(MPI_Win_shared_query(w->node, 0, &size_q, &unit_q, &base), "MPI_Win_shared_query");
     made = MPI_WIN_NULL;
     if (s.ok()) {
-      s = mpi(MPI_Win_create(w->master ? base : nullptr, my_bytes, 1, info, g.comm(), &made),
+      s = mpi(MPI_Win_create(w->master ? base : nullptr, static_cast<MPI_Aint>(my_bytes), 1, info,
+                             g.comm(), &made),
               "MPI_Win_create");
     }
     s = comm::agree(g.comm_object(), s);
@@ -322,11 +348,26 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
     w->rma = made;
   }
   MPI_Info_free(&info);
-  MPI_Aint size_q = 0;
-  int unit_q = 0;
-  s = mpi(MPI_Win_shared_query(w->node != MPI_WIN_NULL ? w->node : w->rma,
-                               w->node != MPI_WIN_NULL ? 0 : master, &size_q, &unit_q, &base),
-          "MPI_Win_shared_query");
+  // Where this node's header and patches are mapped in this process.
+  auto mapped = [&](MPI_Win win, int rank, char** out) {
+    MPI_Aint size_q = 0;
+    int unit_q = 0;
+    void* at = nullptr;
+    Status q = mpi(MPI_Win_shared_query(win, rank, &size_q, &unit_q, &at), "MPI_Win_shared_query");
+    *out = static_cast<char*>(at);
+    return q;
+  };
+  char* header = nullptr;
+  s = shared ? mapped(w->rma, master, &header) : mapped(w->node, 0, &header);
+  for (int r : g.ranks_of_node(my_node)) {
+    if (!s.ok()) break;
+    if (shared) {
+      s = mapped(w->rma, r, &a->local_[r]);
+      a->local_[r] += a->disp_[r];
+    } else {
+      a->local_[r] = header + a->disp_[r];
+    }
+  }
   s = comm::agree(g.comm_object(), s);
   if (!s.ok()) return fail(s);
   // The lock word lives in the segment of node 0, whose master is rank 0,
@@ -335,7 +376,7 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
   // disjoint groups from one split share, and two groups creating windows
   // at once then collided ("open(2) ... No such file or directory").
   w->lock_disp = static_cast<MPI_Aint>(64 * g.ranks_of_node(0).size());
-  w->node_base = static_cast<char*>(base);
+  w->node_base = header;
   w->open = true;
   for (MPI_Win win : {w->rma, w->node}) {
     if (win != MPI_WIN_NULL) MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
@@ -349,8 +390,7 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
     std::memset(w->node_base + 64 * w->node_ranks, 0, sizeof(int64_t));  // the lock word
   }
   // First touch by the owner (see the top of this file).
-  std::memset(w->node_base + a->patch_offset_[me], 0,
-              a->dist_.patch(me).elements() * element_size(type));
+  std::memset(a->local_[me], 0, a->dist_.patch(me).elements() * esize);
   a->windows_ = std::move(w);
   PARIO_RETURN_IF_ERROR(a->sync());
   return a;
@@ -434,7 +474,7 @@ Status GlobalArray::issue_node(RmaOp op, const Piece* pieces, size_t k, int targ
     // One dense run on both sides: plain counts, no datatype to build.
     PARIO_RETURN_IF_ERROR(to_int(pieces[0].box.elements(), &count, "a section"));
     oaddr = origin + offset_in(pieces[0].box, section, shape) * esize;
-    tdisp = static_cast<MPI_Aint>(patch_offset_[pieces[0].rank] +
+    tdisp = static_cast<MPI_Aint>(disp_[pieces[0].rank] +
                                   offset_in(pieces[0].box, first, shape_of(first)) * esize);
   } else {
     // A struct of subarrays on each side, piece by piece in the same order.
@@ -446,7 +486,7 @@ Status GlobalArray::issue_node(RmaOp op, const Piece* pieces, size_t k, int targ
       const Box pbox = dist_.patch(pieces[p].rank);
       st = subarray(n, shape, pieces[p].box, section, base, &os[p]);
       if (st.ok()) st = subarray(n, shape_of(pbox), pieces[p].box, pbox, base, &ts[p]);
-      tdisps[p] = static_cast<MPI_Aint>(patch_offset_[pieces[p].rank]);
+      tdisps[p] = static_cast<MPI_Aint>(disp_[pieces[p].rank]);
     }
     const int kk = static_cast<int>(k);
     if (st.ok()) {
@@ -511,7 +551,7 @@ Status GlobalArray::fetch_add_rows(const Piece* pieces, size_t k, int target, co
   Status st;
   for (size_t p = 0; p < k && st.ok(); ++p) {
     const Box pbox = dist_.patch(pieces[p].rank);
-    const uint64_t patch_at = patch_offset_[pieces[p].rank];
+    const uint64_t patch_at = disp_[pieces[p].rank];
     for_each_row(pieces[p].box, [&](const Box& row) {
       int count = 0;
       if (st.ok()) st = to_int(row.count[row.ndim - 1], &count, "a row");
@@ -549,7 +589,7 @@ Status GlobalArray::transfer(RmaOp op, const Box& section, char* buf,
       remote.push_back({r, g.node_of(r), piece});
       return;
     }
-    char* patch = w.node_base + patch_offset_[r];
+    char* patch = local_[r];
     const Box pbox = dist_.patch(r);
     if (adds) {
       pthread_mutex_lock(w.mutex(node_slot_[r]));
@@ -590,13 +630,13 @@ Status GlobalArray::transfer(RmaOp op, const Box& section, char* buf,
       shape = shape_of(section);
     }
     std::stable_sort(remote.begin(), remote.end(),
-                     [](const Piece& a, const Piece& b) { return a.node < b.node; });
+                     [&](const Piece& a, const Piece& b) { return target_[a.rank] < target_[b.rank]; });
     Status st;
     int last_target = -1;
     for (size_t i = 0; i < remote.size() && st.ok();) {
       size_t j = i;
-      while (j < remote.size() && remote[j].node == remote[i].node) ++j;
-      const int target = g.master_of_node(remote[i].node);
+      const int target = target_[remote[i].rank];
+      while (j < remote.size() && target_[remote[j].rank] == target) ++j;
       st = issue_node(op, &remote[i], j - i, target, section, origin, result, shape, async);
       if (st.ok()) {
         ++messages;
@@ -703,7 +743,7 @@ Status GlobalArray::fill(const void* value) {
   // Every rank's earlier reads and updates land before anything is
   // overwritten: a rank still reading must not see the fill.
   PARIO_RETURN_IF_ERROR(sync());
-  char* p = windows_->node_base + patch_offset_[me];
+  char* p = local_[me];
   const int64_t n = dist_.patch(me).elements();
   for (int64_t i = 0; i < n; ++i) std::memcpy(p + i * esize, value, esize);
   return sync();
@@ -714,7 +754,7 @@ Status GlobalArray::scale(const void* alpha) {
   if (!alpha) return Status(Code::kInvalidArgument, "scale factor is null");
   const int me = group_->rank();
   PARIO_RETURN_IF_ERROR(sync());  // every earlier update lands before scaling
-  scale_in_place(type_, alpha, windows_->node_base + patch_offset_[me], dist_.patch(me).elements());
+  scale_in_place(type_, alpha, local_[me], dist_.patch(me).elements());
   return sync();
 }
 
@@ -730,7 +770,7 @@ Status GlobalArray::copy(GlobalArray& src, GlobalArray& dst) {
   const int me = dst.group_->rank();
   const Box mine = dst.dist_.patch(me);
   std::vector<int64_t> ld(mine.count.begin() + 1, mine.count.begin() + mine.ndim);
-  Status s = src.get(mine, dst.windows_->node_base + dst.patch_offset_[me], ld);
+  Status s = src.get(mine, dst.local_[me], ld);
   s = comm::agree(dst.group_->comm_object(), s);
   PARIO_RETURN_IF_ERROR(s);
   return dst.sync();
@@ -791,8 +831,10 @@ Result<char*> GlobalArray::access(int rank, Box* patch) const {
                                               std::to_string(g.topology().node));
   }
   if (patch) *patch = dist_.patch(rank);
-  return windows_->node_base + patch_offset_[rank];
+  return local_[rank];
 }
+
+bool GlobalArray::one_message_per_node() const { return windows_ && windows_->node != MPI_WIN_NULL; }
 
 Result<Box> GlobalArray::node_box(int node) const {
   const Group& g = *group_;

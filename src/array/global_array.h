@@ -125,6 +125,10 @@ class GlobalArray {
   // storage. Loads and stores through it are plain memory operations;
   // call sync() to order them with other ranks' operations.
   Result<char*> access(int rank, Box* patch) const;
+  // True when a remote section costs one RMA message per node (created
+  // window: node masters expose whole node segments); false in a shared
+  // window, where each owner is the target for its own patch.
+  bool one_message_per_node() const;
   // The part of the array held by the ranks of `node`, when it is a box.
   Result<Box> node_box(int node) const;
 
@@ -153,7 +157,12 @@ class GlobalArray {
   ElementType type_ = ElementType::kDouble;
   Distribution dist_;
   std::shared_ptr<WindowSet> windows_;
-  std::vector<uint64_t> patch_offset_;  // per rank: bytes from its node segment's start
+  // Per rank: the rank addressed in the RMA window for its patch, the
+  // patch's displacement there, and (for ranks of this node) where it is
+  // mapped in this process.
+  std::vector<int> target_;
+  std::vector<uint64_t> disp_;
+  std::vector<char*> local_;
   std::vector<int> node_slot_;          // per rank: its index among its node's ranks
   bool direct_acc_ = false;             // node-local accumulates by memory, under a lock
   int lock_held_ = 0;                   // 0 none, 1 read, 2 write
