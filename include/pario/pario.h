@@ -11,6 +11,7 @@
 #include "pario/file.h"
 #include "pario/request.h"
 #include "pario/runtime.h"
+#include "pario/shared_file.h"
 #include "pario/status.h"
 
 #endif /* PARIO_PARIO_H */

@@ -109,6 +109,14 @@ Result<Config> parse_config_from_env() {
     else if (!strcmp(v, "create")) c.array_window = ArrayWindowChoice::kCreate;
     else return bad_value("PARIO_ARRAY_WINDOW", v, "auto, shared or create");
   }
+  if (const char* v = env("PARIO_FILE_BACKEND")) {
+    if (!strcmp(v, "posix")) c.file_backend = FileBackendChoice::kPosix;
+    else if (!strcmp(v, "striped")) c.file_backend = FileBackendChoice::kStriped;
+    else return bad_value("PARIO_FILE_BACKEND", v, "posix or striped");
+  }
+  x = 0;
+  PARIO_RETURN_IF_ERROR(parse_int("PARIO_STRIPE_SIZE", 0, 1L << 30, &x));
+  c.stripe_size = static_cast<uint64_t>(x);
   return c;
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ namespace pario {
 enum class IoEngineChoice { kAuto, kUring, kThreads, kSync };
 // How global arrays build their RMA windows (see array/global_array.cpp).
 enum class ArrayWindowChoice { kAuto, kShared, kCreate };
+// Where scratch files' bytes live (see file/backend.h).
+enum class FileBackendChoice { kPosix, kStriped };
 
 struct Config {
   std::vector<std::string> scratch_dirs;  // PARIO_SCRATCH (':'-separated)
@@ -30,6 +33,8 @@ struct Config {
   std::string stats_file;        // PARIO_STATS_FILE (JSON at finalize)
   int ranks_per_node = 0;        // PARIO_RANKS_PER_NODE (0 = real nodes)
   ArrayWindowChoice array_window = ArrayWindowChoice::kAuto;  // PARIO_ARRAY_WINDOW
+  FileBackendChoice file_backend = FileBackendChoice::kPosix;  // PARIO_FILE_BACKEND
+  uint64_t stripe_size = 0;      // PARIO_STRIPE_SIZE (0: chosen from the file's hints)
 };
 
 // Parses the environment. A malformed value is an error naming the variable

@@ -77,12 +77,6 @@ Result<T*> live(HandleTable<T>& table, H h, const char* what) {
   return p;
 }
 
-Result<std::shared_ptr<Group>> shared_group(pario_group_t g) {
-  PARIO_RETURN_IF_ERROR(live(groups(), g, "group").status());
-  std::shared_ptr<Group> shared = groups().share(id_of(g));
-  if (!shared) return invalid("group handle is stale (already freed)");
-  return shared;
-}
 
 class ArrayPending : public Pending {
  public:
@@ -185,6 +179,13 @@ Status precheck(pario_group_t group, int type, pario_array_t* array_out) {
 }
 
 }  // namespace
+
+Result<std::shared_ptr<Group>> shared_group(pario_group_t g) {
+  PARIO_RETURN_IF_ERROR(live(groups(), g, "group").status());
+  std::shared_ptr<Group> shared = groups().share(id_of(g));
+  if (!shared) return invalid("group handle is stale (already freed)");
+  return shared;
+}
 
 Status close_leftovers() {
   std::vector<Made> all;

@@ -12,18 +12,28 @@
 #include "capi/handles.h"
 #include "capi/request.h"
 #include "device/fs_stat.h"
+#include "file/backend.h"
 #include "file/private_file.h"
+#include "file/shared_file.h"
+#include "capi/runtime.h"
+#include "comm/comm.h"
 #include "pario/file.h"
+#include "pario/shared_file.h"
 #include "pario/runtime.h"
 
 namespace pario::capi {
 namespace {
 
 using file::PrivateFile;
+using file::SharedFile;
 using device::Request;
 
 HandleTable<PrivateFile>& files() {
   static auto* t = new HandleTable<PrivateFile>();  // outlives static teardown
+  return *t;
+}
+HandleTable<SharedFile>& shared_files() {
+  static auto* t = new HandleTable<SharedFile>();
   return *t;
 }
 // A private-file request as the C API's request table sees it.
@@ -47,6 +57,22 @@ Result<PrivateFile*> live_file(pario_file_t f) {
   PrivateFile* p = files().find(id_of(f));
   if (!p) return invalid("file handle is stale (the file was closed)");
   return p;
+}
+
+Result<SharedFile*> live_shared(pario_shared_file_t f) {
+  if (f == PARIO_SHARED_FILE_NULL) return invalid("shared file handle is null");
+  SharedFile* p = shared_files().find(reinterpret_cast<uintptr_t>(f));
+  if (!p) return invalid("shared file handle is stale (the file was closed or destroyed)");
+  return p;
+}
+
+// Ends a shared file's life on every rank: close, or destroy (delete too).
+Status end_shared(pario_shared_file_t* file, bool destroy) {
+  if (!file) return invalid("file pointer is null");
+  PARIO_RETURN_IF_ERROR(live_shared(*file).status());
+  std::shared_ptr<SharedFile> f = shared_files().remove(reinterpret_cast<uintptr_t>(*file));
+  *file = PARIO_SHARED_FILE_NULL;
+  return destroy ? f->destroy() : f->close();
 }
 
 Status check_range(int64_t offset, const void* buf, size_t bytes) {
@@ -111,8 +137,8 @@ int pario_file_close(pario_file_t* file) {
 int pario_file_delete(const char* path) {
   return guarded("pario_file_delete", [&]() -> Status {
     if (!path || !*path) return invalid("path is null or empty");
-    if (::unlink(path) != 0) return errno_status(errno, path);
-    return Status::Ok();
+    PARIO_ASSIGN_OR_RETURN(file::Placement where, file::place(path, 0));
+    return file::remove_files(where);
   });
 }
 
@@ -217,6 +243,94 @@ int pario_scratch_path(const char* name, char* buf, size_t len) {
     }
     std::memcpy(buf, path.c_str(), path.size() + 1);
     return Status::Ok();
+  });
+}
+
+// ---- shared files ----
+
+int pario_shared_file_create(pario_group_t group, const char* path, int64_t hard_limit,
+                             int64_t soft_limit, int64_t request_size,
+                             pario_shared_file_t* file_out) {
+  return guarded("pario_shared_file_create", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<array::Group> g, shared_group(group));
+    // Agreed before anything else, so a rank with a bad argument never
+    // leaves the others waiting in a collective.
+    Status args = !path       ? invalid("path is null")
+                  : !file_out ? invalid(std::string(path) + ": file_out is null")
+                              : Status::Ok();
+    PARIO_RETURN_IF_ERROR(comm::agree(g->comm_object(), args));
+    file::SharedFileHints hints{hard_limit, soft_limit, request_size};
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<SharedFile> f, SharedFile::create(g->comm(), path, hints));
+    std::shared_ptr<SharedFile> shared(std::move(f));
+    uint64_t id = shared_files().insert(shared);
+    if (id == 0) {
+      (void)shared->destroy();  // every rank's table is full alike
+      return Status(Code::kNoMemory, "too many shared files");
+    }
+    *file_out = reinterpret_cast<pario_shared_file_t>(static_cast<uintptr_t>(id));
+    return Status::Ok();
+  });
+}
+
+int pario_shared_file_destroy(pario_shared_file_t* file) {
+  return guarded("pario_shared_file_destroy", [&] { return end_shared(file, true); });
+}
+
+int pario_shared_file_close(pario_shared_file_t* file) {
+  return guarded("pario_shared_file_close", [&] { return end_shared(file, false); });
+}
+
+int pario_shared_file_read(pario_shared_file_t file, int64_t offset, void* buf, size_t bytes) {
+  return guarded("pario_shared_file_read", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(SharedFile * f, live_shared(file));
+    PARIO_RETURN_IF_ERROR(check_range(offset, buf, bytes));
+    return f->read(static_cast<uint64_t>(offset), buf, bytes);
+  });
+}
+
+int pario_shared_file_write(pario_shared_file_t file, int64_t offset, const void* buf,
+                            size_t bytes) {
+  return guarded("pario_shared_file_write", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(SharedFile * f, live_shared(file));
+    PARIO_RETURN_IF_ERROR(check_range(offset, buf, bytes));
+    return f->write(static_cast<uint64_t>(offset), buf, bytes);
+  });
+}
+
+int pario_shared_file_iread(pario_shared_file_t file, int64_t offset, void* buf, size_t bytes,
+                            pario_request_t* req_out) {
+  return guarded("pario_shared_file_iread", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(SharedFile * f, live_shared(file));
+    PARIO_RETURN_IF_ERROR(check_range(offset, buf, bytes));
+    if (!req_out) return invalid("req_out is null");
+    return publish(f->iread(static_cast<uint64_t>(offset), buf, bytes), req_out);
+  });
+}
+
+int pario_shared_file_iwrite(pario_shared_file_t file, int64_t offset, const void* buf,
+                             size_t bytes, pario_request_t* req_out) {
+  return guarded("pario_shared_file_iwrite", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(SharedFile * f, live_shared(file));
+    PARIO_RETURN_IF_ERROR(check_range(offset, buf, bytes));
+    if (!req_out) return invalid("req_out is null");
+    return publish(f->iwrite(static_cast<uint64_t>(offset), buf, bytes), req_out);
+  });
+}
+
+int pario_shared_file_length(pario_shared_file_t file, int64_t* length_out) {
+  return guarded("pario_shared_file_length", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(SharedFile * f, live_shared(file));
+    if (!length_out) return invalid("length_out is null");
+    PARIO_ASSIGN_OR_RETURN(uint64_t n, f->length());
+    *length_out = static_cast<int64_t>(n);
+    return Status::Ok();
+  });
+}
+
+int pario_shared_file_sync(pario_shared_file_t file) {
+  return guarded("pario_shared_file_sync", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(SharedFile * f, live_shared(file));
+    return f->sync();
   });
 }
 

@@ -5,11 +5,15 @@
 
 #include "array/group.h"
 #include "base/status.h"
+#include "pario/array.h"
 
 namespace pario::capi {
 
 // The group of all ranks, made by pario_init (kState before it).
 Result<std::shared_ptr<array::Group>> world_group();
+
+// The group behind a C handle (implemented in array.cpp).
+Result<std::shared_ptr<array::Group>> shared_group(pario_group_t group);
 
 // Collective (pario_finalize): closes the arrays and counters the program
 // left open, in creation order (implemented in array.cpp).

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 
@@ -97,6 +98,11 @@ class Device {
 // symbolic link in the last path component.
 Result<std::unique_ptr<Device>> open_posix(const std::string& path,
                                            const OpenOptions& options);
+
+// One logical device striped round-robin over files at `paths` (e.g. one
+// per local disk) in units of stripe_size bytes; each opened as open_posix.
+Result<std::unique_ptr<Device>> open_striped(const std::vector<std::string>& paths,
+                                             uint64_t stripe_size, const OpenOptions& options);
 
 // A device kept in this process's heap: the reference backend of the
 // conformance suite (Files in Memory builds its node-shared tier on it).

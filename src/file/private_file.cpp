@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/config.h"
+#include "file/backend.h"
 
 namespace pario::file {
 
@@ -29,7 +30,8 @@ Result<std::unique_ptr<PrivateFile>> PrivateFile::open(const std::string& path,
   dev.truncate = o.truncate;
   dev.exclusive = o.exclusive;
   dev.direct = o.direct || cfg->direct_io;
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> d, device::open_posix(path, dev));
+  PARIO_ASSIGN_OR_RETURN(Placement where, place(path, 0));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> d, open_device(where, dev));
   return wrap(std::move(d), o.read, o.write);
 }
 

@@ -36,7 +36,8 @@ struct PrivateFileOptions {
 
 class PrivateFile {
  public:
-  // Opens `path` on the POSIX backend with the process's configured engine.
+  // Opens `path` on the configured backend (file/backend.h) with the
+  // process's configured engine.
   static Result<std::unique_ptr<PrivateFile>> open(const std::string& path,
                                                    const PrivateFileOptions& options);
   // Wraps an already open device (memory, fault-injecting, ...).

@@ -35,6 +35,10 @@ std::vector<Backend> backends() {
       {"memory", [](const std::string& p) { return make_memory_device(p); }},
       {"posix", [buffered](const std::string& p) { return std::move(open_posix(p, buffered)).value(); }},
       {"posix_direct", [direct](const std::string& p) { return std::move(open_posix(p, direct)).value(); }},
+      // 3 stripes of an odd size: transfers cross stripe and component ends.
+      {"striped3", [buffered](const std::string& p) {
+         return std::move(open_striped({p + ".s0", p + ".s1", p + ".s2"}, 1000, buffered)).value();
+       }},
       {"fault_short_eintr", [](const std::string& p) {
          FaultPlan plan;
          plan.max_transfer = 777;
@@ -83,7 +87,7 @@ class Conformance : public ::testing::TestWithParam<Param> {
   }
   void TearDown() override {
     if (dev_) (void)dev_->close();
-    ::unlink(path_.c_str());
+    for (const char* suffix : {"", ".s0", ".s1", ".s2"}) ::unlink((path_ + suffix).c_str());
   }
 
   void write_both(uint64_t off, const std::vector<char>& data) {

@@ -1,0 +1,139 @@
+#include "file/shared_file.h"
+
+#include <cstring>
+
+namespace pario::file {
+namespace {
+
+// A fingerprint of what every rank must agree on.
+uint64_t fingerprint(const std::string& path, const SharedFileHints& h) {
+  uint64_t print = 1469598103934665603ull;
+  auto mix = [&](uint64_t v) { print = (print ^ v) * 1099511628211ull; };
+  for (char c : path) mix(static_cast<unsigned char>(c));
+  for (int64_t v : {h.hard_limit, h.soft_limit, h.request_size}) mix(static_cast<uint64_t>(v));
+  return print;
+}
+
+Status check_hints(const SharedFileHints& h) {
+  for (auto [name, v] : {std::pair{"hard limit", h.hard_limit}, std::pair{"soft limit", h.soft_limit},
+                         std::pair{"request size", h.request_size}}) {
+    if (v < -1) {
+      return Status(Code::kInvalidArgument, std::string(name) + " " + std::to_string(v) +
+                                                " is negative (use -1 for unknown)");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SharedFile>> SharedFile::create(MPI_Comm comm, const std::string& path,
+                                                       const SharedFileHints& hints) {
+  std::unique_ptr<SharedFile> f(new SharedFile());
+  PARIO_ASSIGN_OR_RETURN(f->comm_, comm::Comm::duplicate(comm));
+  const comm::Comm& c = f->comm_;
+  f->path_ = path;
+  f->hints_ = hints;
+  Status s = path.empty() ? Status(Code::kInvalidArgument, "path is empty") : check_hints(hints);
+  PARIO_RETURN_IF_ERROR(comm::agree(c, s).with_context(path));
+  // Same path and hints everywhere: compare the lowest and highest print.
+  uint64_t lo = fingerprint(path, hints), hi = lo;
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+      MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_UINT64_T, MPI_MIN, c.get()), "MPI_Allreduce"));
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+      MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_UINT64_T, MPI_MAX, c.get()), "MPI_Allreduce"));
+  if (lo != hi) {
+    return Status(Code::kInvalidArgument,
+                  path + ": ranks passed different paths or hints to a collective create");
+  }
+  Result<Placement> where = place(path, hints.request_size > 0 ? hints.request_size : 0);
+  PARIO_RETURN_IF_ERROR(comm::agree(c, where.status()).with_context(path));
+  f->where_ = std::move(where).value();
+
+  // Rank 0 makes the file (truncating an old one) before anyone opens it.
+  device::OpenOptions opts;
+  opts.create = true;
+  opts.truncate = true;
+  std::unique_ptr<device::Device> dev;
+  auto open = [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(dev, open_device(f->where_, opts));
+    return Status::Ok();
+  };
+  PARIO_RETURN_IF_ERROR(comm::agree(c, c.rank() == 0 ? open() : Status::Ok()));
+  opts.create = false;
+  opts.truncate = false;
+  Status opened = c.rank() == 0 ? Status::Ok() : open();
+  if (opened.ok()) {
+    Result<std::unique_ptr<PrivateFile>> file = PrivateFile::wrap(std::move(dev), true, true);
+    if (file.ok()) f->file_ = std::move(file).value();
+    else opened = file.status();
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(c, opened));
+  return f;
+}
+
+SharedFile::~SharedFile() = default;  // file_ completes its own requests
+
+Status SharedFile::check_limit(uint64_t offset, size_t len) const {
+  if (hints_.hard_limit < 0) return Status::Ok();
+  const uint64_t limit = static_cast<uint64_t>(hints_.hard_limit);
+  if (offset > limit || len > limit - offset) {
+    return Status(Code::kOutOfRange, path_ + ": write of " + std::to_string(len) +
+                                         " bytes at offset " + std::to_string(offset) +
+                                         " goes past the hard limit of " +
+                                         std::to_string(limit) + " bytes");
+  }
+  return Status::Ok();
+}
+
+Status SharedFile::read(uint64_t offset, void* buf, size_t len) {
+  if (!file_) return Status(Code::kState, path_ + ": the shared file is closed");
+  return file_->read(offset, buf, len);
+}
+
+Status SharedFile::write(uint64_t offset, const void* buf, size_t len) {
+  if (!file_) return Status(Code::kState, path_ + ": the shared file is closed");
+  PARIO_RETURN_IF_ERROR(check_limit(offset, len));
+  return file_->write(offset, buf, len);
+}
+
+Result<std::shared_ptr<device::Request>> SharedFile::iread(uint64_t offset, void* buf,
+                                                           size_t len) {
+  if (!file_) return Status(Code::kState, path_ + ": the shared file is closed");
+  return file_->iread(offset, buf, len);
+}
+
+Result<std::shared_ptr<device::Request>> SharedFile::iwrite(uint64_t offset, const void* buf,
+                                                            size_t len) {
+  if (!file_) return Status(Code::kState, path_ + ": the shared file is closed");
+  PARIO_RETURN_IF_ERROR(check_limit(offset, len));
+  return file_->iwrite(offset, buf, len);
+}
+
+Result<uint64_t> SharedFile::length() {
+  if (!file_) return Status(Code::kState, path_ + ": the shared file is closed");
+  return file_->length();
+}
+
+Status SharedFile::sync() {
+  if (!file_) return Status(Code::kState, path_ + ": the shared file is closed");
+  return file_->sync();
+}
+
+Status SharedFile::close() {
+  if (!file_) return Status(Code::kState, path_ + ": the shared file is already closed");
+  Status s = file_->close();
+  file_.reset();
+  return comm::agree(comm_, s);
+}
+
+Status SharedFile::destroy() {
+  // Agreed: every rank has closed (or failed) when close() returns.
+  Status s = file_ ? close() : Status::Ok();
+  Status removed;
+  if (comm_.rank() == 0) removed = remove_files(where_);
+  removed = comm::agree(comm_, removed);
+  return s.ok() ? removed : s;
+}
+
+}  // namespace pario::file
