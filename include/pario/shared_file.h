@@ -29,6 +29,7 @@
 
 #include "pario/array.h" /* pario_group_t */
 #include "pario/export.h"
+#include "pario/file.h" /* PARIO_MODE_* */
 #include "pario/request.h"
 
 #ifdef __cplusplus
@@ -62,6 +63,13 @@ PARIO_API int pario_shared_file_iread(pario_shared_file_t file, int64_t offset, 
                                       size_t bytes, pario_request_t *req_out);
 PARIO_API int pario_shared_file_iwrite(pario_shared_file_t file, int64_t offset,
                                        const void *buf, size_t bytes, pario_request_t *req_out);
+/* Local (GA's SF_Close / SF_Open / SF_Rwtor): suspend completes this
+ * rank's requests and releases its descriptor; resume opens the file again
+ * on this rank with mode PARIO_MODE_RDWR or PARIO_MODE_READ (closing it
+ * first if it is open). Reads and writes on a suspended rank fail with
+ * PARIO_ERR_STATE. */
+PARIO_API int pario_shared_file_suspend(pario_shared_file_t file);
+PARIO_API int pario_shared_file_resume(pario_shared_file_t file, int mode);
 /* The current end of file. */
 PARIO_API int pario_shared_file_length(pario_shared_file_t file, int64_t *length_out);
 /* This rank's completed writes to stable storage. */

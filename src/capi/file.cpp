@@ -317,6 +317,23 @@ int pario_shared_file_iwrite(pario_shared_file_t file, int64_t offset, const voi
   });
 }
 
+int pario_shared_file_suspend(pario_shared_file_t file) {
+  return guarded("pario_shared_file_suspend", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(SharedFile * f, live_shared(file));
+    return f->suspend();
+  });
+}
+
+int pario_shared_file_resume(pario_shared_file_t file, int mode) {
+  return guarded("pario_shared_file_resume", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(SharedFile * f, live_shared(file));
+    if (mode != PARIO_MODE_READ && mode != PARIO_MODE_RDWR) {
+      return invalid("mode " + std::to_string(mode) + " is not PARIO_MODE_READ or PARIO_MODE_RDWR");
+    }
+    return f->resume(mode == PARIO_MODE_RDWR);
+  });
+}
+
 int pario_shared_file_length(pario_shared_file_t file, int64_t* length_out) {
   return guarded("pario_shared_file_length", [&]() -> Status {
     PARIO_ASSIGN_OR_RETURN(SharedFile * f, live_shared(file));

@@ -13,55 +13,30 @@
 #include <mutex>
 #include <vector>
 
+#include "compat/classic.h"
 #include "pario/pario.h"
 
 namespace {
+
+using pario::compat::fail;
+using pario::compat::from_pario;
+using pario::compat::slot;
+using pario::compat::slot_for;
 
 std::mutex table_mu;
 std::vector<pario_file_t> open_files;      // EAF fd -> pario file
 std::vector<pario_request_t> open_requests;  // EAF request id -> pario request
 
-// Puts a handle in the first free (null) slot; the slot index is the EAF
-// number handed to the caller.
-template <typename Handle>
-int slot_for(std::vector<Handle>& v, Handle h) {
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (v[i] == Handle{}) {
-      v[i] = h;
-      return static_cast<int>(i);
-    }
-  }
-  v.push_back(h);
-  return static_cast<int>(v.size() - 1);
-}
-
 pario_file_t file_of(int fd) {
   std::lock_guard<std::mutex> lock(table_mu);
-  if (fd < 0 || static_cast<size_t>(fd) >= open_files.size()) return PARIO_FILE_NULL;
-  return open_files[fd];
+  return slot(open_files, fd);
 }
 
-// EAF offsets are doubles (exact up to 2^53): reject fractions and negatives.
-bool to_offset(eaf_off_t value, int64_t* out) {
-  if (!(value >= 0) || value != std::floor(value) || value > 9007199254740992.0) return false;
-  *out = static_cast<int64_t>(value);
-  return true;
-}
-
-// Errors found here (not by pario) keep their own message, so EAF_Errmsg
-// never shows a stale one from an earlier pario call.
-thread_local char compat_error[128];
+bool to_offset(eaf_off_t value, int64_t* out) { return pario::compat::whole_bytes(value, out); }
 
 int bad_offset(eaf_off_t value) {
-  std::snprintf(compat_error, sizeof compat_error,
-                "EAF offset %.17g is not a whole, non-negative number of bytes", value);
-  return PARIO_ERR_INVALID_ARGUMENT;
-}
-
-// Passes a pario status through, forgetting any compat-level message.
-int from_pario(int rc) {
-  if (rc != PARIO_OK) compat_error[0] = '\0';
-  return rc;
+  return fail(PARIO_ERR_INVALID_ARGUMENT,
+              "EAF offset %.17g is not a whole, non-negative number of bytes", value);
 }
 
 }  // namespace
@@ -76,14 +51,10 @@ int EAF_Open(const char* fname, int type, int* fd) {
     case EAF_R: mode = PARIO_MODE_READ; break;
     default:
       // Key fact first: EAF_Errmsg has room for 80 characters only.
-      std::snprintf(compat_error, sizeof compat_error,
-                    "EAF_Open type %d: not EAF_RW (-1), EAF_W (-2) or EAF_R (-3)", type);
-      return PARIO_ERR_INVALID_ARGUMENT;
+      return fail(PARIO_ERR_INVALID_ARGUMENT,
+                  "EAF_Open type %d: not EAF_RW (-1), EAF_W (-2) or EAF_R (-3)", type);
   }
-  if (!fd) {
-    std::snprintf(compat_error, sizeof compat_error, "EAF_Open: fd pointer is null");
-    return PARIO_ERR_INVALID_ARGUMENT;
-  }
+  if (!fd) return fail(PARIO_ERR_INVALID_ARGUMENT, "EAF_Open: fd pointer is null");
   pario_file_t f = PARIO_FILE_NULL;
   int rc = pario_file_open(fname, mode, &f);
   if (rc != PARIO_OK) return from_pario(rc);
@@ -186,26 +157,12 @@ int EAF_Truncate(int fd, eaf_off_t length) {
 
 int EAF_Eof(int code) { return code == PARIO_ERR_OUT_OF_RANGE ? 0 : 1; }
 
-void EAF_Errmsg(int code, char* msg) {
-  if (!msg) return;
-  char detail[256];
-  if (compat_error[0]) {
-    std::snprintf(detail, sizeof detail, "%s", compat_error);
-  } else {
-    pario_last_error_message(detail, sizeof detail);
-  }
-  if (code == PARIO_OK) {
-    std::snprintf(msg, 80, "OK");
-  } else {
-    std::snprintf(msg, 80, "%s: %.*s", pario_status_string(code), 60, detail);
-  }
-}
+void EAF_Errmsg(int code, char* msg) { pario::compat::error_message(code, msg); }
 
 int EAF_Stat(const char* path, long* avail_kb, char* fstype, int fslen) {
   if (!avail_kb || !fstype || fslen < 8) {
-    std::snprintf(compat_error, sizeof compat_error,
-                  "EAF_Stat: null output or fstype buffer shorter than 8 bytes");
-    return PARIO_ERR_INVALID_ARGUMENT;
+    return fail(PARIO_ERR_INVALID_ARGUMENT,
+                "EAF_Stat: null output or fstype buffer shorter than 8 bytes");
   }
   pario_fs_stat_t st;
   int rc = from_pario(pario_fs_stat(path, &st));

@@ -86,50 +86,79 @@ Status SharedFile::check_limit(uint64_t offset, size_t len) const {
   return Status::Ok();
 }
 
+Result<PrivateFile*> SharedFile::open_file() const {
+  if (closed_) return Status(Code::kState, path_ + ": the shared file is closed");
+  if (!file_) {
+    return Status(Code::kState, path_ + ": the shared file is suspended on this rank (resume it first)");
+  }
+  return file_.get();
+}
+
 Status SharedFile::read(uint64_t offset, void* buf, size_t len) {
-  if (!file_) return Status(Code::kState, path_ + ": the shared file is closed");
-  return file_->read(offset, buf, len);
+  PARIO_ASSIGN_OR_RETURN(PrivateFile * f, open_file());
+  return f->read(offset, buf, len);
 }
 
 Status SharedFile::write(uint64_t offset, const void* buf, size_t len) {
-  if (!file_) return Status(Code::kState, path_ + ": the shared file is closed");
+  PARIO_ASSIGN_OR_RETURN(PrivateFile * f, open_file());
   PARIO_RETURN_IF_ERROR(check_limit(offset, len));
-  return file_->write(offset, buf, len);
+  return f->write(offset, buf, len);
 }
 
 Result<std::shared_ptr<device::Request>> SharedFile::iread(uint64_t offset, void* buf,
                                                            size_t len) {
-  if (!file_) return Status(Code::kState, path_ + ": the shared file is closed");
-  return file_->iread(offset, buf, len);
+  PARIO_ASSIGN_OR_RETURN(PrivateFile * f, open_file());
+  return f->iread(offset, buf, len);
 }
 
 Result<std::shared_ptr<device::Request>> SharedFile::iwrite(uint64_t offset, const void* buf,
                                                             size_t len) {
-  if (!file_) return Status(Code::kState, path_ + ": the shared file is closed");
+  PARIO_ASSIGN_OR_RETURN(PrivateFile * f, open_file());
   PARIO_RETURN_IF_ERROR(check_limit(offset, len));
-  return file_->iwrite(offset, buf, len);
+  return f->iwrite(offset, buf, len);
 }
 
 Result<uint64_t> SharedFile::length() {
-  if (!file_) return Status(Code::kState, path_ + ": the shared file is closed");
-  return file_->length();
+  PARIO_ASSIGN_OR_RETURN(PrivateFile * f, open_file());
+  return f->length();
 }
 
 Status SharedFile::sync() {
-  if (!file_) return Status(Code::kState, path_ + ": the shared file is closed");
-  return file_->sync();
+  PARIO_ASSIGN_OR_RETURN(PrivateFile * f, open_file());
+  return f->sync();
+}
+
+Status SharedFile::suspend() {
+  PARIO_ASSIGN_OR_RETURN(PrivateFile * f, open_file());
+  Status s = f->close();
+  file_.reset();
+  return s;
+}
+
+Status SharedFile::resume(bool writable) {
+  if (closed_) return Status(Code::kState, path_ + ": the shared file is closed");
+  if (file_) {
+    PARIO_RETURN_IF_ERROR(file_->close());
+    file_.reset();
+  }
+  device::OpenOptions opts;
+  opts.write = writable;
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> dev, open_device(where_, opts));
+  PARIO_ASSIGN_OR_RETURN(file_, PrivateFile::wrap(std::move(dev), true, writable));
+  return Status::Ok();
 }
 
 Status SharedFile::close() {
-  if (!file_) return Status(Code::kState, path_ + ": the shared file is already closed");
-  Status s = file_->close();
+  if (closed_) return Status(Code::kState, path_ + ": the shared file is already closed");
+  Status s = file_ ? file_->close() : Status::Ok();
   file_.reset();
+  closed_ = true;
   return comm::agree(comm_, s);
 }
 
 Status SharedFile::destroy() {
   // Agreed: every rank has closed (or failed) when close() returns.
-  Status s = file_ ? close() : Status::Ok();
+  Status s = closed_ ? Status::Ok() : close();
   Status removed;
   if (comm_.rank() == 0) removed = remove_files(where_);
   removed = comm::agree(comm_, removed);

@@ -53,6 +53,11 @@ class SharedFile {
   Result<uint64_t> length();
   // This rank's writes to stable storage.
   Status sync();
+  // Local (GA's SF_Close / SF_Open / SF_Rwtor): suspend() completes this
+  // rank's requests and releases its descriptor; resume() opens the file
+  // again, read-write or read-only (closing it first if open).
+  Status suspend();
+  Status resume(bool writable);
   // Collective: completes this rank's requests and closes the file.
   Status close();
   // Collective: close(), then rank 0 deletes the file once every rank has
@@ -66,12 +71,15 @@ class SharedFile {
  private:
   SharedFile() = default;
   Status check_limit(uint64_t offset, size_t len) const;
+  // The open file, or why there is none on this rank.
+  Result<PrivateFile*> open_file() const;
 
   comm::Comm comm_;
   std::string path_;
   SharedFileHints hints_;
   Placement where_;
-  std::unique_ptr<PrivateFile> file_;
+  std::unique_ptr<PrivateFile> file_;  // null while suspended or closed
+  bool closed_ = false;
 };
 
 }  // namespace pario::file

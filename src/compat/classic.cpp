@@ -1,0 +1,45 @@
+#include "compat/classic.h"
+
+#include <algorithm>
+#include <cstdarg>
+
+namespace pario::compat {
+
+char* own_error() {
+  thread_local char message[160];
+  return message;
+}
+
+int fail(int code, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(own_error(), 160, format, args);
+  va_end(args);
+  return code;
+}
+
+void error_message(int code, char* msg) {
+  if (!msg) return;
+  if (code == PARIO_OK) {
+    std::snprintf(msg, 80, "OK");
+    return;
+  }
+  // Our own messages put the key fact first. pario's have the shape
+  // "<call>: <path>: <cause>", so a long one keeps its end, the cause.
+  char detail[1024];
+  const char* shown = detail;
+  if (own_error()[0]) {
+    std::snprintf(detail, sizeof detail, "%s", own_error());
+  } else {
+    const size_t n = std::min(pario_last_error_message(detail, sizeof detail), sizeof detail - 1);
+    constexpr size_t kRoom = 60;
+    if (n > kRoom) {
+      shown = detail + n - (kRoom - 3);
+      std::snprintf(msg, 80, "%s: ...%s", pario_status_string(code), shown);
+      return;
+    }
+  }
+  std::snprintf(msg, 80, "%s: %.*s", pario_status_string(code), 60, shown);
+}
+
+}  // namespace pario::compat

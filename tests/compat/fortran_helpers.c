@@ -1,0 +1,32 @@
+/* Rank, barrier and finalize for the Fortran compat tests, until pario's
+ * Fortran module exists: each takes Fortran INTEGERs of the compat size. */
+#include <stdint.h>
+
+#include "pario/pario.h"
+
+#if PARIO_F77_INTEGER_SIZE == 4
+typedef int32_t f77_int;
+#else
+typedef int64_t f77_int;
+#endif
+
+void pario_f_rank_(f77_int *me, f77_int *np) {
+  pario_group_t world;
+  int r = 0, n = 1;
+  pario_init();
+  pario_group_world(&world);
+  pario_group_rank(world, &r);
+  pario_group_size(world, &n);
+  pario_group_free(&world);
+  *me = r;
+  *np = n;
+}
+
+void pario_f_barrier_(void) {
+  pario_group_t world;
+  pario_group_world(&world);
+  pario_group_barrier(world);
+  pario_group_free(&world);
+}
+
+void pario_f_finalize_(void) { pario_finalize(); }
