@@ -13,6 +13,10 @@
 //     sit in one page cache on one machine; a parallel file system needs
 //     the MPI-IO backend).
 // Where the bytes live is the run-time backend choice of file/backend.h.
+// Shared files stay buffered even with PARIO_DIRECT=1: the device serves an
+// unaligned O_DIRECT write by rewriting whole 4 KiB blocks, and two ranks
+// writing disjoint bytes of one block at once then lost each other's data
+// (measured: capi_shared_file_direct_test failed with direct opens).
 //
 // Thread safety: as PrivateFile; create/close/destroy from one thread.
 #pragma once
