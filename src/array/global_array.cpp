@@ -390,7 +390,8 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
     std::memset(w->node_base + 64 * w->node_ranks, 0, sizeof(int64_t));  // the lock word
   }
   // First touch by the owner (see the top of this file).
-  std::memset(a->local_[me], 0, a->dist_.patch(me).elements() * esize);
+  const int64_t mine = a->dist_.patch(me).elements();
+  if (mine > 0) std::memset(a->local_[me], 0, mine * esize);  // an empty rank may map nothing
   a->windows_ = std::move(w);
   PARIO_RETURN_IF_ERROR(a->sync());
   return a;
@@ -744,7 +745,7 @@ Status GlobalArray::fill(const void* value) {
   // overwritten: a rank still reading must not see the fill.
   PARIO_RETURN_IF_ERROR(sync());
   char* p = local_[me];
-  const int64_t n = dist_.patch(me).elements();
+  const int64_t n = dist_.patch(me).elements();  // 0 for an empty rank: p unused
   for (int64_t i = 0; i < n; ++i) std::memcpy(p + i * esize, value, esize);
   return sync();
 }

@@ -77,6 +77,7 @@ bool is_one(ElementType type, const void* alpha) {
 }
 
 void scale_copy(ElementType type, const void* alpha, const char* src, char* dst, int64_t n) {
+  if (n <= 0) return;  // an empty patch may have no storage at all
   if (is_one(type, alpha)) {
     std::memcpy(dst, src, static_cast<size_t>(n) * element_size(type));
     return;
