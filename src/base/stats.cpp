@@ -237,6 +237,78 @@ std::string StatsRegistry::json(int rank) const {
   return out.str();
 }
 
+StatsTotals StatsRegistry::totals() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  StatsTotals t;
+  for (const auto& [path, fs] : files_) {
+    for (IoDir dir : {IoDir::kRead, IoDir::kWrite}) {
+      const DirSnapshot d = fs->snapshot(dir);
+      uint64_t* f = &t.v[static_cast<int>(dir) * StatsTotals::kFileFields];
+      f[0] += d.calls;
+      f[1] += d.async_calls;
+      f[2] += d.bytes;
+      f[3] += d.nanos;
+    }
+  }
+  for (RmaOp op : kRmaOps) {
+    const RmaSnapshot r = rma_.snapshot(op);
+    uint64_t* a = &t.v[2 * StatsTotals::kFileFields + static_cast<int>(op) * StatsTotals::kRmaFields];
+    a[0] = r.local_calls;
+    a[1] = r.local_bytes;
+    a[2] = r.remote_calls;
+    a[3] = r.remote_bytes;
+    a[4] = r.messages;
+  }
+  return t;
+}
+
+std::string StatsTotals::table(int ranks) const {
+  std::ostringstream out;
+  char line[256];
+  out << "pario statistics summed over " << ranks << " ranks\n";
+  std::snprintf(line, sizeof line, "  %-8s %12s %12s %16s %14s\n", "file I/O", "calls", "async calls",
+                "bytes", "seconds in");
+  out << line;
+  for (int d = 0; d < 2; ++d) {
+    const uint64_t* f = &v[d * kFileFields];
+    std::snprintf(line, sizeof line, "  %-8s %12" PRIu64 " %12" PRIu64 " %16" PRIu64 " %14.3f\n",
+                  d == 0 ? "read" : "write", f[0], f[1], f[2], f[3] / 1e9);
+    out << line;
+  }
+  std::snprintf(line, sizeof line, "  %-8s %12s %14s %12s %14s %10s\n", "array op", "local calls",
+                "local bytes", "remote calls", "remote bytes", "messages");
+  out << line;
+  for (RmaOp op : kRmaOps) {
+    const uint64_t* a = &v[2 * kFileFields + static_cast<int>(op) * kRmaFields];
+    std::snprintf(line, sizeof line,
+                  "  %-8s %12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %14" PRIu64 " %10" PRIu64 "\n",
+                  rma_op_name(op), a[0], a[1], a[2], a[3], a[4]);
+    out << line;
+  }
+  return out.str();
+}
+
+std::string StatsTotals::json(int ranks) const {
+  std::ostringstream out;
+  out << "{\"ranks\": " << ranks << ", \"files\": {";
+  for (int d = 0; d < 2; ++d) {
+    const uint64_t* f = &v[d * kFileFields];
+    out << (d ? ", " : "") << "\"" << (d == 0 ? "read" : "write") << "\": {\"calls\": " << f[0]
+        << ", \"async_calls\": " << f[1] << ", \"bytes\": " << f[2]
+        << ", \"seconds\": " << f[3] / 1e9 << "}";
+  }
+  out << "}, \"arrays\": {";
+  for (RmaOp op : kRmaOps) {
+    const uint64_t* a = &v[2 * kFileFields + static_cast<int>(op) * kRmaFields];
+    out << (op == RmaOp::kGet ? "" : ", ") << "\"" << rma_op_name(op)
+        << "\": {\"local_calls\": " << a[0] << ", \"local_bytes\": " << a[1]
+        << ", \"remote_calls\": " << a[2] << ", \"remote_bytes\": " << a[3]
+        << ", \"messages\": " << a[4] << "}";
+  }
+  out << "}}";
+  return out.str();
+}
+
 uint64_t now_nanos() {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                    std::chrono::steady_clock::now().time_since_epoch())

@@ -91,6 +91,17 @@ class RmaStats {
   std::array<Counters, std::size(kRmaOps)> ops_;
 };
 
+// The counters that add up over processes (summed at pario_finalize): file
+// I/O per direction, over all files, and global-array traffic per operation.
+struct StatsTotals {
+  static constexpr int kFileFields = 4;  // calls, async calls, bytes, nanoseconds
+  static constexpr int kRmaFields = 5;   // as RmaSnapshot
+  std::array<uint64_t, 2 * kFileFields + std::size(kRmaOps) * kRmaFields> v{};
+  // Summed over `ranks` processes.
+  std::string table(int ranks) const;
+  std::string json(int ranks) const;
+};
+
 class StatsRegistry {
  public:
   static StatsRegistry& global();
@@ -110,6 +121,8 @@ class StatsRegistry {
   // A human-readable table, and the same data as one JSON object.
   std::string table() const;
   std::string json(int rank) const;
+  // This process's share of the totals.
+  StatsTotals totals() const;
   void clear();
 
  private:

@@ -34,20 +34,41 @@ size_t copy_out(const std::string& s, char* buf, size_t len) {
   return s.size();
 }
 
-std::string stats_path_for_rank(std::string path, int rank) {
+// "%r" in the path becomes `who` (a rank, or "sum"); without it, several
+// ranks' files get ".<who>" appended.
+std::string stats_path_for(std::string path, const std::string& who) {
   size_t at = path.find("%r");
-  if (at != std::string::npos) return path.replace(at, 2, std::to_string(rank));
-  if (comm::initialized() && comm::world().size() > 1) path += "." + std::to_string(rank);
+  if (at != std::string::npos) return path.replace(at, 2, who);
+  if (comm::initialized() && comm::world().size() > 1) path += "." + who;
   return path;
 }
 
-Status write_stats_json(const std::string& path, int rank) {
+Status write_text(const std::string& path, const std::string& text) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) return errno_status(errno, path);
-  std::string text = StatsRegistry::global().json(rank) + "\n";
   bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
   ok = (std::fclose(f) == 0) && ok;
   return ok ? Status::Ok() : Status(Code::kIo, path + ": cannot write statistics");
+}
+
+Status write_stats_json(const std::string& path, int rank) {
+  return write_text(path, StatsRegistry::global().json(rank) + "\n");
+}
+
+// Collective: the totals of every rank, summed on rank 0, which prints
+// them (PARIO_STATS) and writes them as JSON (PARIO_STATS_FILE, "%r" = sum).
+Status report_totals(const Config& cfg) {
+  const comm::Comm& world = comm::world();
+  StatsTotals t = StatsRegistry::global().totals();
+  const bool root = world.rank() == 0;
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+      MPI_Reduce(root ? MPI_IN_PLACE : t.v.data(), t.v.data(), static_cast<int>(t.v.size()),
+                 MPI_UINT64_T, MPI_SUM, 0, world.get()),
+      "MPI_Reduce"));
+  if (!root || world.size() == 1) return Status::Ok();  // one rank: its own table says it all
+  if (cfg.stats) std::fprintf(stderr, "%s", t.table(world.size()).c_str());
+  if (cfg.stats_file.empty()) return Status::Ok();
+  return write_text(stats_path_for(cfg.stats_file, "sum"), t.json(world.size()) + "\n");
 }
 
 int world_rank() { return comm::initialized() ? comm::world().rank() : 0; }
@@ -111,8 +132,12 @@ int pario_finalize(void) {
       std::fprintf(stderr, "[rank %d] %s", world_rank(), StatsRegistry::global().table().c_str());
     }
     if (cfg.ok() && !(*cfg)->stats_file.empty()) {
-      Status w = write_stats_json(stats_path_for_rank((*cfg)->stats_file, world_rank()),
+      Status w = write_stats_json(stats_path_for((*cfg)->stats_file, std::to_string(world_rank())),
                                   world_rank());
+      if (st.ok()) st = w;
+    }
+    if (cfg.ok() && ((*cfg)->stats || !(*cfg)->stats_file.empty())) {
+      Status w = report_totals(**cfg);
       if (st.ok()) st = w;
     }
     rt.world.reset();  // its communicators go before MPI does

@@ -1,6 +1,7 @@
-/* Run with PARIO_STATS_FILE=<dir>/stats_%r.json: pario_finalize writes this
+/* Run with PARIO_STATS_FILE=<dir>/stats_%r.json: pario_finalize writes each
  * rank's statistics as JSON, naming each file with its calls, bytes, share
- * of random accesses, and the I/O engine in use. */
+ * of random accesses, and the I/O engine in use; with several ranks, rank 0
+ * also writes the totals over all ranks to stats_sum.json. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +19,12 @@ static char *slurp(const char *path) {
 
 int main(void) {
   CHECK(pario_init() == PARIO_OK);
-  char path[4096], json[4096];
-  CHECK(pario_scratch_path("stats_test.dat", path, sizeof path) == PARIO_OK);
+  int me = 0, np = 1;
+  pario_world_rank(&me);
+  pario_world_size(&np);
+  char path[4096], json[4096], name[64];
+  snprintf(name, sizeof name, "stats_test_%d.dat", me);
+  CHECK(pario_scratch_path(name, path, sizeof path) == PARIO_OK);
   pario_file_t f;
   char buf[1000] = {0};
   CHECK(pario_file_open(path, PARIO_MODE_RDWR | PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &f) == PARIO_OK);
@@ -30,7 +35,7 @@ int main(void) {
   CHECK(pario_file_close(&f) == PARIO_OK);
 
   char table[8192];
-  CHECK(pario_stats_table(table, sizeof table) > 0 && strstr(table, "stats_test.dat") != NULL);
+  CHECK(pario_stats_table(table, sizeof table) > 0 && strstr(table, name) != NULL);
   CHECK(pario_finalize() == PARIO_OK);
   remove(path);
 
@@ -38,16 +43,34 @@ int main(void) {
   const char *rank = pattern ? strstr(pattern, "%r") : NULL;
   CHECK(rank != NULL); /* CTest sets PARIO_STATS_FILE=.../stats_%r.json */
   if (!rank) return check_summary("capi_stats_test");
-  snprintf(json, sizeof json, "%.*s0%s", (int)(rank - pattern), pattern, rank + 2);
+  snprintf(json, sizeof json, "%.*s%d%s", (int)(rank - pattern), pattern, me, rank + 2);
   char *text = slurp(json);
   CHECK(text != NULL);
   if (text) {
-    CHECK(strstr(text, "stats_test.dat") != NULL);
+    CHECK(strstr(text, name) != NULL);
     CHECK(strstr(text, "\"write\": {\"calls\": 10, \"async_calls\": 0, \"bytes\": 10000") != NULL);
     CHECK(strstr(text, "\"read\": {\"calls\": 2, \"async_calls\": 1, \"bytes\": 2000") != NULL);
     CHECK(strstr(text, "\"io_engine\"") != NULL);
     CHECK(strstr(text, "\"size\": 10000") != NULL);
   }
   remove(json);
+  if (me == 0 && np > 1) {
+    char sum[4096], want[160];
+    snprintf(sum, sizeof sum, "%.*ssum%s", (int)(rank - pattern), pattern, rank + 2);
+    text = slurp(sum);
+    CHECK(text != NULL);
+    if (text) {
+      snprintf(want, sizeof want, "\"ranks\": %d", np);
+      CHECK(strstr(text, want) != NULL);
+      snprintf(want, sizeof want, "\"write\": {\"calls\": %d, \"async_calls\": 0, \"bytes\": %d", 10 * np,
+               10000 * np);
+      CHECK(strstr(text, want) != NULL);
+      snprintf(want, sizeof want, "\"read\": {\"calls\": %d, \"async_calls\": %d, \"bytes\": %d", 2 * np,
+               np, 2000 * np);
+      CHECK(strstr(text, want) != NULL);
+    }
+    remove(sum);
+  }
+  if (me != 0) return check_failures ? 1 : 0;
   return check_summary("capi_stats_test");
 }
