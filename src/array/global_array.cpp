@@ -160,11 +160,13 @@ void for_each_row(const Box& box, Fn&& fn) {
   }
 }
 
+// Yields 8 times, then sleeps 1, 2, 4, ... microseconds, at most 200.
 void backoff(int* round) {
   if (*round < 8) {
     sched_yield();
   } else {
-    std::this_thread::sleep_for(std::chrono::microseconds(std::min(1 << (*round - 8), 200)));
+    const int shift = std::min(*round - 8, 8);  // 1 << 8 already exceeds the cap
+    std::this_thread::sleep_for(std::chrono::microseconds(std::min(1 << shift, 200)));
   }
   ++*round;
 }
