@@ -589,7 +589,7 @@ Status GlobalArray::transfer(RmaOp op, const Box& section, char* buf,
   dist_.for_each_owner(section, [&](int r, const Box& piece) {
     const bool local = g.node_of(r) == my_node && (!adds || direct_acc_);
     if (!local) {
-      remote.push_back({r, g.node_of(r), piece});
+      remote.push_back({r, piece});
       return;
     }
     char* patch = local_[r];

@@ -38,10 +38,9 @@ namespace pario::array {
 
 struct WindowSet;
 
-// One patch's share of a section: the owner, its node, the overlap.
+// One patch's share of a section: the owner and the overlap.
 struct Piece {
   int rank;
-  int node;
   Box box;
 };
 

@@ -83,8 +83,6 @@ class StripedDevice final : public Device {
     return at.len;
   }
 
-  int64_t free_bytes() const override { return -1; }
-
  private:
   struct Place {
     size_t part;
