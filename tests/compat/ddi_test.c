@@ -2,8 +2,10 @@
  * emulated nodes: column distributions, patches across rank boundaries,
  * accumulate and fetch-and-accumulate from every rank at once, counters,
  * scopes and groups, and bad input (run with PARIO_DDI_ERRORS=return).
- * With the argument "abort" it makes one bad call in the default mode,
- * which must end the job with a message. */
+ * With the argument "abort" every rank makes one bad call in the default
+ * mode, which must end the job with a message; with "abort-one" only the
+ * last rank does while the others wait in DDI_Sync, and the job must still
+ * end rather than hang. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,9 +258,13 @@ static void bad_input(void) {
 int main(int argc, char **argv) {
   DDI_Init(argc, argv);
   DDI_NProc(&np, &me);
-  if (argc > 1 && strcmp(argv[1], "abort") == 0) {
+  if (argc > 1 && strncmp(argv[1], "abort", 5) == 0) {
     double x;
-    DDI_Get(12345, 0, 0, 0, 0, &x); /* default mode: ends the job */
+    if (strcmp(argv[1], "abort") == 0 || me == np - 1) {
+      DDI_Get(12345, 0, 0, 0, 0, &x); /* default mode: ends the job */
+    } else {
+      DDI_Sync(1); /* never completes: the failing rank ends the job */
+    }
     printf("ddi_test: still running after a fatal error\n");
     return 0;
   }
