@@ -112,7 +112,8 @@ Result<Config> parse_config_from_env() {
   if (const char* v = env("PARIO_FILE_BACKEND")) {
     if (!strcmp(v, "posix")) c.file_backend = FileBackendChoice::kPosix;
     else if (!strcmp(v, "striped")) c.file_backend = FileBackendChoice::kStriped;
-    else return bad_value("PARIO_FILE_BACKEND", v, "posix or striped");
+    else if (!strcmp(v, "mpiio")) c.file_backend = FileBackendChoice::kMpiio;
+    else return bad_value("PARIO_FILE_BACKEND", v, "posix, striped or mpiio");
   }
   x = 0;
   PARIO_RETURN_IF_ERROR(parse_int("PARIO_STRIPE_SIZE", 0, 1L << 30, &x));

@@ -21,7 +21,7 @@ enum class IoEngineChoice { kAuto, kUring, kThreads, kSync };
 // How global arrays build their RMA windows (see array/global_array.cpp).
 enum class ArrayWindowChoice { kAuto, kShared, kCreate };
 // Where scratch files' bytes live (see file/backend.h).
-enum class FileBackendChoice { kPosix, kStriped };
+enum class FileBackendChoice { kPosix, kStriped, kMpiio };
 
 struct Config {
   std::vector<std::string> scratch_dirs;  // PARIO_SCRATCH (':'-separated)

@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include "base/config.h"
+#include "file/mpiio_device.h"
 
 namespace pario::file {
 
@@ -13,6 +14,7 @@ Result<Placement> place(const std::string& path, uint64_t request_hint) {
   PARIO_ASSIGN_OR_RETURN(const Config* cfg, config());
   Placement where;
   where.paths.push_back(path);
+  where.mpiio = cfg->file_backend == FileBackendChoice::kMpiio;
   if (cfg->file_backend != FileBackendChoice::kStriped || cfg->scratch_dirs.size() < 2) {
     return where;
   }
@@ -34,6 +36,7 @@ Result<Placement> place(const std::string& path, uint64_t request_hint) {
 
 Result<std::unique_ptr<device::Device>> open_device(const Placement& where,
                                                     const device::OpenOptions& options) {
+  if (where.mpiio) return open_mpiio(where.paths[0], options);
   if (where.paths.size() == 1) return device::open_posix(where.paths[0], options);
   return device::open_striped(where.paths, where.stripe, options);
 }

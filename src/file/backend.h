@@ -4,7 +4,9 @@
 //   striped  round-robin stripes over the PARIO_SCRATCH directories: the
 //            path itself holds stripe 0, and scratch directory i (i >= 1)
 //            holds <dir i>/<file name>.stripe<i>. With one directory this
-//            is the posix backend.
+//            is the posix backend;
+//   mpiio    one file at the path given, moved through MPI-IO (see
+//            file/mpiio_device.h), for parallel file systems.
 // The stripe size is PARIO_STRIPE_SIZE if set, else the file's typical
 // request size rounded up to 4 KiB (so consecutive requests go to
 // different disks), else 1 MiB.
@@ -22,7 +24,8 @@ namespace pario::file {
 
 struct Placement {
   std::vector<std::string> paths;  // one per component; one for posix
-  uint64_t stripe = 0;             // 0 for posix
+  uint64_t stripe = 0;             // 0 unless striped
+  bool mpiio = false;              // one file, through MPI-IO
 };
 
 // The files behind `path` under the configured backend. request_hint is the

@@ -35,6 +35,8 @@ TEST(Config, ParsesEveryVariable) {
   ScopedEnv e("PARIO_STATS", "1");
   ScopedEnv f("PARIO_STATS_FILE", "s.json");
   ScopedEnv g("PARIO_RANKS_PER_NODE", "2");
+  ScopedEnv h("PARIO_FILE_BACKEND", "mpiio");
+  ScopedEnv i("PARIO_STRIPE_SIZE", "65536");
   Result<Config> r = parse_config_from_env();
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->scratch_dirs, (std::vector<std::string>{"/a", "/b", "/c"}));
@@ -44,6 +46,8 @@ TEST(Config, ParsesEveryVariable) {
   EXPECT_TRUE(r->stats);
   EXPECT_EQ(r->stats_file, "s.json");
   EXPECT_EQ(r->ranks_per_node, 2);
+  EXPECT_EQ(r->file_backend, FileBackendChoice::kMpiio);
+  EXPECT_EQ(r->stripe_size, 65536u);
 }
 
 TEST(Config, BadValuesNameTheVariable) {
@@ -67,6 +71,12 @@ TEST(Config, BadValuesNameTheVariable) {
     Result<Config> r = parse_config_from_env();
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.status().message().find("PARIO_DIRECT"), std::string::npos);
+  }
+  {
+    ScopedEnv e("PARIO_FILE_BACKEND", "lustre");
+    Result<Config> r = parse_config_from_env();
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find("posix, striped or mpiio"), std::string::npos);
   }
   {
     ScopedEnv e("PARIO_SCRATCH", ":::");
