@@ -236,8 +236,123 @@ def bench_ga(args):
             "rows": rows}
 
 
+# ----------------------------------------------------------------- sf ------
+
+def fio_shared_file(path, ranks, request, rounds, direct):
+    """fio with sf_bench's pattern: `ranks` jobs write one file round-robin
+    (job j: blocks j, j+P, ...), then each reads the next job's blocks.
+    Returns (write MB/s, read MB/s) aggregated over jobs. Two runs: in one
+    run fio would lay out the whole file for the read job before the write
+    job starts, and the writes would then land on allocated blocks."""
+    hole = (ranks - 1) * request
+    def run(rw, offset, count):
+        # invalidate=0: fio would otherwise drop the page cache before it
+        # reads, and the other implementations read the file warm.
+        cmd = ["fio", f"--filename={path}", f"--bs={request}", "--ioengine=psync", "--fallocate=none",
+               "--invalidate=0",
+               f"--direct={1 if direct else 0}", "--group_reporting", "--output-format=json",
+               f"--name={rw}", f"--rw={rw}:{hole}" if hole else f"--rw={rw}",
+               f"--offset={offset}", f"--offset_increment={request}",
+               f"--size={count * ranks * request - hole}", f"--io_size={count * request}",
+               f"--numjobs={ranks}"]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit(f"bench/run: fio failed:\n{out.stderr}")
+        job = json.loads(out.stdout[out.stdout.index("{"):])["jobs"][0][rw]
+        if job["io_bytes"] != count * ranks * request:
+            sys.exit(f"bench/run: fio {rw} moved {job['io_bytes']} bytes, not {count * ranks * request}")
+        return job["bw_bytes"] / 1e6
+    return run("write", 0, rounds), run("read", request, rounds - 1)
+
+
+def bench_sf(args):
+    quick = args.quick
+    file_bytes = (64 << 20) if quick else (1 << 30)
+    reps = 3  # a full run is about 15 minutes; the O_DIRECT rows dominate
+    sizes = [32768, 65536]
+    rank_counts = [args.ranks] if args.ranks else [1, 2, 4]
+    scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
+    have_fio = shutil.which("fio") is not None
+    launcher, base_env = mpiexec()
+    launcher = launcher + ["--bind-to", "none"]  # as fio's jobs: measured faster for O_DIRECT here
+    sf = binary("sf_bench")
+    # (label, sf_bench flags, environment): buffered, O_DIRECT, and pario
+    # striped over two directories (on this machine both on one disk).
+    modes = [("buffered", [], {}), ("O_DIRECT", ["--direct"], {"PARIO_DIRECT": "1"}),
+             ("striped over 2 dirs", [], {"PARIO_FILE_BACKEND": "striped"})]
+    samples = {}
+    steps = reps * len(rank_counts) * len(modes)
+    step = 0
+    workdir = Path(tempfile.mkdtemp(prefix="pario-bench-sf-", dir=scratch))
+    stripe_dirs = [workdir / "stripe0", workdir / "stripe1"]
+    for d in stripe_dirs:
+        d.mkdir()
+    try:
+        for rep in range(reps):
+            for n in rank_counts:
+                for label, flags, extra in modes:
+                    env = dict(base_env, PARIO_SCRATCH=str(workdir), **extra)
+                    target = workdir
+                    if "PARIO_FILE_BACKEND" in extra:
+                        env["PARIO_SCRATCH"] = ":".join(map(str, stripe_dirs))
+                        target = stripe_dirs[0]
+                    cmd = launcher + ["-n", str(n), sf, "--dir", str(target), "--file-bytes",
+                                      str(file_bytes), "--sizes", ",".join(map(str, sizes)),
+                                      "--rep", str(rep)] + flags
+                    for r in run_json_lines(cmd, env):
+                        case = f"{r['op']} {r['size'] // 1024} KiB, {n} rank{'s' if n > 1 else ''}, {label}"
+                        if label.startswith("striped") and r["impl"] != "pario":
+                            continue  # the peers have no striping; their one-file rows are above
+                        samples.setdefault(case, {}).setdefault(r["impl"], []).append(r["mbps"])
+                    if have_fio and not label.startswith("striped"):
+                        for size in sizes:
+                            rounds = file_bytes // size // n
+                            w, rd = fio_shared_file(workdir / "fio.dat", n, size, rounds, bool(flags))
+                            (workdir / "fio.dat").unlink(missing_ok=True)
+                            for op, v in (("write", w), ("read", rd)):
+                                case = f"{op} {size // 1024} KiB, {n} rank{'s' if n > 1 else ''}, {label}"
+                                samples.setdefault(case, {}).setdefault("fio", []).append(v)
+                    step += 1
+                    progress(step, steps, f"rep {rep + 1}/{reps}, {n} ranks, {label}")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    rows = []
+    for case, by_impl in samples.items():
+        values = {impl: statistics.median(v) for impl, v in by_impl.items()}
+        ratios, target = {}, {}
+        for peer in ("fio", "posix", "ga"):
+            if peer in values and "pario" in values and values[peer] > 0:
+                ratios[f"pario/{peer}"] = round(values["pario"] / values[peer], 3)
+        if "striped" not in case:
+            if "fio" in values:
+                target["pario/fio"] = 0.9
+            if "ga" in values:
+                target["pario/ga"] = 1.0
+        met = all(ratios.get(k, 0) >= v for k, v in target.items()) if target else None
+        direct = "O_DIRECT" in case
+        rows.append({"case": case, "unit": "MB/s",
+                     "page_cache": "odirect" if direct else ("warm" if case.startswith("read") else "write-back"),
+                     "values": {k: round(v, 1) for k, v in values.items()},
+                     "samples": {k: [round(x, 1) for x in v] for k, v in by_impl.items()},
+                     "ratios": ratios, "target": target, "met": met})
+    rows.sort(key=lambda r: ("striped" in r["case"], "O_DIRECT" in r["case"], r["case"].split(",")[1],
+                             r["case"]))
+    return {"benchmark": "sf", "machine": machine(), "commit": git_commit(), "quick": quick,
+            "page_cache": "write-back (buffered writes land in the page cache, no fsync in the "
+                          "timing), warm (buffered reads of the just-written file), odirect",
+            "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
+            "mpi": launcher[0], "statistic": "median",
+            "method": "P ranks write one shared file round-robin (block i by rank i mod P), barrier, "
+                      "then each reads the next rank's blocks; aggregate MB/s from barrier to barrier. "
+                      "fio: P jobs with the same offsets (rw=write:hole, offset_increment), stonewall, "
+                      "psync engine",
+            "rows": rows}
+
+
 BENCHMARKS = {"eaf": (bench_eaf, "private files vs raw pread/pwrite, GA EAF, Fortran direct access, fio"),
-              "ga": (bench_ga, "global arrays vs raw MPI RMA and GA's NGA_* (get/put/acc, counter, MP2 mix)")}
+              "ga": (bench_ga, "global arrays vs raw MPI RMA and GA's NGA_* (get/put/acc, counter, MP2 mix)"),
+              "sf": (bench_sf, "shared files vs fio, raw pread/pwrite and GA's SF (ChemIO Fig. 8)")}
 
 
 # ------------------------------------------------------------- report ------

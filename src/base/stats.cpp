@@ -1,11 +1,21 @@
 #include "base/stats.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 namespace pario {
+namespace {
+
+// A path cut to its last `width` characters, for table columns.
+std::string shorten(const std::string& path, size_t width) {
+  return path.size() > width ? "..." + path.substr(path.size() - (width - 3)) : path;
+}
+
+}  // namespace
 
 int size_bucket(uint64_t bytes) {
   int b = 0;
@@ -146,7 +156,7 @@ std::string StatsRegistry::table() const {
     for (IoDir dir : {IoDir::kRead, IoDir::kWrite}) {
       DirSnapshot s = fs->snapshot(dir);
       if (!s.calls) continue;
-      std::string shown = path.size() > 40 ? "..." + path.substr(path.size() - 37) : path;
+      const std::string shown = shorten(path, 40);
       std::snprintf(line, sizeof line,
                     "  %-40s %5s %10" PRIu64 " %12" PRIu64 " %10.1f %7.0f%% %7" PRIu64 "\n",
                     shown.c_str(), dir == IoDir::kRead ? "read" : "write", s.calls,
@@ -241,13 +251,16 @@ StatsTotals StatsRegistry::totals() const {
   std::lock_guard<std::mutex> lock(mu_);
   StatsTotals t;
   for (const auto& [path, fs] : files_) {
+    StatsTotals::PathSums& p = t.paths[path];
+    p.ranks = 1;
+    p.size = fs->size();
     for (IoDir dir : {IoDir::kRead, IoDir::kWrite}) {
       const DirSnapshot d = fs->snapshot(dir);
-      uint64_t* f = &t.v[static_cast<int>(dir) * StatsTotals::kFileFields];
-      f[0] += d.calls;
-      f[1] += d.async_calls;
-      f[2] += d.bytes;
-      f[3] += d.nanos;
+      const int at = static_cast<int>(dir) * StatsTotals::kFileFields;
+      for (auto [i, x] : {std::pair{0, d.calls}, {1, d.async_calls}, {2, d.bytes}, {3, d.nanos}}) {
+        p.v[at + i] = x;
+        t.v[at + i] += x;
+      }
     }
   }
   for (RmaOp op : kRmaOps) {
@@ -262,6 +275,61 @@ StatsTotals StatsRegistry::totals() const {
   return t;
 }
 
+namespace {
+
+// Packed record: path length, path bytes, ranks, size, the 8 counters; all
+// numbers as native uint64 (both ends are processes of one job).
+void put_u64(std::string* out, uint64_t x) { out->append(reinterpret_cast<const char*>(&x), sizeof x); }
+
+bool get_u64(const char*& at, const char* end, uint64_t* x) {
+  if (end - at < static_cast<ptrdiff_t>(sizeof *x)) return false;
+  std::memcpy(x, at, sizeof *x);
+  at += sizeof *x;
+  return true;
+}
+
+// {"calls": .., "async_calls": .., "bytes": .., "seconds": ..} of one direction.
+std::string dir_json(const uint64_t* f) {
+  std::ostringstream out;
+  out << "{\"calls\": " << f[0] << ", \"async_calls\": " << f[1] << ", \"bytes\": " << f[2]
+      << ", \"seconds\": " << f[3] / 1e9 << "}";
+  return out.str();
+}
+
+}  // namespace
+
+std::string StatsTotals::pack_paths() const {
+  std::string out;
+  for (const auto& [path, p] : paths) {
+    put_u64(&out, path.size());
+    out += path;
+    put_u64(&out, p.ranks);
+    put_u64(&out, p.size);
+    for (uint64_t x : p.v) put_u64(&out, x);
+  }
+  return out;
+}
+
+bool StatsTotals::merge_paths(const char* data, size_t size) {
+  const char* at = data;
+  const char* end = data + size;
+  while (at < end) {
+    uint64_t len = 0, ranks = 0, bytes = 0;
+    if (!get_u64(at, end, &len) || static_cast<uint64_t>(end - at) < len) return false;
+    PathSums& p = paths[std::string(at, len)];
+    at += len;
+    if (!get_u64(at, end, &ranks) || !get_u64(at, end, &bytes)) return false;
+    p.ranks += ranks;
+    p.size = std::max(p.size, bytes);
+    for (uint64_t& x : p.v) {
+      uint64_t add = 0;
+      if (!get_u64(at, end, &add)) return false;
+      x += add;
+    }
+  }
+  return true;
+}
+
 std::string StatsTotals::table(int ranks) const {
   std::ostringstream out;
   char line[256];
@@ -273,6 +341,18 @@ std::string StatsTotals::table(int ranks) const {
     const uint64_t* f = &v[d * kFileFields];
     std::snprintf(line, sizeof line, "  %-8s %12" PRIu64 " %12" PRIu64 " %16" PRIu64 " %14.3f\n",
                   d == 0 ? "read" : "write", f[0], f[1], f[2], f[3] / 1e9);
+    out << line;
+  }
+  if (!paths.empty()) {
+    std::snprintf(line, sizeof line, "  %-40s %5s %10s %14s %10s %14s\n", "file", "ranks",
+                  "reads", "bytes read", "writes", "bytes written");
+    out << line;
+  }
+  for (const auto& [path, p] : paths) {
+    std::snprintf(line, sizeof line,
+                  "  %-40s %5" PRIu64 " %10" PRIu64 " %14" PRIu64 " %10" PRIu64 " %14" PRIu64 "\n",
+                  shorten(path, 40).c_str(), p.ranks, p.v[0], p.v[2], p.v[kFileFields],
+                  p.v[kFileFields + 2]);
     out << line;
   }
   std::snprintf(line, sizeof line, "  %-8s %12s %14s %12s %14s %10s\n", "array op", "local calls",
@@ -290,14 +370,16 @@ std::string StatsTotals::table(int ranks) const {
 
 std::string StatsTotals::json(int ranks) const {
   std::ostringstream out;
-  out << "{\"ranks\": " << ranks << ", \"files\": {";
-  for (int d = 0; d < 2; ++d) {
-    const uint64_t* f = &v[d * kFileFields];
-    out << (d ? ", " : "") << "\"" << (d == 0 ? "read" : "write") << "\": {\"calls\": " << f[0]
-        << ", \"async_calls\": " << f[1] << ", \"bytes\": " << f[2]
-        << ", \"seconds\": " << f[3] / 1e9 << "}";
+  out << "{\"ranks\": " << ranks << ", \"files\": {\"read\": " << dir_json(&v[0])
+      << ", \"write\": " << dir_json(&v[kFileFields]) << "}, \"paths\": [";
+  bool first = true;
+  for (const auto& [path, p] : paths) {
+    out << (first ? "" : ", ") << "{\"path\": " << json_quote(path) << ", \"ranks\": " << p.ranks
+        << ", \"size\": " << p.size << ", \"read\": " << dir_json(&p.v[0])
+        << ", \"write\": " << dir_json(&p.v[kFileFields]) << "}";
+    first = false;
   }
-  out << "}, \"arrays\": {";
+  out << "], \"arrays\": {";
   for (RmaOp op : kRmaOps) {
     const uint64_t* a = &v[2 * kFileFields + static_cast<int>(op) * kRmaFields];
     out << (op == RmaOp::kGet ? "" : ", ") << "\"" << rma_op_name(op)

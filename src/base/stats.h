@@ -92,11 +92,24 @@ class RmaStats {
 };
 
 // The counters that add up over processes (summed at pario_finalize): file
-// I/O per direction, over all files, and global-array traffic per operation.
+// I/O per direction, over all files and per path (a shared file's ranks all
+// count under its one path), and global-array traffic per operation.
 struct StatsTotals {
   static constexpr int kFileFields = 4;  // calls, async calls, bytes, nanoseconds
   static constexpr int kRmaFields = 5;   // as RmaSnapshot
   std::array<uint64_t, 2 * kFileFields + std::size(kRmaOps) * kRmaFields> v{};
+  struct PathSums {
+    uint64_t ranks = 0;  // processes that opened the path
+    uint64_t size = 0;   // the largest size any of them saw
+    std::array<uint64_t, 2 * kFileFields> v{};  // per direction, as above
+  };
+  std::map<std::string, PathSums> paths;
+
+  // The per-path sums as bytes, and adding such bytes from another process
+  // (MPI moves them; base has no MPI). merge_paths returns false on bytes
+  // pack_paths did not make.
+  std::string pack_paths() const;
+  bool merge_paths(const char* data, size_t size);
   // Summed over `ranks` processes.
   std::string table(int ranks) const;
   std::string json(int ranks) const;

@@ -3,27 +3,28 @@
 // O_DIRECT mode. The kernel moves data straight between the disk and the
 // user's buffer, but only when buffer address, offset and length are
 // multiples of the device's direct-I/O alignment. Users of a scratch file do
-// not think in disk blocks, so unaligned requests are served through a
-// per-thread aligned bounce buffer:
-//   read:  read the covering aligned range, copy out the asked part;
-//   write: read the covering blocks, patch the asked bytes in, write back.
-// The write path is a read-modify-write of whole blocks, so two writes that
-// touch the same block must not interleave, and a padded write past the end
-// of file must be cut back to the true size. Both are done under one mutex
-// (unaligned or size-extending writes only; aligned writes inside the file
-// and all reads stay lock-free). The logical size is kept here, updated
-// before the lock is released, so a concurrent size() never sees padding.
+// not think in disk blocks, so:
+//   - the whole aligned blocks of a request go direct, through a per-thread
+//     aligned bounce buffer when the user's buffer is not aligned;
+//   - a write's partial blocks at either end go through a second,
+//     buffered descriptor on the same file. The page cache merges them with
+//     whatever else shares the block, and the kernel writes cached pages
+//     back before any direct transfer of that range, so the two paths stay
+//     coherent;
+//   - a read's partial blocks are read direct as whole blocks into the
+//     bounce buffer and copied out.
+// Nothing is ever padded or read-modify-written, so the file's size is
+// always exact and writers of disjoint bytes never disturb each other, even
+// within one block and from different processes (a shared file).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 #include "device/device.h"
 
@@ -56,11 +57,10 @@ thread_local BounceBuffer bounce;
 
 class PosixDevice final : public Device {
  public:
-  PosixDevice(std::string path, int fd, bool direct, uint64_t size)
-      : Device(std::move(path)), fd_(fd), direct_(direct), logical_size_(size) {}
-  ~PosixDevice() override {
-    if (fd_ >= 0) ::close(fd_);
-  }
+  // buffered_fd: the same file without O_DIRECT (direct mode only, else -1).
+  PosixDevice(std::string path, int fd, int buffered_fd)
+      : Device(std::move(path)), fd_(fd), buffered_fd_(buffered_fd) {}
+  ~PosixDevice() override { (void)close(); }
 
   Status sync() override {
     if (fd_ < 0) return closed();
@@ -70,7 +70,6 @@ class PosixDevice final : public Device {
 
   Result<uint64_t> size() override {
     if (fd_ < 0) return closed();
-    if (direct_) return logical_size_.load(std::memory_order_acquire);
     struct stat st;
     if (::fstat(fd_, &st) != 0) return errno_status(errno, path() + ": fstat");
     return static_cast<uint64_t>(st.st_size);
@@ -78,11 +77,9 @@ class PosixDevice final : public Device {
 
   Status truncate(uint64_t length) override {
     if (fd_ < 0) return closed();
-    std::lock_guard<std::mutex> lock(mu_);
     if (::ftruncate(fd_, static_cast<off_t>(length)) != 0) {
       return errno_status(errno, path() + ": truncate to " + std::to_string(length));
     }
-    logical_size_.store(length, std::memory_order_release);
     return Status::Ok();
   }
 
@@ -90,40 +87,35 @@ class PosixDevice final : public Device {
     if (fd_ < 0) return Status::Ok();
     int fd = fd_;
     fd_ = -1;
+    if (buffered_fd_ >= 0) ::close(buffered_fd_);
+    buffered_fd_ = -1;
     if (::close(fd) != 0) return errno_status(errno, path() + ": close");
     return Status::Ok();
   }
 
   uint32_t caps() const override {
-    return kCapNativeFd | (direct_ ? kCapDirect : 0u);
+    return kCapNativeFd | (direct() ? kCapDirect : 0u);
   }
   int native_fd() const override { return fd_; }
-  bool native_ok(IoKind kind, uint64_t offset, const void* buf, size_t len) const override {
-    if (!direct_) return true;
-    if (!aligned(offset) || !aligned(len) ||
-        !aligned(reinterpret_cast<uintptr_t>(buf))) {
-      return false;
-    }
-    return kind == IoKind::kRead ||
-           offset + len <= logical_size_.load(std::memory_order_acquire);
+  bool native_ok(IoKind, uint64_t offset, const void* buf, size_t len) const override {
+    return !direct() ||
+           (aligned(offset) && aligned(len) && aligned(reinterpret_cast<uintptr_t>(buf)));
   }
 
  protected:
   Result<size_t> read_some(uint64_t offset, void* buf, size_t len) override {
     if (fd_ < 0) return closed();
-    if (!direct_ || native_ok(IoKind::kRead, offset, buf, len)) {
-      return sys_pread(buf, len, offset);
-    }
+    if (native_ok(IoKind::kRead, offset, buf, len)) return sys_pread(fd_, buf, len, offset);
     // Aligned start and buffer: read the aligned prefix directly; the
     // remainder comes back through here and takes the bounce path.
     if (aligned(offset) && aligned(reinterpret_cast<uintptr_t>(buf)) && len >= kDirectAlign) {
-      return sys_pread(buf, align_down(len), offset);
+      return sys_pread(fd_, buf, align_down(len), offset);
     }
     uint64_t a0 = align_down(offset);
     uint64_t a1 = std::min(align_up(offset + len), a0 + kMaxBounce);
     char* tmp = bounce.get(a1 - a0);
     if (!tmp) return Status(Code::kNoMemory, "O_DIRECT bounce buffer");
-    PARIO_ASSIGN_OR_RETURN(size_t n, sys_pread(tmp, a1 - a0, a0));
+    PARIO_ASSIGN_OR_RETURN(size_t n, sys_pread(fd_, tmp, a1 - a0, a0));
     size_t skip = offset - a0;
     if (n <= skip) return size_t{0};  // end of file
     size_t take = std::min(len, n - skip);
@@ -131,45 +123,21 @@ class PosixDevice final : public Device {
     return take;
   }
 
+  // Moves one piece; write_at calls again for the rest.
   Result<size_t> write_some(uint64_t offset, const void* buf, size_t len) override {
     if (fd_ < 0) return closed();
-    if (!direct_) return sys_pwrite(buf, len, offset);
-    if (native_ok(IoKind::kWrite, offset, buf, len)) return sys_pwrite(buf, len, offset);
-
-    std::lock_guard<std::mutex> lock(mu_);
-    uint64_t old_size = logical_size_.load(std::memory_order_acquire);
-    size_t n;
-    if (aligned(offset) && aligned(len) && aligned(reinterpret_cast<uintptr_t>(buf))) {
-      PARIO_ASSIGN_OR_RETURN(n, sys_pwrite(buf, len, offset));
-    } else {
-      uint64_t a0 = align_down(offset);
-      uint64_t a1 = std::min(align_up(offset + len), a0 + kMaxBounce);
-      size_t take = std::min<uint64_t>(len, a1 - offset);
-      char* tmp = bounce.get(a1 - a0);
-      if (!tmp) return Status(Code::kNoMemory, "O_DIRECT bounce buffer");
-      // Only the edge blocks hold bytes we must keep; the middle is replaced.
-      std::memset(tmp, 0, a1 - a0);
-      PARIO_RETURN_IF_ERROR(fill_block(tmp, a0, old_size));
-      if (a1 - a0 > kDirectAlign) {
-        PARIO_RETURN_IF_ERROR(fill_block(tmp + (a1 - a0 - kDirectAlign), a1 - kDirectAlign, old_size));
-      }
-      std::memcpy(tmp + (offset - a0), buf, take);
-      PARIO_ASSIGN_OR_RETURN(size_t written, sys_pwrite(tmp, a1 - a0, a0));
-      if (written < offset - a0 + take) {
-        // A short padded write: count only the user's bytes that landed.
-        n = written > offset - a0 ? written - (offset - a0) : 0;
-      } else {
-        n = take;
-      }
+    if (native_ok(IoKind::kWrite, offset, buf, len)) return sys_pwrite(fd_, buf, len, offset);
+    if (!aligned(offset)) {  // head: up to the next block boundary
+      return sys_pwrite(buffered_fd_, buf, std::min<uint64_t>(len, align_up(offset) - offset), offset);
     }
-    uint64_t new_size = std::max(old_size, offset + n);
-    if (align_up(offset + n) > new_size || align_up(offset + len) > new_size) {
-      if (::ftruncate(fd_, static_cast<off_t>(new_size)) != 0) {
-        return errno_status(errno, "ftruncate after padded O_DIRECT write");
-      }
-    }
-    logical_size_.store(new_size, std::memory_order_release);
-    return n;
+    if (len < kDirectAlign) return sys_pwrite(buffered_fd_, buf, len, offset);  // tail
+    const size_t blocks = align_down(len);
+    if (aligned(reinterpret_cast<uintptr_t>(buf))) return sys_pwrite(fd_, buf, blocks, offset);
+    const size_t n = std::min(blocks, kMaxBounce);
+    char* tmp = bounce.get(n);
+    if (!tmp) return Status(Code::kNoMemory, "O_DIRECT bounce buffer");
+    std::memcpy(tmp, buf, n);
+    return sys_pwrite(fd_, tmp, n, offset);
   }
 
   int64_t free_bytes() const override {
@@ -180,38 +148,21 @@ class PosixDevice final : public Device {
 
  private:
   static Status closed() { return Status(Code::kState, "device is closed"); }
+  bool direct() const { return buffered_fd_ >= 0; }
 
-  Result<size_t> sys_pread(void* buf, size_t len, uint64_t offset) {
-    ssize_t n = ::pread(fd_, buf, len, static_cast<off_t>(offset));
+  static Result<size_t> sys_pread(int fd, void* buf, size_t len, uint64_t offset) {
+    ssize_t n = ::pread(fd, buf, len, static_cast<off_t>(offset));
     if (n < 0) return errno_status(errno, "");
     return static_cast<size_t>(n);
   }
-  Result<size_t> sys_pwrite(const void* buf, size_t len, uint64_t offset) {
-    ssize_t n = ::pwrite(fd_, buf, len, static_cast<off_t>(offset));
+  static Result<size_t> sys_pwrite(int fd, const void* buf, size_t len, uint64_t offset) {
+    ssize_t n = ::pwrite(fd, buf, len, static_cast<off_t>(offset));
     if (n < 0) return errno_status(errno, "");
     return static_cast<size_t>(n);
-  }
-
-  // Loads the existing block at `at` into dst (zeros past end of file).
-  Status fill_block(char* dst, uint64_t at, uint64_t file_size) {
-    if (at >= file_size) return Status::Ok();
-    size_t have = 0;
-    while (have < kDirectAlign) {
-      Result<size_t> r = sys_pread(dst + have, kDirectAlign - have, at + have);
-      if (!r.ok()) {
-        if (r.status().sys_errno() == EINTR) continue;
-        return std::move(r).status();
-      }
-      if (*r == 0) break;
-      have += *r;
-    }
-    return Status::Ok();
   }
 
   int fd_;
-  const bool direct_;
-  std::mutex mu_;
-  std::atomic<uint64_t> logical_size_;
+  int buffered_fd_;
 };
 
 }  // namespace
@@ -227,9 +178,7 @@ Result<std::unique_ptr<Device>> open_posix(const std::string& path,
   if (o.create) flags |= O_CREAT;
   if (o.truncate) flags |= O_TRUNC;
   if (o.exclusive) flags |= O_CREAT | O_EXCL;
-  // An O_DIRECT write-only file still needs read access for the
-  // read-modify-write of partial blocks.
-  if (o.direct) flags = (flags & ~(O_WRONLY | O_RDONLY)) | (o.write ? O_RDWR : O_RDONLY) | O_DIRECT;
+  if (o.direct) flags |= O_DIRECT;
   int fd;
   do {
     fd = ::open(path.c_str(), flags, 0600);
@@ -251,8 +200,26 @@ Result<std::unique_ptr<Device>> open_posix(const std::string& path,
     ::close(fd);
     return Status(Code::kInvalidArgument, path + ": not a regular file");
   }
-  return std::unique_ptr<Device>(
-      new PosixDevice(path, fd, o.direct, static_cast<uint64_t>(st.st_size)));
+  int buffered_fd = -1;
+  if (o.direct) {
+    // The partial blocks' descriptor: the same file (checked by inode, in
+    // case the name was replaced in between), never created or truncated.
+    const int access = flags & (O_RDWR | O_WRONLY | O_RDONLY);
+    do {
+      buffered_fd = ::open(path.c_str(), access | O_CLOEXEC | O_NOFOLLOW);
+    } while (buffered_fd < 0 && errno == EINTR);
+    struct stat again;
+    const bool same = buffered_fd >= 0 && ::fstat(buffered_fd, &again) == 0 &&
+                      again.st_dev == st.st_dev && again.st_ino == st.st_ino;
+    if (!same) {
+      int err = buffered_fd < 0 ? errno : EAGAIN;
+      if (buffered_fd >= 0) ::close(buffered_fd);
+      ::close(fd);
+      return err == EAGAIN ? Status(Code::kIo, path + ": the file changed while it was opened")
+                           : errno_status(err, path + ": second (buffered) descriptor");
+    }
+  }
+  return std::unique_ptr<Device>(new PosixDevice(path, fd, buffered_fd));
 }
 
 }  // namespace pario::device

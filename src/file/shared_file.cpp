@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "base/config.h"
+
 namespace pario::file {
 namespace {
 
@@ -51,7 +53,11 @@ Result<std::unique_ptr<SharedFile>> SharedFile::create(MPI_Comm comm, const std:
   f->where_ = std::move(where).value();
 
   // Rank 0 makes the file (truncating an old one) before anyone opens it.
+  Result<const Config*> cfg = config();
+  PARIO_RETURN_IF_ERROR(comm::agree(c, cfg.status()));
+  f->direct_ = (*cfg)->direct_io;
   device::OpenOptions opts;
+  opts.direct = f->direct_;
   opts.create = true;
   opts.truncate = true;
   std::unique_ptr<device::Device> dev;
@@ -143,6 +149,7 @@ Status SharedFile::resume(bool writable) {
   }
   device::OpenOptions opts;
   opts.write = writable;
+  opts.direct = direct_;
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> dev, open_device(where_, opts));
   PARIO_ASSIGN_OR_RETURN(file_, PrivateFile::wrap(std::move(dev), true, writable));
   return Status::Ok();

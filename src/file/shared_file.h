@@ -13,10 +13,10 @@
 //     sit in one page cache on one machine; a parallel file system needs
 //     the MPI-IO backend).
 // Where the bytes live is the run-time backend choice of file/backend.h.
-// Shared files stay buffered even with PARIO_DIRECT=1: the device serves an
-// unaligned O_DIRECT write by rewriting whole 4 KiB blocks, and two ranks
-// writing disjoint bytes of one block at once then lost each other's data
-// (measured: capi_shared_file_direct_test failed with direct opens).
+// PARIO_DIRECT=1 opens every rank's descriptor O_DIRECT; the device writes
+// partial blocks through the page cache, never by read-modify-write, so
+// ranks writing disjoint bytes of one 4 KiB block keep each other's bytes
+// (capi_shared_file_direct_test; see device/posix_device.cpp).
 //
 // Thread safety: as PrivateFile; create/close/destroy from one thread.
 #pragma once
@@ -84,6 +84,7 @@ class SharedFile {
   Placement where_;
   std::unique_ptr<PrivateFile> file_;  // null while suspended or closed
   bool closed_ = false;
+  bool direct_ = false;  // PARIO_DIRECT at create
 };
 
 }  // namespace pario::file

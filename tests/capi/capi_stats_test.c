@@ -1,7 +1,8 @@
 /* Run with PARIO_STATS_FILE=<dir>/stats_%r.json: pario_finalize writes each
  * rank's statistics as JSON, naming each file with its calls, bytes, share
  * of random accesses, and the I/O engine in use; with several ranks, rank 0
- * also writes the totals over all ranks to stats_sum.json. */
+ * also writes the totals over all ranks to stats_sum.json, overall and per
+ * path: the shared file's one path sums every rank's writes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,18 @@ int main(void) {
   CHECK(pario_file_iread(f, 0, buf, 1000, &r) == PARIO_OK && pario_request_wait(&r) == PARIO_OK);
   CHECK(pario_file_close(&f) == PARIO_OK);
 
+  /* A shared file: 3 writes of 100 bytes per rank, disjoint. */
+  char shared[4096];
+  pario_group_t world;
+  pario_shared_file_t sf;
+  CHECK(pario_scratch_path("stats_test_shared.dat", shared, sizeof shared) == PARIO_OK);
+  *strrchr(shared, '.') = '\0'; /* one path for all ranks: drop ".<rank>" */
+  CHECK(pario_group_world(&world) == PARIO_OK);
+  CHECK(pario_shared_file_create(world, shared, PARIO_SIZE_UNKNOWN, PARIO_SIZE_UNKNOWN, 100, &sf) ==
+        PARIO_OK);
+  for (int i = 0; i < 3; ++i) CHECK(pario_shared_file_write(sf, (i * np + me) * 100, buf, 100) == PARIO_OK);
+  CHECK(pario_shared_file_destroy(&sf) == PARIO_OK);
+
   char table[8192];
   CHECK(pario_stats_table(table, sizeof table) > 0 && strstr(table, name) != NULL);
   CHECK(pario_finalize() == PARIO_OK);
@@ -62,12 +75,24 @@ int main(void) {
     if (text) {
       snprintf(want, sizeof want, "\"ranks\": %d", np);
       CHECK(strstr(text, want) != NULL);
-      snprintf(want, sizeof want, "\"write\": {\"calls\": %d, \"async_calls\": 0, \"bytes\": %d", 10 * np,
-               10000 * np);
+      snprintf(want, sizeof want, "\"write\": {\"calls\": %d, \"async_calls\": 0, \"bytes\": %d", 13 * np,
+               10300 * np);
       CHECK(strstr(text, want) != NULL);
       snprintf(want, sizeof want, "\"read\": {\"calls\": %d, \"async_calls\": %d, \"bytes\": %d", 2 * np,
                np, 2000 * np);
       CHECK(strstr(text, want) != NULL);
+      /* Per path: the shared file once, opened by every rank. */
+      const char *entry = strstr(text, "stats_test_shared.dat\"");
+      CHECK(entry != NULL);
+      if (entry) {
+        snprintf(want, sizeof want,
+                 "\"ranks\": %d, \"size\": %d, \"read\": {\"calls\": 0, \"async_calls\": 0, "
+                 "\"bytes\": 0, \"seconds\": 0}, \"write\": {\"calls\": %d, \"async_calls\": 0, \"bytes\": %d",
+                 np, 300 * np, 3 * np, 300 * np);
+        CHECK(strncmp(entry + strlen("stats_test_shared.dat\", "), want, strlen(want)) == 0);
+      }
+      CHECK(strstr(text, "stats_test_1.dat.1\", \"ranks\": 1, \"size\": 10000") != NULL);
+      CHECK(strstr(strstr(text, "\"paths\""), "stats_test_0.dat") != NULL);
     }
     remove(sum);
   }
