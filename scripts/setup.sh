@@ -39,6 +39,10 @@ if [ ! -x "$venv/bin/python" ]; then
   echo "setup: creating $venv"
   python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c "import numpy, matplotlib" 2>/dev/null; then
-  "$venv/bin/pip" install -q --disable-pip-version-check numpy matplotlib
+# numpy, matplotlib: benchmarks' plots; nanobind, scikit-build-core: the
+# Python package; pytest, mpi4py (binary wheel: building it from source here
+# took over 30 minutes): its tests.
+if ! "$venv/bin/python" -c "import numpy, matplotlib, nanobind, scikit_build_core, pytest, mpi4py" 2>/dev/null; then
+  "$venv/bin/pip" install -q --disable-pip-version-check --only-binary mpi4py \
+    numpy matplotlib nanobind scikit-build-core pytest mpi4py
 fi

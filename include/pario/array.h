@@ -76,6 +76,11 @@ PARIO_API int pario_group_world(pario_group_t *group_out);
  * (ordered by their rank in parent); color < 0 gives PARIO_GROUP_NULL.
  * DDI's masters scope is a split with color 0 on each group's rank 0. */
 PARIO_API int pario_group_split(pario_group_t parent, int color, pario_group_t *group_out);
+/* Collective over an MPI communicator given by its Fortran handle
+ * (MPI_Comm_c2f in C, the INTEGER in Fortran, comm.py2f() in mpi4py), so
+ * this header needs no <mpi.h>: a group of the same ranks, in the same
+ * order (the communicator is duplicated; the caller keeps its own). */
+PARIO_API int pario_group_from_fortran_comm(int64_t fortran_comm, pario_group_t *group_out);
 /* Local: releases the handle (arrays made on the group keep it alive). */
 PARIO_API int pario_group_free(pario_group_t *group);
 PARIO_API int pario_group_rank(pario_group_t group, int *rank_out);

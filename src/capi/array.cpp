@@ -7,6 +7,7 @@
 
 #include "array/counter.h"
 #include "array/global_array.h"
+#include "base/config.h"
 #include "capi/boundary.h"
 #include "capi/handles.h"
 #include "capi/request.h"
@@ -233,6 +234,25 @@ int pario_group_split(pario_group_t parent, int color, pario_group_t* group_out)
       return Status::Ok();
     }
     uint64_t id = groups().insert(std::move(sub));
+    if (id == 0) return Status(Code::kNoMemory, "too many group handles");
+    *group_out = handle_of<pario_group_t>(id);
+    return Status::Ok();
+  });
+}
+
+int pario_group_from_fortran_comm(int64_t fortran_comm, pario_group_t* group_out) {
+  return guarded("pario_group_from_fortran_comm", [&]() -> Status {
+    if (!group_out) return invalid("group_out is null");
+    PARIO_RETURN_IF_ERROR(world_group().status());  // pario_init came first
+    if (fortran_comm < INT32_MIN || fortran_comm > INT32_MAX) {
+      return invalid("Fortran communicator handle " + std::to_string(fortran_comm) +
+                     " does not fit an MPI_Fint");
+    }
+    MPI_Comm comm = MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_comm));
+    if (comm == MPI_COMM_NULL) return invalid("the communicator is MPI_COMM_NULL");
+    PARIO_ASSIGN_OR_RETURN(const Config* cfg, config());
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Group> g, Group::create(comm, cfg->ranks_per_node));
+    uint64_t id = groups().insert(std::move(g));
     if (id == 0) return Status(Code::kNoMemory, "too many group handles");
     *group_out = handle_of<pario_group_t>(id);
     return Status::Ok();

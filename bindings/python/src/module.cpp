@@ -1,0 +1,305 @@
+// pario._pario: a thin nanobind layer over the public C API. Every function
+// returns the C status code first (and its outputs after it); the Python
+// package (pario/__init__.py) turns codes into exceptions and builds the
+// Pythonic objects. Handles travel as integers. The GIL is released around
+// every call that may block (I/O, waits, collectives).
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "pario/pario.h"
+
+namespace nb = nanobind;
+
+namespace {
+
+using Buffer = nb::ndarray<nb::device::cpu, nb::c_contig>;           // written into
+using ConstBuffer = nb::ndarray<nb::ro, nb::device::cpu, nb::c_contig>;  // read from
+using Dims = std::vector<int64_t>;
+
+template <typename T>
+uintptr_t id(T handle) { return reinterpret_cast<uintptr_t>(handle); }
+template <typename T>
+T as(uintptr_t h) { return reinterpret_cast<T>(h); }
+
+// Calls f with the GIL released.
+template <typename F>
+int unlocked(F&& f) {
+  nb::gil_scoped_release release;
+  return f();
+}
+
+size_t element_size(int type) {
+  switch (type) {
+    case PARIO_TYPE_DOUBLE: case PARIO_TYPE_INT64: return 8;
+    case PARIO_TYPE_FLOAT: case PARIO_TYPE_INT32: return 4;
+    case PARIO_TYPE_COMPLEX_DOUBLE: return 16;
+    default: return 0;
+  }
+}
+
+nb::dlpack::dtype dlpack_type(int type) {
+  switch (type) {
+    case PARIO_TYPE_FLOAT: return nb::dtype<float>();
+    case PARIO_TYPE_INT32: return nb::dtype<int32_t>();
+    case PARIO_TYPE_INT64: return nb::dtype<int64_t>();
+    case PARIO_TYPE_COMPLEX_DOUBLE: return {static_cast<uint8_t>(nb::dlpack::dtype_code::Complex), 128, 1};
+    default: return nb::dtype<double>();
+  }
+}
+
+// ---- files and requests ----
+
+void bind_files(nb::module_& m) {
+  m.def("file_open", [](const std::string& path, int mode) {
+    pario_file_t f = PARIO_FILE_NULL;
+    int rc = unlocked([&] { return pario_file_open(path.c_str(), mode, &f); });
+    return std::make_pair(rc, id(f));
+  });
+  m.def("file_close", [](uintptr_t h) {
+    auto f = as<pario_file_t>(h);
+    return unlocked([&] { return pario_file_close(&f); });
+  });
+  m.def("file_delete", [](const std::string& path) {
+    return unlocked([&] { return pario_file_delete(path.c_str()); });
+  });
+  m.def("file_read", [](uintptr_t h, int64_t offset, Buffer buf) {
+    return unlocked([&] { return pario_file_read(as<pario_file_t>(h), offset, buf.data(), buf.nbytes()); });
+  });
+  m.def("file_write", [](uintptr_t h, int64_t offset, ConstBuffer buf) {
+    return unlocked([&] { return pario_file_write(as<pario_file_t>(h), offset, buf.data(), buf.nbytes()); });
+  });
+  m.def("file_iread", [](uintptr_t h, int64_t offset, Buffer buf) {
+    pario_request_t r = nullptr;
+    int rc = pario_file_iread(as<pario_file_t>(h), offset, buf.data(), buf.nbytes(), &r);
+    return std::make_pair(rc, id(r));
+  });
+  m.def("file_iwrite", [](uintptr_t h, int64_t offset, ConstBuffer buf) {
+    pario_request_t r = nullptr;
+    int rc = pario_file_iwrite(as<pario_file_t>(h), offset, buf.data(), buf.nbytes(), &r);
+    return std::make_pair(rc, id(r));
+  });
+  m.def("file_length", [](uintptr_t h) {
+    int64_t n = 0;
+    int rc = pario_file_length(as<pario_file_t>(h), &n);
+    return std::make_pair(rc, n);
+  });
+  m.def("file_truncate", [](uintptr_t h, int64_t n) { return pario_file_truncate(as<pario_file_t>(h), n); });
+  m.def("file_sync", [](uintptr_t h) { return unlocked([&] { return pario_file_sync(as<pario_file_t>(h)); }); });
+  m.def("scratch_path", [](const std::string& name) {
+    std::vector<char> buf(8192);
+    int rc = pario_scratch_path(name.c_str(), buf.data(), buf.size());
+    return std::make_pair(rc, std::string(buf.data()));
+  });
+
+  m.def("request_wait", [](uintptr_t h) {
+    auto r = as<pario_request_t>(h);
+    return unlocked([&] { return pario_request_wait(&r); });
+  });
+  m.def("request_test", [](uintptr_t h) {
+    auto r = as<pario_request_t>(h);
+    int done = 0;
+    int rc = pario_request_test(&r, &done);
+    return std::make_pair(rc, done != 0);
+  });
+
+  m.def("shared_file_create", [](uintptr_t group, const std::string& path, int64_t hard, int64_t soft,
+                                 int64_t request) {
+    pario_shared_file_t f = nullptr;
+    int rc = unlocked([&] {
+      return pario_shared_file_create(as<pario_group_t>(group), path.c_str(), hard, soft, request, &f);
+    });
+    return std::make_pair(rc, id(f));
+  });
+  m.def("shared_file_destroy", [](uintptr_t h) {
+    auto f = as<pario_shared_file_t>(h);
+    return unlocked([&] { return pario_shared_file_destroy(&f); });
+  });
+  m.def("shared_file_close", [](uintptr_t h) {
+    auto f = as<pario_shared_file_t>(h);
+    return unlocked([&] { return pario_shared_file_close(&f); });
+  });
+  m.def("shared_file_read", [](uintptr_t h, int64_t offset, Buffer buf) {
+    return unlocked([&] {
+      return pario_shared_file_read(as<pario_shared_file_t>(h), offset, buf.data(), buf.nbytes());
+    });
+  });
+  m.def("shared_file_write", [](uintptr_t h, int64_t offset, ConstBuffer buf) {
+    return unlocked([&] {
+      return pario_shared_file_write(as<pario_shared_file_t>(h), offset, buf.data(), buf.nbytes());
+    });
+  });
+  m.def("shared_file_iread", [](uintptr_t h, int64_t offset, Buffer buf) {
+    pario_request_t r = nullptr;
+    int rc = pario_shared_file_iread(as<pario_shared_file_t>(h), offset, buf.data(), buf.nbytes(), &r);
+    return std::make_pair(rc, id(r));
+  });
+  m.def("shared_file_iwrite", [](uintptr_t h, int64_t offset, ConstBuffer buf) {
+    pario_request_t r = nullptr;
+    int rc = pario_shared_file_iwrite(as<pario_shared_file_t>(h), offset, buf.data(), buf.nbytes(), &r);
+    return std::make_pair(rc, id(r));
+  });
+  m.def("shared_file_length", [](uintptr_t h) {
+    int64_t n = 0;
+    int rc = pario_shared_file_length(as<pario_shared_file_t>(h), &n);
+    return std::make_pair(rc, n);
+  });
+  m.def("shared_file_sync", [](uintptr_t h) {
+    return unlocked([&] { return pario_shared_file_sync(as<pario_shared_file_t>(h)); });
+  });
+}
+
+// ---- groups, arrays, counters ----
+
+void bind_arrays(nb::module_& m) {
+  m.def("group_world", [] {
+    pario_group_t g = nullptr;
+    int rc = pario_group_world(&g);
+    return std::make_pair(rc, id(g));
+  });
+  m.def("group_from_fortran_comm", [](int64_t fcomm) {
+    pario_group_t g = nullptr;
+    int rc = unlocked([&] { return pario_group_from_fortran_comm(fcomm, &g); });
+    return std::make_pair(rc, id(g));
+  });
+  m.def("group_free", [](uintptr_t h) {
+    auto g = as<pario_group_t>(h);
+    return pario_group_free(&g);
+  });
+  m.def("group_rank_size", [](uintptr_t h) {
+    int rank = 0, size = 0;
+    int rc = pario_group_rank(as<pario_group_t>(h), &rank);
+    if (rc == PARIO_OK) rc = pario_group_size(as<pario_group_t>(h), &size);
+    return std::make_tuple(rc, rank, size);
+  });
+  m.def("group_barrier", [](uintptr_t h) {
+    return unlocked([&] { return pario_group_barrier(as<pario_group_t>(h)); });
+  });
+
+  m.def("array_create", [](uintptr_t group, const std::string& name, int type, const Dims& dims) {
+    pario_array_t a = nullptr;
+    int rc = unlocked([&] {
+      return pario_array_create(as<pario_group_t>(group), name.c_str(), type, static_cast<int>(dims.size()),
+                                dims.data(), &a);
+    });
+    return std::make_pair(rc, id(a));
+  });
+  m.def("array_destroy", [](uintptr_t h) {
+    auto a = as<pario_array_t>(h);
+    return unlocked([&] { return pario_array_destroy(&a); });
+  });
+  m.def("array_info", [](uintptr_t h) {
+    int type = 0, ndim = 0;
+    Dims dims(PARIO_ARRAY_MAX_DIMS);
+    int rc = pario_array_info(as<pario_array_t>(h), &type, &ndim, dims.data());
+    dims.resize(rc == PARIO_OK ? ndim : 0);
+    return std::make_tuple(rc, type, dims);
+  });
+  m.def("array_distribution", [](uintptr_t h, int rank, int ndim) {
+    Dims start(ndim), count(ndim);
+    int rc = pario_array_distribution(as<pario_array_t>(h), rank, start.data(), count.data());
+    return std::make_tuple(rc, start, count);
+  });
+  m.def("array_get", [](uintptr_t h, const Dims& start, const Dims& count, Buffer buf) {
+    return unlocked([&] {
+      return pario_array_get(as<pario_array_t>(h), start.data(), count.data(), buf.data(), nullptr);
+    });
+  });
+  m.def("array_put", [](uintptr_t h, const Dims& start, const Dims& count, ConstBuffer buf) {
+    return unlocked([&] {
+      return pario_array_put(as<pario_array_t>(h), start.data(), count.data(), buf.data(), nullptr);
+    });
+  });
+  // alpha: a one-element buffer of the array's type, or None for 1.
+  m.def("array_acc", [](uintptr_t h, const Dims& start, const Dims& count, ConstBuffer buf,
+                        std::optional<ConstBuffer> alpha) {
+    const void* a = alpha ? alpha->data() : nullptr;
+    return unlocked([&] {
+      return pario_array_acc(as<pario_array_t>(h), start.data(), count.data(), buf.data(), nullptr, a);
+    });
+  }, nb::arg("h"), nb::arg("start"), nb::arg("count"), nb::arg("buf"), nb::arg("alpha").none());
+  m.def("array_fill", [](uintptr_t h, ConstBuffer value) {
+    return unlocked([&] { return pario_array_fill(as<pario_array_t>(h), value.data()); });
+  });
+  m.def("array_scale", [](uintptr_t h, ConstBuffer alpha) {
+    return unlocked([&] { return pario_array_scale(as<pario_array_t>(h), alpha.data()); });
+  });
+  m.def("array_sync", [](uintptr_t h) {
+    return unlocked([&] { return pario_array_sync(as<pario_array_t>(h)); });
+  });
+  // A NumPy view of rank's patch (on this node) that keeps `owner` alive.
+  m.def("array_access", [](uintptr_t h, int rank, nb::handle owner) {
+    int type = 0, ndim = 0;
+    Dims dims(PARIO_ARRAY_MAX_DIMS), start(PARIO_ARRAY_MAX_DIMS), count(PARIO_ARRAY_MAX_DIMS);
+    void* ptr = nullptr;
+    int rc = pario_array_info(as<pario_array_t>(h), &type, &ndim, dims.data());
+    if (rc == PARIO_OK) rc = pario_array_access(as<pario_array_t>(h), rank, &ptr, start.data(), count.data());
+    std::vector<size_t> shape(count.begin(), count.begin() + (rc == PARIO_OK ? ndim : 0));
+    start.resize(shape.size());
+    nb::ndarray<nb::numpy> view(ptr, shape.size(), shape.data(), owner, nullptr, dlpack_type(type));
+    return std::make_tuple(rc, start, nb::cast(view));
+  });
+
+  m.def("counter_create", [](uintptr_t group) {
+    pario_counter_t c = nullptr;
+    int rc = unlocked([&] { return pario_counter_create(as<pario_group_t>(group), &c); });
+    return std::make_pair(rc, id(c));
+  });
+  m.def("counter_destroy", [](uintptr_t h) {
+    auto c = as<pario_counter_t>(h);
+    return unlocked([&] { return pario_counter_destroy(&c); });
+  });
+  m.def("counter_next", [](uintptr_t h) {
+    int64_t v = 0;
+    int rc = unlocked([&] { return pario_counter_next(as<pario_counter_t>(h), &v); });
+    return std::make_pair(rc, v);
+  });
+  m.def("counter_reset", [](uintptr_t h) {
+    return unlocked([&] { return pario_counter_reset(as<pario_counter_t>(h)); });
+  });
+  m.def("element_size", &element_size);
+}
+
+}  // namespace
+
+NB_MODULE(_pario, m) {
+  m.doc() = "pario's C API, one function per call (see the pario package for the Python API)";
+  m.def("init", [] { return unlocked([] { return pario_init(); }); });
+  m.def("finalize", [] { return unlocked([] { return pario_finalize(); }); });
+  m.def("initialized", [] {
+    int flag = 0;
+    pario_initialized(&flag);
+    return flag != 0;
+  });
+  m.def("world_rank_size", [] {
+    int rank = 0, size = 1;
+    pario_world_rank(&rank);
+    pario_world_size(&size);
+    return std::make_pair(rank, size);
+  });
+  m.def("version", [] { return std::string(pario_version()); });
+  m.def("status_string", [](int code) { return std::string(pario_status_string(code)); });
+  m.def("last_error_message", [] {
+    std::vector<char> buf(4096);
+    pario_last_error_message(buf.data(), buf.size());
+    return std::string(buf.data());
+  });
+  m.def("stats_table", [] {
+    std::vector<char> buf(1 << 16);
+    size_t n = pario_stats_table(buf.data(), buf.size());
+    return std::string(buf.data(), std::min(n, buf.size() - 1));
+  });
+  bind_files(m);
+  bind_arrays(m);
+}
