@@ -1,5 +1,8 @@
 #include "base/config.h"
 
+#include <fnmatch.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -32,6 +35,31 @@ Status parse_int(const char* name, long lo, long hi, long* out) {
     return bad_value(name, v, expected.c_str());
   }
   *out = x;
+  return Status::Ok();
+}
+
+// A byte count: digits with an optional K, M, G or T (powers of 1024), or
+// a percentage of this machine's physical memory ("25%").
+Status parse_bytes(const char* name, uint64_t* out) {
+  const char* v = env(name);
+  if (!v) return Status::Ok();
+  char* end = nullptr;
+  errno = 0;
+  const double x = std::strtod(v, &end);
+  const std::string unit = end ? end : "";
+  double scale = 0;
+  if (unit.empty()) scale = 1;
+  else if (unit == "K" || unit == "k") scale = 1024.0;
+  else if (unit == "M") scale = 1024.0 * 1024;
+  else if (unit == "G") scale = 1024.0 * 1024 * 1024;
+  else if (unit == "T") scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (unit == "%" && x <= 100) {
+    scale = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE) / 100;
+  }
+  if (errno != 0 || end == v || x < 0 || scale == 0 || x * scale > 9.2e18) {
+    return bad_value(name, v, "a size in bytes, with K, M, G or T, or a percentage of RAM like 25%");
+  }
+  *out = static_cast<uint64_t>(x * scale);
   return Status::Ok();
 }
 
@@ -118,7 +146,35 @@ Result<Config> parse_config_from_env() {
   x = 0;
   PARIO_RETURN_IF_ERROR(parse_int("PARIO_STRIPE_SIZE", 0, 1L << 30, &x));
   c.stripe_size = static_cast<uint64_t>(x);
+  if (const char* v = env("PARIO_FIM")) {
+    std::string list = v;
+    size_t at = 0;
+    while (at <= list.size()) {
+      size_t next = list.find_first_of(":,", at);
+      if (next == std::string::npos) next = list.size();
+      if (next > at) c.fim_patterns.push_back(list.substr(at, next - at));
+      at = next + 1;
+    }
+    if (c.fim_patterns.empty()) return bad_value("PARIO_FIM", v, "file-name patterns like '*.int:ERI*'");
+  }
+  c.fim_budget = static_cast<uint64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE) / 4;
+  PARIO_RETURN_IF_ERROR(parse_bytes("PARIO_FIM_BUDGET", &c.fim_budget));
+  if (const char* v = env("PARIO_FIM_SPILL")) {
+    if (!strcmp(v, "disk")) c.fim_spill = true;
+    else if (!strcmp(v, "error")) c.fim_spill = false;
+    else return bad_value("PARIO_FIM_SPILL", v, "disk or error");
+  }
   return c;
+}
+
+bool fim_matches(const Config& config, const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  for (const std::string& p : config.fim_patterns) {
+    const bool whole = p.find('/') != std::string::npos;
+    if (::fnmatch(p.c_str(), (whole ? path : name).c_str(), 0) == 0) return true;
+  }
+  return false;
 }
 
 Result<const Config*> config() {

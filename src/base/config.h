@@ -35,7 +35,16 @@ struct Config {
   ArrayWindowChoice array_window = ArrayWindowChoice::kAuto;  // PARIO_ARRAY_WINDOW
   FileBackendChoice file_backend = FileBackendChoice::kPosix;  // PARIO_FILE_BACKEND
   uint64_t stripe_size = 0;      // PARIO_STRIPE_SIZE (0: chosen from the file's hints)
+  // Files in Memory (see file/fim.h): file-name patterns that go to RAM,
+  // the RAM budget per node in bytes, and what a spent budget means.
+  std::vector<std::string> fim_patterns;  // PARIO_FIM (':' or ','-separated globs)
+  uint64_t fim_budget = 0;                // PARIO_FIM_BUDGET (bytes, K/M/G/T or N% of RAM)
+  bool fim_spill = true;                  // PARIO_FIM_SPILL=disk (true) or error
 };
+
+// Whether a file's path matches one of the PARIO_FIM patterns: a pattern
+// with a '/' is matched against the whole path, others against the name.
+bool fim_matches(const Config& config, const std::string& path);
 
 // Parses the environment. A malformed value is an error naming the variable
 // and what was expected; nothing is guessed.

@@ -163,6 +163,12 @@ std::string StatsRegistry::table() const {
                     s.bytes, mb_per_s(s), 100.0 * random_share(s), s.async_calls);
       out << line;
     }
+    if (fs->ram_bytes() || fs->spilled_bytes()) {
+      std::snprintf(line, sizeof line, "  %-40s in RAM %" PRIu64 " bytes, spilled to disk %" PRIu64 " bytes%s\n",
+                    "", fs->ram_bytes(), fs->spilled_bytes(),
+                    fs->spilled_bytes() ? " (the RAM budget was spent)" : "");
+      out << line;
+    }
   }
   bool header = false;
   for (RmaOp op : kRmaOps) {
@@ -217,7 +223,8 @@ std::string StatsRegistry::json(int rank) const {
   first = true;
   for (const auto& [path, fs] : files_) {
     out << (first ? "" : ", ") << "{\"path\": " << json_quote(path)
-        << ", \"size\": " << fs->size();
+        << ", \"size\": " << fs->size() << ", \"ram_bytes\": " << fs->ram_bytes()
+        << ", \"spilled_bytes\": " << fs->spilled_bytes();
     first = false;
     for (IoDir dir : {IoDir::kRead, IoDir::kWrite}) {
       DirSnapshot s = fs->snapshot(dir);

@@ -51,6 +51,14 @@ class FileStats {
   void record(IoDir dir, bool async, uint64_t offset, uint64_t bytes,
               uint64_t nanos);
   void note_size(uint64_t size) { size_.store(size, std::memory_order_relaxed); }
+  // Files in Memory: bytes the file holds in RAM, and bytes that spilled
+  // to disk because the RAM budget was spent.
+  void note_residence(uint64_t ram, uint64_t spilled) {
+    ram_.store(ram, std::memory_order_relaxed);
+    spilled_.store(spilled, std::memory_order_relaxed);
+  }
+  uint64_t ram_bytes() const { return ram_.load(std::memory_order_relaxed); }
+  uint64_t spilled_bytes() const { return spilled_.load(std::memory_order_relaxed); }
 
   const std::string& path() const { return path_; }
   uint64_t size() const { return size_.load(std::memory_order_relaxed); }
@@ -59,6 +67,7 @@ class FileStats {
  private:
   std::string path_;
   std::atomic<uint64_t> size_{0};
+  std::atomic<uint64_t> ram_{0}, spilled_{0};
   std::atomic<uint64_t> last_end_{UINT64_MAX};
   std::array<DirCounters, 2> dirs_;
 };

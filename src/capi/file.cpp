@@ -13,6 +13,7 @@
 #include "capi/request.h"
 #include "device/fs_stat.h"
 #include "file/backend.h"
+#include "file/fim.h"
 #include "file/private_file.h"
 #include "file/shared_file.h"
 #include "capi/runtime.h"
@@ -138,7 +139,11 @@ int pario_file_delete(const char* path) {
   return guarded("pario_file_delete", [&]() -> Status {
     if (!path || !*path) return invalid("path is null or empty");
     PARIO_ASSIGN_OR_RETURN(file::Placement where, file::place(path, 0));
-    return file::remove_files(where);
+    const bool was_in_ram = file::fim::forget_private(path);
+    Status removed = file::remove_files(where);
+    // A RAM file that never spilled has no disk file to remove.
+    if (was_in_ram && removed.code() == Code::kNotFound) return Status::Ok();
+    return removed;
   });
 }
 

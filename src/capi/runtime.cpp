@@ -11,6 +11,7 @@
 #include "capi/runtime.h"
 #include "comm/comm.h"
 #include "device/async.h"
+#include "file/fim.h"
 #include "pario/runtime.h"
 #include "pario/status.h"
 
@@ -130,11 +131,16 @@ int pario_init(void) {
     Result<std::shared_ptr<array::Group>> world =
         array::Group::create(comm::world().get(), cfg.ranks_per_node);
     Status agreed = comm::agree(comm::world(), world.status());
+    if (agreed.ok()) {
+      rt.world = std::move(world).value();
+      // Files in Memory: dead jobs' segments go, the node's RAM budget comes.
+      agreed = file::fim::start(comm::world(), cfg.ranks_per_node);
+    }
     if (!agreed.ok()) {
+      rt.world.reset();  // its communicators go before MPI does
       (void)comm::finalize();
       return agreed;
     }
-    rt.world = std::move(world).value();
     rt.topology = rt.world->topology();
     rt.up = true;
     return Status::Ok();
@@ -147,6 +153,8 @@ int pario_finalize(void) {
     if (!rt.up) return Status::Ok();
     // Windows go before MPI does: nothing left in shared memory.
     Status st = close_leftovers();
+    Status ram = file::fim::stop();  // RAM files still there go to disk
+    if (st.ok()) st = ram;
     Result<const Config*> cfg = config();
     if (cfg.ok() && (*cfg)->stats) {
       std::fprintf(stderr, "[rank %d] %s", world_rank(), StatsRegistry::global().table().c_str());

@@ -182,4 +182,11 @@ Status agree(const Comm& comm, const Status& local) {
                                    code_name(code) + "): " + msg);
 }
 
+Status broadcast_string(const Comm& comm, std::string* s, int root) {
+  uint64_t n = s->size();
+  PARIO_RETURN_IF_ERROR(mpi_status(MPI_Bcast(&n, 1, MPI_UINT64_T, root, comm.get()), "MPI_Bcast"));
+  s->resize(n);
+  return mpi_status(MPI_Bcast(s->data(), static_cast<int>(n), MPI_CHAR, root, comm.get()), "MPI_Bcast");
+}
+
 }  // namespace pario::comm

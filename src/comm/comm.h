@@ -77,6 +77,9 @@ struct NodeTopology {
 // If node_out is given, it receives the communicator of this rank's node.
 Result<NodeTopology> node_topology(const Comm& comm, int ranks_per_node, Comm* node_out = nullptr);
 
+// Collective: root's string to every rank of comm.
+Status broadcast_string(const Comm& comm, std::string* s, int root);
+
 // Collective: every rank returns the same status. Ranks that succeeded
 // while another failed get kRemote naming the failing rank and its message
 // (cut to a few hundred bytes), so nobody is left waiting in a later call.

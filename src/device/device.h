@@ -81,6 +81,10 @@ class Device {
   }
 
   const std::string& path() const { return path_; }
+  // Files in Memory: bytes held in RAM and bytes spilled to disk (0 for
+  // other backends).
+  virtual uint64_t ram_bytes() const { return 0; }
+  virtual uint64_t spilled_bytes() const { return 0; }
 
  protected:
   // One attempt. Returns the bytes moved (0 for a read = end of file), or

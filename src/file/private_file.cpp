@@ -4,6 +4,7 @@
 
 #include "base/config.h"
 #include "file/backend.h"
+#include "file/fim.h"
 
 namespace pario::file {
 
@@ -31,6 +32,10 @@ Result<std::unique_ptr<PrivateFile>> PrivateFile::open(const std::string& path,
   dev.exclusive = o.exclusive;
   dev.direct = o.direct || cfg->direct_io;
   PARIO_ASSIGN_OR_RETURN(Placement where, place(path, 0));
+  if (fim::wants_ram(path)) {
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> ram, fim::open_private(path, where, dev));
+    if (ram) return wrap(std::move(ram), o.read, o.write);
+  }
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> d, open_device(where, dev));
   return wrap(std::move(d), o.read, o.write);
 }
@@ -144,6 +149,9 @@ Status PrivateFile::close() {
   if (stats_) {
     Result<uint64_t> size = device_->size();
     if (size.ok()) stats_->note_size(*size);
+    if (device_->caps() & device::kCapMemory) {
+      stats_->note_residence(device_->ram_bytes(), device_->spilled_bytes());
+    }
   }
   return device_->close();
 }

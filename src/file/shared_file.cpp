@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "base/config.h"
+#include "file/fim.h"
 
 namespace pario::file {
 namespace {
@@ -51,6 +52,20 @@ Result<std::unique_ptr<SharedFile>> SharedFile::create(MPI_Comm comm, const std:
   Result<Placement> where = place(path, hints.request_size > 0 ? hints.request_size : 0);
   PARIO_RETURN_IF_ERROR(comm::agree(c, where.status()).with_context(path));
   f->where_ = std::move(where).value();
+
+  // Files in Memory: one copy in the node's RAM. An old disk file of that
+  // name goes first, or its bytes would read as spilled ones.
+  PARIO_ASSIGN_OR_RETURN(f->ram_, fim::create_shared(c, path));
+  if (f->ram_) {
+    Status removed = c.rank() == 0 ? remove_files(f->where_) : Status::Ok();
+    if (removed.code() == Code::kNotFound) removed = Status::Ok();
+    PARIO_RETURN_IF_ERROR(comm::agree(c, removed));
+    Result<std::unique_ptr<PrivateFile>> file =
+        PrivateFile::wrap(fim::shared_device(path, f->ram_, f->where_), true, true);
+    PARIO_RETURN_IF_ERROR(comm::agree(c, file.status()));
+    f->file_ = std::move(file).value();
+    return f;
+  }
 
   // Rank 0 makes the file (truncating an old one) before anyone opens it.
   Result<const Config*> cfg = config();
@@ -150,24 +165,43 @@ Status SharedFile::resume(bool writable) {
   device::OpenOptions opts;
   opts.write = writable;
   opts.direct = direct_;
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> dev, open_device(where_, opts));
+  std::unique_ptr<device::Device> dev;
+  if (ram_) {
+    dev = fim::shared_device(path_, ram_, where_);
+  } else {
+    PARIO_ASSIGN_OR_RETURN(dev, open_device(where_, opts));
+  }
   PARIO_ASSIGN_OR_RETURN(file_, PrivateFile::wrap(std::move(dev), true, writable));
   return Status::Ok();
 }
 
-Status SharedFile::close() {
+Status SharedFile::close() { return close_files(/*keep=*/true); }
+
+Status SharedFile::close_files(bool keep) {
   if (closed_) return Status(Code::kState, path_ + ": the shared file is already closed");
   Status s = file_ ? file_->close() : Status::Ok();
   file_.reset();
   closed_ = true;
-  return comm::agree(comm_, s);
+  s = comm::agree(comm_, s);
+  if (ram_) {
+    // Every rank is done with the RAM copy; a kept file goes to disk.
+    if (s.ok() && keep && comm_.rank() == 0) s = fim::write_to_disk(ram_, path_, where_);
+    ram_.reset();
+    s = comm::agree(comm_, s);
+  }
+  return s;
 }
 
 Status SharedFile::destroy() {
-  // Agreed: every rank has closed (or failed) when close() returns.
-  Status s = closed_ ? Status::Ok() : close();
+  const bool in_ram = ram_ != nullptr;
+  // Agreed: every rank has closed (or failed) when close_files() returns.
+  Status s = closed_ ? Status::Ok() : close_files(/*keep=*/false);
   Status removed;
-  if (comm_.rank() == 0) removed = remove_files(where_);
+  if (comm_.rank() == 0) {
+    removed = remove_files(where_);
+    // A RAM file that never spilled has nothing on disk.
+    if (in_ram && removed.code() == Code::kNotFound) removed = Status::Ok();
+  }
   removed = comm::agree(comm_, removed);
   return s.ok() ? removed : s;
 }

@@ -12,7 +12,8 @@
 //     barrier every rank sees every write completed before it (the bytes
 //     sit in one page cache on one machine; a parallel file system needs
 //     the MPI-IO backend).
-// Where the bytes live is the run-time backend choice of file/backend.h.
+// Where the bytes live is the run-time backend choice of file/backend.h, or
+// node-shared RAM when PARIO_FIM matches the path (file/fim.h).
 // PARIO_DIRECT=1 opens every rank's descriptor O_DIRECT; the device writes
 // partial blocks through the page cache, never by read-modify-write, so
 // ranks writing disjoint bytes of one 4 KiB block keep each other's bytes
@@ -28,6 +29,7 @@
 #include <string>
 
 #include "comm/comm.h"
+#include "device/ram_file.h"
 #include "file/backend.h"
 #include "file/private_file.h"
 
@@ -75,6 +77,8 @@ class SharedFile {
  private:
   SharedFile() = default;
   Status check_limit(uint64_t offset, size_t len) const;
+  // Collective: closes every rank's file; keep: a RAM copy goes to disk.
+  Status close_files(bool keep);
   // The open file, or why there is none on this rank.
   Result<PrivateFile*> open_file() const;
 
@@ -85,6 +89,7 @@ class SharedFile {
   std::unique_ptr<PrivateFile> file_;  // null while suspended or closed
   bool closed_ = false;
   bool direct_ = false;  // PARIO_DIRECT at create
+  std::shared_ptr<device::RamFile> ram_;  // the node's copy (Files in Memory)
 };
 
 }  // namespace pario::file

@@ -50,6 +50,26 @@ TEST(Config, ParsesEveryVariable) {
   EXPECT_EQ(r->stripe_size, 65536u);
 }
 
+TEST(Config, FilesInMemoryRules) {
+  ScopedEnv a("PARIO_FIM", "*.int:ERI*,/scratch/keep/*");
+  ScopedEnv b("PARIO_FIM_BUDGET", "1.5G");
+  ScopedEnv c("PARIO_FIM_SPILL", "error");
+  Result<Config> r = parse_config_from_env();
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->fim_patterns, (std::vector<std::string>{"*.int", "ERI*", "/scratch/keep/*"}));
+  EXPECT_EQ(r->fim_budget, uint64_t{3} << 29);
+  EXPECT_FALSE(r->fim_spill);
+  EXPECT_TRUE(fim_matches(*r, "/tmp/run/h2o.int"));
+  EXPECT_TRUE(fim_matches(*r, "/tmp/ERI.0"));
+  EXPECT_TRUE(fim_matches(*r, "/scratch/keep/x.0"));
+  EXPECT_FALSE(fim_matches(*r, "/tmp/keep/x.0"));  // a '/' pattern matches whole paths only
+  EXPECT_FALSE(fim_matches(*r, "/tmp/h2o.int.0"));
+  ScopedEnv d("PARIO_FIM_BUDGET", "10%");
+  r = parse_config_from_env();
+  ASSERT_TRUE(r.ok());
+  EXPECT_GT(r->fim_budget, 0u);
+}
+
 TEST(Config, BadValuesNameTheVariable) {
   {
     ScopedEnv e("PARIO_IO_ENGINE", "fast");
@@ -77,6 +97,20 @@ TEST(Config, BadValuesNameTheVariable) {
     Result<Config> r = parse_config_from_env();
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.status().message().find("posix, striped or mpiio"), std::string::npos);
+  }
+  for (const char* bad : {"lots", "12Q", "-1G", "150%"}) {
+    ScopedEnv e("PARIO_FIM_BUDGET", bad);
+    Result<Config> r = parse_config_from_env();
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find(std::string("PARIO_FIM_BUDGET=") + bad), std::string::npos);
+  }
+  {
+    ScopedEnv e("PARIO_FIM", "::");
+    EXPECT_FALSE(parse_config_from_env().ok());
+  }
+  {
+    ScopedEnv e("PARIO_FIM_SPILL", "ram");
+    EXPECT_FALSE(parse_config_from_env().ok());
   }
   {
     ScopedEnv e("PARIO_SCRATCH", ":::");

@@ -1,0 +1,60 @@
+// Files in Memory (MOLCAS's FiM): any scratch file whose name matches a
+// PARIO_FIM pattern lives in node-shared RAM (device/ram_file.h) instead of
+// on disk, under a RAM budget per node (PARIO_FIM_BUDGET), spilling to its
+// disk path when the budget is spent (PARIO_FIM_SPILL=disk; =error makes
+// that a kNoSpace error). Programs choose nothing: the rules are run-time
+// configuration.
+//
+// Lifetimes, so that results never depend on where the bytes were:
+//   - a private file in RAM stays in RAM after close, so that reopening it
+//     in this process finds its bytes, until pario_file_delete (or
+//     truncating reopen) drops it. At stop() (pario_finalize) every RAM
+//     file still there is written to its disk path: nothing is lost.
+//   - a shared file in RAM has one copy per node, shared by the node's
+//     ranks. A group spanning several nodes keeps the file on disk (each
+//     node's copy would miss the other nodes' writes), with a note in the
+//     statistics. destroy() drops it; close() writes it to disk first.
+// An existing disk file opened without truncation stays on disk.
+//
+// Thread safety: calls may come from any thread (one registry lock).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/status.h"
+#include "comm/comm.h"
+#include "device/device.h"
+#include "device/ram_file.h"
+#include "file/backend.h"
+
+namespace pario::file::fim {
+
+// Collective over world at pario_init: clears dead jobs' segments and, if
+// PARIO_FIM is set, sets up one RAM budget per (possibly emulated) node.
+Status start(const comm::Comm& world, int ranks_per_node);
+// At pario_finalize: writes private RAM files to disk and lets go of RAM.
+Status stop();
+
+// Whether path is to live in RAM (PARIO_FIM matches it).
+bool wants_ram(const std::string& path);
+
+// A private file under the rules: its RAM device, or null when it is to be
+// on disk after all (it exists there and is not being truncated).
+Result<std::unique_ptr<device::Device>> open_private(const std::string& path,
+                                                     const Placement& disk,
+                                                     const device::OpenOptions& options);
+// Drops a private RAM file of that path; false if there was none.
+bool forget_private(const std::string& path);
+
+// Collective over comm: a shared file in RAM, or null (rules do not match,
+// or the group spans nodes). Rank 0 has already removed any old disk file.
+Result<std::shared_ptr<device::RamFile>> create_shared(const comm::Comm& comm, const std::string& path);
+std::unique_ptr<device::Device> shared_device(const std::string& path,
+                                              std::shared_ptr<device::RamFile> file,
+                                              const Placement& disk);
+// Writes a RAM file's bytes to its disk placement (close of a shared file).
+Status write_to_disk(const std::shared_ptr<device::RamFile>& file, const std::string& path,
+                     const Placement& disk);
+
+}  // namespace pario::file::fim
