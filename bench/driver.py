@@ -238,6 +238,25 @@ def bench_ga(args):
 
 # ----------------------------------------------------------------- sf ------
 
+def ratio_rows(samples, subject, peers, targets, extra=lambda case: {}):
+    """Rows of a table from samples {case: {impl: [values]}}: medians, the
+    ratio of `subject` to each peer present, the case's targets
+    (targets(case) -> {"subject/peer": minimum}) and whether all are met."""
+    rows = []
+    for case, by_impl in samples.items():
+        values = {impl: statistics.median(v) for impl, v in by_impl.items()}
+        ratios = {f"{subject}/{peer}": round(values[subject] / values[peer], 3)
+                  for peer in peers if peer in values and subject in values and values[peer] > 0}
+        target = targets(case)
+        met = all(ratios.get(k, 0) >= v for k, v in target.items()) if target else None
+        rows.append({"case": case, "unit": "MB/s", **extra(case),
+                     "values": {k: round(v, 1) for k, v in values.items()},
+                     "samples": {k: [round(x, 1) for x in v] for k, v in by_impl.items()},
+                     "ratios": ratios, "target": target, "met": met})
+    return rows
+
+
+
 def fio_shared_file(path, ranks, request, rounds, direct):
     """fio with sf_bench's pattern: `ranks` jobs write one file round-robin
     (job j: blocks j, j+P, ...), then each reads the next job's blocks.
@@ -268,7 +287,7 @@ def fio_shared_file(path, ranks, request, rounds, direct):
 def bench_sf(args):
     quick = args.quick
     file_bytes = (64 << 20) if quick else (1 << 30)
-    reps = 3  # a full run is about 15 minutes; the O_DIRECT rows dominate
+    reps = 3 if quick else 5  # a full run is about 12 minutes; the O_DIRECT rows dominate
     sizes = [32768, 65536]
     rank_counts = [args.ranks] if args.ranks else [1, 2, 4]
     scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
@@ -296,16 +315,19 @@ def bench_sf(args):
                     if "PARIO_FILE_BACKEND" in extra:
                         env["PARIO_SCRATCH"] = ":".join(map(str, stripe_dirs))
                         target = stripe_dirs[0]
+                    # Page-cache rows are quick and noisy: more passes there.
+                    passes = 1 if flags else 3
                     cmd = launcher + ["-n", str(n), sf, "--dir", str(target), "--file-bytes",
                                       str(file_bytes), "--sizes", ",".join(map(str, sizes)),
-                                      "--rep", str(rep)] + flags
+                                      "--rep", str(rep), "--passes", str(passes)] + flags
                     for r in run_json_lines(cmd, env):
                         case = f"{r['op']} {r['size'] // 1024} KiB, {n} rank{'s' if n > 1 else ''}, {label}"
                         if label.startswith("striped") and r["impl"] != "pario":
                             continue  # the peers have no striping; their one-file rows are above
                         samples.setdefault(case, {}).setdefault(r["impl"], []).append(r["mbps"])
                     if have_fio and not label.startswith("striped"):
-                        for size in sizes:
+                        for size in sizes * passes:
+                            os.sync()  # as sf_bench does before each implementation
                             rounds = file_bytes // size // n
                             w, rd = fio_shared_file(workdir / "fio.dat", n, size, rounds, bool(flags))
                             (workdir / "fio.dat").unlink(missing_ok=True)
@@ -317,42 +339,77 @@ def bench_sf(args):
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
-    rows = []
-    for case, by_impl in samples.items():
-        values = {impl: statistics.median(v) for impl, v in by_impl.items()}
-        ratios, target = {}, {}
-        for peer in ("fio", "posix", "ga"):
-            if peer in values and "pario" in values and values[peer] > 0:
-                ratios[f"pario/{peer}"] = round(values["pario"] / values[peer], 3)
-        if "striped" not in case:
-            if "fio" in values:
-                target["pario/fio"] = 0.9
-            if "ga" in values:
-                target["pario/ga"] = 1.0
-        met = all(ratios.get(k, 0) >= v for k, v in target.items()) if target else None
-        direct = "O_DIRECT" in case
-        rows.append({"case": case, "unit": "MB/s",
-                     "page_cache": "odirect" if direct else ("warm" if case.startswith("read") else "write-back"),
-                     "values": {k: round(v, 1) for k, v in values.items()},
-                     "samples": {k: [round(x, 1) for x in v] for k, v in by_impl.items()},
-                     "ratios": ratios, "target": target, "met": met})
+    def targets(case):
+        if "striped" in case:
+            return {}
+        return {k: v for k, v in (("pario/fio", 0.9), ("pario/ga", 1.0))
+                if k.split("/")[1] in samples[case]}
+
+    def page_cache(case):
+        return {"page_cache": "odirect" if "O_DIRECT" in case
+                else ("warm" if case.startswith("read") else "write-back")}
+
+    rows = ratio_rows(samples, "pario", ("fio", "posix", "ga"), targets, page_cache)
     rows.sort(key=lambda r: ("striped" in r["case"], "O_DIRECT" in r["case"], r["case"].split(",")[1],
                              r["case"]))
     return {"benchmark": "sf", "machine": machine(), "commit": git_commit(), "quick": quick,
             "page_cache": "write-back (buffered writes land in the page cache, no fsync in the "
                           "timing), warm (buffered reads of the just-written file), odirect",
             "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
+            "samples_per_repetition": {"buffered and striped rows": 3, "O_DIRECT rows": 1},
             "mpi": launcher[0], "statistic": "median",
             "method": "P ranks write one shared file round-robin (block i by rank i mod P), barrier, "
-                      "then each reads the next rank's blocks; aggregate MB/s from barrier to barrier. "
-                      "fio: P jobs with the same offsets (rw=write:hole, offset_increment), stonewall, "
-                      "psync engine",
+                      "then each reads the next rank's blocks; aggregate MB/s from barrier to barrier; "
+                      "sync(2) before each implementation's write phase. "
+                      "fio: P jobs with the same offsets (rw=write:hole, offset_increment), psync engine, "
+                      "the write and the read phase as two runs",
+            "rows": rows}
+
+
+# ---------------------------------------------------------------- fim ------
+
+def bench_fim(args):
+    quick = args.quick
+    file_bytes = (64 << 20) if quick else (2 << 30)
+    reps = 3 if quick else 5
+    seconds = 0.2 if quick else 1.0
+    scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
+    fim = binary("fim_bench")
+    workdir = Path(tempfile.mkdtemp(prefix="pario-bench-fim-", dir=scratch))
+    # The RAM file's name matches PARIO_FIM; its budget holds all of it.
+    env = dict(os.environ, PARIO_SCRATCH=str(workdir), PARIO_FIM="*.fim",
+               PARIO_FIM_BUDGET=str(2 * file_bytes))
+    samples = {}
+    try:
+        for rep in range(reps):
+            progress(rep, reps, f"rep {rep + 1}/{reps}")
+            cmd = [fim, "--dir", str(workdir), "--file-bytes", str(file_bytes), "--seconds", str(seconds),
+                   "--rep", str(rep)]
+            for r in run_json_lines(cmd, env):
+                case = (f"random read/write {r['size'] // 1024} KiB" if r["op"] == "random"
+                        else f"{r['op']} {r['size'] >> 20} MiB")
+                samples.setdefault(case, {}).setdefault(r["impl"], []).append(r["mbps"])
+        progress(reps, reps, "done")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    rows = ratio_rows(samples, "ram", ("direct", "buffered", "tmpfs", "memcpy"),
+                      lambda case: ({"ram/direct": 10.0, "ram/buffered": 1.5} if case.startswith("random")
+                                    else {"ram/memcpy": 0.7}))
+    return {"benchmark": "fim", "machine": machine(), "commit": git_commit(), "quick": quick,
+            "page_cache": "warm for buffered (the file was just written and fits in RAM); "
+                          "odirect for direct; ram and tmpfs are memory",
+            "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
+            "seconds_per_sample": seconds, "statistic": "median",
+            "method": "one process; the file is written once, then random aligned requests, half reads "
+                      "and half writes, for a fixed time; sequential: the whole RAM file in 64 MiB "
+                      "requests, then memcpy of the same bytes",
             "rows": rows}
 
 
 BENCHMARKS = {"eaf": (bench_eaf, "private files vs raw pread/pwrite, GA EAF, Fortran direct access, fio"),
               "ga": (bench_ga, "global arrays vs raw MPI RMA and GA's NGA_* (get/put/acc, counter, MP2 mix)"),
-              "sf": (bench_sf, "shared files vs fio, raw pread/pwrite and GA's SF (ChemIO Fig. 8)")}
+              "sf": (bench_sf, "shared files vs fio, raw pread/pwrite and GA's SF (ChemIO Fig. 8)"),
+              "fim": (bench_fim, "Files in Memory vs disk (buffered, O_DIRECT), tmpfs and memcpy")}
 
 
 # ------------------------------------------------------------- report ------

@@ -12,7 +12,8 @@
 //
 // Rank 0 prints one JSON object per measurement on stdout; bench/run
 // aggregates. Usage:
-//   sf_bench --dir D --file-bytes N --sizes 32768,65536 [--direct] [--rep R]
+//   sf_bench --dir D --file-bytes N --sizes 32768,65536 [--direct] [--rep R] [--passes K]
+// (K passes over all implementations, each printed: more samples per run).
 #include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
@@ -142,6 +143,9 @@ void measure(Impl& impl, const std::string& dir, size_t file_bytes, size_t reque
              int rep) {
   const uint64_t blocks = file_bytes / request;
   const uint64_t rounds = blocks / nranks;  // every rank writes `rounds` blocks
+  // Every implementation starts from the same page-cache state: nothing
+  // dirty left by the one before (measured: buffered rows swung 10x without).
+  if (rank == 0) ::sync();
   impl.create(dir + "/sf_bench." + impl.name, rounds * nranks * request, request);
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
@@ -193,12 +197,13 @@ int main(int argc, char** argv) {
   size_t file_bytes = 64 << 20;
   std::vector<size_t> sizes = {32768, 65536};
   bool direct = false;
-  int rep = 0;
+  int rep = 0, passes = 1;
   for (int i = 1; i + 1 < argc || (i < argc && !std::strcmp(argv[i], "--direct")); ++i) {
     if (!std::strcmp(argv[i], "--dir")) dir = argv[++i];
     else if (!std::strcmp(argv[i], "--file-bytes")) file_bytes = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--sizes")) sizes = parse_sizes(argv[++i]);
     else if (!std::strcmp(argv[i], "--rep")) rep = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--passes")) passes = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--direct")) direct = true;
     else {
       std::fprintf(stderr, "sf_bench: unknown argument %s\n", argv[i]);
@@ -218,10 +223,12 @@ int main(int argc, char** argv) {
   size_t largest = 0;
   for (size_t s : sizes) largest = std::max(largest, s);
   char* buf = static_cast<char*>(std::aligned_alloc(4096, (largest + 4095) / 4096 * 4096));
-  for (size_t request : sizes) {
-    for (size_t i = 0; i < impls.size(); ++i) {
-      // Rotate the order with the repetition and the size.
-      measure(impls[(i + rep + request / 4096) % impls.size()], dir, file_bytes, request, buf, rep);
+  for (int pass = 0; pass < passes; ++pass) {
+    for (size_t request : sizes) {
+      for (size_t i = 0; i < impls.size(); ++i) {
+        // Rotate the order with the repetition, the pass and the size.
+        measure(impls[(i + rep + pass + request / 4096) % impls.size()], dir, file_bytes, request, buf, rep);
+      }
     }
   }
   std::free(buf);
