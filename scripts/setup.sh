@@ -41,8 +41,9 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 # numpy, matplotlib: benchmarks' plots; nanobind, scikit-build-core: the
 # Python package; pytest, mpi4py (binary wheel: building it from source here
-# took over 30 minutes): its tests.
-if ! "$venv/bin/python" -c "import numpy, matplotlib, nanobind, scikit_build_core, pytest, mpi4py" 2>/dev/null; then
-  "$venv/bin/pip" install -q --disable-pip-version-check --only-binary mpi4py \
-    numpy matplotlib nanobind scikit-build-core pytest mpi4py
+# took over 30 minutes): its tests; pyscf (integrals): the Hartree-Fock
+# example, the main job.
+if ! "$venv/bin/python" -c "import numpy, matplotlib, nanobind, scikit_build_core, pytest, mpi4py, pyscf" 2>/dev/null; then
+  "$venv/bin/pip" install -q --disable-pip-version-check --only-binary mpi4py,pyscf \
+    numpy matplotlib nanobind scikit-build-core pytest mpi4py pyscf
 fi
