@@ -1,0 +1,520 @@
+! Fortran module `pario`: the native C API through iso_c_binding.
+!
+! Every procedure takes `integer, intent(out), optional :: ierr` last. It
+! receives the status code (PARIO_OK = 0); when it is absent, a failure
+! prints the message (which call, path, offset, why) and stops the program
+! with `error stop`. Offsets and sizes are 64-bit (integer(int64)). File
+! buffers may be of any type and rank (contiguous; character data as
+! arrays of character(len=1)); bytes are counted from the buffer.
+!
+! Global arrays are Fortran-ordered: an array created with dims (m, n) is
+! indexed (i, j) with 1 <= i <= m, 1 <= j <= n, and a section lo(:)..hi(:)
+! (inclusive, 1-based) moves to and from a Fortran array of shape
+! hi - lo + 1, column-major. (pario stores it row-major with the
+! dimensions reversed, which is the same memory.)
+module pario
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: int64, real64, error_unit
+  implicit none
+  private
+
+  integer, parameter, public :: PARIO_OK = 0
+  integer, parameter, public :: PARIO_READ = 1, PARIO_WRITE = 2, PARIO_RDWR = 3, &
+                                PARIO_CREATE = 4, PARIO_TRUNCATE = 8, PARIO_EXCLUSIVE = 16, &
+                                PARIO_DIRECT = 32
+  integer(int64), parameter, public :: PARIO_UNKNOWN = -1_int64
+
+  type, public :: pario_file
+    type(c_ptr) :: h = c_null_ptr
+  end type
+  type, public :: pario_shared_file
+    type(c_ptr) :: h = c_null_ptr
+  end type
+  type, public :: pario_request
+    type(c_ptr) :: h = c_null_ptr
+  end type
+  type, public :: pario_group
+    type(c_ptr) :: h = c_null_ptr
+  end type
+  type, public :: pario_array
+    type(c_ptr) :: h = c_null_ptr
+    integer :: ndim = 0
+  end type
+  type, public :: pario_counter
+    type(c_ptr) :: h = c_null_ptr
+  end type
+
+  public :: pario_init, pario_finalize, pario_rank, pario_size, pario_error_message
+  public :: pario_file_open, pario_file_close, pario_file_delete, pario_file_write, pario_file_read, &
+            pario_file_iwrite, pario_file_iread, pario_file_length, pario_wait
+  public :: pario_shared_file_create, pario_shared_file_destroy, pario_shared_file_write, &
+            pario_shared_file_read
+  public :: pario_group_world, pario_group_barrier
+  public :: pario_array_create, pario_array_destroy, pario_array_put, pario_array_get, &
+            pario_array_acc, pario_array_fill, pario_array_sync, pario_array_distribution
+  public :: pario_counter_create, pario_counter_next, pario_counter_reset, pario_counter_destroy
+
+  interface
+    integer(c_int) function c_init() bind(C, name="pario_init")
+      import :: c_int
+    end function
+    integer(c_int) function c_finalize() bind(C, name="pario_finalize")
+      import :: c_int
+    end function
+    integer(c_int) function c_world_rank(r) bind(C, name="pario_world_rank")
+      import :: c_int
+      integer(c_int), intent(out) :: r
+    end function
+    integer(c_int) function c_world_size(n) bind(C, name="pario_world_size")
+      import :: c_int
+      integer(c_int), intent(out) :: n
+    end function
+    integer(c_size_t) function c_last_error(buf, len) bind(C, name="pario_last_error_message")
+      import :: c_char, c_size_t
+      character(kind=c_char), intent(out) :: buf(*)
+      integer(c_size_t), value :: len
+    end function
+    integer(c_int) function c_file_open(path, mode, f) bind(C, name="pario_file_open")
+      import :: c_char, c_int, c_ptr
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int), value :: mode
+      type(c_ptr), intent(out) :: f
+    end function
+    integer(c_int) function c_file_close(f) bind(C, name="pario_file_close")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: f
+    end function
+    integer(c_int) function c_file_delete(path) bind(C, name="pario_file_delete")
+      import :: c_char, c_int
+      character(kind=c_char), intent(in) :: path(*)
+    end function
+    integer(c_int) function c_file_write(f, off, buf, n) bind(C, name="pario_file_write")
+      import :: c_int, c_ptr, c_int64_t, c_size_t
+      type(c_ptr), value :: f, buf
+      integer(c_int64_t), value :: off
+      integer(c_size_t), value :: n
+    end function
+    integer(c_int) function c_file_read(f, off, buf, n) bind(C, name="pario_file_read")
+      import :: c_int, c_ptr, c_int64_t, c_size_t
+      type(c_ptr), value :: f, buf
+      integer(c_int64_t), value :: off
+      integer(c_size_t), value :: n
+    end function
+    integer(c_int) function c_file_iwrite(f, off, buf, n, r) bind(C, name="pario_file_iwrite")
+      import :: c_int, c_ptr, c_int64_t, c_size_t
+      type(c_ptr), value :: f, buf
+      integer(c_int64_t), value :: off
+      integer(c_size_t), value :: n
+      type(c_ptr), intent(out) :: r
+    end function
+    integer(c_int) function c_file_iread(f, off, buf, n, r) bind(C, name="pario_file_iread")
+      import :: c_int, c_ptr, c_int64_t, c_size_t
+      type(c_ptr), value :: f, buf
+      integer(c_int64_t), value :: off
+      integer(c_size_t), value :: n
+      type(c_ptr), intent(out) :: r
+    end function
+    integer(c_int) function c_file_length(f, n) bind(C, name="pario_file_length")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: f
+      integer(c_int64_t), intent(out) :: n
+    end function
+    integer(c_int) function c_wait(r) bind(C, name="pario_request_wait")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: r
+    end function
+    integer(c_int) function c_sf_create(g, path, hard, soft, req, f) bind(C, name="pario_shared_file_create")
+      import :: c_int, c_ptr, c_char, c_int64_t
+      type(c_ptr), value :: g
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int64_t), value :: hard, soft, req
+      type(c_ptr), intent(out) :: f
+    end function
+    integer(c_int) function c_sf_destroy(f) bind(C, name="pario_shared_file_destroy")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: f
+    end function
+    integer(c_int) function c_sf_write(f, off, buf, n) bind(C, name="pario_shared_file_write")
+      import :: c_int, c_ptr, c_int64_t, c_size_t
+      type(c_ptr), value :: f, buf
+      integer(c_int64_t), value :: off
+      integer(c_size_t), value :: n
+    end function
+    integer(c_int) function c_sf_read(f, off, buf, n) bind(C, name="pario_shared_file_read")
+      import :: c_int, c_ptr, c_int64_t, c_size_t
+      type(c_ptr), value :: f, buf
+      integer(c_int64_t), value :: off
+      integer(c_size_t), value :: n
+    end function
+    integer(c_int) function c_group_world(g) bind(C, name="pario_group_world")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(out) :: g
+    end function
+    integer(c_int) function c_group_barrier(g) bind(C, name="pario_group_barrier")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: g
+    end function
+    integer(c_int) function c_array_create(g, name, type, ndim, dims, a) bind(C, name="pario_array_create")
+      import :: c_int, c_ptr, c_char, c_int64_t
+      type(c_ptr), value :: g
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), value :: type, ndim
+      integer(c_int64_t), intent(in) :: dims(*)
+      type(c_ptr), intent(out) :: a
+    end function
+    integer(c_int) function c_array_destroy(a) bind(C, name="pario_array_destroy")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: a
+    end function
+    integer(c_int) function c_array_put(a, start, count, buf, ld) bind(C, name="pario_array_put")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: a, buf, ld
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+    end function
+    integer(c_int) function c_array_get(a, start, count, buf, ld) bind(C, name="pario_array_get")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: a, buf, ld
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+    end function
+    integer(c_int) function c_array_acc(a, start, count, buf, ld, alpha) bind(C, name="pario_array_acc")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: a, buf, ld, alpha
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+    end function
+    integer(c_int) function c_array_fill(a, value) bind(C, name="pario_array_fill")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: a, value
+    end function
+    integer(c_int) function c_array_sync(a) bind(C, name="pario_array_sync")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: a
+    end function
+    integer(c_int) function c_array_distribution(a, rank, start, count) bind(C, name="pario_array_distribution")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: a
+      integer(c_int), value :: rank
+      integer(c_int64_t), intent(out) :: start(*), count(*)
+    end function
+    integer(c_int) function c_counter_create(g, c) bind(C, name="pario_counter_create")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: g
+      type(c_ptr), intent(out) :: c
+    end function
+    integer(c_int) function c_counter_next(c, v) bind(C, name="pario_counter_next")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: c
+      integer(c_int64_t), intent(out) :: v
+    end function
+    integer(c_int) function c_counter_reset(c) bind(C, name="pario_counter_reset")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: c
+    end function
+    integer(c_int) function c_counter_destroy(c) bind(C, name="pario_counter_destroy")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: c
+    end function
+  end interface
+
+contains
+
+  ! The status to ierr, or (ierr absent) a message and a stop on failure.
+  subroutine finish(rc, ierr)
+    integer(c_int), intent(in) :: rc
+    integer, intent(out), optional :: ierr
+    if (present(ierr)) then
+      ierr = int(rc)
+    else if (rc /= 0) then
+      write (error_unit, '(a)') 'pario: ' // trim(pario_error_message())
+      error stop 1
+    end if
+  end subroutine
+
+  function cstr(s) result(c)
+    character(*), intent(in) :: s
+    character(kind=c_char, len=len_trim(s) + 1) :: c
+    c = trim(s) // c_null_char
+  end function
+
+  !> The message of the last failed call on this thread.
+  function pario_error_message() result(msg)
+    character(len=1024) :: msg
+    character(kind=c_char) :: buf(1024)
+    integer(c_size_t) :: n, i
+    n = c_last_error(buf, int(size(buf), c_size_t))
+    msg = ' '
+    do i = 1, min(n, int(len(msg), c_size_t))
+      msg(i:i) = buf(i)
+    end do
+  end function
+
+  subroutine pario_init(ierr)
+    integer, intent(out), optional :: ierr
+    call finish(c_init(), ierr)
+  end subroutine
+
+  subroutine pario_finalize(ierr)
+    integer, intent(out), optional :: ierr
+    call finish(c_finalize(), ierr)
+  end subroutine
+
+  !> This process's rank in the world, 0-based as in MPI.
+  integer function pario_rank()
+    integer(c_int) :: r, rc
+    rc = c_world_rank(r)
+    pario_rank = int(r)
+  end function
+
+  integer function pario_size()
+    integer(c_int) :: n, rc
+    rc = c_world_size(n)
+    pario_size = int(n)
+  end function
+
+  ! ---- private files: buffers of any type and rank (contiguous) ----
+
+  subroutine pario_file_open(f, path, mode, ierr)
+    type(pario_file), intent(out) :: f
+    character(*), intent(in) :: path
+    integer, intent(in) :: mode
+    integer, intent(out), optional :: ierr
+    call finish(c_file_open(cstr(path), int(mode, c_int), f%h), ierr)
+  end subroutine
+
+  subroutine pario_file_close(f, ierr)
+    type(pario_file), intent(inout) :: f
+    integer, intent(out), optional :: ierr
+    call finish(c_file_close(f%h), ierr)
+  end subroutine
+
+  subroutine pario_file_delete(path, ierr)
+    character(*), intent(in) :: path
+    integer, intent(out), optional :: ierr
+    call finish(c_file_delete(cstr(path)), ierr)
+  end subroutine
+
+  !> Writes all of buf (bytes counted from its type and size) at offset.
+  subroutine pario_file_write(f, offset, buf, ierr)
+    type(pario_file), intent(in) :: f
+    integer(int64), intent(in) :: offset
+    class(*), dimension(..), target, contiguous, intent(in) :: buf
+    integer, intent(out), optional :: ierr
+    call finish(c_file_write(f%h, offset, addr(buf), nbytes(buf)), ierr)
+  end subroutine
+
+  subroutine pario_file_read(f, offset, buf, ierr)
+    type(pario_file), intent(in) :: f
+    integer(int64), intent(in) :: offset
+    class(*), dimension(..), target, contiguous, intent(inout) :: buf
+    integer, intent(out), optional :: ierr
+    call finish(c_file_read(f%h, offset, addr(buf), nbytes(buf)), ierr)
+  end subroutine
+
+  !> Starts a write; buf must stay unchanged until pario_wait(req).
+  subroutine pario_file_iwrite(f, offset, buf, req, ierr)
+    type(pario_file), intent(in) :: f
+    integer(int64), intent(in) :: offset
+    class(*), dimension(..), target, contiguous, intent(in) :: buf
+    type(pario_request), intent(out) :: req
+    integer, intent(out), optional :: ierr
+    call finish(c_file_iwrite(f%h, offset, addr(buf), nbytes(buf), req%h), ierr)
+  end subroutine
+
+  !> Starts a read into buf, which must stay untouched until pario_wait(req).
+  subroutine pario_file_iread(f, offset, buf, req, ierr)
+    type(pario_file), intent(in) :: f
+    integer(int64), intent(in) :: offset
+    class(*), dimension(..), target, contiguous, intent(inout) :: buf
+    type(pario_request), intent(out) :: req
+    integer, intent(out), optional :: ierr
+    call finish(c_file_iread(f%h, offset, addr(buf), nbytes(buf), req%h), ierr)
+  end subroutine
+
+  subroutine pario_wait(req, ierr)
+    type(pario_request), intent(inout) :: req
+    integer, intent(out), optional :: ierr
+    call finish(c_wait(req%h), ierr)
+  end subroutine
+
+  integer(int64) function pario_file_length(f, ierr)
+    type(pario_file), intent(in) :: f
+    integer, intent(out), optional :: ierr
+    call finish(c_file_length(f%h, pario_file_length), ierr)
+  end function
+
+  ! ---- shared files ----
+
+  subroutine pario_shared_file_create(f, group, path, hard_limit, soft_limit, request_size, ierr)
+    type(pario_shared_file), intent(out) :: f
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    integer(int64), intent(in) :: hard_limit, soft_limit, request_size
+    integer, intent(out), optional :: ierr
+    call finish(c_sf_create(group%h, cstr(path), hard_limit, soft_limit, request_size, f%h), ierr)
+  end subroutine
+
+  subroutine pario_shared_file_destroy(f, ierr)
+    type(pario_shared_file), intent(inout) :: f
+    integer, intent(out), optional :: ierr
+    call finish(c_sf_destroy(f%h), ierr)
+  end subroutine
+
+  subroutine pario_shared_file_write(f, offset, buf, ierr)
+    type(pario_shared_file), intent(in) :: f
+    integer(int64), intent(in) :: offset
+    class(*), dimension(..), target, contiguous, intent(in) :: buf
+    integer, intent(out), optional :: ierr
+    call finish(c_sf_write(f%h, offset, addr(buf), nbytes(buf)), ierr)
+  end subroutine
+
+  subroutine pario_shared_file_read(f, offset, buf, ierr)
+    type(pario_shared_file), intent(in) :: f
+    integer(int64), intent(in) :: offset
+    class(*), dimension(..), target, contiguous, intent(inout) :: buf
+    integer, intent(out), optional :: ierr
+    call finish(c_sf_read(f%h, offset, addr(buf), nbytes(buf)), ierr)
+  end subroutine
+
+  ! ---- groups, arrays (real(real64)), counters ----
+
+  subroutine pario_group_world(g, ierr)
+    type(pario_group), intent(out) :: g
+    integer, intent(out), optional :: ierr
+    call finish(c_group_world(g%h), ierr)
+  end subroutine
+
+  subroutine pario_group_barrier(g, ierr)
+    type(pario_group), intent(in) :: g
+    integer, intent(out), optional :: ierr
+    call finish(c_group_barrier(g%h), ierr)
+  end subroutine
+
+  !> Collective: a double-precision array of Fortran shape dims.
+  subroutine pario_array_create(a, group, name, dims, ierr)
+    type(pario_array), intent(out) :: a
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: name
+    integer(int64), intent(in) :: dims(:)
+    integer, intent(out), optional :: ierr
+    a%ndim = size(dims)
+    call finish(c_array_create(group%h, cstr(name), 1_c_int, int(a%ndim, c_int), dims(size(dims):1:-1), a%h), &
+                ierr)
+  end subroutine
+
+  subroutine pario_array_destroy(a, ierr)
+    type(pario_array), intent(inout) :: a
+    integer, intent(out), optional :: ierr
+    call finish(c_array_destroy(a%h), ierr)
+  end subroutine
+
+  ! 1-based inclusive lo..hi, Fortran order -> 0-based start and count, C order.
+  subroutine section(a, lo, hi, start, count)
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:)
+    integer(c_int64_t), intent(out) :: start(a%ndim), count(a%ndim)
+    integer :: d
+    do d = 1, a%ndim
+      start(a%ndim + 1 - d) = lo(d) - 1
+      count(a%ndim + 1 - d) = max(0_int64, hi(d) - lo(d) + 1)
+    end do
+  end subroutine
+
+  subroutine pario_array_put(a, lo, hi, buf, ierr)
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:)
+    real(real64), dimension(..), target, contiguous, intent(in) :: buf
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: start(a%ndim), count(a%ndim)
+    call section(a, lo, hi, start, count)
+    call finish(c_array_put(a%h, start, count, c_loc(buf), c_null_ptr), ierr)
+  end subroutine
+
+  subroutine pario_array_get(a, lo, hi, buf, ierr)
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:)
+    real(real64), dimension(..), target, contiguous, intent(inout) :: buf
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: start(a%ndim), count(a%ndim)
+    call section(a, lo, hi, start, count)
+    call finish(c_array_get(a%h, start, count, c_loc(buf), c_null_ptr), ierr)
+  end subroutine
+
+  !> section += alpha * buf, atomic per element.
+  subroutine pario_array_acc(a, lo, hi, buf, alpha, ierr)
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:)
+    real(real64), dimension(..), target, contiguous, intent(in) :: buf
+    real(real64), intent(in), target :: alpha
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: start(a%ndim), count(a%ndim)
+    call section(a, lo, hi, start, count)
+    call finish(c_array_acc(a%h, start, count, c_loc(buf), c_null_ptr, c_loc(alpha)), ierr)
+  end subroutine
+
+  subroutine pario_array_fill(a, value, ierr)
+    type(pario_array), intent(in) :: a
+    real(real64), intent(in), target :: value
+    integer, intent(out), optional :: ierr
+    call finish(c_array_fill(a%h, c_loc(value)), ierr)
+  end subroutine
+
+  subroutine pario_array_sync(a, ierr)
+    type(pario_array), intent(in) :: a
+    integer, intent(out), optional :: ierr
+    call finish(c_array_sync(a%h), ierr)
+  end subroutine
+
+  !> The section rank (0-based) owns, as 1-based inclusive lo..hi.
+  subroutine pario_array_distribution(a, rank, lo, hi, ierr)
+    type(pario_array), intent(in) :: a
+    integer, intent(in) :: rank
+    integer(int64), intent(out) :: lo(:), hi(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: start(a%ndim), count(a%ndim)
+    integer :: d
+    call finish(c_array_distribution(a%h, int(rank, c_int), start, count), ierr)
+    do d = 1, a%ndim
+      lo(d) = start(a%ndim + 1 - d) + 1
+      hi(d) = start(a%ndim + 1 - d) + count(a%ndim + 1 - d)
+    end do
+  end subroutine
+
+  subroutine pario_counter_create(c, group, ierr)
+    type(pario_counter), intent(out) :: c
+    type(pario_group), intent(in) :: group
+    integer, intent(out), optional :: ierr
+    call finish(c_counter_create(group%h, c%h), ierr)
+  end subroutine
+
+  integer(int64) function pario_counter_next(c, ierr)
+    type(pario_counter), intent(in) :: c
+    integer, intent(out), optional :: ierr
+    call finish(c_counter_next(c%h, pario_counter_next), ierr)
+  end function
+
+  subroutine pario_counter_reset(c, ierr)
+    type(pario_counter), intent(in) :: c
+    integer, intent(out), optional :: ierr
+    call finish(c_counter_reset(c%h), ierr)
+  end subroutine
+
+  subroutine pario_counter_destroy(c, ierr)
+    type(pario_counter), intent(inout) :: c
+    integer, intent(out), optional :: ierr
+    call finish(c_counter_destroy(c%h), ierr)
+  end subroutine
+
+  ! Bytes in a buffer of any type: its elements times their size. (gfortran
+  ! 12 sizes a character(len>1) scalar as 1 byte here: pass character
+  ! data as arrays of character(len=1).)
+  integer(c_size_t) function nbytes(buf)
+    class(*), dimension(..), intent(in) :: buf
+    nbytes = int(size(buf, kind=int64) * storage_size(buf, kind=int64) / 8, c_size_t)
+  end function
+
+  ! The address of a buffer of any type (c_loc takes an assumed-type one).
+  type(c_ptr) function addr(buf)
+    type(*), dimension(..), target, contiguous, intent(in) :: buf
+    addr = c_loc(buf)
+  end function
+
+end module pario

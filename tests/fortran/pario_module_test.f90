@@ -1,0 +1,116 @@
+! The Fortran module `pario` at 1 and 2 ranks: private and shared files,
+! a global array in Fortran order, the counter, and errors through ierr.
+program pario_module_test
+  use pario
+  use, intrinsic :: iso_fortran_env, only: int64, real64
+  implicit none
+  integer :: me, np, ierr, failures = 0, i, j
+  character(len=256) :: dir, path
+  type(pario_file) :: f
+  type(pario_request) :: req
+  type(pario_shared_file) :: sf
+  type(pario_group) :: world
+  type(pario_array) :: a
+  type(pario_counter) :: c
+  real(real64) :: x(1000), y(1000), block(3, 2), col(7), whole(7, 5), counts(64)
+  integer(int64) :: k(10), k2(10), lo(2), hi(2), v, mine(10)
+
+  call pario_init()
+  me = pario_rank()
+  np = pario_size()
+  call get_environment_variable('PARIO_SCRATCH', dir)
+  if (len_trim(dir) == 0) dir = '/tmp'
+
+  ! Private file: any type, blocking and nonblocking, then errors via ierr.
+  write (path, '(a, a, i0)') trim(dir), '/fortran_module.', me
+  x = [(real(i, real64) / 3, i = 1, 1000)]
+  k = [(int(i, int64) * 1000000007_int64, i = 1, 10)]
+  call pario_file_open(f, path, ior(PARIO_RDWR, ior(PARIO_CREATE, PARIO_TRUNCATE)))
+  call pario_file_write(f, 0_int64, x)
+  call pario_file_iwrite(f, 8000_int64, k, req)
+  call pario_wait(req)
+  call check(pario_file_length(f) == 8080_int64, 'length after both writes')
+  call pario_file_iread(f, 0_int64, y, req)
+  call pario_wait(req)
+  call pario_file_read(f, 8000_int64, k2)
+  call check(all(y == x) .and. all(k2 == k), 'file round trip')
+  call pario_file_read(f, 8000_int64, y, ierr)
+  call check(ierr == 5, 'read past end of file gives PARIO_ERR_OUT_OF_RANGE')
+  call check(index(pario_error_message(), 'past end of file') > 0, 'the message says why')
+  call pario_file_close(f)
+  call pario_file_delete(path)
+  call pario_file_open(f, path, PARIO_READ, ierr)
+  call check(ierr == 3, 'a deleted file is not found')
+
+  ! Shared file: block i by rank mod(i, np), then read the next rank's.
+  call pario_group_world(world)
+  write (path, '(a, a)') trim(dir), '/fortran_module.sf'
+  call pario_shared_file_create(sf, world, path, PARIO_UNKNOWN, PARIO_UNKNOWN, 8000_int64)
+  do i = 0, 3
+    y = real(i * np + me, real64)
+    call pario_shared_file_write(sf, int(i * np + me, int64) * 8000, y)
+  end do
+  call pario_group_barrier(world)
+  do i = 0, 3
+    j = i * np + mod(me + 1, np)
+    call pario_shared_file_read(sf, int(j, int64) * 8000, y)
+    call check(all(y == real(j, real64)), 'shared file cross read')
+  end do
+  call pario_shared_file_destroy(sf)
+
+  ! Global array a(7, 5), Fortran order, 1-based sections.
+  call pario_array_create(a, world, 'fortran', [7_int64, 5_int64])
+  call pario_array_fill(a, 0.0_real64)
+  if (me == 0) then
+    whole = reshape([((real(i + 10 * j, real64), i = 1, 7), j = 1, 5)], [7, 5])
+    call pario_array_put(a, [1_int64, 1_int64], [7_int64, 5_int64], whole)
+  end if
+  call pario_array_sync(a)
+  call pario_array_get(a, [2_int64, 3_int64], [4_int64, 4_int64], block)
+  call check(all(block == reshape([32d0, 33d0, 34d0, 42d0, 43d0, 44d0], [3, 2])), 'section get in Fortran order')
+  call pario_array_sync(a)
+  col = 1
+  call pario_array_acc(a, [1_int64, 1_int64], [7_int64, 1_int64], col, 2.0_real64)
+  call pario_array_sync(a)
+  call pario_array_get(a, [1_int64, 1_int64], [7_int64, 1_int64], col)
+  call check(all(col == [(real(i + 10, real64) + 2 * np, i = 1, 7)]), 'accumulate from every rank')
+  call pario_array_distribution(a, me, lo, hi)
+  call check(all(lo >= 1) .and. hi(1) <= 7 .and. hi(2) <= 5, 'own patch inside the array')
+  call pario_array_destroy(a)
+
+  ! Counter: 10 values per rank, each handed out once.
+  call pario_counter_create(c, world)
+  do i = 1, 10
+    mine(i) = pario_counter_next(c)
+  end do
+  call pario_array_create(a, world, 'seen', [64_int64, 1_int64])
+  call pario_array_fill(a, 0.0_real64)
+  do i = 1, 10
+    v = mine(i) + 1
+    call pario_array_acc(a, [v, 1_int64], [v, 1_int64], [1.0_real64], 1.0_real64)
+  end do
+  call pario_array_sync(a)
+  call pario_array_get(a, [1_int64, 1_int64], [64_int64, 1_int64], counts)
+  call check(all(counts(1:10 * np) == 1) .and. all(counts(10 * np + 1:) == 0), 'each counter value once')
+  call pario_array_destroy(a)
+  call pario_counter_destroy(c)
+
+  call pario_finalize()
+  if (failures > 0) then
+    print '(a, i0, a)', 'pario_module_test: ', failures, ' failed'
+    error stop 1
+  end if
+  if (me == 0) print '(a)', 'pario_module_test: all passed'
+
+contains
+
+  subroutine check(ok, what)
+    logical, intent(in) :: ok
+    character(*), intent(in) :: what
+    if (.not. ok) then
+      failures = failures + 1
+      print '(a, i0, a, a)', 'rank ', me, ': failed: ', what
+    end if
+  end subroutine
+
+end program
