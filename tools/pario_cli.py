@@ -140,12 +140,12 @@ def cmd_info(args):
 
 # ------------------------------------------------------------------ clean --
 
-def stale_segments():
-    """This user's pario segments in /dev/shm whose creating process is gone."""
+def stale_segments(shm_dir):
+    """This user's pario segments in shm_dir whose creating process is gone."""
     prefix = f"pario.{os.getuid()}."
     stale = []
     try:
-        names = os.listdir("/dev/shm")
+        names = os.listdir(shm_dir)
     except FileNotFoundError:
         return stale
     for name in names:
@@ -155,14 +155,14 @@ def stale_segments():
             pid = int(name[len(prefix):].split(".")[0])
             os.kill(pid, 0)
         except ProcessLookupError:
-            stale.append(Path("/dev/shm") / name)
+            stale.append(Path(shm_dir) / name)
         except (ValueError, PermissionError):
             pass
     return stale
 
 
 def cmd_clean(args):
-    stale = stale_segments()
+    stale = stale_segments(args.shm_dir)
     if not stale:
         print("pario clean: nothing to remove (no shared memory left by dead pario jobs)")
         return 0
@@ -199,6 +199,7 @@ def main(argv=None):
     i.set_defaults(run=cmd_info)
     c = sub.add_parser("clean", help="remove shared-memory segments left by dead pario jobs")
     c.add_argument("--yes", action="store_true", help="do not ask")
+    c.add_argument("--shm-dir", default="/dev/shm", help=argparse.SUPPRESS)  # tests: a private directory
     c.set_defaults(run=cmd_clean)
     args = p.parse_args(argv)
     if not args.command:

@@ -65,6 +65,19 @@ PARIO_API int pario_file_write(pario_file_t file, int64_t offset, const void *bu
  * file ends first (buf may then hold the part that existed). */
 PARIO_API int pario_file_read(pario_file_t file, int64_t offset, void *buf, size_t bytes);
 
+/* Vectored forms: `count` buffers, in order, as one range starting at
+ * `offset` (one preadv/pwritev where the backend can); otherwise as
+ * pario_file_write and pario_file_read (exact: OUT_OF_RANGE if the file
+ * ends first). Same layout as struct iovec. */
+typedef struct pario_iovec {
+  void *base;
+  size_t len;
+} pario_iovec_t;
+PARIO_API int pario_file_writev(pario_file_t file, int64_t offset, const pario_iovec_t *iov,
+                                int count);
+PARIO_API int pario_file_readv(pario_file_t file, int64_t offset, const pario_iovec_t *iov,
+                               int count);
+
 /* Nonblocking forms. The buffer is borrowed until pario_request_wait (or a
  * pario_request_test that reports completion) returns. *req_out is written
  * only on success. There is no limit on outstanding requests. */

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "base/config.h"
 #include "capi/boundary.h"
@@ -160,6 +161,40 @@ int pario_file_read(pario_file_t file, int64_t offset, void* buf, size_t bytes) 
     PARIO_ASSIGN_OR_RETURN(PrivateFile * f, live_file(file));
     PARIO_RETURN_IF_ERROR(check_range(offset, buf, bytes));
     return f->read(static_cast<uint64_t>(offset), buf, bytes);
+  });
+}
+
+namespace {
+// The caller's buffers as iovecs, checked like a single buffer of their sum.
+Result<std::vector<iovec>> iovecs(int64_t offset, const pario_iovec_t* iov, int count) {
+  if (count < 0) return invalid("negative buffer count " + std::to_string(count));
+  if (count > 0 && !iov) return invalid("iov is null");
+  std::vector<iovec> out(static_cast<size_t>(count));
+  size_t total = 0;
+  for (int i = 0; i < count; ++i) {
+    if (!iov[i].base && iov[i].len) return invalid("buffer " + std::to_string(i) + " is null");
+    if (iov[i].len > std::numeric_limits<size_t>::max() - total) return invalid("buffer sizes overflow");
+    total += iov[i].len;
+    out[i] = {iov[i].base, iov[i].len};
+  }
+  PARIO_RETURN_IF_ERROR(check_range(offset, out.data(), total));
+  return out;
+}
+}  // namespace
+
+int pario_file_writev(pario_file_t file, int64_t offset, const pario_iovec_t* iov, int count) {
+  return guarded("pario_file_writev", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(PrivateFile * f, live_file(file));
+    PARIO_ASSIGN_OR_RETURN(std::vector<iovec> v, iovecs(offset, iov, count));
+    return f->writev(static_cast<uint64_t>(offset), v.data(), count);
+  });
+}
+
+int pario_file_readv(pario_file_t file, int64_t offset, const pario_iovec_t* iov, int count) {
+  return guarded("pario_file_readv", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(PrivateFile * f, live_file(file));
+    PARIO_ASSIGN_OR_RETURN(std::vector<iovec> v, iovecs(offset, iov, count));
+    return f->readv(static_cast<uint64_t>(offset), v.data(), count);
   });
 }
 

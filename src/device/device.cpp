@@ -1,6 +1,8 @@
 #include "device/device.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <vector>
 
 namespace pario::device {
 namespace {
@@ -54,23 +56,67 @@ Status Device::write_at(uint64_t offset, const void* buf, size_t len) {
   return Status::Ok();
 }
 
-Status Device::readv_at(uint64_t offset, const iovec* iov, int count, size_t* got) {
-  size_t total = 0;
-  for (int i = 0; i < count; ++i) {
-    size_t n = 0;
-    PARIO_RETURN_IF_ERROR(read_at(offset + total, iov[i].iov_base, iov[i].iov_len, &n));
-    total += n;
-    if (n < iov[i].iov_len) break;  // end of file
+namespace {
+
+// The buffers still to move: a copy of the caller's list, without the
+// empty ones, advanced past what each attempt moved.
+class IovCursor {
+ public:
+  IovCursor(const iovec* iov, int count) {
+    for (int i = 0; i < count; ++i) {
+      if (iov[i].iov_len) left_.push_back(iov[i]);
+    }
   }
-  *got = total;
+  bool done() const { return first_ == left_.size(); }
+  const iovec* data() const { return left_.data() + first_; }
+  int count() const { return static_cast<int>(left_.size() - first_); }
+  void advance(size_t n) {
+    while (n && !done()) {
+      iovec& v = left_[first_];
+      const size_t take = std::min(n, v.iov_len);
+      v.iov_base = static_cast<char*>(v.iov_base) + take;
+      v.iov_len -= take;
+      n -= take;
+      if (v.iov_len == 0) ++first_;
+    }
+  }
+
+ private:
+  std::vector<iovec> left_;
+  size_t first_ = 0;
+};
+
+}  // namespace
+
+Status Device::readv_at(uint64_t offset, const iovec* iov, int count, size_t* got) {
+  IovCursor rest(iov, count);
+  size_t done = 0;
+  while (!rest.done()) {
+    Result<size_t> r = readv_some(offset + done, rest.data(), rest.count());
+    if (!r.ok()) {
+      if (retryable(r.status())) continue;
+      return std::move(r).status().with_context(path_ + ": read " + at(offset + done));
+    }
+    if (*r == 0) break;  // end of file
+    done += *r;
+    rest.advance(*r);
+  }
+  *got = done;
   return Status::Ok();
 }
 
 Status Device::writev_at(uint64_t offset, const iovec* iov, int count) {
-  uint64_t pos = offset;
-  for (int i = 0; i < count; ++i) {
-    PARIO_RETURN_IF_ERROR(write_at(pos, iov[i].iov_base, iov[i].iov_len));
-    pos += iov[i].iov_len;
+  IovCursor rest(iov, count);
+  size_t done = 0;
+  while (!rest.done()) {
+    Result<size_t> r = writev_some(offset + done, rest.data(), rest.count());
+    if (!r.ok()) {
+      if (retryable(r.status())) continue;
+      return std::move(r).status().with_context(path_ + ": write " + at(offset + done));
+    }
+    if (*r == 0) return Status(Code::kIo, path_ + ": write " + at(offset + done) + ": no progress");
+    done += *r;
+    rest.advance(*r);
   }
   return Status::Ok();
 }

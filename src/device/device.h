@@ -62,7 +62,8 @@ class Device {
   // Writes all len bytes at offset, extending the device as needed.
   Status write_at(uint64_t offset, const void* buf, size_t len);
   // Vectored forms: the buffers are filled or drained in order, as one
-  // contiguous range starting at offset.
+  // contiguous range starting at offset (one preadv/pwritev where the
+  // backend can). Same guarantees as read_at / write_at.
   Status readv_at(uint64_t offset, const iovec* iov, int count, size_t* got);
   Status writev_at(uint64_t offset, const iovec* iov, int count);
 
@@ -91,6 +92,17 @@ class Device {
   // an error; an error with sys_errno() EINTR or EAGAIN is retried.
   virtual Result<size_t> read_some(uint64_t offset, void* buf, size_t len) = 0;
   virtual Result<size_t> write_some(uint64_t offset, const void* buf, size_t len) = 0;
+  // One attempt at a vectored transfer of count (> 0, none empty) buffers.
+  // The default moves the first buffer only; backends with preadv/pwritev
+  // move more per call.
+  virtual Result<size_t> readv_some(uint64_t offset, const iovec* iov, int count) {
+    (void)count;
+    return read_some(offset, iov[0].iov_base, iov[0].iov_len);
+  }
+  virtual Result<size_t> writev_some(uint64_t offset, const iovec* iov, int count) {
+    (void)count;
+    return write_some(offset, iov[0].iov_base, iov[0].iov_len);
+  }
   // Free bytes where the device lives, for "no space" messages; -1 unknown.
   virtual int64_t free_bytes() const { return -1; }
 

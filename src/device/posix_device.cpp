@@ -19,9 +19,11 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -31,12 +33,10 @@
 namespace pario::device {
 namespace {
 
-constexpr size_t kDirectAlign = 4096;
+// O_DIRECT alignment when the file system does not say (statx's
+// STATX_DIOALIGN, Linux 6.1+, reports the real one, e.g. 512 on ext4).
+constexpr uint32_t kDefaultDirectAlign = 4096;
 constexpr size_t kMaxBounce = size_t{4} << 20;  // bytes per bounced attempt
-
-bool aligned(uint64_t x) { return x % kDirectAlign == 0; }
-uint64_t align_down(uint64_t x) { return x - x % kDirectAlign; }
-uint64_t align_up(uint64_t x) { return align_down(x + kDirectAlign - 1); }
 
 // A growing, page-aligned scratch buffer per thread, reused across calls so
 // that bounced requests do not pay an allocation each.
@@ -47,19 +47,32 @@ struct BounceBuffer {
   char* get(size_t n) {
     if (n > capacity) {
       std::free(data);
-      data = std::aligned_alloc(kDirectAlign, n);
+      n = (n + 4095) / 4096 * 4096;
+      data = std::aligned_alloc(4096, n);  // covers any alignment up to a page
       capacity = data ? n : 0;
     }
     return static_cast<char*>(data);
   }
 };
+
+// The direct-I/O alignment of an open file: offsets, lengths and buffer
+// addresses must all be multiples of it.
+uint32_t direct_alignment(int fd) {
+  struct statx sx;
+  if (::statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN) &&
+      sx.stx_dio_offset_align > 0) {
+    const uint32_t a = std::max(sx.stx_dio_offset_align, sx.stx_dio_mem_align);
+    if (a <= 4096 && (a & (a - 1)) == 0) return a;  // the bounce buffer's alignment bounds it
+  }
+  return kDefaultDirectAlign;
+}
 thread_local BounceBuffer bounce;
 
 class PosixDevice final : public Device {
  public:
   // buffered_fd: the same file without O_DIRECT (direct mode only, else -1).
-  PosixDevice(std::string path, int fd, int buffered_fd)
-      : Device(std::move(path)), fd_(fd), buffered_fd_(buffered_fd) {}
+  PosixDevice(std::string path, int fd, int buffered_fd, uint32_t align)
+      : Device(std::move(path)), fd_(fd), buffered_fd_(buffered_fd), align_(align) {}
   ~PosixDevice() override { (void)close(); }
 
   Status sync() override {
@@ -108,7 +121,7 @@ class PosixDevice final : public Device {
     if (native_ok(IoKind::kRead, offset, buf, len)) return sys_pread(fd_, buf, len, offset);
     // Aligned start and buffer: read the aligned prefix directly; the
     // remainder comes back through here and takes the bounce path.
-    if (aligned(offset) && aligned(reinterpret_cast<uintptr_t>(buf)) && len >= kDirectAlign) {
+    if (aligned(offset) && aligned(reinterpret_cast<uintptr_t>(buf)) && len >= align_) {
       return sys_pread(fd_, buf, align_down(len), offset);
     }
     uint64_t a0 = align_down(offset);
@@ -130,7 +143,7 @@ class PosixDevice final : public Device {
     if (!aligned(offset)) {  // head: up to the next block boundary
       return sys_pwrite(buffered_fd_, buf, std::min<uint64_t>(len, align_up(offset) - offset), offset);
     }
-    if (len < kDirectAlign) return sys_pwrite(buffered_fd_, buf, len, offset);  // tail
+    if (len < align_) return sys_pwrite(buffered_fd_, buf, len, offset);  // tail
     const size_t blocks = align_down(len);
     if (aligned(reinterpret_cast<uintptr_t>(buf))) return sys_pwrite(fd_, buf, blocks, offset);
     const size_t n = std::min(blocks, kMaxBounce);
@@ -138,6 +151,23 @@ class PosixDevice final : public Device {
     if (!tmp) return Status(Code::kNoMemory, "O_DIRECT bounce buffer");
     std::memcpy(tmp, buf, n);
     return sys_pwrite(fd_, tmp, n, offset);
+  }
+
+  // Buffered: one preadv/pwritev. O_DIRECT: buffer by buffer, since each
+  // has its own alignment.
+  Result<size_t> readv_some(uint64_t offset, const iovec* iov, int count) override {
+    if (fd_ < 0) return closed();
+    if (direct()) return read_some(offset, iov[0].iov_base, iov[0].iov_len);
+    ssize_t n = ::preadv(fd_, iov, std::min(count, IOV_MAX), static_cast<off_t>(offset));
+    if (n < 0) return errno_status(errno, "");
+    return static_cast<size_t>(n);
+  }
+  Result<size_t> writev_some(uint64_t offset, const iovec* iov, int count) override {
+    if (fd_ < 0) return closed();
+    if (direct()) return write_some(offset, iov[0].iov_base, iov[0].iov_len);
+    ssize_t n = ::pwritev(fd_, iov, std::min(count, IOV_MAX), static_cast<off_t>(offset));
+    if (n < 0) return errno_status(errno, "");
+    return static_cast<size_t>(n);
   }
 
   int64_t free_bytes() const override {
@@ -161,8 +191,13 @@ class PosixDevice final : public Device {
     return static_cast<size_t>(n);
   }
 
+  bool aligned(uint64_t x) const { return x % align_ == 0; }
+  uint64_t align_down(uint64_t x) const { return x - x % align_; }
+  uint64_t align_up(uint64_t x) const { return align_down(x + align_ - 1); }
+
   int fd_;
   int buffered_fd_;
+  const uint32_t align_;  // O_DIRECT alignment (direct mode)
 };
 
 }  // namespace
@@ -219,7 +254,8 @@ Result<std::unique_ptr<Device>> open_posix(const std::string& path,
                            : errno_status(err, path + ": second (buffered) descriptor");
     }
   }
-  return std::unique_ptr<Device>(new PosixDevice(path, fd, buffered_fd));
+  return std::unique_ptr<Device>(
+      new PosixDevice(path, fd, buffered_fd, o.direct ? direct_alignment(fd) : kDefaultDirectAlign));
 }
 
 }  // namespace pario::device

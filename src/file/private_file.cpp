@@ -88,6 +88,37 @@ Status PrivateFile::write(uint64_t offset, const void* buf, size_t len) {
   return Status::Ok();
 }
 
+namespace {
+size_t total_bytes(const iovec* iov, int count) {
+  size_t n = 0;
+  for (int i = 0; i < count; ++i) n += iov[i].iov_len;
+  return n;
+}
+}  // namespace
+
+Status PrivateFile::readv(uint64_t offset, const iovec* iov, int count) {
+  PARIO_RETURN_IF_ERROR(check_open("readv", false));
+  uint64_t t0 = stats_ ? now_nanos() : 0;
+  const size_t len = total_bytes(iov, count);
+  size_t got = 0;
+  PARIO_RETURN_IF_ERROR(device_->readv_at(offset, iov, count, &got));
+  if (got < len) {
+    return Status(Code::kOutOfRange, path() + ": read past end of file: " + std::to_string(got) +
+                                         " of " + std::to_string(len) + " bytes at offset " +
+                                         std::to_string(offset));
+  }
+  if (stats_) stats_->record(IoDir::kRead, false, offset, len, now_nanos() - t0);
+  return Status::Ok();
+}
+
+Status PrivateFile::writev(uint64_t offset, const iovec* iov, int count) {
+  PARIO_RETURN_IF_ERROR(check_open("writev", true));
+  uint64_t t0 = stats_ ? now_nanos() : 0;
+  PARIO_RETURN_IF_ERROR(device_->writev_at(offset, iov, count));
+  if (stats_) stats_->record(IoDir::kWrite, false, offset, total_bytes(iov, count), now_nanos() - t0);
+  return Status::Ok();
+}
+
 Result<std::shared_ptr<Request>> PrivateFile::submit(IoKind kind, uint64_t offset, void* buf,
                                                      size_t len) {
   auto r = std::make_shared<Request>(kind, device_.get(), offset, buf, len, /*exact=*/true);

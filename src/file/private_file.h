@@ -49,6 +49,9 @@ class PrivateFile {
   // Reads exactly len bytes; kOutOfRange if the file ends first.
   Status read(uint64_t offset, void* buf, size_t len);
   Status write(uint64_t offset, const void* buf, size_t len);
+  // Vectored: the buffers in order as one range from offset; exact reads.
+  Status readv(uint64_t offset, const iovec* iov, int count);
+  Status writev(uint64_t offset, const iovec* iov, int count);
   Result<std::shared_ptr<device::Request>> iread(uint64_t offset, void* buf, size_t len);
   Result<std::shared_ptr<device::Request>> iwrite(uint64_t offset, const void* buf, size_t len);
 

@@ -67,8 +67,7 @@ int main(int argc, char **argv) {
   }
   int status = 0;
   waitpid(pid, &status, 0);
-  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  CHECK(segments_of(pid) == 1);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0); /* it made the segment */
 
   /* A process killed while it holds a RAM file (before MPI starts here:
    * no fork after MPI_Init). */
@@ -90,7 +89,8 @@ int main(int argc, char **argv) {
   CHECK(segments_of(holder) == 0); /* every name was unlinked once attached */
 
   CHECK(pario_init() == PARIO_OK);
-  CHECK(segments_of(pid) == 0); /* pario_init removed the dead one's */
+  CHECK(segments_of(pid) == 0); /* pario_init removed the dead one's (or a
+                                  * parallel test's pario_init did first) */
   CHECK(segments_of(getpid()) == 0);
 
   /* Spill mid-file: 3 MiB through a 1 MiB budget. */

@@ -100,6 +100,33 @@ static void test_bad_input(const char *path) {
   CHECK_FAILS(pario_file_delete(path), PARIO_ERR_NOT_FOUND, path);
 }
 
+/* Vectored write of 3 buffers, read back split differently; then errors. */
+static void test_vectored(const char *path) {
+  pario_file_t f;
+  char a[100], b[1], c[5000], x[2000], y[3101];
+  for (int i = 0; i < 100; ++i) a[i] = (char)i;
+  b[0] = 'b';
+  for (int i = 0; i < 5000; ++i) c[i] = (char)(i * 3);
+  CHECK(pario_file_open(path, PARIO_MODE_RDWR | PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &f) == PARIO_OK);
+  pario_iovec_t w[4] = {{a, sizeof a}, {NULL, 0}, {b, sizeof b}, {c, sizeof c}};
+  CHECK(pario_file_writev(f, 10, w, 4) == PARIO_OK);
+  int64_t n = 0;
+  CHECK(pario_file_length(f, &n) == PARIO_OK && n == 10 + 5101);
+  pario_iovec_t r[2] = {{x, sizeof x}, {y, sizeof y}};
+  CHECK(pario_file_readv(f, 10, r, 2) == PARIO_OK);
+  CHECK(memcmp(x, a, 100) == 0 && x[100] == 'b' && memcmp(x + 101, c, 1899) == 0);
+  CHECK(memcmp(y, c + 1899, 3101) == 0);
+  pario_iovec_t past[1] = {{y, sizeof y}};
+  CHECK_FAILS(pario_file_readv(f, 3000, past, 1), PARIO_ERR_OUT_OF_RANGE, "past end of file");
+  CHECK_FAILS(pario_file_writev(f, 0, w, -1), PARIO_ERR_INVALID_ARGUMENT, "negative buffer count");
+  CHECK_FAILS(pario_file_writev(f, 0, NULL, 2), PARIO_ERR_INVALID_ARGUMENT, "iov is null");
+  pario_iovec_t bad[2] = {{a, 1}, {NULL, 5}};
+  CHECK_FAILS(pario_file_readv(f, 0, bad, 2), PARIO_ERR_INVALID_ARGUMENT, "buffer 1 is null");
+  CHECK_FAILS(pario_file_writev(f, -4, w, 4), PARIO_ERR_INVALID_ARGUMENT, "negative offset");
+  CHECK(pario_file_writev(f, 0, NULL, 0) == PARIO_OK); /* nothing to do */
+  CHECK(pario_file_close(&f) == PARIO_OK);
+}
+
 static void test_runtime(void) {
   char engine[128];
   CHECK(pario_io_engine(engine, sizeof engine) == PARIO_OK && engine[0] != '\0');
@@ -127,6 +154,7 @@ int main(void) {
   test_status_strings();
   test_round_trip_and_requests(path);
   test_bad_input(path);
+  test_vectored(path);
   test_runtime();
   unlink(path);
   CHECK(pario_finalize() == PARIO_OK);

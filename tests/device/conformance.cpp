@@ -56,6 +56,26 @@ TEST_P(Conformance, VectoredTransfers) {
   EXPECT_EQ(0, std::memcmp(y.data(), b.data(), b.size()));
 }
 
+// More buffers than one preadv/pwritev takes (IOV_MAX is 1024), some empty.
+TEST_P(Conformance, VectoredTransfersOfManySmallBuffers) {
+  auto data = random_bytes(3 * 1500, 5);
+  std::vector<iovec> iov;
+  for (size_t i = 0; i < 1500; ++i) {
+    iov.push_back({data.data() + 3 * i, 3});
+    if (i % 100 == 0) iov.push_back({nullptr, 0});
+  }
+  ASSERT_TRUE(dev_->writev_at(7, iov.data(), static_cast<int>(iov.size())).ok());
+  ASSERT_TRUE(ref_->write_at(7, data.data(), data.size()).ok());
+  expect_same(0, data.size() + 100);
+  std::vector<char> back(data.size() + 50, 'z');
+  std::vector<iovec> rv;
+  for (size_t i = 0; i < back.size(); i += 5) rv.push_back({back.data() + i, std::min<size_t>(5, back.size() - i)});
+  size_t got = 0;
+  ASSERT_TRUE(dev_->readv_at(7, rv.data(), static_cast<int>(rv.size()), &got).ok());
+  EXPECT_EQ(got, data.size());  // short at end of file
+  EXPECT_EQ(0, std::memcmp(back.data(), data.data(), data.size()));
+}
+
 TEST_P(Conformance, ManyOutstandingRequestsMatchTheReference) {
   // 600 nonoverlapping writes of mixed sizes, all in flight at once (more
   // than any ring depth), then 600 reads in flight, compared with the

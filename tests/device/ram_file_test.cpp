@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "device/shm_segment.h"
@@ -106,10 +107,11 @@ TEST(RamFile, NamesAreGoneOnceUnlinkedAndStaleOnesAreRemoved) {
   ::close(pipefd[1]);
   int status = 0;
   ::waitpid(pid, &status, 0);
-  ASSERT_EQ(::stat(("/dev/shm" + std::string(buf)).c_str(), &st), 0) << "the child's segment";
+  ASSERT_NE(buf[0], '\0') << "the child made no segment";
+  // (Another test's pario_init running at the same time may remove it
+  // first: what matters is that it is gone afterwards.)
   Result<int> removed = remove_stale_segments();
   ASSERT_TRUE(removed.ok());
-  EXPECT_GE(*removed, 1);
   EXPECT_NE(::stat(("/dev/shm" + std::string(buf)).c_str(), &st), 0) << "still there: " << buf;
 }
 

@@ -71,21 +71,20 @@ def test_info_describes_zarr_and_hdf5(tmp_path):
     assert run("info", str(tmp_path / "nothing")).returncode == 1
 
 
-def test_clean_removes_only_dead_jobs_segments():
+def test_clean_removes_only_dead_jobs_segments(tmp_path):
+    # In a private directory: any pario start on this machine clears dead
+    # jobs' segments from /dev/shm itself, and tests run in parallel.
     pid = os.fork()
     if pid == 0:
         os._exit(0)
     os.waitpid(pid, 0)  # pid is now dead
-    dead = Path(f"/dev/shm/pario.{os.getuid()}.{pid}.00000000cafef00d")
-    alive = Path(f"/dev/shm/pario.{os.getuid()}.{os.getpid()}.00000000cafef00d")
+    dead = tmp_path / f"pario.{os.getuid()}.{pid}.00000000cafef00d"
+    alive = tmp_path / f"pario.{os.getuid()}.{os.getpid()}.00000000cafef00d"
     dead.write_bytes(b"x")
     alive.write_bytes(b"x")
-    try:
-        r = run("clean")  # not a terminal: lists, asks for --yes
-        assert r.returncode == 1 and str(dead) in r.stdout and str(alive) not in r.stdout
-        assert dead.exists()
-        r = run("clean", "--yes")
-        assert r.returncode == 0 and not dead.exists() and alive.exists()
-    finally:
-        dead.unlink(missing_ok=True)
-        alive.unlink(missing_ok=True)
+    r = run("clean", "--shm-dir", str(tmp_path))  # not a terminal: lists, asks for --yes
+    assert r.returncode == 1 and str(dead) in r.stdout and str(alive) not in r.stdout
+    assert dead.exists()
+    r = run("clean", "--yes", "--shm-dir", str(tmp_path))
+    assert r.returncode == 0 and not dead.exists() and alive.exists()
+    assert "nothing to remove" in run("clean", "--shm-dir", str(tmp_path)).stdout
