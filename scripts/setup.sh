@@ -10,7 +10,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(
   build-essential cmake ninja-build pkg-config file
   openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
-  liburing-dev libzstd-dev gfortran googletest libgtest-dev
+  liburing-dev libzstd-dev gfortran googletest libgtest-dev nlohmann-json3-dev
   python3-venv python3-dev
   # MPICH must build and pass too (scripts/build.sh mpich); named explicitly,
   # so Debian's mpicc/mpiexec alternatives may point anywhere
@@ -42,8 +42,8 @@ fi
 # numpy, matplotlib: benchmarks' plots; nanobind, scikit-build-core: the
 # Python package; pytest, mpi4py (binary wheel: building it from source here
 # took over 30 minutes): its tests; pyscf (integrals): the Hartree-Fock
-# example, the main job.
-if ! "$venv/bin/python" -c "import numpy, matplotlib, nanobind, scikit_build_core, pytest, mpi4py, pyscf" 2>/dev/null; then
+# example, the main job; zarr: disk arrays' format, both ways, in the tests.
+if ! "$venv/bin/python" -c "import numpy, matplotlib, nanobind, scikit_build_core, pytest, mpi4py, pyscf, zarr" 2>/dev/null; then
   "$venv/bin/pip" install -q --disable-pip-version-check --only-binary mpi4py,pyscf \
-    numpy matplotlib nanobind scikit-build-core pytest mpi4py pyscf
+    numpy matplotlib nanobind scikit-build-core pytest mpi4py pyscf zarr
 fi

@@ -8,6 +8,7 @@
 #include "array/counter.h"
 #include "array/global_array.h"
 #include "base/config.h"
+#include "capi/array_handles.h"
 #include "capi/boundary.h"
 #include "capi/handles.h"
 #include "capi/request.h"
@@ -15,6 +16,16 @@
 #include "pario/array.h"
 
 namespace pario::capi {
+// Groups are shared: arrays and counters made on a group keep it alive.
+HandleTable<array::Group>& groups() {
+  static auto* t = new HandleTable<array::Group>();  // outlives static teardown
+  return *t;
+}
+HandleTable<array::GlobalArray>& arrays() {
+  static auto* t = new HandleTable<array::GlobalArray>();
+  return *t;
+}
+
 namespace {
 
 using array::Box;
@@ -24,15 +35,6 @@ using array::ElementType;
 using array::GlobalArray;
 using array::Group;
 
-// Groups are shared: arrays and counters made on a group keep it alive.
-HandleTable<Group>& groups() {
-  static auto* t = new HandleTable<Group>();  // outlives static teardown
-  return *t;
-}
-HandleTable<GlobalArray>& arrays() {
-  static auto* t = new HandleTable<GlobalArray>();
-  return *t;
-}
 HandleTable<Counter>& counters() {
   static auto* t = new HandleTable<Counter>();
   return *t;
@@ -60,23 +62,6 @@ void remember(Made m) {
   made.push_back(std::move(m));
 }
 
-template <typename H>
-uint64_t id_of(H h) {
-  return reinterpret_cast<uintptr_t>(h);
-}
-template <typename H>
-H handle_of(uint64_t id) {
-  return reinterpret_cast<H>(static_cast<uintptr_t>(id));
-}
-
-// Looks a handle up in its table, with a message naming what was wrong.
-template <typename T, typename H>
-Result<T*> live(HandleTable<T>& table, H h, const char* what) {
-  if (!h) return invalid(std::string(what) + " handle is null");
-  T* p = table.find(id_of(h));
-  if (!p) return invalid(std::string(what) + " handle is stale (already freed or destroyed)");
-  return p;
-}
 
 
 class ArrayPending : public Pending {

@@ -501,3 +501,67 @@ class Counter:
 
     def __exit__(self, *exc):
         self.destroy()
+
+
+# ------------------------------------------------------------ disk arrays --
+
+_DTYPES = {code: dtype for dtype, code in _TYPES.items()}
+
+
+class DiskArray:
+    """An N-d array on disk (a Zarr v3 store, which the zarr package reads),
+    moved section by section to and from GlobalArrays. Collective.
+
+    DiskArray(path, shape, dtype, chunks=None) creates; DiskArray(path)
+    opens (mode "r" or "r+"). d.write(ga) / d.read(ga) move a whole array;
+    d.write(ga, (slice(i0, i1), slice(j0, j1)), at=(k, l)) moves the
+    section ga[i0:i1, j0:j1] to the disk section starting at (k, l)."""
+
+    def __init__(self, path, shape=None, dtype=np.float64, chunks=None, group=None, mode="r+"):
+        self.group = _group(group)
+        self.path = os.fspath(path)
+        self._handle = 0
+        if shape is not None:
+            shape = (shape,) if isinstance(shape, int) else tuple(int(n) for n in shape)
+            dt = np.dtype(dtype)
+            if dt not in _TYPES:
+                raise InvalidArgument(1, f"dtype {dt}: expected one of {', '.join(str(t) for t in _TYPES)}")
+            self._handle = _check(*_pario.disk_array_create(self.group._handle, self.path, _TYPES[dt],
+                                                            list(shape), list(chunks or [])))
+        else:
+            if mode not in ("r", "r+"):
+                raise InvalidArgument(1, f"mode {mode!r}: expected 'r' or 'r+'")
+            self._handle = _check(*_pario.disk_array_open(self.group._handle, self.path,
+                                                          0x01 if mode == "r" else 0x03))
+        type_code, dims, chunks = _check(*_pario.disk_array_info(self._handle))
+        self.dtype, self.shape, self.chunks = _DTYPES[type_code], tuple(dims), tuple(chunks)
+
+    def _move(self, fn, ga, key, at):
+        start, count, _ = ga._section(key if key is not None else tuple(slice(None) for _ in ga.shape))
+        at = list(at) if at is not None else start
+        _check(fn(self._handle, ga._live(), start, count, at))
+
+    def write(self, ga, key=None, at=None):
+        """disk[at...] = ga[key] (default: the whole array, same place)."""
+        self._move(_pario.disk_array_write, ga, key, at)
+
+    def read(self, ga, key=None, at=None):
+        """ga[key] = disk[at...] (default: the whole array, same place)."""
+        self._move(_pario.disk_array_read, ga, key, at)
+
+    def close(self):
+        if self._handle:
+            h, self._handle = self._handle, 0
+            _check(_pario.disk_array_close(h))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @staticmethod
+    def remove(path, group=None):
+        """Collective: deletes a store."""
+        g = _group(group)
+        _check(_pario.disk_array_delete(g._handle, os.fspath(path)))

@@ -269,6 +269,50 @@ void bind_arrays(nb::module_& m) {
     return unlocked([&] { return pario_counter_reset(as<pario_counter_t>(h)); });
   });
   m.def("element_size", &element_size);
+
+  m.def("disk_array_create", [](uintptr_t group, const std::string& path, int type, const Dims& dims,
+                                const Dims& chunks) {
+    pario_disk_array_t d = nullptr;
+    int rc = unlocked([&] {
+      return pario_disk_array_create(as<pario_group_t>(group), path.c_str(), type, static_cast<int>(dims.size()),
+                                     dims.data(), chunks.empty() ? nullptr : chunks.data(), &d);
+    });
+    return std::make_pair(rc, id(d));
+  });
+  m.def("disk_array_open", [](uintptr_t group, const std::string& path, int mode) {
+    pario_disk_array_t d = nullptr;
+    int rc = unlocked([&] { return pario_disk_array_open(as<pario_group_t>(group), path.c_str(), mode, &d); });
+    return std::make_pair(rc, id(d));
+  });
+  m.def("disk_array_close", [](uintptr_t h) {
+    auto d = as<pario_disk_array_t>(h);
+    return pario_disk_array_close(&d);
+  });
+  m.def("disk_array_delete", [](uintptr_t group, const std::string& path) {
+    return unlocked([&] { return pario_disk_array_delete(as<pario_group_t>(group), path.c_str()); });
+  });
+  m.def("disk_array_info", [](uintptr_t h) {
+    int type = 0, ndim = 0;
+    Dims dims(PARIO_ARRAY_MAX_DIMS), chunks(PARIO_ARRAY_MAX_DIMS);
+    int rc = pario_disk_array_info(as<pario_disk_array_t>(h), &type, &ndim, dims.data(), chunks.data());
+    dims.resize(rc == PARIO_OK ? ndim : 0);
+    chunks.resize(dims.size());
+    return std::make_tuple(rc, type, dims, chunks);
+  });
+  m.def("disk_array_write", [](uintptr_t h, uintptr_t ga, const Dims& ga_start, const Dims& count,
+                               const Dims& disk_start) {
+    return unlocked([&] {
+      return pario_disk_array_write(as<pario_disk_array_t>(h), as<pario_array_t>(ga), ga_start.data(),
+                                    count.data(), disk_start.data());
+    });
+  });
+  m.def("disk_array_read", [](uintptr_t h, uintptr_t ga, const Dims& ga_start, const Dims& count,
+                              const Dims& disk_start) {
+    return unlocked([&] {
+      return pario_disk_array_read(as<pario_disk_array_t>(h), as<pario_array_t>(ga), ga_start.data(),
+                                   count.data(), disk_start.data());
+    });
+  });
 }
 
 }  // namespace

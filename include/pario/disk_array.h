@@ -1,0 +1,55 @@
+/* Disk resident arrays (ChemIO's DRA): N-d arrays on disk, moved section by
+ * section to and from global arrays.
+ *
+ * A disk array is a Zarr v3 store: a directory with zarr.json and one file
+ * per chunk (uncompressed, C order), which the `zarr` Python package opens
+ * with no pario installed; pario opens arrays zarr wrote with one "bytes"
+ * codec, little-endian, default "/" chunk keys. Chunks never written read
+ * as zeros. All calls are collective over the group, and every rank passes
+ * the same arguments. Types are the PARIO_TYPE_* of global arrays. */
+#ifndef PARIO_DISK_ARRAY_H
+#define PARIO_DISK_ARRAY_H
+
+#include <stdint.h>
+
+#include "pario/array.h"
+#include "pario/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pario_disk_array_s *pario_disk_array_t;
+#define PARIO_DISK_ARRAY_NULL ((pario_disk_array_t)0)
+
+/* Creates a store at path (which must not exist) of ndim (1..7) dims.
+ * chunk_hint: the typical request shape, or NULL to let pario choose
+ * (about 1 MiB chunks of whole rows). */
+PARIO_API int pario_disk_array_create(pario_group_t group, const char *path, int type, int ndim,
+                                      const int64_t dims[], const int64_t chunk_hint[],
+                                      pario_disk_array_t *array_out);
+/* Opens an existing store; mode PARIO_MODE_READ or PARIO_MODE_RDWR. */
+PARIO_API int pario_disk_array_open(pario_group_t group, const char *path, int mode,
+                                    pario_disk_array_t *array_out);
+PARIO_API int pario_disk_array_close(pario_disk_array_t *array);
+/* Removes a store (refuses a directory without zarr.json). */
+PARIO_API int pario_disk_array_delete(pario_group_t group, const char *path);
+/* Type, rank, shape and chunk shape (arrays of PARIO_ARRAY_MAX_DIMS; the
+ * outputs may be NULL). Local. */
+PARIO_API int pario_disk_array_info(pario_disk_array_t array, int *type_out, int *ndim_out,
+                                    int64_t dims_out[], int64_t chunks_out[]);
+/* disk[disk_start + i] = ga[ga_start + i] for 0 <= i < count, and the
+ * reverse; the global array has the disk array's type and rank. Sections
+ * need not align with chunks: partly covered chunks are merged. */
+PARIO_API int pario_disk_array_write(pario_disk_array_t array, pario_array_t ga,
+                                     const int64_t ga_start[], const int64_t count[],
+                                     const int64_t disk_start[]);
+PARIO_API int pario_disk_array_read(pario_disk_array_t array, pario_array_t ga,
+                                    const int64_t ga_start[], const int64_t count[],
+                                    const int64_t disk_start[]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PARIO_DISK_ARRAY_H */

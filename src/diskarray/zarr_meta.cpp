@@ -1,0 +1,142 @@
+#include "diskarray/zarr_meta.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace pario::diskarray {
+namespace {
+
+using nlohmann::json;
+
+Status corrupt(const std::string& dir, const std::string& what) {
+  return Status(Code::kCorrupt, dir + "/zarr.json: " + what);
+}
+Status unsupported(const std::string& dir, const std::string& what) {
+  return Status(Code::kUnsupported, dir + "/zarr.json: " + what);
+}
+
+}  // namespace
+
+const char* zarr_data_type(array::ElementType t) {
+  switch (t) {
+    case array::ElementType::kDouble: return "float64";
+    case array::ElementType::kFloat: return "float32";
+    case array::ElementType::kInt32: return "int32";
+    case array::ElementType::kInt64: return "int64";
+    case array::ElementType::kComplexDouble: return "complex128";
+  }
+  return "?";
+}
+
+int64_t ZarrMeta::chunk_elements() const {
+  int64_t n = 1;
+  for (int64_t c : chunks) n *= c;
+  return n;
+}
+
+std::string ZarrMeta::chunk_key(const std::vector<int64_t>& index) const {
+  std::string key = "c";
+  for (int64_t i : index) key += "/" + std::to_string(i);
+  return key;
+}
+
+Result<ZarrMeta> read_meta(const std::string& dir) {
+  std::ifstream in(dir + "/zarr.json");
+  if (!in) {
+    return Status(Code::kNotFound, dir + ": no zarr.json (not a Zarr array, or not created yet)");
+  }
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::exception& e) {
+    return corrupt(dir, std::string("not valid JSON (") + e.what() + ")");
+  }
+  try {
+    if (j.value("zarr_format", 0) != 3) return unsupported(dir, "zarr_format is not 3");
+    if (j.value("node_type", "") != "array") return unsupported(dir, "node_type is not \"array\"");
+    ZarrMeta m;
+    m.shape = j.at("shape").get<std::vector<int64_t>>();
+    const std::string dtype = j.at("data_type").get<std::string>();
+    bool known = false;
+    for (auto t : {array::ElementType::kDouble, array::ElementType::kFloat, array::ElementType::kInt32,
+                   array::ElementType::kInt64, array::ElementType::kComplexDouble}) {
+      if (dtype == zarr_data_type(t)) {
+        m.type = t;
+        known = true;
+      }
+    }
+    if (!known) return unsupported(dir, "data_type " + dtype);
+    const json& grid = j.at("chunk_grid");
+    if (grid.at("name") != "regular") return unsupported(dir, "chunk grid " + grid.at("name").dump());
+    m.chunks = grid.at("configuration").at("chunk_shape").get<std::vector<int64_t>>();
+    if (m.chunks.size() != m.shape.size()) return corrupt(dir, "chunk_shape and shape differ in rank");
+    for (size_t d = 0; d < m.shape.size(); ++d) {
+      if (m.shape[d] < 0 || m.chunks[d] <= 0) return corrupt(dir, "negative shape or non-positive chunk");
+    }
+    const json keys = j.value("chunk_key_encoding", json{{"name", "default"}});
+    const std::string sep = keys.contains("configuration") ? keys["configuration"].value("separator", "/") : "/";
+    if (keys.at("name") != "default" || sep != "/") {
+      return unsupported(dir, "chunk key encoding " + keys.dump() + " (pario reads default with \"/\")");
+    }
+    const json& codecs = j.at("codecs");
+    if (codecs.size() != 1 || codecs[0].at("name") != "bytes") {
+      return unsupported(dir, "codecs " + codecs.dump() + " (pario reads one \"bytes\" codec)");
+    }
+    if (m.element_bytes() > 1 && codecs[0].contains("configuration") &&
+        codecs[0]["configuration"].value("endian", "little") != "little") {
+      return unsupported(dir, "big-endian data");
+    }
+    const json fill = j.value("fill_value", json(0));
+    if (!(fill.is_number() && fill.get<double>() == 0) && !(fill.is_array())) {
+      return unsupported(dir, "fill_value " + fill.dump() + " (pario reads 0)");
+    }
+    m.attributes_json = j.value("attributes", json::object()).dump();
+    return m;
+  } catch (const json::exception& e) {
+    return corrupt(dir, std::string("missing or malformed field (") + e.what() + ")");
+  }
+}
+
+Status write_meta(const std::string& dir, const ZarrMeta& m) {
+  json j;
+  j["zarr_format"] = 3;
+  j["node_type"] = "array";
+  j["shape"] = m.shape;
+  j["data_type"] = zarr_data_type(m.type);
+  j["chunk_grid"] = {{"name", "regular"}, {"configuration", {{"chunk_shape", m.chunks}}}};
+  j["chunk_key_encoding"] = {{"name", "default"}, {"configuration", {{"separator", "/"}}}};
+  if (m.type == array::ElementType::kComplexDouble) {
+    j["fill_value"] = json::array({0.0, 0.0});
+  } else {
+    j["fill_value"] = 0;
+  }
+  j["codecs"] = json::array({{{"name", "bytes"}, {"configuration", {{"endian", "little"}}}}});
+  j["attributes"] = json::parse(m.attributes_json, nullptr, false);
+  if (j["attributes"].is_discarded()) j["attributes"] = json::object();
+  const std::string text = j.dump(2) + "\n";
+  // Write beside, sync, rename over: readers see the old or the new file.
+  const std::string tmp = dir + "/.zarr.json." + std::to_string(::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return errno_status(errno, tmp);
+  const ssize_t n = ::write(fd, text.data(), text.size());
+  const int err = n < 0 ? errno : 0;
+  const bool ok = n == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+  ::close(fd);
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    return err ? errno_status(err, tmp) : Status(Code::kIo, tmp + ": short write");
+  }
+  if (::rename(tmp.c_str(), (dir + "/zarr.json").c_str()) != 0) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    return errno_status(e, dir + "/zarr.json");
+  }
+  return Status::Ok();
+}
+
+}  // namespace pario::diskarray

@@ -1,0 +1,38 @@
+// Zarr v3 array metadata (zarr.json) as pario writes and reads it.
+//
+// pario writes: a regular chunk grid, the default chunk key encoding with
+// "/" ("c/i/j/..."), one "bytes" codec, little-endian, C order inside a
+// chunk, fill value 0. Reading accepts what zarr-python writes in that
+// layout, and names what it does not support (other codecs, sharding, big
+// endian, "." keys are refused with kUnsupported; a malformed file is
+// kCorrupt). The file is replaced atomically: written beside, synced,
+// renamed over.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "array/group.h"
+#include "base/status.h"
+
+namespace pario::diskarray {
+
+struct ZarrMeta {
+  array::ElementType type = array::ElementType::kDouble;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> chunks;
+  std::string attributes_json = "{}";  // kept as written
+
+  size_t element_bytes() const { return array::element_size(type); }
+  int64_t chunk_elements() const;
+  // "c/1/0/3" for chunk grid index {1, 0, 3} ("c" for a 0-d array).
+  std::string chunk_key(const std::vector<int64_t>& index) const;
+};
+
+const char* zarr_data_type(array::ElementType t);
+
+Result<ZarrMeta> read_meta(const std::string& dir);
+Status write_meta(const std::string& dir, const ZarrMeta& meta);
+
+}  // namespace pario::diskarray

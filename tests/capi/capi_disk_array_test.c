@@ -1,0 +1,179 @@
+/* Disk arrays through the C API at 1, 2 and 4 ranks: whole and nonaligned
+ * section round trips in 1-3 dimensions and three types, reopen, restart on
+ * fewer ranks with another distribution, and errors (bad sections, type
+ * mismatch, existing and missing stores, a truncated chunk). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static int me, np;
+static pario_group_t world;
+
+static double value(int64_t i, int64_t j) { return (double)(i * 100 + j); }
+
+/* A 37 x 23 double array in 8 x 5 chunks (ragged at both edges). */
+static void two_d(const char *dir) {
+  const int64_t dims[2] = {37, 23}, chunks[2] = {8, 5}, zero[2] = {0, 0};
+  pario_array_t a, b;
+  pario_disk_array_t d;
+  CHECK(pario_array_create(world, "src", PARIO_TYPE_DOUBLE, 2, dims, &a) == PARIO_OK);
+  CHECK(pario_array_create(world, "dst", PARIO_TYPE_DOUBLE, 2, dims, &b) == PARIO_OK);
+  static double all[37 * 23];
+  for (int64_t i = 0; i < 37; ++i)
+    for (int64_t j = 0; j < 23; ++j) all[i * 23 + j] = value(i, j);
+  if (me == 0) CHECK(pario_array_put(a, zero, dims, all, NULL) == PARIO_OK);
+  CHECK(pario_array_sync(a) == PARIO_OK);
+  CHECK(pario_disk_array_create(world, dir, PARIO_TYPE_DOUBLE, 2, dims, chunks, &d) == PARIO_OK);
+  CHECK(pario_disk_array_write(d, a, zero, dims, zero) == PARIO_OK);
+  /* A section that straddles chunk edges: a[3:13, 4:11] -> disk[20:30, 10:17]. */
+  const int64_t from[2] = {3, 4}, count[2] = {10, 7}, to[2] = {20, 10};
+  CHECK(pario_disk_array_write(d, a, from, count, to) == PARIO_OK);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK && d == PARIO_DISK_ARRAY_NULL);
+
+  CHECK(pario_disk_array_open(world, dir, PARIO_MODE_READ, &d) == PARIO_OK);
+  int type = 0, ndim = 0;
+  int64_t shape[PARIO_ARRAY_MAX_DIMS], ch[PARIO_ARRAY_MAX_DIMS];
+  CHECK(pario_disk_array_info(d, &type, &ndim, shape, ch) == PARIO_OK);
+  CHECK(type == PARIO_TYPE_DOUBLE && ndim == 2 && shape[0] == 37 && shape[1] == 23 && ch[0] == 8 && ch[1] == 5);
+  CHECK(pario_disk_array_read(d, b, zero, dims, zero) == PARIO_OK);
+  static double back[37 * 23];
+  CHECK(pario_array_get(b, zero, dims, back, NULL) == PARIO_OK);
+  int bad = 0;
+  for (int64_t i = 0; i < 37; ++i)
+    for (int64_t j = 0; j < 23; ++j) {
+      const int in = i >= 20 && i < 30 && j >= 10 && j < 17;
+      const double want = in ? value(i - 20 + 3, j - 10 + 4) : value(i, j);
+      bad += back[i * 23 + j] != want;
+    }
+  CHECK(bad == 0);
+  /* Read a nonaligned piece into another place of the global array. */
+  const int64_t piece[2] = {5, 9}, at[2] = {1, 2}, src[2] = {31, 13};
+  CHECK(pario_array_zero(b) == PARIO_OK);
+  CHECK(pario_disk_array_read(d, b, at, piece, src) == PARIO_OK);
+  double got[5 * 9];
+  CHECK(pario_array_get(b, at, piece, got, NULL) == PARIO_OK);
+  bad = 0;
+  for (int64_t i = 0; i < 5; ++i)
+    for (int64_t j = 0; j < 9; ++j) bad += got[i * 9 + j] != value(31 + i, 13 + j);
+  CHECK(bad == 0);
+
+  /* Errors: the same status on every rank, never a hang. */
+  const int64_t past[2] = {30, 0};
+  CHECK_FAILS(pario_disk_array_read(d, b, zero, dims, past), PARIO_ERR_OUT_OF_RANGE, "outside [0, 37)");
+  CHECK_FAILS(pario_disk_array_write(d, a, zero, dims, zero), PARIO_ERR_STATE, "read-only");
+  pario_array_t ints;
+  CHECK(pario_array_create(world, "ints", PARIO_TYPE_INT32, 2, dims, &ints) == PARIO_OK);
+  CHECK_FAILS(pario_disk_array_read(d, ints, zero, dims, zero), PARIO_ERR_INVALID_ARGUMENT, "holds int32");
+  CHECK(pario_array_destroy(&ints) == PARIO_OK);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  pario_disk_array_t again;
+  /* Rank 0 makes the directory: it reports EXISTS, the others REMOTE (rank
+   * 0's failure, with its message). */
+  CHECK_FAILS(pario_disk_array_create(world, dir, PARIO_TYPE_DOUBLE, 2, dims, NULL, &again),
+              me == 0 ? PARIO_ERR_EXISTS : PARIO_ERR_REMOTE, dir);
+
+  /* Restart on fewer ranks, with another distribution: the first half. */
+  pario_group_t half;
+  CHECK(pario_group_split(world, me < (np + 1) / 2 ? 0 : -1, &half) == PARIO_OK);
+  if (half != PARIO_GROUP_NULL) {
+    pario_array_t c;
+    CHECK(pario_array_create(half, "restart", PARIO_TYPE_DOUBLE, 2, dims, &c) == PARIO_OK);
+    CHECK(pario_disk_array_open(half, dir, PARIO_MODE_READ, &d) == PARIO_OK);
+    CHECK(pario_disk_array_read(d, c, zero, dims, zero) == PARIO_OK);
+    memset(back, 0, sizeof back);
+    CHECK(pario_array_get(c, zero, dims, back, NULL) == PARIO_OK);
+    CHECK(back[25 * 23 + 12] == value(25 - 20 + 3, 12 - 10 + 4) && back[36 * 23 + 22] == value(36, 22));
+    CHECK(pario_disk_array_close(&d) == PARIO_OK);
+    CHECK(pario_array_destroy(&c) == PARIO_OK);
+    CHECK(pario_group_free(&half) == PARIO_OK);
+  }
+
+  /* A truncated chunk is corrupt, not zeros. */
+  CHECK(pario_disk_array_open(world, dir, PARIO_MODE_READ, &d) == PARIO_OK);
+  char chunk[4200];
+  snprintf(chunk, sizeof chunk, "%s/c/2/1", dir);
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+  if (me == 0) CHECK(truncate(chunk, 100) == 0);
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+  int rc = pario_disk_array_read(d, b, zero, dims, zero);
+  CHECK(rc != PARIO_OK);
+  char msg[1024];
+  pario_last_error_message(msg, sizeof msg);
+  CHECK(strstr(msg, "truncated") != NULL);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  CHECK(pario_array_destroy(&a) == PARIO_OK && pario_array_destroy(&b) == PARIO_OK);
+}
+
+/* 1-d int64 and 3-d float arrays, chunks chosen by pario. */
+static void other_shapes(const char *dir1, const char *dir3) {
+  const int64_t n[1] = {100003}, zero1[1] = {0};
+  pario_array_t a;
+  pario_disk_array_t d;
+  CHECK(pario_array_create(world, "v", PARIO_TYPE_INT64, 1, n, &a) == PARIO_OK);
+  int64_t start[1], count[1];
+  CHECK(pario_array_distribution(a, me, start, count) == PARIO_OK);
+  int64_t *mine = malloc((size_t)(count[0] ? count[0] : 1) * sizeof *mine);
+  for (int64_t i = 0; i < count[0]; ++i) mine[i] = (start[0] + i) * 7 - 3;
+  if (count[0]) CHECK(pario_array_put(a, start, count, mine, NULL) == PARIO_OK);
+  CHECK(pario_disk_array_create(world, dir1, PARIO_TYPE_INT64, 1, n, NULL, &d) == PARIO_OK);
+  CHECK(pario_disk_array_write(d, a, zero1, n, zero1) == PARIO_OK);
+  CHECK(pario_array_zero(a) == PARIO_OK);
+  CHECK(pario_disk_array_read(d, a, zero1, n, zero1) == PARIO_OK);
+  memset(mine, 0, (size_t)count[0] * sizeof *mine);
+  if (count[0]) CHECK(pario_array_get(a, start, count, mine, NULL) == PARIO_OK);
+  int bad = 0;
+  for (int64_t i = 0; i < count[0]; ++i) bad += mine[i] != (start[0] + i) * 7 - 3;
+  CHECK(bad == 0);
+  free(mine);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK && pario_array_destroy(&a) == PARIO_OK);
+  CHECK(pario_disk_array_delete(world, dir1) == PARIO_OK);
+  CHECK(access(dir1, F_OK) != 0);
+
+  const int64_t s3[3] = {6, 70, 90}, zero3[3] = {0, 0, 0}, part[3] = {2, 33, 41}, at3[3] = {4, 30, 40};
+  CHECK(pario_array_create(world, "cube", PARIO_TYPE_FLOAT, 3, s3, &a) == PARIO_OK);
+  const float seven = 7.5f;
+  CHECK(pario_array_fill(a, &seven) == PARIO_OK);
+  CHECK(pario_disk_array_create(world, dir3, PARIO_TYPE_FLOAT, 3, s3, NULL, &d) == PARIO_OK);
+  CHECK(pario_disk_array_write(d, a, zero3, part, at3) == PARIO_OK); /* only a block */
+  CHECK(pario_array_zero(a) == PARIO_OK);
+  CHECK(pario_disk_array_read(d, a, zero3, s3, zero3) == PARIO_OK);
+  static float cube[6 * 70 * 90];
+  CHECK(pario_array_get(a, zero3, s3, cube, NULL) == PARIO_OK);
+  bad = 0;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 70; ++j)
+      for (int k = 0; k < 90; ++k) {
+        const int in = i >= 4 && i < 6 && j >= 30 && j < 63 && k >= 40 && k < 81;
+        bad += cube[(i * 70 + j) * 90 + k] != (in ? 7.5f : 0.0f);
+      }
+  CHECK(bad == 0);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK && pario_array_destroy(&a) == PARIO_OK);
+}
+
+int main(void) {
+  CHECK(pario_init() == PARIO_OK);
+  pario_world_rank(&me);
+  pario_world_size(&np);
+  CHECK(pario_group_world(&world) == PARIO_OK);
+  char d2[4096], d1[4096], d3[4096];
+  CHECK(pario_scratch_path("disk2d.zarr", d2, sizeof d2) == PARIO_OK);
+  CHECK(pario_scratch_path("disk1d.zarr", d1, sizeof d1) == PARIO_OK);
+  CHECK(pario_scratch_path("disk3d.zarr", d3, sizeof d3) == PARIO_OK);
+  /* One path for all ranks (drop ".<rank>"), fresh. */
+  *strrchr(d2, '.') = *strrchr(d1, '.') = *strrchr(d3, '.') = '\0';
+  (void)pario_disk_array_delete(world, d2);
+  (void)pario_disk_array_delete(world, d1);
+  (void)pario_disk_array_delete(world, d3);
+  two_d(d2);
+  other_shapes(d1, d3);
+  CHECK(pario_disk_array_delete(world, d2) == PARIO_OK);
+  CHECK_FAILS(pario_disk_array_delete(world, d2), me == 0 ? PARIO_ERR_NOT_FOUND : PARIO_ERR_REMOTE,
+              "no zarr.json");
+  CHECK(pario_disk_array_delete(world, d3) == PARIO_OK);
+  CHECK(pario_group_free(&world) == PARIO_OK);
+  CHECK(pario_finalize() == PARIO_OK);
+  if (me != 0) return check_failures ? 1 : 0;
+  return check_summary("capi_disk_array_test");
+}

@@ -1,0 +1,79 @@
+"""Disk arrays from Python, and the Zarr v3 format both ways: the zarr
+package reads what pario wrote, and pario reads what zarr wrote."""
+import numpy as np
+import pytest
+
+import pario
+
+
+def store(name):
+    return pario.scratch_path(name, per_rank=False)
+
+
+def test_write_then_zarr_reads_it_and_sections_merge():
+    import zarr
+    path = store("py_disk.zarr")
+    g = pario.Group()
+    if g.rank == 0:
+        import shutil
+        shutil.rmtree(path, ignore_errors=True)
+    g.barrier()
+    full = np.arange(45 * 31, dtype=np.float64).reshape(45, 31)
+    with pario.GlobalArray((45, 31), name="py_disk_src") as a:
+        if g.rank == 0:
+            a[:, :] = full
+        a.sync()
+        with pario.DiskArray(path, (45, 31), np.float64, chunks=(10, 7)) as d:
+            d.write(a)
+            d.write(a, (slice(0, 5), slice(0, 5)), at=(40, 26))  # a ragged corner
+        expect = full.copy()
+        expect[40:45, 26:31] = full[0:5, 0:5]
+        g.barrier()
+        if g.rank == 0:
+            z = zarr.open_array(path, mode="r")
+            assert z.shape == (45, 31) and z.chunks == (10, 7) and z.dtype == np.float64
+            assert np.array_equal(z[:], expect)
+        with pario.DiskArray(path, mode="r") as d, pario.GlobalArray((45, 31), name="py_disk_dst") as b:
+            assert (d.shape, d.chunks, d.dtype) == ((45, 31), (10, 7), np.dtype(np.float64))
+            d.read(b)
+            assert np.array_equal(b[:, :], expect)
+    pario.DiskArray.remove(path)
+
+
+def test_pario_reads_what_zarr_wrote():
+    import zarr
+    path = store("py_from_zarr.zarr")
+    g = pario.Group()
+    data = (np.arange(7 * 11 * 13, dtype=np.int32).reshape(7, 11, 13) * 3) - 50
+    if g.rank == 0:
+        import shutil
+        shutil.rmtree(path, ignore_errors=True)
+        z = zarr.create_array(path, shape=data.shape, chunks=(3, 4, 5), dtype=np.int32,
+                              compressors=None, fill_value=0)
+        z[:] = data
+        z[0, 0, 0] = 0  # a chunk of zeros may be left unwritten: it must read as 0
+    g.barrier()
+    data[0, 0, 0] = 0
+    with pario.DiskArray(path, mode="r") as d, pario.GlobalArray(data.shape, np.int32, name="py_z") as a:
+        assert d.chunks == (3, 4, 5)
+        d.read(a)
+        assert np.array_equal(a[...], data)
+    pario.DiskArray.remove(path)
+
+
+def test_unsupported_layout_is_named():
+    import zarr
+    path = store("py_zstd.zarr")
+    g = pario.Group()
+    if g.rank == 0:
+        import shutil
+        shutil.rmtree(path, ignore_errors=True)
+        zarr.create_array(path, shape=(10,), chunks=(5,), dtype=np.float64)  # default: zstd
+    g.barrier()
+    with pytest.raises(pario.Unsupported) as e:
+        pario.DiskArray(path, mode="r")
+    assert "codecs" in str(e.value)
+    g.barrier()
+    if g.rank == 0:
+        import shutil
+        shutil.rmtree(path, ignore_errors=True)
