@@ -43,6 +43,10 @@ module pario
   type, public :: pario_counter
     type(c_ptr) :: h = c_null_ptr
   end type
+  type, public :: pario_disk_array
+    type(c_ptr) :: h = c_null_ptr
+    integer :: ndim = 0
+  end type
 
   public :: pario_init, pario_finalize, pario_rank, pario_size, pario_error_message
   public :: pario_file_open, pario_file_close, pario_file_delete, pario_file_write, pario_file_read, &
@@ -53,6 +57,8 @@ module pario
   public :: pario_array_create, pario_array_destroy, pario_array_put, pario_array_get, &
             pario_array_acc, pario_array_fill, pario_array_sync, pario_array_distribution
   public :: pario_counter_create, pario_counter_next, pario_counter_reset, pario_counter_destroy
+  public :: pario_disk_array_create, pario_disk_array_open, pario_disk_array_close, &
+            pario_disk_array_delete, pario_disk_array_write, pario_disk_array_read
 
   interface
     integer(c_int) function c_init() bind(C, name="pario_init")
@@ -212,6 +218,40 @@ module pario
     integer(c_int) function c_counter_destroy(c) bind(C, name="pario_counter_destroy")
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: c
+    end function
+    integer(c_int) function c_da_create(g, path, type, ndim, dims, chunk, d) bind(C, name="pario_disk_array_create")
+      import :: c_int, c_ptr, c_char, c_int64_t
+      type(c_ptr), value :: g, chunk
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int), value :: type, ndim
+      integer(c_int64_t), intent(in) :: dims(*)
+      type(c_ptr), intent(out) :: d
+    end function
+    integer(c_int) function c_da_open(g, path, mode, d) bind(C, name="pario_disk_array_open")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: g
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int), value :: mode
+      type(c_ptr), intent(out) :: d
+    end function
+    integer(c_int) function c_da_close(d) bind(C, name="pario_disk_array_close")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: d
+    end function
+    integer(c_int) function c_da_delete(g, path) bind(C, name="pario_disk_array_delete")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: g
+      character(kind=c_char), intent(in) :: path(*)
+    end function
+    integer(c_int) function c_da_write(d, a, ga_start, count, disk_start) bind(C, name="pario_disk_array_write")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, a
+      integer(c_int64_t), intent(in) :: ga_start(*), count(*), disk_start(*)
+    end function
+    integer(c_int) function c_da_read(d, a, ga_start, count, disk_start) bind(C, name="pario_disk_array_read")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, a
+      integer(c_int64_t), intent(in) :: ga_start(*), count(*), disk_start(*)
     end function
   end interface
 
@@ -501,6 +541,68 @@ contains
     type(pario_counter), intent(inout) :: c
     integer, intent(out), optional :: ierr
     call finish(c_counter_destroy(c%h), ierr)
+  end subroutine
+
+  ! ---- disk arrays (real(real64), Fortran order like global arrays) ----
+
+  !> Collective: a new disk array (a Zarr store at path) of Fortran shape dims.
+  subroutine pario_disk_array_create(d, group, path, dims, ierr)
+    type(pario_disk_array), intent(out) :: d
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    integer(int64), intent(in) :: dims(:)
+    integer, intent(out), optional :: ierr
+    d%ndim = size(dims)
+    call finish(c_da_create(group%h, cstr(path), 1_c_int, int(d%ndim, c_int), dims(size(dims):1:-1), &
+                            c_null_ptr, d%h), ierr)
+  end subroutine
+
+  !> Collective: an existing disk array, PARIO_READ or PARIO_RDWR.
+  subroutine pario_disk_array_open(d, group, path, mode, ndim, ierr)
+    type(pario_disk_array), intent(out) :: d
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    integer, intent(in) :: mode, ndim
+    integer, intent(out), optional :: ierr
+    d%ndim = ndim
+    call finish(c_da_open(group%h, cstr(path), int(mode, c_int), d%h), ierr)
+  end subroutine
+
+  subroutine pario_disk_array_close(d, ierr)
+    type(pario_disk_array), intent(inout) :: d
+    integer, intent(out), optional :: ierr
+    call finish(c_da_close(d%h), ierr)
+  end subroutine
+
+  subroutine pario_disk_array_delete(group, path, ierr)
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    integer, intent(out), optional :: ierr
+    call finish(c_da_delete(group%h, cstr(path)), ierr)
+  end subroutine
+
+  !> Collective: disk(disk_lo + i) = a(lo + i) for the section lo..hi of a.
+  subroutine pario_disk_array_write(d, a, lo, hi, disk_lo, ierr)
+    type(pario_disk_array), intent(in) :: d
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:), disk_lo(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: start(a%ndim), count(a%ndim), at(a%ndim), unused(a%ndim)
+    call section(a, lo, hi, start, count)
+    call section(a, disk_lo, disk_lo, at, unused)
+    call finish(c_da_write(d%h, a%h, start, count, at), ierr)
+  end subroutine
+
+  !> Collective: a(lo + i) = disk(disk_lo + i) for the section lo..hi of a.
+  subroutine pario_disk_array_read(d, a, lo, hi, disk_lo, ierr)
+    type(pario_disk_array), intent(in) :: d
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:), disk_lo(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: start(a%ndim), count(a%ndim), at(a%ndim), unused(a%ndim)
+    call section(a, lo, hi, start, count)
+    call section(a, disk_lo, disk_lo, at, unused)
+    call finish(c_da_read(d%h, a%h, start, count, at), ierr)
   end subroutine
 
   ! Bytes in a buffer of any type: its elements times their size. (gfortran
