@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <mutex>
 
 #include "base/stats.h"
@@ -40,9 +41,7 @@ Status parse_int(const char* name, long lo, long hi, long* out) {
 
 // A byte count: digits with an optional K, M, G or T (powers of 1024), or
 // a percentage of this machine's physical memory ("25%").
-Status parse_bytes(const char* name, uint64_t* out) {
-  const char* v = env(name);
-  if (!v) return Status::Ok();
+bool parse_size(const char* v, uint64_t* out) {
   char* end = nullptr;
   errno = 0;
   const double x = std::strtod(v, &end);
@@ -56,10 +55,62 @@ Status parse_bytes(const char* name, uint64_t* out) {
   else if (unit == "%" && x <= 100) {
     scale = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE) / 100;
   }
-  if (errno != 0 || end == v || x < 0 || scale == 0 || x * scale > 9.2e18) {
-    return bad_value(name, v, "a size in bytes, with K, M, G or T, or a percentage of RAM like 25%");
-  }
+  if (errno != 0 || end == v || x < 0 || scale == 0 || x * scale > 9.2e18) return false;
   *out = static_cast<uint64_t>(x * scale);
+  return true;
+}
+constexpr const char* kSizeExpected = "a size in bytes, with K, M, G or T, or a percentage of RAM like 25%";
+
+Status parse_bytes(const char* name, uint64_t* out) {
+  const char* v = env(name);
+  if (v && !parse_size(v, out)) return bad_value(name, v, kSizeExpected);
+  return Status::Ok();
+}
+
+bool parse_spill(const std::string& v, bool* spill) {
+  if (v == "disk") *spill = true;
+  else if (v == "error") *spill = false;
+  else return false;
+  return true;
+}
+
+// PARIO_FIM_RULES: a file of Files-in-Memory rules, one per line:
+//   # a comment
+//   *.int.*            a file-name pattern that goes to RAM
+//   budget = 8G        the RAM budget per node
+//   spill = disk       or error
+// The environment's PARIO_FIM patterns add to the file's; its
+// PARIO_FIM_BUDGET and PARIO_FIM_SPILL override the file's.
+Status parse_fim_rules(const char* path, Config* c) {
+  std::ifstream in(path);
+  if (!in) return Status(Code::kInvalidArgument, std::string("PARIO_FIM_RULES=") + path + ": cannot read it");
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const auto trim = [](std::string t) {
+      const size_t a = t.find_first_not_of(" \t\r"), b = t.find_last_not_of(" \t\r");
+      return a == std::string::npos ? std::string() : t.substr(a, b - a + 1);
+    };
+    line = trim(line.substr(0, line.find('#')));
+    if (line.empty()) continue;
+    const std::string where = std::string("PARIO_FIM_RULES=") + path + ":" + std::to_string(n) + ": ";
+    const size_t eq = line.find('=');
+    if (eq == std::string::npos) {
+      c->fim_patterns.push_back(line);
+      continue;
+    }
+    const std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+    if (key == "budget") {
+      if (!parse_size(value.c_str(), &c->fim_budget)) {
+        return Status(Code::kInvalidArgument, where + "budget " + value + ": expected " + kSizeExpected);
+      }
+    } else if (key == "spill") {
+      if (!parse_spill(value, &c->fim_spill)) {
+        return Status(Code::kInvalidArgument, where + "spill " + value + ": expected disk or error");
+      }
+    } else {
+      return Status(Code::kInvalidArgument, where + "unknown setting '" + key + "' (budget or spill)");
+    }
+  }
   return Status::Ok();
 }
 
@@ -146,8 +197,11 @@ Result<Config> parse_config_from_env() {
   x = 0;
   PARIO_RETURN_IF_ERROR(parse_int("PARIO_STRIPE_SIZE", 0, 1L << 30, &x));
   c.stripe_size = static_cast<uint64_t>(x);
+  c.fim_budget = static_cast<uint64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE) / 4;
+  if (const char* v = env("PARIO_FIM_RULES")) PARIO_RETURN_IF_ERROR(parse_fim_rules(v, &c));
   if (const char* v = env("PARIO_FIM")) {
-    std::string list = v;
+    const std::string list = v;
+    const size_t before = c.fim_patterns.size();
     size_t at = 0;
     while (at <= list.size()) {
       size_t next = list.find_first_of(":,", at);
@@ -155,14 +209,11 @@ Result<Config> parse_config_from_env() {
       if (next > at) c.fim_patterns.push_back(list.substr(at, next - at));
       at = next + 1;
     }
-    if (c.fim_patterns.empty()) return bad_value("PARIO_FIM", v, "file-name patterns like '*.int:ERI*'");
+    if (c.fim_patterns.size() == before) return bad_value("PARIO_FIM", v, "file-name patterns like '*.int:ERI*'");
   }
-  c.fim_budget = static_cast<uint64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE) / 4;
   PARIO_RETURN_IF_ERROR(parse_bytes("PARIO_FIM_BUDGET", &c.fim_budget));
   if (const char* v = env("PARIO_FIM_SPILL")) {
-    if (!strcmp(v, "disk")) c.fim_spill = true;
-    else if (!strcmp(v, "error")) c.fim_spill = false;
-    else return bad_value("PARIO_FIM_SPILL", v, "disk or error");
+    if (!parse_spill(v, &c.fim_spill)) return bad_value("PARIO_FIM_SPILL", v, "disk or error");
   }
   return c;
 }

@@ -37,7 +37,7 @@ struct Config {
   uint64_t stripe_size = 0;      // PARIO_STRIPE_SIZE (0: chosen from the file's hints)
   // Files in Memory (see file/fim.h): file-name patterns that go to RAM,
   // the RAM budget per node in bytes, and what a spent budget means.
-  std::vector<std::string> fim_patterns;  // PARIO_FIM (':' or ','-separated globs)
+  std::vector<std::string> fim_patterns;  // PARIO_FIM_RULES file, then PARIO_FIM (':' or ',' globs)
   uint64_t fim_budget = 0;                // PARIO_FIM_BUDGET (bytes, K/M/G/T or N% of RAM)
   bool fim_spill = true;                  // PARIO_FIM_SPILL=disk (true) or error
 };

@@ -261,6 +261,8 @@ StatsTotals StatsRegistry::totals() const {
     StatsTotals::PathSums& p = t.paths[path];
     p.ranks = 1;
     p.size = fs->size();
+    p.ram = fs->ram_bytes();
+    p.spilled = fs->spilled_bytes();
     for (IoDir dir : {IoDir::kRead, IoDir::kWrite}) {
       const DirSnapshot d = fs->snapshot(dir);
       const int at = static_cast<int>(dir) * StatsTotals::kFileFields;
@@ -284,8 +286,8 @@ StatsTotals StatsRegistry::totals() const {
 
 namespace {
 
-// Packed record: path length, path bytes, ranks, size, the 8 counters; all
-// numbers as native uint64 (both ends are processes of one job).
+// Packed record: path length, path bytes, ranks, size, RAM, spilled, the 8
+// counters; all numbers as native uint64 (both ends are processes of one job).
 void put_u64(std::string* out, uint64_t x) { out->append(reinterpret_cast<const char*>(&x), sizeof x); }
 
 bool get_u64(const char*& at, const char* end, uint64_t* x) {
@@ -311,7 +313,7 @@ std::string StatsTotals::pack_paths() const {
     put_u64(&out, path.size());
     out += path;
     put_u64(&out, p.ranks);
-    put_u64(&out, p.size);
+    for (uint64_t x : {p.size, p.ram, p.spilled}) put_u64(&out, x);
     for (uint64_t x : p.v) put_u64(&out, x);
   }
   return out;
@@ -325,9 +327,15 @@ bool StatsTotals::merge_paths(const char* data, size_t size) {
     if (!get_u64(at, end, &len) || static_cast<uint64_t>(end - at) < len) return false;
     PathSums& p = paths[std::string(at, len)];
     at += len;
-    if (!get_u64(at, end, &ranks) || !get_u64(at, end, &bytes)) return false;
+    uint64_t ram = 0, spilled = 0;
+    if (!get_u64(at, end, &ranks) || !get_u64(at, end, &bytes) || !get_u64(at, end, &ram) ||
+        !get_u64(at, end, &spilled)) {
+      return false;
+    }
     p.ranks += ranks;
     p.size = std::max(p.size, bytes);
+    p.ram = std::max(p.ram, ram);
+    p.spilled = std::max(p.spilled, spilled);
     for (uint64_t& x : p.v) {
       uint64_t add = 0;
       if (!get_u64(at, end, &add)) return false;
@@ -382,7 +390,8 @@ std::string StatsTotals::json(int ranks) const {
   bool first = true;
   for (const auto& [path, p] : paths) {
     out << (first ? "" : ", ") << "{\"path\": " << json_quote(path) << ", \"ranks\": " << p.ranks
-        << ", \"size\": " << p.size << ", \"read\": " << dir_json(&p.v[0])
+        << ", \"size\": " << p.size << ", \"ram_bytes\": " << p.ram
+        << ", \"spilled_bytes\": " << p.spilled << ", \"read\": " << dir_json(&p.v[0])
         << ", \"write\": " << dir_json(&p.v[kFileFields]) << "}";
     first = false;
   }

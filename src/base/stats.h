@@ -110,6 +110,9 @@ struct StatsTotals {
   struct PathSums {
     uint64_t ranks = 0;  // processes that opened the path
     uint64_t size = 0;   // the largest size any of them saw
+    // Files in Memory: bytes in RAM and spilled. A shared file's ranks all
+    // report the one file's counts, so these take the largest, not the sum.
+    uint64_t ram = 0, spilled = 0;
     std::array<uint64_t, 2 * kFileFields> v{};  // per direction, as above
   };
   std::map<std::string, PathSums> paths;

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cstdio>
+#include <fstream>
+
 namespace pario {
 namespace {
 
@@ -48,6 +51,42 @@ TEST(Config, ParsesEveryVariable) {
   EXPECT_EQ(r->ranks_per_node, 2);
   EXPECT_EQ(r->file_backend, FileBackendChoice::kMpiio);
   EXPECT_EQ(r->stripe_size, 65536u);
+}
+
+TEST(Config, FilesInMemoryRulesFile) {
+  const std::string path = ::testing::TempDir() + "fim_rules.txt";
+  {
+    std::ofstream out(path);
+    out << "# CASPT2 scratch in RAM\n*.int.*   # integrals\n\n  budget = 2G\nspill=error\nERI*\n";
+  }
+  ScopedEnv a("PARIO_FIM_RULES", path.c_str());
+  ScopedEnv b("PARIO_FIM", "JOB*");
+  Result<Config> r = parse_config_from_env();
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->fim_patterns, (std::vector<std::string>{"*.int.*", "ERI*", "JOB*"}));
+  EXPECT_EQ(r->fim_budget, uint64_t{2} << 30);
+  EXPECT_FALSE(r->fim_spill);
+  {
+    ScopedEnv over("PARIO_FIM_BUDGET", "1M");  // the environment wins
+    EXPECT_EQ(parse_config_from_env()->fim_budget, uint64_t{1} << 20);
+  }
+  {
+    std::ofstream out(path);
+    out << "*.int\nbudget = lots\n";
+  }
+  r = parse_config_from_env();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("fim_rules.txt:2: budget lots"), std::string::npos) << r.status().message();
+  {
+    std::ofstream out(path);
+    out << "colour = blue\n";
+  }
+  r = parse_config_from_env();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find(":1: unknown setting 'colour'"), std::string::npos);
+  std::remove(path.c_str());
+  ScopedEnv missing("PARIO_FIM_RULES", "/nonexistent/rules");
+  EXPECT_FALSE(parse_config_from_env().ok());
 }
 
 TEST(Config, FilesInMemoryRules) {
