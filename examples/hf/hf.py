@@ -7,7 +7,8 @@ load-balancing counter. Each iteration builds J and K from the blocks and
 accumulates the Fock matrix into a pario global array. Three modes:
 
   traditional  every block is computed once, stored in the rank's private
-               pario file, and read back every iteration;
+               pario file (or, --storage shared, in one shared file for all
+               ranks), and read back every iteration;
   semidirect   the blocks costliest to recompute per byte (a cost estimate
                from their angular momenta) are stored, up to --budget; the
                rest are recomputed every iteration;
@@ -94,18 +95,26 @@ class Integrals:
 
 
 class Store:
-    """This rank's stored blocks in one private pario file, appended."""
+    """This rank's stored blocks: appended to its private pario file, or
+    (shared=True) to one pario shared file for all ranks, each block at an
+    offset a pario counter hands out (one fetch-and-add per block)."""
 
-    def __init__(self, path):
+    def __init__(self, path, shared=False):
         self.path = path
-        self.file = pario.File(path, "w+")
+        self.shared = shared
+        if shared:
+            self.file = pario.SharedFile(path, request_size=1 << 20)
+            self.offsets = pario.Counter()
+        else:
+            self.file = pario.File(path, "w+")
         self.index = []  # (task, offset, shape)
-        self.end = 0
+        self.end = 0     # bytes this rank stored
 
     def put(self, task, block):
         data = np.ascontiguousarray(block)
-        self.file.write(self.end, data)
-        self.index.append((task, self.end, data.shape))
+        offset = self.offsets.fetch_add(data.nbytes) if self.shared else self.end
+        self.file.write(offset, data)
+        self.index.append((task, offset, data.shape))
         self.end += data.nbytes
 
     def blocks(self):
@@ -127,11 +136,16 @@ class Store:
             yield task, block
 
     def close(self):
-        self.file.close()
-        pario.File.remove(self.path)
+        """Collective when shared."""
+        if self.shared:
+            self.file.destroy()
+            self.offsets.destroy()
+        else:
+            self.file.close()
+            pario.File.remove(self.path)
 
 
-def run(mol, ints, mode, budget, max_iter=60, conv=1e-10):
+def run(mol, ints, mode, budget, storage="private", max_iter=60, conv=1e-10):
     """One SCF in `mode`; returns a dict of results (energy, times, bytes)."""
     nao = ints.nao
     s = mol.intor("int1e_ovlp")
@@ -143,7 +157,10 @@ def run(mol, ints, mode, budget, max_iter=60, conv=1e-10):
     dm = scf.hf.init_guess_by_minao(mol)
     fock = pario.GlobalArray((nao, nao), np.float64, name=f"fock-{mode}")
     counter = pario.Counter()
-    store = Store(pario.scratch_path(f"hf_eri_{mode}")) if mode != "direct" else None
+    store = None
+    if mode != "direct":
+        shared = storage == "shared"
+        store = Store(pario.scratch_path(f"hf_eri_{mode}", per_rank=not shared), shared)
     t_start = time.perf_counter()
 
     # Which blocks are stored: all, none, or (semidirect) those costliest to
@@ -247,6 +264,8 @@ def main(argv=None):
     p.add_argument("--modes", default="traditional,semidirect,direct")
     p.add_argument("--budget", type=float, default=0.3,
                    help="semidirect storage per rank: bytes, or a fraction (< 1) of all blocks")
+    p.add_argument("--storage", choices=("private", "shared"), default="private",
+                   help="stored blocks in each rank's private file, or in one shared file")
     p.add_argument("--no-reference", action="store_true", help="skip PySCF's own RHF")
     args = p.parse_args(argv)
     atoms = open(args.xyz).read().split("\n", 2)[2] if args.xyz else BENZENE
@@ -259,7 +278,7 @@ def main(argv=None):
     say(f"  {len(ints.tasks)} shell-pair blocks ({all_bytes / 1e6:.1f} MB), {ints.skipped} skipped by "
         f"Schwarz screening ({time.perf_counter() - t0:.2f} s)")
     budget = args.budget * all_bytes / NP if args.budget < 1 else args.budget
-    results = [run(mol, ints, mode.strip(), budget) for mode in args.modes.split(",")]
+    results = [run(mol, ints, mode.strip(), budget, args.storage) for mode in args.modes.split(",")]
     reference = None
     if not args.no_reference:
         t0 = time.perf_counter()

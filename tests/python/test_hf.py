@@ -30,3 +30,12 @@ def test_every_mode_matches_pyscf(tmp_path, basis):
     traditional, semidirect, direct = results
     assert traditional["stored_bytes"] > semidirect["stored_bytes"] > 0 == direct["stored_bytes"]
     assert traditional["read_bytes"] > 0 and direct["read_bytes"] == 0
+
+
+def test_shared_file_storage_matches_pyscf(tmp_path):
+    xyz = tmp_path / "water.xyz"
+    xyz.write_text(WATER)
+    results, reference, ok = hf.main(["--xyz", str(xyz), "--basis", "sto-3g", "--modes", "traditional",
+                                      "--storage", "shared"])
+    assert ok and abs(results[0]["energy"] - reference) < 1e-8
+    assert results[0]["stored_bytes"] > 0 and results[0]["read_bytes"] > 0

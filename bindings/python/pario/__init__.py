@@ -483,6 +483,11 @@ class Counter:
     def next(self):
         return _check(*_pario.counter_next(self._handle))
 
+    def fetch_add(self, increment, owner=None):
+        """Adds increment (to rank owner's counter, default the global one)
+        and returns the value before, atomically."""
+        return _check(*_pario.counter_fetch_add(self._handle, -1 if owner is None else owner, increment))
+
     def __iter__(self):
         """Values until the caller stops (e.g. `for i in c: if i >= n: break`)."""
         while True:

@@ -265,6 +265,11 @@ void bind_arrays(nb::module_& m) {
     int rc = unlocked([&] { return pario_counter_next(as<pario_counter_t>(h), &v); });
     return std::make_pair(rc, v);
   });
+  m.def("counter_fetch_add", [](uintptr_t h, int owner, int64_t increment) {
+    int64_t v = 0;
+    int rc = unlocked([&] { return pario_counter_fetch_add(as<pario_counter_t>(h), owner, increment, &v); });
+    return std::make_pair(rc, v);
+  });
   m.def("counter_reset", [](uintptr_t h) {
     return unlocked([&] { return pario_counter_reset(as<pario_counter_t>(h)); });
   });
