@@ -103,7 +103,10 @@ def info_zarr(path):
         children = sorted(p.name for p in path.iterdir() if (p / "zarr.json").exists())
         lines.append(f"  members: {', '.join(children) or 'none'}")
     attrs = meta.get("attributes", {})
-    for k in ("writer", "created_by", "pario"):
+    if isinstance(attrs.get("pario"), dict):
+        p = attrs["pario"]
+        lines.append(f"  written by {p.get('writer', 'pario')} ({p.get('layout', 'layout not recorded')})")
+    for k in ("writer", "created_by"):
         if k in attrs:
             lines.append(f"  {k}: {attrs[k]}")
     size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file())

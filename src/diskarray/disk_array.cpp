@@ -150,6 +150,12 @@ Status DiskArray::check_transfer(const array::GlobalArray& ga, const array::Box&
                                               array::element_name(ga.type()) + ", the disk array " +
                                               array::element_name(meta_.type));
   }
+  int same = MPI_UNEQUAL;
+  MPI_Comm_compare(ga.group().comm(), group_->comm(), &same);
+  if (same != MPI_IDENT && same != MPI_CONGRUENT) {
+    return Status(Code::kInvalidArgument, dir_ + ": global array " + ga.name() +
+                                              " lives on another group than the disk array");
+  }
   if (ga_section.ndim != nd || static_cast<int>(disk_start.size()) != nd) {
     return Status(Code::kInvalidArgument, dir_ + ": sections need " + std::to_string(nd) + " dimensions");
   }
@@ -167,8 +173,24 @@ Status DiskArray::check_transfer(const array::GlobalArray& ga, const array::Box&
   return Status::Ok();
 }
 
+int DiskArray::chunk_owner(const array::GlobalArray& ga, const array::Box& ga_section,
+                           const array::Box& disk, const array::Box& part) const {
+  array::Box in_ga = part;
+  for (int d = 0; d < part.ndim; ++d) in_ga.start[d] = ga_section.start[d] + (part.start[d] - disk.start[d]);
+  int best = 0;
+  int64_t most = -1;
+  ga.distribution().for_each_owner(in_ga, [&](int rank, const array::Box& piece) {
+    if (piece.elements() > most) {
+      most = piece.elements();
+      best = rank;
+    }
+  });
+  return best;
+}
+
 template <typename Fn>
-Status DiskArray::for_my_chunks(const array::Box& disk, Fn&& fn) const {
+Status DiskArray::for_my_chunks(const array::GlobalArray& ga, const array::Box& ga_section,
+                                const array::Box& disk, Fn&& fn) const {
   if (disk.empty()) return Status::Ok();
   const int nd = disk.ndim;
   std::vector<int64_t> first(nd), last(nd), index(nd);
@@ -177,15 +199,16 @@ Status DiskArray::for_my_chunks(const array::Box& disk, Fn&& fn) const {
     last[d] = (disk.start[d] + disk.count[d] - 1) / meta_.chunks[d];
   }
   index = first;
-  for (int64_t k = 0;; ++k) {
-    if (k % group_->size() == group_->rank()) {
-      array::Box chunk;
-      chunk.ndim = nd;
-      for (int d = 0; d < nd; ++d) {
-        chunk.start[d] = index[d] * meta_.chunks[d];
-        chunk.count[d] = std::min(meta_.chunks[d], meta_.shape[d] - chunk.start[d]);
-      }
-      PARIO_RETURN_IF_ERROR(fn(index, chunk, chunk.intersect(disk)));
+  for (;;) {
+    array::Box chunk;
+    chunk.ndim = nd;
+    for (int d = 0; d < nd; ++d) {
+      chunk.start[d] = index[d] * meta_.chunks[d];
+      chunk.count[d] = std::min(meta_.chunks[d], meta_.shape[d] - chunk.start[d]);
+    }
+    const array::Box part = chunk.intersect(disk);
+    if (chunk_owner(ga, ga_section, disk, part) == group_->rank()) {
+      PARIO_RETURN_IF_ERROR(fn(index, chunk, part));
     }
     int d = nd - 1;  // next chunk index, row-major
     while (d >= 0 && ++index[d] > last[d]) index[d] = first[d], --d;
@@ -203,7 +226,7 @@ Status DiskArray::write(array::GlobalArray& ga, const array::Box& ga_section,
   const size_t esize = meta_.element_bytes();
   std::vector<int64_t> ld(meta_.chunks.begin() + 1, meta_.chunks.end());
   std::vector<char> buf(static_cast<size_t>(meta_.chunk_elements()) * esize);
-  s = for_my_chunks(disk, [&](const std::vector<int64_t>& index, const array::Box& chunk,
+  s = for_my_chunks(ga, ga_section, disk, [&](const std::vector<int64_t>& index, const array::Box& chunk,
                               const array::Box& part) -> Status {
     const std::string path = chunk_path(index);
     // A chunk the section covers only in part keeps its other bytes.
@@ -232,7 +255,7 @@ Status DiskArray::read(array::GlobalArray& ga, const array::Box& ga_section,
   const size_t esize = meta_.element_bytes();
   std::vector<int64_t> ld(meta_.chunks.begin() + 1, meta_.chunks.end());
   std::vector<char> buf(static_cast<size_t>(meta_.chunk_elements()) * esize);
-  Status s = for_my_chunks(disk, [&](const std::vector<int64_t>& index, const array::Box& chunk,
+  Status s = for_my_chunks(ga, ga_section, disk, [&](const std::vector<int64_t>& index, const array::Box& chunk,
                                      const array::Box& part) -> Status {
     PARIO_RETURN_IF_ERROR(read_chunk(chunk_path(index), &buf));
     array::Box to = part;

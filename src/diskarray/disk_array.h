@@ -5,8 +5,9 @@
 // chunk, uncompressed, so a chunk's bytes are its elements in C order.
 // Transfers are collective over the array's group and work for any pair of
 // sections of the same shape:
-//   - the chunks a disk section touches are dealt round-robin to the ranks,
-//     so no two ranks ever write one chunk;
+//   - each chunk a disk section touches is moved by one rank: the one that
+//     holds most of its part in the global array, so no two ranks ever
+//     write one chunk, and aligned layouts move by local memory copies;
 //   - a chunk the section covers only in part is read first and merged
 //     (nothing outside the section is lost; a missing chunk reads as 0);
 //   - each rank moves its chunks' parts to or from the global array with
@@ -59,10 +60,16 @@ class DiskArray {
 
  private:
   DiskArray() = default;
-  // The section and this rank's chunks in it: calls fn(chunk index, the
-  // part of the section in it) for each.
+  // Calls fn(chunk index, chunk box, the part of the disk section in it)
+  // for each chunk of the section this rank moves: the one owning most of
+  // the part's elements in the global array, so that aligned layouts move
+  // by local memory copies. Every rank computes the same assignment, and
+  // each chunk has one mover.
   template <typename Fn>
-  Status for_my_chunks(const array::Box& disk, Fn&& fn) const;
+  Status for_my_chunks(const array::GlobalArray& ga, const array::Box& ga_section,
+                       const array::Box& disk, Fn&& fn) const;
+  int chunk_owner(const array::GlobalArray& ga, const array::Box& ga_section, const array::Box& disk,
+                  const array::Box& part) const;
   Status check_transfer(const array::GlobalArray& ga, const array::Box& ga_section,
                         const std::vector<int64_t>& disk_start, array::Box* disk) const;
   std::string chunk_path(const std::vector<int64_t>& index) const;

@@ -67,6 +67,15 @@ static void two_d(const char *dir) {
   CHECK(pario_array_create(world, "ints", PARIO_TYPE_INT32, 2, dims, &ints) == PARIO_OK);
   CHECK_FAILS(pario_disk_array_read(d, ints, zero, dims, zero), PARIO_ERR_INVALID_ARGUMENT, "holds int32");
   CHECK(pario_array_destroy(&ints) == PARIO_OK);
+  if (np > 1) { /* a global array on another group: refused on every rank */
+    pario_group_t odd;
+    pario_array_t other;
+    CHECK(pario_group_split(world, me % 2, &odd) == PARIO_OK);
+    CHECK(pario_array_create(odd, "other", PARIO_TYPE_DOUBLE, 2, dims, &other) == PARIO_OK);
+    CHECK_FAILS(pario_disk_array_read(d, other, zero, dims, zero), PARIO_ERR_INVALID_ARGUMENT,
+                "lives on another group");
+    CHECK(pario_array_destroy(&other) == PARIO_OK && pario_group_free(&odd) == PARIO_OK);
+  }
   CHECK(pario_disk_array_close(&d) == PARIO_OK);
   pario_disk_array_t again;
   /* Rank 0 makes the directory: it reports EXISTS, the others REMOTE (rank

@@ -71,6 +71,25 @@ def test_info_describes_zarr_and_hdf5(tmp_path):
     assert run("info", str(tmp_path / "nothing")).returncode == 1
 
 
+def test_info_describes_a_store_pario_wrote(tmp_path):
+    script = tmp_path / "store.py"
+    script.write_text(
+        "import numpy as np, pario\n"
+        "with pario.GlobalArray((30, 20), np.int64) as a, "
+        f"pario.DiskArray('{tmp_path}/s.zarr', (30, 20), np.int64, chunks=(8, 20)) as d:\n"
+        "    a.fill(3)\n"
+        "    d.write(a)\n"
+        "pario.finalize()\n")
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OMPI_", "PMIX_", "PMI_")) or k.startswith("OMPI_ALLOW")}
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    r = run("info", str(tmp_path / "s.zarr"))
+    assert r.returncode == 0, r.stderr
+    assert "shape (30, 20), int64, chunks (8, 20), codecs bytes" in r.stdout
+    assert "written by pario (chunks in C order, uncompressed)" in r.stdout
+
+
 def test_clean_removes_only_dead_jobs_segments(tmp_path):
     # In a private directory: any pario start on this machine clears dead
     # jobs' segments from /dev/shm itself, and tests run in parallel.

@@ -77,3 +77,29 @@ def test_unsupported_layout_is_named():
     if g.rank == 0:
         import shutil
         shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.mark.parametrize("text, error, words", [
+    ("{not json", pario.Corrupt, "not valid JSON"),
+    ('{"zarr_format": 3, "node_type": "array", "data_type": "float64"}', pario.Corrupt, "missing or malformed"),
+    ('{"zarr_format": 2}', pario.Unsupported, "zarr_format is not 3"),
+    ('{"zarr_format": 3, "node_type": "array", "shape": [4, 4], "data_type": "float64", '
+     '"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}}, '
+     '"codecs": [{"name": "bytes"}]}', pario.Corrupt, "differ in rank"),
+    ('{"zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "uint16", '
+     '"chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}}, '
+     '"codecs": [{"name": "bytes"}]}', pario.Unsupported, "data_type uint16"),
+])
+def test_bad_metadata_is_a_clear_error(text, error, words):
+    path = store("py_bad_meta.zarr")
+    g = pario.Group()
+    if g.rank == 0:
+        import os
+        os.makedirs(path, exist_ok=True)
+        with open(os.path.join(path, "zarr.json"), "w") as f:
+            f.write(text)
+    g.barrier()
+    with pytest.raises(error) as e:
+        pario.DiskArray(path, mode="r")
+    assert words in str(e.value)
+    pario.DiskArray.remove(path)
