@@ -366,6 +366,80 @@ def bench_sf(args):
             "rows": rows}
 
 
+# ---------------------------------------------------------------- dra ------
+
+def fio_sequential(path, ranks, total, direct):
+    """fio's limit for moving `total` bytes in 1 MiB requests with `ranks`
+    jobs, each on its own contiguous part of one file: (write, read) MB/s."""
+    part = total // ranks // (1 << 20) * (1 << 20)
+    def run(rw):
+        cmd = ["fio", f"--filename={path}", "--bs=1M", "--ioengine=psync", "--fallocate=none",
+               "--invalidate=0", f"--direct={1 if direct else 0}", "--group_reporting",
+               "--output-format=json", f"--name={rw}", f"--rw={rw}", f"--size={part}",
+               f"--offset_increment={part}", f"--numjobs={ranks}"]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit(f"bench/run: fio failed:\n{out.stderr}")
+        return json.loads(out.stdout[out.stdout.index("{"):])["jobs"][0][rw]["bw_bytes"] / 1e6
+    return run("write"), run("read")
+
+
+def bench_dra(args):
+    quick = args.quick
+    n = 2048 if quick else 8192  # doubles per side: 32 MB, or 512 MB
+    reps = 3
+    rank_counts = [args.ranks] if args.ranks else [1, 2, 4]
+    scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
+    launcher, base_env = mpiexec()
+    launcher = launcher + ["--bind-to", "none"]
+    dra = binary("dra_bench")
+    have_fio = shutil.which("fio") is not None
+    samples = {}
+    workdir = Path(tempfile.mkdtemp(prefix="pario-bench-dra-", dir=scratch))
+    steps, step = reps * len(rank_counts), 0
+    try:
+        for rep in range(reps):
+            for p in rank_counts:
+                os.sync()
+                env = dict(base_env, PARIO_SCRATCH=str(workdir))
+                cmd = launcher + ["-n", str(p), dra, "--dir", str(workdir), "--rows", str(n), "--cols", str(n),
+                                  "--rep", str(rep)]
+                for r in run_json_lines(cmd, env):
+                    case = f"{r['op']}, {p} rank{'s' if p > 1 else ''}"
+                    samples.setdefault(case, {}).setdefault(r["impl"], []).append(r["mbps"])
+                if have_fio:
+                    os.sync()
+                    w, rd = fio_sequential(workdir / "fio.dat", p, n * n * 8, False)
+                    (workdir / "fio.dat").unlink(missing_ok=True)
+                    for op, v in (("write", w), ("read", rd)):
+                        for kind in ("aligned", "nonaligned"):
+                            samples.setdefault(f"{op} {kind}, {p} rank{'s' if p > 1 else ''}", {}) \
+                                .setdefault("fio", []).append(v)
+                step += 1
+                progress(step, steps, f"rep {rep + 1}/{reps}, {p} ranks")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    def targets(case):
+        t = {"pario/fio": 0.9} if " aligned" in case and "fio" in samples[case] else {}
+        if ("2 ranks" in case or "4 ranks" in case) and "ga" in samples[case]:
+            t["pario/ga"] = 5.0
+        return t
+
+    rows = ratio_rows(samples, "pario", ("fio", "ga"), targets,
+                      lambda case: {"page_cache": "warm" if case.startswith("read") else "write-back"})
+    rows.sort(key=lambda r: (int(r["case"].split(", ")[1].split()[0]), r["case"]))
+    return {"benchmark": "dra", "machine": machine(), "commit": git_commit(), "quick": quick,
+            "page_cache": "write-back (writes land in the page cache) and warm (reads after a reopen)",
+            "file_system": fs_type(scratch), "array": f"{n} x {n} doubles ({n * n * 8 / 1e6:.0f} MB)",
+            "repetitions": reps, "mpi": launcher[0], "statistic": "median",
+            "method": "the whole array written from a global array, the disk array closed and reopened, "
+                      "read back; then a section shifted by one row and column (nonaligned); fio: the same "
+                      "bytes in 1 MiB sequential requests, one contiguous part per job (the limit; the same "
+                      "value stands in both the aligned and nonaligned rows)",
+            "rows": rows}
+
+
 # ---------------------------------------------------------------- fim ------
 
 def bench_fim(args):
@@ -409,7 +483,8 @@ def bench_fim(args):
 BENCHMARKS = {"eaf": (bench_eaf, "private files vs raw pread/pwrite, GA EAF, Fortran direct access, fio"),
               "ga": (bench_ga, "global arrays vs raw MPI RMA and GA's NGA_* (get/put/acc, counter, MP2 mix)"),
               "sf": (bench_sf, "shared files vs fio, raw pread/pwrite and GA's SF (ChemIO Fig. 8)"),
-              "fim": (bench_fim, "Files in Memory vs disk (buffered, O_DIRECT), tmpfs and memcpy")}
+              "fim": (bench_fim, "Files in Memory vs disk (buffered, O_DIRECT), tmpfs and memcpy"),
+              "dra": (bench_dra, "disk arrays vs GA's DRA and fio (ChemIO Figs. 6 and 7), buffered")}
 
 
 # ------------------------------------------------------------- report ------

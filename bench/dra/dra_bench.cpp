@@ -1,0 +1,179 @@
+// Disk-resident-array benchmark (ChemIO Figures 6 and 7 on this machine).
+//
+// A 2-D double array of --rows x --cols lives in a global array. Each
+// implementation writes it to a disk array, closes, reopens and reads it
+// back, then does the same with a nonaligned section (shifted by one row
+// and one column against the disk layout). MB/s from barrier to barrier.
+// The implementations, in a rotating order within one MPI job:
+//   pario  pario's global array and disk array (a Zarr store)
+//   ga     Global Arrays' NGA_* array and GA's DRA (Debian's libga), when
+//          built with it
+// Rank 0 prints one JSON object per measurement; bench/run aggregates.
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "pario/pario.h"
+
+#if PARIO_BENCH_HAVE_GA
+#include <dra.h>
+#include <ga.h>
+#include <macdecls.h>
+#endif
+
+namespace {
+
+int rank = 0, nranks = 1;
+
+[[noreturn]] void die(const std::string& what) {
+  char msg[512] = "";
+  pario_last_error_message(msg, sizeof msg);
+  std::fprintf(stderr, "dra_bench (rank %d): %s %s\n", rank, what.c_str(), msg);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);
+}
+
+// One implementation: write or read [lo, lo + n) of the array, shifted by
+// `shift` on disk; create and reopen between the phases.
+struct Impl {
+  const char* name;
+  std::function<void()> create;                  // the disk array, empty
+  std::function<void(bool write, int64_t shift)> move;
+  std::function<void()> reopen;
+  std::function<void()> destroy;
+};
+
+void emit(const char* impl, const char* op, double mbps, int rep) {
+  if (rank == 0) {
+    std::printf("{\"impl\": \"%s\", \"op\": \"%s\", \"ranks\": %d, \"rep\": %d, \"mbps\": %.2f}\n", impl, op,
+                nranks, rep, mbps);
+    std::fflush(stdout);
+  }
+}
+
+Impl pario_impl(const std::string& dir, int64_t rows, int64_t cols) {
+  static pario_group_t world;
+  static pario_array_t ga;
+  static pario_disk_array_t da;
+  static std::string path;
+  static int64_t dims[2];
+  dims[0] = rows;
+  dims[1] = cols;
+  path = dir + "/dra_bench.zarr";
+  if (pario_group_world(&world) != PARIO_OK) die("group");
+  if (pario_array_create(world, "dra_bench", PARIO_TYPE_DOUBLE, 2, dims, &ga) != PARIO_OK) die("array");
+  const double v = 1.5;
+  if (pario_array_fill(ga, &v) != PARIO_OK) die("fill");
+  return {"pario",
+          [] {
+            (void)pario_disk_array_delete(world, path.c_str());
+            if (pario_disk_array_create(world, path.c_str(), PARIO_TYPE_DOUBLE, 2, dims, nullptr, &da) != PARIO_OK)
+              die("create");
+          },
+          [](bool write, int64_t shift) {
+            const int64_t zero[2] = {0, 0}, count[2] = {dims[0] - shift, dims[1] - shift}, at[2] = {shift, shift};
+            int rc = write ? pario_disk_array_write(da, ga, zero, count, at)
+                           : pario_disk_array_read(da, ga, zero, count, at);
+            if (rc != PARIO_OK) die(write ? "write" : "read");
+          },
+          [] {
+            if (pario_disk_array_close(&da) != PARIO_OK ||
+                pario_disk_array_open(world, path.c_str(), PARIO_MODE_RDWR, &da) != PARIO_OK)
+              die("reopen");
+          },
+          [] {
+            if (pario_disk_array_close(&da) != PARIO_OK || pario_disk_array_delete(world, path.c_str()) != PARIO_OK)
+              die("delete");
+          }};
+}
+
+#if PARIO_BENCH_HAVE_GA
+Impl ga_impl(const std::string& dir, int64_t rows, int64_t cols) {
+  static int g_a, d_a;
+  static std::string path;
+  static int dims[2];
+  dims[0] = static_cast<int>(rows);
+  dims[1] = static_cast<int>(cols);
+  path = dir + "/dra_bench.ga";
+  g_a = NGA_Create(C_DBL, 2, dims, const_cast<char*>("dra_bench_ga"), nullptr);
+  double v = 1.5;
+  GA_Fill(g_a, &v);
+  return {"ga",
+          [] {
+            dra_size_t ddims[2] = {dims[0], dims[1]}, req[2] = {dims[0], dims[1] / nranks > 0 ? dims[1] : 1};
+            if (NDRA_Create(C_DBL, 2, ddims, const_cast<char*>("bench"), const_cast<char*>(path.c_str()), DRA_RW,
+                            req, &d_a) != 0)
+              die("NDRA_Create");
+          },
+          [](bool write, int64_t shift) {
+            int req = 0;
+            int glo[2] = {0, 0}, ghi[2] = {dims[0] - 1 - static_cast<int>(shift), dims[1] - 1 - static_cast<int>(shift)};
+            dra_size_t dlo[2] = {shift, shift}, dhi[2] = {dims[0] - 1, dims[1] - 1};
+            int rc = shift == 0 ? (write ? NDRA_Write(g_a, d_a, &req) : NDRA_Read(g_a, d_a, &req))
+                                : (write ? NDRA_Write_section(0, g_a, glo, ghi, d_a, dlo, dhi, &req)
+                                         : NDRA_Read_section(0, g_a, glo, ghi, d_a, dlo, dhi, &req));
+            if (rc != 0 || DRA_Wait(req) != 0) die("GA DRA transfer");
+          },
+          [] {
+            if (DRA_Close(d_a) != 0 || DRA_Open(const_cast<char*>(path.c_str()), DRA_RW, &d_a) != 0) die("DRA reopen");
+          },
+          [] {
+            if (DRA_Delete(d_a) != 0) die("DRA_Delete");
+          }};
+}
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string dir = "/tmp";
+  int64_t rows = 2048, cols = 2048;
+  int rep = 0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--dir")) dir = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--rows")) rows = std::atoll(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--cols")) cols = std::atoll(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--rep")) rep = std::atoi(argv[i + 1]);
+    else die(std::string("unknown argument ") + argv[i]);
+  }
+  if (pario_init() != PARIO_OK) die("pario_init");
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  std::vector<Impl> impls = {pario_impl(dir, rows, cols)};
+#if PARIO_BENCH_HAVE_GA
+  GA_Initialize();
+  MA_init(C_DBL, 8 << 20, 8 << 20);
+  if (DRA_Init(4, 1e12, 1e12, 64e6) != 0) die("DRA_Init");
+  impls.push_back(ga_impl(dir, rows, cols));
+#endif
+  const double mb = static_cast<double>(rows * cols * 8) / 1e6;
+  for (size_t k = 0; k < impls.size(); ++k) {
+    Impl& impl = impls[(k + rep) % impls.size()];
+    impl.create();
+    for (int64_t shift : {0, 1}) {
+      const double part = mb * static_cast<double>((rows - shift) * (cols - shift)) / static_cast<double>(rows * cols);
+      for (bool write : {true, false}) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double t0 = MPI_Wtime();
+        impl.move(write, shift);
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double t = MPI_Wtime() - t0;
+        emit(impl.name, (std::string(write ? "write" : "read") + (shift ? " nonaligned" : " aligned")).c_str(),
+             part / t, rep);
+        if (write) impl.reopen();
+      }
+    }
+    impl.destroy();
+  }
+#if PARIO_BENCH_HAVE_GA
+  DRA_Terminate();
+  GA_Terminate();
+#endif
+  if (pario_finalize() != PARIO_OK) die("pario_finalize");
+  return 0;
+}
