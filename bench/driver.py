@@ -433,7 +433,8 @@ def bench_dra(args):
             "page_cache": "write-back (writes land in the page cache) and warm (reads after a reopen)",
             "file_system": fs_type(scratch), "array": f"{n} x {n} doubles ({n * n * 8 / 1e6:.0f} MB)",
             "repetitions": reps, "mpi": launcher[0], "statistic": "median",
-            "method": "the whole array written from a global array, the disk array closed and reopened, "
+            "method": "after one untimed write per implementation (warm-up), the whole array written "
+                      "from a global array, the disk array closed and reopened, "
                       "read back; then a section shifted by one row and column (nonaligned); fio: the same "
                       "bytes in 1 MiB sequential requests, one contiguous part per job (the limit; the same "
                       "value stands in both the aligned and nonaligned rows)",
