@@ -49,12 +49,17 @@ Status read_chunk(const std::string& path, std::vector<char>* buf) {
   return Status::Ok();
 }
 
+// Rewrites a chunk in place. Not O_TRUNC: truncating freed the file's
+// cached pages and the rewrite then paid for fresh zeroed ones (perf: a
+// quarter of the write time in clear_page). A chunk is always written
+// whole, so only a longer foreign file needs cutting back.
 Status write_chunk(const std::string& path, const std::vector<char>& buf) {
   device::OpenOptions o;
   o.create = true;
-  o.truncate = true;
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> d, device::open_posix(path, o));
   PARIO_RETURN_IF_ERROR(d->write_at(0, buf.data(), buf.size()));
+  PARIO_ASSIGN_OR_RETURN(uint64_t size, d->size());
+  if (size > buf.size()) PARIO_RETURN_IF_ERROR(d->truncate(buf.size()));
   return d->close();
 }
 
