@@ -107,8 +107,12 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array
   m.attributes_json = R"({"pario": {"writer": "pario", "layout": "chunks in C order, uncompressed"}})";
   // Rank 0 makes the directory (it must be new) and the metadata.
   if (c.rank() == 0) {
-    if (::mkdir(dir.c_str(), 0700) != 0) s = errno_status(errno, dir);
-    else s = write_meta(dir, m);
+    if (::mkdir(dir.c_str(), 0700) != 0) {
+      s = errno_status(errno, dir);
+    } else {
+      s = write_meta(dir, m);
+      if (!s.ok()) ::rmdir(dir.c_str());  // no half-made store (remove refuses one without zarr.json)
+    }
   }
   PARIO_RETURN_IF_ERROR(comm::agree(c, s));
   return a;
