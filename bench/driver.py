@@ -167,7 +167,8 @@ def bench_eaf(args):
                      "samples": {impl: [round(x, 1) for x in v] for (c, impl), v in samples.items() if c == case},
                      "ratios": ratios, "target": target, "met": met})
     return {"benchmark": "eaf", "machine": machine(), "commit": git_commit(), "quick": quick,
-            "page_cache": "warm (buffered rows: the file was just written), odirect (O_DIRECT rows)",
+            **page_cache_fields(rows, "warm (buffered rows: the file was just written), "
+                                      "odirect (O_DIRECT and async rows)"),
             "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
             "samples_per_repetition": {"pario, posix, ga": passes, "fortran, fio": 1},
             "statistic": "median", "rows": rows}
@@ -223,12 +224,12 @@ def bench_ga(args):
             if "one node" in case and "ga" in values:
                 target["pario/ga"] = 1.0
         met = all(ratios.get(k, 0) >= v for k, v in target.items()) if target else None
-        rows.append({"case": case, "unit": units[case],
+        rows.append({"case": case, "unit": units[case], "page_cache": "memory",
                      "values": {k: round(v, 3) for k, v in values.items()},
                      "samples": {impl: [round(x, 3) for x in v] for (c, impl), v in samples.items() if c == case},
                      "ratios": ratios, "target": target, "met": met})
     return {"benchmark": "ga", "machine": machine(), "commit": git_commit(), "quick": quick,
-            "page_cache": "none (memory only)", "mpi": launcher[0], "repetitions": reps,
+            **page_cache_fields(rows, "memory only: no file is involved"), "mpi": launcher[0], "repetitions": reps,
             "block_seconds": block, "statistic": "median",
             "method": "all ranks work at once, each on a partner's patch (on the other node when "
                       "nodes are emulated); value = per-rank rate over the slowest rank's block time "
@@ -237,6 +238,15 @@ def bench_ga(args):
 
 
 # ----------------------------------------------------------------- sf ------
+
+def page_cache_fields(rows, note):
+    """The top-level page-cache fields of a result: "page_cache" is the
+    rows' common state (warm, cold, odirect, write-back or memory), or
+    "mixed" when rows differ (each row then carries its own); the note
+    says in words what each implementation saw."""
+    states = {r.get("page_cache") for r in rows}
+    return {"page_cache": states.pop() if len(states) == 1 else "mixed", "page_cache_note": note}
+
 
 def ratio_rows(samples, subject, peers, targets, extra=lambda case: {}):
     """Rows of a table from samples {case: {impl: [values]}}: medians, the
@@ -353,8 +363,8 @@ def bench_sf(args):
     rows.sort(key=lambda r: ("striped" in r["case"], "O_DIRECT" in r["case"], r["case"].split(",")[1],
                              r["case"]))
     return {"benchmark": "sf", "machine": machine(), "commit": git_commit(), "quick": quick,
-            "page_cache": "write-back (buffered writes land in the page cache, no fsync in the "
-                          "timing), warm (buffered reads of the just-written file), odirect",
+            **page_cache_fields(rows, "write-back (buffered writes land in the page cache, no fsync in "
+                                      "the timing), warm (buffered reads of the just-written file), odirect"),
             "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
             "samples_per_repetition": {"buffered and striped rows": 3, "O_DIRECT rows": 1},
             "mpi": launcher[0], "statistic": "median",
@@ -430,7 +440,8 @@ def bench_dra(args):
                       lambda case: {"page_cache": "warm" if case.startswith("read") else "write-back"})
     rows.sort(key=lambda r: (int(r["case"].split(", ")[1].split()[0]), r["case"]))
     return {"benchmark": "dra", "machine": machine(), "commit": git_commit(), "quick": quick,
-            "page_cache": "write-back (writes land in the page cache) and warm (reads after a reopen)",
+            **page_cache_fields(rows, "write-back (writes land in the page cache) and warm (reads after a "
+                                      "reopen)"),
             "file_system": fs_type(scratch), "array": f"{n} x {n} doubles ({n * n * 8 / 1e6:.0f} MB)",
             "repetitions": reps, "mpi": launcher[0], "statistic": "median",
             "method": "after one untimed write per implementation (warm-up), the whole array written "
@@ -469,10 +480,11 @@ def bench_fim(args):
         shutil.rmtree(workdir, ignore_errors=True)
     rows = ratio_rows(samples, "ram", ("direct", "buffered", "tmpfs", "memcpy"),
                       lambda case: ({"ram/direct": 10.0, "ram/buffered": 1.5} if case.startswith("random")
-                                    else {"ram/memcpy": 0.7}))
+                                    else {"ram/memcpy": 0.7}),
+                      lambda case: {"page_cache": "mixed" if case.startswith("random") else "memory"})
     return {"benchmark": "fim", "machine": machine(), "commit": git_commit(), "quick": quick,
-            "page_cache": "warm for buffered (the file was just written and fits in RAM); "
-                          "odirect for direct; ram and tmpfs are memory",
+            **page_cache_fields(rows, "random rows mix them: buffered is warm (the file was just written "
+                                      "and fits in RAM), direct is odirect, ram and tmpfs are memory"),
             "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
             "seconds_per_sample": seconds, "statistic": "median",
             "method": "one process; the file is written once, then random aligned requests, half reads "
