@@ -14,6 +14,7 @@
 
 #include "pario/array.h"
 #include "pario/export.h"
+#include "pario/request.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +48,59 @@ PARIO_API int pario_disk_array_write(pario_disk_array_t array, pario_array_t ga,
 PARIO_API int pario_disk_array_read(pario_disk_array_t array, pario_array_t ga,
                                     const int64_t ga_start[], const int64_t count[],
                                     const int64_t disk_start[]);
+
+/* Nonblocking transfers, with an optional axis permutation. perm[d] is
+ * the global array's dimension that disk dimension d runs along (NULL:
+ * the identity; {1, 0} transposes a matrix); count is in the global
+ * array's order, and the disk section's extent d is count[perm[d]].
+ * iwrite copies the section out of the global array before it returns (the
+ * array may change at once) and writes the chunk files in the background;
+ * iread reads them in the background and fills the section at the wait,
+ * so leave that section alone until then. Waiting (pario_request_wait)
+ * on these requests is collective: every rank of the group waits them in
+ * the same order, and all get the same status. pario_request_test is
+ * local: 1 once this rank's file I/O is done. Requests whose disk sections
+ * share a chunk, where one of them writes, take effect in the order they
+ * were started. */
+PARIO_API int pario_disk_array_iwrite(pario_disk_array_t array, pario_array_t ga,
+                                      const int64_t ga_start[], const int64_t count[],
+                                      const int64_t disk_start[], const int perm[],
+                                      pario_request_t *req_out);
+PARIO_API int pario_disk_array_iread(pario_disk_array_t array, pario_array_t ga,
+                                     const int64_t ga_start[], const int64_t count[],
+                                     const int64_t disk_start[], const int perm[],
+                                     pario_request_t *req_out);
+
+/* Another library's distributed array (for example a Global Arrays
+ * handle), seen through callbacks, so that disk arrays move its sections
+ * too. Indices are 0-based, C order; ranks are those of the disk array's
+ * group; ld as in pario_array_get. Each callback returns PARIO_OK or an
+ * error code. get and put are one-sided; sync is collective and makes
+ * every rank's puts visible. The struct is copied; context must stay valid
+ * until the request is waited. */
+typedef struct pario_array_ops {
+  void *context;
+  const char *name; /* for messages; may be NULL */
+  int type;         /* PARIO_TYPE_* */
+  int ndim;
+  int64_t dims[PARIO_ARRAY_MAX_DIMS];
+  /* The section rank holds (count all zero when it holds nothing). */
+  int (*distribution)(void *context, int rank, int64_t start[], int64_t count[]);
+  int (*get)(void *context, const int64_t start[], const int64_t count[], void *buf,
+             const int64_t ld[]);
+  int (*put)(void *context, const int64_t start[], const int64_t count[], const void *buf,
+             const int64_t ld[]);
+  int (*sync)(void *context);
+} pario_array_ops_t;
+
+PARIO_API int pario_disk_array_iwrite_ops(pario_disk_array_t array, const pario_array_ops_t *ops,
+                                          const int64_t start[], const int64_t count[],
+                                          const int64_t disk_start[], const int perm[],
+                                          pario_request_t *req_out);
+PARIO_API int pario_disk_array_iread_ops(pario_disk_array_t array, const pario_array_ops_t *ops,
+                                         const int64_t start[], const int64_t count[],
+                                         const int64_t disk_start[], const int perm[],
+                                         pario_request_t *req_out);
 
 #ifdef __cplusplus
 }

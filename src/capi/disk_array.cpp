@@ -5,6 +5,7 @@
 #include "capi/array_handles.h"
 #include "capi/boundary.h"
 #include "capi/handles.h"
+#include "capi/request.h"
 #include "diskarray/disk_array.h"
 #include "pario/disk_array.h"
 #include "pario/file.h"
@@ -33,21 +34,83 @@ Status publish(std::unique_ptr<DiskArray> a, pario_disk_array_t* out) {
   return Status::Ok();
 }
 
-template <typename Move>
-int transfer(const char* call, pario_disk_array_t da, pario_array_t ga, const int64_t* ga_start,
-             const int64_t* count, const int64_t* disk_start, Move&& move) {
+// A disk-array transfer as a C request.
+class TransferPending : public Pending {
+ public:
+  explicit TransferPending(std::shared_ptr<diskarray::Transfer> t) : t_(std::move(t)) {}
+  Status wait() override { return t_->wait(); }
+  bool test() override { return t_->test(); }
+
+ private:
+  std::shared_ptr<diskarray::Transfer> t_;
+};
+
+Status callback_status(const char* what, const std::string& name, int rc) {
+  if (rc == PARIO_OK) return Status::Ok();
+  const int code = rc > 0 ? rc : -rc;
+  return Status(code > 0 && code <= PARIO_ERR_PERMISSION ? static_cast<Code>(code) : Code::kIo,
+                name + ": the " + what + " callback returned " + std::to_string(rc));
+}
+
+// The memory side of a transfer given by callbacks.
+Result<std::shared_ptr<diskarray::MemoryArray>> ops_array(const DiskArray& d, const pario_array_ops_t* ops) {
+  if (!ops) return invalid("ops is null");
+  if (!ops->distribution || !ops->get || !ops->put || !ops->sync) {
+    return invalid("ops lacks a distribution, get, put or sync callback");
+  }
+  if (!array::valid_element_type(ops->type)) return invalid("ops: unknown element type " + std::to_string(ops->type));
+  if (ops->ndim < 1 || ops->ndim > PARIO_ARRAY_MAX_DIMS) return invalid("ops: ndim " + std::to_string(ops->ndim));
+  const pario_array_ops_t o = *ops;  // copied: the caller's struct may go away
+  const std::string name = o.name ? o.name : "foreign array";
+  std::vector<array::Box> patches(static_cast<size_t>(d.group().size()));
+  for (size_t r = 0; r < patches.size(); ++r) {
+    patches[r].ndim = o.ndim;
+    PARIO_RETURN_IF_ERROR(callback_status("distribution", name, o.distribution(
+        o.context, static_cast<int>(r), patches[r].start.data(), patches[r].count.data())));
+  }
+  diskarray::PatchArray::Ops f;
+  f.get = [o, name](const array::Box& b, void* buf, const std::vector<int64_t>& ld) {
+    return callback_status("get", name, o.get(o.context, b.start.data(), b.count.data(), buf, ld.data()));
+  };
+  f.put = [o, name](const array::Box& b, const void* buf, const std::vector<int64_t>& ld) {
+    return callback_status("put", name, o.put(o.context, b.start.data(), b.count.data(), buf, ld.data()));
+  };
+  f.sync = [o, name] { return callback_status("sync", name, o.sync(o.context)); };
+  return std::shared_ptr<diskarray::MemoryArray>(std::make_shared<diskarray::PatchArray>(
+      name, static_cast<array::ElementType>(o.type), std::vector<int64_t>(o.dims, o.dims + o.ndim),
+      std::move(patches), std::move(f)));
+}
+
+// Starts a transfer between a disk array and a memory array (a pario
+// global array `ga`, or `ops`); waits for it when req_out is null.
+int transfer(const char* call, bool write, pario_disk_array_t da, pario_array_t ga, const pario_array_ops_t* ops,
+             const int64_t* start, const int64_t* count, const int64_t* disk_start, const int* perm,
+             pario_request_t* req_out, bool blocking) {
   return guarded(call, [&]() -> Status {
     PARIO_ASSIGN_OR_RETURN(DiskArray * d, live(disk_arrays(), da, "disk array"));
-    PARIO_ASSIGN_OR_RETURN(array::GlobalArray * a, live(arrays(), ga, "array"));
-    if (!ga_start || !count || !disk_start) return invalid("ga_start, count or disk_start is null");
+    std::shared_ptr<diskarray::MemoryArray> mem;
+    if (ops) {
+      PARIO_ASSIGN_OR_RETURN(mem, ops_array(*d, ops));
+    } else {
+      PARIO_RETURN_IF_ERROR(live(arrays(), ga, "array").status());
+      mem = std::make_shared<diskarray::GlobalArraySource>(arrays().share(id_of(ga)));
+    }
+    if (!start || !count || !disk_start) return invalid("start, count or disk_start is null");
+    if (!blocking && !req_out) return invalid("req_out is null");
     const int nd = static_cast<int>(d->meta().shape.size());
     array::Box section;
     section.ndim = nd;
     for (int i = 0; i < nd; ++i) {
-      section.start[i] = ga_start[i];
+      section.start[i] = start[i];
       section.count[i] = count[i];
     }
-    return move(*d, *a, section, std::vector<int64_t>(disk_start, disk_start + nd));
+    std::vector<int64_t> at(disk_start, disk_start + nd);
+    std::vector<int> axes;
+    if (perm) axes.assign(perm, perm + nd);
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<diskarray::Transfer> t,
+                           write ? d->start_write(mem, section, at, axes) : d->start_read(mem, section, at, axes));
+    if (blocking) return t->wait();
+    return publish_request(std::make_shared<TransferPending>(std::move(t)), req_out);
   });
 }
 
@@ -122,18 +185,44 @@ int pario_disk_array_info(pario_disk_array_t array, int* type_out, int* ndim_out
 
 int pario_disk_array_write(pario_disk_array_t array, pario_array_t ga, const int64_t ga_start[],
                            const int64_t count[], const int64_t disk_start[]) {
-  return transfer("pario_disk_array_write", array, ga, ga_start, count, disk_start,
-                  [](DiskArray& d, array::GlobalArray& a, const array::Box& s, const std::vector<int64_t>& at) {
-                    return d.write(a, s, at);
-                  });
+  return transfer("pario_disk_array_write", true, array, ga, nullptr, ga_start, count, disk_start, nullptr,
+                  nullptr, true);
 }
 
 int pario_disk_array_read(pario_disk_array_t array, pario_array_t ga, const int64_t ga_start[],
                           const int64_t count[], const int64_t disk_start[]) {
-  return transfer("pario_disk_array_read", array, ga, ga_start, count, disk_start,
-                  [](DiskArray& d, array::GlobalArray& a, const array::Box& s, const std::vector<int64_t>& at) {
-                    return d.read(a, s, at);
-                  });
+  return transfer("pario_disk_array_read", false, array, ga, nullptr, ga_start, count, disk_start, nullptr,
+                  nullptr, true);
+}
+
+int pario_disk_array_iwrite(pario_disk_array_t array, pario_array_t ga, const int64_t ga_start[],
+                            const int64_t count[], const int64_t disk_start[], const int perm[],
+                            pario_request_t* req_out) {
+  return transfer("pario_disk_array_iwrite", true, array, ga, nullptr, ga_start, count, disk_start, perm,
+                  req_out, false);
+}
+
+int pario_disk_array_iread(pario_disk_array_t array, pario_array_t ga, const int64_t ga_start[],
+                           const int64_t count[], const int64_t disk_start[], const int perm[],
+                           pario_request_t* req_out) {
+  return transfer("pario_disk_array_iread", false, array, ga, nullptr, ga_start, count, disk_start, perm,
+                  req_out, false);
+}
+
+int pario_disk_array_iwrite_ops(pario_disk_array_t array, const pario_array_ops_t* ops, const int64_t start[],
+                                const int64_t count[], const int64_t disk_start[], const int perm[],
+                                pario_request_t* req_out) {
+  if (!ops) return guarded("pario_disk_array_iwrite_ops", [] { return invalid("ops is null"); });
+  return transfer("pario_disk_array_iwrite_ops", true, array, nullptr, ops, start, count, disk_start, perm,
+                  req_out, false);
+}
+
+int pario_disk_array_iread_ops(pario_disk_array_t array, const pario_array_ops_t* ops, const int64_t start[],
+                               const int64_t count[], const int64_t disk_start[], const int perm[],
+                               pario_request_t* req_out) {
+  if (!ops) return guarded("pario_disk_array_iread_ops", [] { return invalid("ops is null"); });
+  return transfer("pario_disk_array_iread_ops", false, array, nullptr, ops, start, count, disk_start, perm,
+                  req_out, false);
 }
 
 }  // extern "C"

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "compat/classic.h"
 #include "compat/ddi_internal.h"
 #include "pario/pario.h"
 
@@ -228,6 +229,19 @@ void distrib(const char* call, bool by_node, int base, int64_t handle, int64_t w
     out[3] = jend - 1 + base;
     return PARIO_OK;
   });
+}
+
+int array_for_handle(int64_t handle, pario_array_t* out) {
+  Array* a;
+  compat_message.clear();
+  const int rc = array_of(handle, &a);
+  if (rc == PARIO_OK) {
+    *out = a->array;
+    return rc;
+  }
+  const std::string why = compat_message;  // DRA reports it through its own message
+  compat_message.clear();
+  return compat::fail(rc, "global array %lld: %s", static_cast<long long>(handle), why.c_str());
 }
 
 void fail(const char* call, const std::string& why) {

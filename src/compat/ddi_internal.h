@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "pario/pario.h"
+
 namespace pario::ddi {
 
 enum class PatchOp { kGet, kPut, kAcc, kGetAcc };
@@ -22,5 +24,8 @@ void create(const char* call, int64_t idim, int64_t jdim, const int64_t* jcols, 
 // Reports an argument error found by a binding (aborts unless errors return).
 void fail(const char* call, const std::string& why);
 void group_create(const char* call, int64_t ngroups, const int64_t* sizes);
+// The pario array behind a live DDI handle (for the classic DRA API);
+// returns a pario status code and never aborts.
+int array_for_handle(int64_t handle, pario_array_t* out);
 
 }  // namespace pario::ddi

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 
+#include "base/config.h"
+#include "base/thread_pool.h"
 #include "comm/comm.h"
 #include "device/device.h"
 
@@ -63,7 +66,190 @@ Status write_chunk(const std::string& path, const std::vector<char>& buf) {
   return d->close();
 }
 
+// Element strides of a dense C-order buffer with the given extents.
+Strides dense_strides(int nd, const int64_t* extent) {
+  Strides s{};
+  int64_t step = 1;
+  for (int d = nd - 1; d >= 0; --d) {
+    s[d] = step;
+    step *= extent[d];
+  }
+  return s;
+}
+
+// The ld (leading dimensions after the first) of a C-order buffer with
+// these element strides.
+std::vector<int64_t> ld_of(int nd, const Strides& stride) {
+  std::vector<int64_t> ld;
+  for (int d = 1; d < nd; ++d) ld.push_back(stride[d - 1] / stride[d]);
+  return ld;
+}
+
+template <typename T>
+void copy_run(char* dst, int64_t dst_step, const char* src, int64_t src_step, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    std::memcpy(dst + i * dst_step, src + i * src_step, sizeof(T));
+  }
+}
+
+// dst[i] = src[i] for every index i < count, each side with its own
+// element strides: permuted strides make this a transpose.
+void copy_strided(int nd, const int64_t* count, char* dst, const Strides& dst_stride, const char* src,
+                  const Strides& src_stride, size_t esize) {
+  for (int d = 0; d < nd; ++d) {
+    if (count[d] == 0) return;
+  }
+  const int64_t n = count[nd - 1];
+  const int64_t dst_step = dst_stride[nd - 1] * static_cast<int64_t>(esize);
+  const int64_t src_step = src_stride[nd - 1] * static_cast<int64_t>(esize);
+  Strides at{};
+  for (;;) {
+    int64_t d_off = 0, s_off = 0;
+    for (int d = 0; d < nd - 1; ++d) {
+      d_off += at[d] * dst_stride[d];
+      s_off += at[d] * src_stride[d];
+    }
+    char* to = dst + d_off * static_cast<int64_t>(esize);
+    const char* from = src + s_off * static_cast<int64_t>(esize);
+    if (dst_step == static_cast<int64_t>(esize) && src_step == dst_step) {
+      std::memcpy(to, from, static_cast<size_t>(n) * esize);
+    } else if (esize == 8) {
+      copy_run<uint64_t>(to, dst_step, from, src_step, n);
+    } else if (esize == 4) {
+      copy_run<uint32_t>(to, dst_step, from, src_step, n);
+    } else {
+      for (int64_t i = 0; i < n; ++i) std::memcpy(to + i * dst_step, from + i * src_step, esize);
+    }
+    int d = nd - 2;  // odometer over the outer dimensions
+    while (d >= 0 && ++at[d] == count[d]) at[d--] = 0;
+    if (d < 0) return;
+  }
+}
+
+// The disk array's I/O threads (PARIO_ASYNC_THREADS of them).
+ThreadPool& io_threads() {
+  static ThreadPool* pool = [] {
+    Result<const Config*> c = config();
+    return new ThreadPool(c.ok() ? std::max(1, (*c)->async_threads) : 4);
+  }();  // never destroyed: a transfer may outlive static teardown's order
+  return *pool;
+}
+
 }  // namespace
+
+// A chunk this rank moves.
+struct Transfer::Job {
+  std::string key;   // zarr chunk key, relative to the store
+  array::Box chunk;  // the chunk's elements inside the array
+  array::Box part;   // the part of the disk section in it
+  int64_t at = 0;    // element offset of the part in the chunk buffer
+  bool whole = false;
+  std::vector<char> buf;     // the chunk, in C order
+  std::vector<char> staged;  // writes of a partial chunk: the part, dense
+  Status status;
+};
+
+Transfer::~Transfer() { drain(); }
+
+void Transfer::drain() {
+  std::unique_lock<std::mutex> lock(mu_);
+  done_.wait(lock, [&] { return running_ == 0; });
+}
+
+bool Transfer::test() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return running_ == 0;
+}
+
+bool Transfer::overlaps(const Transfer& other) const {
+  for (size_t d = 0; d < first_chunk_.size(); ++d) {
+    if (last_chunk_[d] < other.first_chunk_[d] || other.last_chunk_[d] < first_chunk_[d]) return false;
+  }
+  return true;
+}
+
+array::Box Transfer::mem_box(const array::Box& part) const {
+  array::Box m;
+  m.ndim = part.ndim;
+  for (int d = 0; d < part.ndim; ++d) {
+    const int k = perm_[d];
+    m.start[k] = mem_section_.start[k] + (part.start[d] - disk_.start[d]);
+    m.count[k] = part.count[d];
+  }
+  return m;
+}
+
+Status Transfer::copy_out(const array::Box& part, char* dst, const Strides& dst_stride) {
+  const int nd = part.ndim;
+  const array::Box m = mem_box(part);
+  if (identity_) return mem_->get(m, dst, ld_of(nd, dst_stride));
+  const size_t esize = meta_.element_bytes();
+  std::vector<char> dense(static_cast<size_t>(m.elements()) * esize);
+  const Strides mem_stride = dense_strides(nd, m.count.data());
+  PARIO_RETURN_IF_ERROR(mem_->get(m, dense.data(), ld_of(nd, mem_stride)));
+  Strides from{};
+  for (int d = 0; d < nd; ++d) from[d] = mem_stride[perm_[d]];
+  copy_strided(nd, part.count.data(), dst, dst_stride, dense.data(), from, esize);
+  return Status::Ok();
+}
+
+Status Transfer::copy_in(const array::Box& part, const char* src, const Strides& src_stride) {
+  const int nd = part.ndim;
+  const array::Box m = mem_box(part);
+  if (identity_) return mem_->put(m, src, ld_of(nd, src_stride));
+  const size_t esize = meta_.element_bytes();
+  std::vector<char> dense(static_cast<size_t>(m.elements()) * esize);
+  const Strides mem_stride = dense_strides(nd, m.count.data());
+  Strides to{};
+  for (int d = 0; d < nd; ++d) to[d] = mem_stride[perm_[d]];
+  copy_strided(nd, part.count.data(), dense.data(), to, src, src_stride, esize);
+  return mem_->put(m, dense.data(), ld_of(nd, mem_stride));
+}
+
+void Transfer::run(Job* job) {
+  const std::string path = dir_ + "/" + job->key;
+  Status s;
+  if (!write_ || !job->whole) s = read_chunk(path, &job->buf);
+  if (s.ok() && write_) {
+    if (!job->whole) {  // merge the new part into the chunk's old bytes
+      const int nd = job->part.ndim;
+      copy_strided(nd, job->part.count.data(), job->buf.data() + job->at * meta_.element_bytes(),
+                   dense_strides(nd, meta_.chunks.data()), job->staged.data(),
+                   dense_strides(nd, job->part.count.data()), meta_.element_bytes());
+    }
+    s = make_dirs(dir_, job->key);
+    if (s.ok()) s = write_chunk(path, job->buf);
+  }
+  job->status = s;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (--running_ == 0) done_.notify_all();
+}
+
+Status Transfer::wait() {
+  if (waited_) return Status(Code::kState, dir_ + ": transfer already waited");
+  drain();
+  waited_ = true;
+  Status s = start_status_;
+  for (const auto& job : jobs_) {
+    if (s.ok()) s = job->status;
+  }
+  if (!write_) {
+    const Strides chunk_stride = dense_strides(static_cast<int>(meta_.chunks.size()), meta_.chunks.data());
+    for (const auto& job : jobs_) {
+      if (!s.ok()) break;
+      s = copy_in(job->part, job->buf.data() + job->at * meta_.element_bytes(), chunk_stride);
+    }
+  }
+  jobs_.clear();
+  s = comm::agree(group_->comm_object(), s);
+  if (!write_) {
+    Status synced = mem_->sync();  // every rank's puts visible everywhere
+    if (s.ok()) s = synced;
+  }
+  return s;
+}
+
+DiskArray::~DiskArray() { (void)close(); }
 
 Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array::Group> group,
                                                      const std::string& dir, array::ElementType type,
@@ -146,141 +332,185 @@ Status DiskArray::remove(const array::Group& group, const std::string& dir) {
   return comm::agree(group.comm_object(), s);
 }
 
-std::string DiskArray::chunk_path(const std::vector<int64_t>& index) const {
-  return dir_ + "/" + meta_.chunk_key(index);
-}
-
-Status DiskArray::check_transfer(const array::GlobalArray& ga, const array::Box& ga_section,
-                                 const std::vector<int64_t>& disk_start, array::Box* disk) const {
+Status DiskArray::check_transfer(bool write, const MemoryArray& mem, const array::Box& mem_section,
+                                 const std::vector<int64_t>& disk_start, const std::vector<int>& perm,
+                                 array::Box* disk) const {
   if (closed_) return Status(Code::kState, dir_ + ": the disk array is closed");
+  if (write && !writable_) return Status(Code::kState, dir_ + ": opened read-only");
   const int nd = static_cast<int>(meta_.shape.size());
-  if (ga.type() != meta_.type) {
-    return Status(Code::kInvalidArgument, dir_ + ": global array " + ga.name() + " holds " +
-                                              array::element_name(ga.type()) + ", the disk array " +
+  if (mem.type() != meta_.type) {
+    return Status(Code::kInvalidArgument, dir_ + ": array " + mem.name() + " holds " +
+                                              array::element_name(mem.type()) + ", the disk array " +
                                               array::element_name(meta_.type));
   }
-  int same = MPI_UNEQUAL;
-  MPI_Comm_compare(ga.group().comm(), group_->comm(), &same);
-  if (same != MPI_IDENT && same != MPI_CONGRUENT) {
-    return Status(Code::kInvalidArgument, dir_ + ": global array " + ga.name() +
-                                              " lives on another group than the disk array");
+  Status s = mem.check_group(*group_);
+  if (!s.ok()) return s.with_context(dir_);
+  if (static_cast<int>(mem.dims().size()) != nd || mem_section.ndim != nd ||
+      static_cast<int>(disk_start.size()) != nd) {
+    return Status(Code::kInvalidArgument, dir_ + ": the arrays and sections need " + std::to_string(nd) +
+                                              " dimensions");
   }
-  if (ga_section.ndim != nd || static_cast<int>(disk_start.size()) != nd) {
-    return Status(Code::kInvalidArgument, dir_ + ": sections need " + std::to_string(nd) + " dimensions");
+  if (!perm.empty()) {
+    std::vector<int> sorted = perm;
+    std::sort(sorted.begin(), sorted.end());
+    for (int d = 0; d < nd; ++d) {
+      if (static_cast<int>(perm.size()) != nd || sorted[d] != d) {
+        return Status(Code::kInvalidArgument, dir_ + ": the axis permutation is not one of 0.." +
+                                                  std::to_string(nd - 1));
+      }
+    }
   }
   disk->ndim = nd;
   for (int d = 0; d < nd; ++d) {
+    const int64_t lo = mem_section.start[d], n = mem_section.count[d];
+    if (lo < 0 || n < 0 || lo + n > mem.dims()[d]) {
+      return Status(Code::kOutOfRange, dir_ + ": section [" + std::to_string(lo) + ", " + std::to_string(lo + n) +
+                                           ") of dimension " + std::to_string(d) + " of " + mem.name() +
+                                           " is outside [0, " + std::to_string(mem.dims()[d]) + ")");
+    }
+  }
+  for (int d = 0; d < nd; ++d) {
     disk->start[d] = disk_start[d];
-    disk->count[d] = ga_section.count[d];
-    if (disk_start[d] < 0 || ga_section.count[d] < 0 || disk_start[d] + ga_section.count[d] > meta_.shape[d]) {
-      return Status(Code::kOutOfRange, dir_ + ": section [" + std::to_string(disk_start[d]) + ", " +
-                                           std::to_string(disk_start[d] + ga_section.count[d]) +
-                                           ") of dimension " + std::to_string(d) + " is outside [0, " +
+    disk->count[d] = mem_section.count[perm.empty() ? d : perm[d]];
+    if (disk->start[d] < 0 || disk->start[d] + disk->count[d] > meta_.shape[d]) {
+      return Status(Code::kOutOfRange, dir_ + ": section [" + std::to_string(disk->start[d]) + ", " +
+                                           std::to_string(disk->start[d] + disk->count[d]) + ") of dimension " +
+                                           std::to_string(d) + " is outside [0, " +
                                            std::to_string(meta_.shape[d]) + ")");
     }
   }
   return Status::Ok();
 }
 
-int DiskArray::chunk_owner(const array::GlobalArray& ga, const array::Box& ga_section,
-                           const array::Box& disk, const array::Box& part) const {
-  array::Box in_ga = part;
-  for (int d = 0; d < part.ndim; ++d) in_ga.start[d] = ga_section.start[d] + (part.start[d] - disk.start[d]);
-  int best = 0;
-  int64_t most = -1;
-  ga.distribution().for_each_owner(in_ga, [&](int rank, const array::Box& piece) {
-    if (piece.elements() > most) {
-      most = piece.elements();
-      best = rank;
+Status DiskArray::order_after_conflicts(const Transfer& t) {
+  bool conflict = false;
+  std::vector<std::weak_ptr<Transfer>> live;
+  for (const auto& w : in_flight_) {
+    std::shared_ptr<Transfer> u = w.lock();
+    if (!u || u->waited()) continue;
+    live.push_back(u);
+    if ((u->write_ || t.write_) && u->overlaps(t)) {
+      u->drain();
+      conflict = true;
     }
-  });
-  return best;
+  }
+  in_flight_ = std::move(live);
+  // Every rank sees the same history, so all take this barrier or none.
+  return conflict ? group_->barrier() : Status::Ok();
 }
 
-template <typename Fn>
-Status DiskArray::for_my_chunks(const array::GlobalArray& ga, const array::Box& ga_section,
-                                const array::Box& disk, Fn&& fn) const {
-  if (disk.empty()) return Status::Ok();
+Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<MemoryArray> mem,
+                                                   const array::Box& mem_section,
+                                                   const std::vector<int64_t>& disk_start,
+                                                   const std::vector<int>& perm) {
+  array::Box disk;
+  Status s = mem ? check_transfer(write, *mem, mem_section, disk_start, perm, &disk)
+                 : Status(Code::kInvalidArgument, dir_ + ": no memory array");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), s));
   const int nd = disk.ndim;
-  std::vector<int64_t> first(nd), last(nd), index(nd);
+  std::shared_ptr<Transfer> t(new Transfer());
+  t->write_ = write;
+  t->dir_ = dir_;
+  t->meta_ = meta_;
+  t->group_ = group_;
+  t->mem_ = mem;
+  t->mem_section_ = mem_section;
+  t->disk_ = disk;
+  t->identity_ = true;
   for (int d = 0; d < nd; ++d) {
-    first[d] = disk.start[d] / meta_.chunks[d];
-    last[d] = (disk.start[d] + disk.count[d] - 1) / meta_.chunks[d];
+    t->perm_.push_back(perm.empty() ? d : perm[d]);
+    t->identity_ &= t->perm_[d] == d;
+    t->first_chunk_.push_back(disk.start[d] / meta_.chunks[d]);
+    t->last_chunk_.push_back(disk.empty() ? -1 : (disk.start[d] + disk.count[d] - 1) / meta_.chunks[d]);
   }
-  index = first;
+  PARIO_RETURN_IF_ERROR(order_after_conflicts(*t));
+  // Writes: every put before this call is visible. Reads: no rank still
+  // reads what the wait will overwrite.
+  PARIO_RETURN_IF_ERROR(mem->sync());
+  in_flight_.push_back(t);
+  if (disk.empty()) return t;
+
+  const size_t esize = meta_.element_bytes();
+  const Strides chunk_stride = dense_strides(nd, meta_.chunks.data());
+  std::vector<int64_t> index = t->first_chunk_;
   for (;;) {
-    array::Box chunk;
-    chunk.ndim = nd;
+    auto job = std::make_unique<Transfer::Job>();
+    job->chunk.ndim = nd;
     for (int d = 0; d < nd; ++d) {
-      chunk.start[d] = index[d] * meta_.chunks[d];
-      chunk.count[d] = std::min(meta_.chunks[d], meta_.shape[d] - chunk.start[d]);
+      job->chunk.start[d] = index[d] * meta_.chunks[d];
+      job->chunk.count[d] = std::min(meta_.chunks[d], meta_.shape[d] - job->chunk.start[d]);
     }
-    const array::Box part = chunk.intersect(disk);
-    if (chunk_owner(ga, ga_section, disk, part) == group_->rank()) {
-      PARIO_RETURN_IF_ERROR(fn(index, chunk, part));
+    job->part = job->chunk.intersect(disk);
+    // The mover: the rank holding most of the part in memory.
+    int mover = 0;
+    int64_t most = -1;
+    mem->for_each_owner(t->mem_box(job->part), [&](int rank, const array::Box& piece) {
+      if (piece.elements() > most) most = piece.elements(), mover = rank;
+    });
+    if (mover == group_->rank()) {
+      job->key = meta_.chunk_key(index);
+      job->whole = true;
+      for (int d = 0; d < nd; ++d) {
+        job->whole &= job->part.count[d] == job->chunk.count[d];
+        job->at = job->at * meta_.chunks[d] + (job->part.start[d] - job->chunk.start[d]);
+      }
+      job->buf.resize(static_cast<size_t>(meta_.chunk_elements()) * esize);  // zeros: the padding
+      if (write && job->whole) {
+        s = t->copy_out(job->part, job->buf.data() + job->at * esize, chunk_stride);
+      } else if (write) {
+        job->staged.resize(static_cast<size_t>(job->part.elements()) * esize);
+        s = t->copy_out(job->part, job->staged.data(), dense_strides(nd, job->part.count.data()));
+      }
+      if (!s.ok()) {
+        t->start_status_ = s;  // reported by wait, on every rank
+        break;
+      }
+      Transfer::Job* raw = job.get();
+      t->jobs_.push_back(std::move(job));
+      {
+        std::lock_guard<std::mutex> lock(t->mu_);
+        ++t->running_;
+      }
+      io_threads().submit([t = t.get(), raw] { t->run(raw); });
     }
     int d = nd - 1;  // next chunk index, row-major
-    while (d >= 0 && ++index[d] > last[d]) index[d] = first[d], --d;
-    if (d < 0) return Status::Ok();
+    while (d >= 0 && ++index[d] > t->last_chunk_[d]) index[d] = t->first_chunk_[d], --d;
+    if (d < 0) break;
   }
+  return t;
 }
 
-Status DiskArray::write(array::GlobalArray& ga, const array::Box& ga_section,
-                        const std::vector<int64_t>& disk_start) {
-  array::Box disk;
-  Status s = check_transfer(ga, ga_section, disk_start, &disk);
-  if (s.ok() && !writable_) s = Status(Code::kState, dir_ + ": opened read-only");
-  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), s));
-  PARIO_RETURN_IF_ERROR(ga.sync());  // every put before this call is visible
-  const size_t esize = meta_.element_bytes();
-  std::vector<int64_t> ld(meta_.chunks.begin() + 1, meta_.chunks.end());
-  std::vector<char> buf(static_cast<size_t>(meta_.chunk_elements()) * esize);
-  s = for_my_chunks(ga, ga_section, disk, [&](const std::vector<int64_t>& index, const array::Box& chunk,
-                              const array::Box& part) -> Status {
-    const std::string path = chunk_path(index);
-    // A chunk the section covers only in part keeps its other bytes.
-    bool whole = true;
-    for (int d = 0; d < part.ndim; ++d) whole &= part.count[d] == chunk.count[d];
-    if (!whole) PARIO_RETURN_IF_ERROR(read_chunk(path, &buf));
-    else std::fill(buf.begin(), buf.end(), 0);  // the padding past the array's edge
-    array::Box from = part;
-    int64_t at = 0;  // element offset of the part inside the chunk buffer
-    for (int d = 0; d < part.ndim; ++d) {
-      from.start[d] = ga_section.start[d] + (part.start[d] - disk.start[d]);
-      at = at * meta_.chunks[d] + (part.start[d] - chunk.start[d]);
-    }
-    PARIO_RETURN_IF_ERROR(ga.get(from, buf.data() + at * esize, ld));
-    PARIO_RETURN_IF_ERROR(make_dirs(dir_, meta_.chunk_key(index)));
-    return write_chunk(path, buf);
-  });
-  return comm::agree(group_->comm_object(), s);
+Result<std::shared_ptr<Transfer>> DiskArray::start_write(std::shared_ptr<MemoryArray> mem,
+                                                         const array::Box& mem_section,
+                                                         const std::vector<int64_t>& disk_start,
+                                                         const std::vector<int>& perm) {
+  return start(true, std::move(mem), mem_section, disk_start, perm);
 }
 
-Status DiskArray::read(array::GlobalArray& ga, const array::Box& ga_section,
-                       const std::vector<int64_t>& disk_start) {
-  array::Box disk;
-  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), check_transfer(ga, ga_section, disk_start, &disk)));
-  PARIO_RETURN_IF_ERROR(ga.sync());  // no one still reads what we overwrite
-  const size_t esize = meta_.element_bytes();
-  std::vector<int64_t> ld(meta_.chunks.begin() + 1, meta_.chunks.end());
-  std::vector<char> buf(static_cast<size_t>(meta_.chunk_elements()) * esize);
-  Status s = for_my_chunks(ga, ga_section, disk, [&](const std::vector<int64_t>& index, const array::Box& chunk,
-                                     const array::Box& part) -> Status {
-    PARIO_RETURN_IF_ERROR(read_chunk(chunk_path(index), &buf));
-    array::Box to = part;
-    int64_t at = 0;
-    for (int d = 0; d < part.ndim; ++d) {
-      to.start[d] = ga_section.start[d] + (part.start[d] - disk.start[d]);
-      at = at * meta_.chunks[d] + (part.start[d] - chunk.start[d]);
-    }
-    return ga.put(to, buf.data() + at * esize, ld);
-  });
-  s = comm::agree(group_->comm_object(), s);
-  Status synced = ga.sync();  // every rank's puts visible everywhere
-  return s.ok() ? synced : s;
+Result<std::shared_ptr<Transfer>> DiskArray::start_read(std::shared_ptr<MemoryArray> mem,
+                                                        const array::Box& mem_section,
+                                                        const std::vector<int64_t>& disk_start,
+                                                        const std::vector<int>& perm) {
+  return start(false, std::move(mem), mem_section, disk_start, perm);
+}
+
+Status DiskArray::write(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
+                        const std::vector<int64_t>& disk_start, const std::vector<int>& perm) {
+  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Transfer> t, start_write(std::move(mem), mem_section, disk_start, perm));
+  return t->wait();
+}
+
+Status DiskArray::read(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
+                       const std::vector<int64_t>& disk_start, const std::vector<int>& perm) {
+  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Transfer> t, start_read(std::move(mem), mem_section, disk_start, perm));
+  return t->wait();
 }
 
 Status DiskArray::close() {
+  for (const auto& w : in_flight_) {
+    if (std::shared_ptr<Transfer> t = w.lock()) t->drain();
+  }
+  in_flight_.clear();
   closed_ = true;
   return Status::Ok();
 }

@@ -1,37 +1,57 @@
 // Disk resident arrays (ChemIO's DRA): N-d arrays on disk as Zarr v3 stores,
-// moved section by section to and from global arrays.
+// moved section by section to and from distributed arrays in memory.
 //
-// A store is a directory: zarr.json (file/zarr_meta.h) and one file per
-// chunk, uncompressed, so a chunk's bytes are its elements in C order.
+// A store is a directory: zarr.json (diskarray/zarr_meta.h) and one file
+// per chunk, uncompressed, so a chunk's bytes are its elements in C order.
 // Transfers are collective over the array's group and work for any pair of
-// sections of the same shape:
+// sections of the same shape, optionally with the axes permuted (perm[d]
+// is the memory array's dimension that disk dimension d runs along; {1, 0}
+// transposes a matrix):
 //   - each chunk a disk section touches is moved by one rank: the one that
-//     holds most of its part in the global array, so no two ranks ever
-//     write one chunk, and aligned layouts move by local memory copies;
+//     holds most of its part in memory, so no two ranks ever write one
+//     chunk, and aligned layouts move by local memory copies;
 //   - a chunk the section covers only in part is read first and merged
 //     (nothing outside the section is lost; a missing chunk reads as 0);
-//   - each rank moves its chunks' parts to or from the global array with
-//     one-sided get/put, whatever the array's distribution (this is what
-//     makes restart on a different number of ranks work).
+//   - each rank moves its chunks' parts to or from memory with one-sided
+//     get/put, whatever the distribution (this is what makes restart on a
+//     different number of ranks work).
 // A chunk file shorter than a full chunk is reported as corrupt, never read
 // as zeros.
 //
-// Thread safety: one thread per rank; calls are collective.
+// Asynchronous transfers: start_write copies the section out of memory
+// and start_read reserves the chunk buffers, both before returning; the
+// chunk files are then read or written by I/O threads while the caller
+// computes. Transfer::wait (collective) ends a write by agreeing on its
+// outcome, and a read by putting the chunks into memory. A transfer whose
+// chunks overlap an earlier unwaited one where either writes first lets
+// that one's I/O finish on every rank (so overlapping requests take effect
+// in the order they were started); the others run side by side.
+//
+// Thread safety: one calling thread per rank; calls are collective. The
+// I/O threads touch only chunk files and the transfer's own buffers.
 #pragma once
 
+#include <array>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
-#include "array/global_array.h"
 #include "array/group.h"
 #include "base/status.h"
+#include "diskarray/memory_array.h"
 #include "diskarray/zarr_meta.h"
 
 namespace pario::diskarray {
 
+class Transfer;
+// Element strides of a buffer, per dimension.
+using Strides = std::array<int64_t, array::kMaxDims>;
+
 class DiskArray {
  public:
+  ~DiskArray();
   // Collective. Creates the store at `dir` (which must not exist). chunk
   // is the typical request shape (empty or zeros: chosen, about 1 MiB per
   // chunk, whole rows first).
@@ -48,37 +68,89 @@ class DiskArray {
 
   const ZarrMeta& meta() const { return meta_; }
   const std::string& dir() const { return dir_; }
+  const array::Group& group() const { return *group_; }
 
-  // Collective: disk[disk_start + i] = ga[ga_start + i] for i < count, and
-  // the reverse. The global array must be of the same element type.
-  Status write(array::GlobalArray& ga, const array::Box& ga_section,
-               const std::vector<int64_t>& disk_start);
-  Status read(array::GlobalArray& ga, const array::Box& ga_section,
-              const std::vector<int64_t>& disk_start);
-  // Collective; idempotent.
+  // Collective: starts disk[disk_start + i] = mem[mem_section.start + P(i)]
+  // for every index i of the disk section, whose extents are
+  // mem_section.count permuted (disk extent d = count[perm[d]]); empty
+  // perm is the identity. start_read is the reverse; the memory section
+  // must not be touched until its wait.
+  Result<std::shared_ptr<Transfer>> start_write(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
+                                                const std::vector<int64_t>& disk_start,
+                                                const std::vector<int>& perm = {});
+  Result<std::shared_ptr<Transfer>> start_read(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
+                                               const std::vector<int64_t>& disk_start,
+                                               const std::vector<int>& perm = {});
+  // Blocking forms: start, then wait.
+  Status write(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
+               const std::vector<int64_t>& disk_start, const std::vector<int>& perm = {});
+  Status read(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
+              const std::vector<int64_t>& disk_start, const std::vector<int>& perm = {});
+  // Collective; idempotent. Lets unwaited transfers' I/O finish (they
+  // still need their wait).
   Status close();
 
  private:
   DiskArray() = default;
-  // Calls fn(chunk index, chunk box, the part of the disk section in it)
-  // for each chunk of the section this rank moves: the one owning most of
-  // the part's elements in the global array, so that aligned layouts move
-  // by local memory copies. Every rank computes the same assignment, and
-  // each chunk has one mover.
-  template <typename Fn>
-  Status for_my_chunks(const array::GlobalArray& ga, const array::Box& ga_section,
-                       const array::Box& disk, Fn&& fn) const;
-  int chunk_owner(const array::GlobalArray& ga, const array::Box& ga_section, const array::Box& disk,
-                  const array::Box& part) const;
-  Status check_transfer(const array::GlobalArray& ga, const array::Box& ga_section,
-                        const std::vector<int64_t>& disk_start, array::Box* disk) const;
-  std::string chunk_path(const std::vector<int64_t>& index) const;
+  Result<std::shared_ptr<Transfer>> start(bool write, std::shared_ptr<MemoryArray> mem,
+                                          const array::Box& mem_section, const std::vector<int64_t>& disk_start,
+                                          const std::vector<int>& perm);
+  Status check_transfer(bool write, const MemoryArray& mem, const array::Box& mem_section,
+                        const std::vector<int64_t>& disk_start, const std::vector<int>& perm,
+                        array::Box* disk) const;
+  // Lets the I/O of earlier unwaited transfers that conflict with t finish
+  // on every rank.
+  Status order_after_conflicts(const Transfer& t);
 
   std::shared_ptr<const array::Group> group_;
   std::string dir_;
   ZarrMeta meta_;
   bool writable_ = false;
   bool closed_ = false;
+  std::vector<std::weak_ptr<Transfer>> in_flight_;  // started, not yet waited
+};
+
+// One collective transfer in flight.
+class Transfer {
+ public:
+  ~Transfer();  // lets the I/O finish (buffers are never freed under it)
+  // Collective: completes the transfer; the same outcome on every rank.
+  Status wait();
+  // Local: true once this rank's chunk I/O is done (wait will not block on
+  // the disk).
+  bool test();
+  bool waited() const { return waited_; }
+
+ private:
+  friend class DiskArray;
+  struct Job;
+  Transfer() = default;
+  void drain();  // local: blocks until this rank's chunk I/O is done
+  void run(Job* job);  // on an I/O thread
+  bool overlaps(const Transfer& other) const;
+  // The memory section that a part of the disk section maps to.
+  array::Box mem_box(const array::Box& disk_part) const;
+  // Memory to a buffer laid out in disk order with the given strides, and
+  // back (through a dense copy when the axes are permuted).
+  Status copy_out(const array::Box& disk_part, char* dst, const Strides& dst_stride);
+  Status copy_in(const array::Box& disk_part, const char* src, const Strides& src_stride);
+
+  bool write_ = false;
+  bool waited_ = false;
+  std::string dir_;
+  ZarrMeta meta_;
+  std::shared_ptr<const array::Group> group_;
+  std::shared_ptr<MemoryArray> mem_;
+  array::Box mem_section_, disk_;
+  std::vector<int> perm_;  // always filled (the identity when none was given)
+  bool identity_ = true;
+  std::vector<int64_t> first_chunk_, last_chunk_;  // chunk index range of the disk section
+  std::vector<std::unique_ptr<Job>> jobs_;  // the chunks this rank moves
+  Status start_status_;                     // a failure while copying out of memory
+
+  std::mutex mu_;
+  std::condition_variable done_;
+  int running_ = 0;  // jobs not yet finished by the I/O threads
 };
 
 }  // namespace pario::diskarray

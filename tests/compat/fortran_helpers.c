@@ -1,6 +1,7 @@
 /* Rank, barrier and finalize for the Fortran compat tests, until pario's
  * Fortran module exists: each takes Fortran INTEGERs of the compat size. */
 #include <stdint.h>
+#include <string.h>
 
 #include "pario/pario.h"
 
@@ -30,3 +31,16 @@ void pario_f_barrier_(void) {
 }
 
 void pario_f_finalize_(void) { pario_finalize(); }
+
+/* A scratch path shared by all ranks (PARIO_SCRATCH/dra_fortran.da),
+ * blank-padded as Fortran expects. */
+void scratch_dir_(char *out, size_t len) {
+  char path[4096];
+  pario_init();
+  pario_scratch_path("dra_fortran.da", path, sizeof path);
+  *strrchr(path, '.') = '\0'; /* drop the rank */
+  size_t n = strlen(path);
+  if (n > len) n = len;
+  memcpy(out, path, n);
+  memset(out + n, ' ', len - n);
+}

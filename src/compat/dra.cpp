@@ -1,0 +1,450 @@
+// GA ChemIO's DRA API over pario disk arrays (the public C API only).
+//
+// DRA names disk arrays and requests by small integers; two tables map
+// them to pario handles. They agree across ranks because every call is
+// collective and made in the same order everywhere.
+#include "pario/compat/dra.h"
+
+#include <algorithm>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "compat/classic.h"
+#include "compat/dra_internal.h"
+
+namespace pario::dra {
+namespace {
+
+using compat::fail;
+using compat::from_pario;
+
+struct Disk {
+  pario_disk_array_t handle = PARIO_DISK_ARRAY_NULL;
+  std::string name, filename;
+  int type = 0;  // as given at creation (an MA code), or 0 after DRA_Open
+};
+
+struct Request {
+  pario_request_t request = PARIO_REQUEST_NULL;
+  MemorySide memory;  // kept alive until the request ends
+  bool live = false;
+  bool finished = false;  // completed by DRA_Probe; status holds the outcome
+  int status = PARIO_OK;
+};
+
+struct State {
+  std::mutex mu;
+  bool started_pario = false;
+  pario_group_t world = PARIO_GROUP_NULL;
+  std::vector<Disk> disks;
+  std::vector<Request> requests;
+};
+
+State& state() {
+  static State s;
+  return s;
+}
+
+// pario started (DRA_Init does it; the other calls accept a program that
+// started pario itself) and the world group.
+int ready(const char* call) {
+  State& s = state();
+  if (s.world) return PARIO_OK;
+  int up = 0;
+  pario_initialized(&up);
+  if (!up) return fail(PARIO_ERR_STATE, "%s: call DRA_Init first", call);
+  return from_pario(pario_group_world(&s.world));
+}
+
+int disk_of(const char* call, int d_a, Disk** out) {
+  auto& disks = state().disks;
+  if (d_a < 0 || d_a >= static_cast<int>(disks.size()) || !disks[d_a].handle) {
+    return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: %d is not an open disk array", call, d_a);
+  }
+  *out = &disks[d_a];
+  return PARIO_OK;
+}
+
+int request_of(const char* call, int id, Request** out) {
+  auto& requests = state().requests;
+  if (id < 0 || id >= static_cast<int>(requests.size()) || !requests[id].live) {
+    return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: %d is not a pending request", call, id);
+  }
+  *out = &requests[id];
+  return PARIO_OK;
+}
+
+int new_request(Request r) {
+  auto& requests = state().requests;
+  r.live = true;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (!requests[i].live) {
+      requests[i] = std::move(r);
+      return static_cast<int>(i);
+    }
+  }
+  requests.push_back(std::move(r));
+  return static_cast<int>(requests.size() - 1);
+}
+
+int open_slot(Disk d) {
+  auto& disks = state().disks;
+  for (size_t i = 0; i < disks.size(); ++i) {
+    if (!disks[i].handle) {
+      disks[i] = std::move(d);
+      return static_cast<int>(i);
+    }
+  }
+  disks.push_back(std::move(d));
+  return static_cast<int>(disks.size() - 1);
+}
+
+int open_mode(const char* call, int mode, int* pario_mode) {
+  if (mode == DRA_R) *pario_mode = PARIO_MODE_READ;
+  else if (mode == DRA_RW || mode == DRA_W) *pario_mode = PARIO_MODE_RDWR;
+  else return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: mode %d is not DRA_R, DRA_W or DRA_RW", call, mode);
+  return PARIO_OK;
+}
+
+// Dimensions of the global array in C order.
+int memory_dims(const MemorySide& m, int* ndim, int64_t dims[]) {
+  if (m.array) return from_pario(pario_array_info(m.array, nullptr, ndim, dims));
+  *ndim = m.ops.ndim;
+  std::copy(m.ops.dims, m.ops.dims + m.ops.ndim, dims);
+  return PARIO_OK;
+}
+
+int finish(Request* r, int rc) {
+  r->finished = true;
+  r->status = rc;
+  return rc;
+}
+
+}  // namespace
+
+int pario_type_of(int ma_type) {
+  switch (ma_type) {
+    case 1004: case 1013: return PARIO_TYPE_DOUBLE;          // C_DBL, MT_F_DBL
+    case 1003: case 1012: return PARIO_TYPE_FLOAT;           // C_FLOAT, MT_F_REAL
+    case 1001: return PARIO_TYPE_INT32;                      // C_INT
+    case 1002: case 1016: return PARIO_TYPE_INT64;           // C_LONG, C_LONGLONG
+    case 1010: return PARIO_F77_INTEGER_SIZE == 4 ? PARIO_TYPE_INT32 : PARIO_TYPE_INT64;  // MT_F_INT
+    case 1007: case 1015: return PARIO_TYPE_COMPLEX_DOUBLE;  // C_DCPL, MT_F_DCPL
+    case PARIO_TYPE_DOUBLE: case PARIO_TYPE_FLOAT: case PARIO_TYPE_INT32: case PARIO_TYPE_INT64:
+    case PARIO_TYPE_COMPLEX_DOUBLE: return ma_type;
+    default: return 0;
+  }
+}
+
+int ma_type_of(int pario_type, bool fortran) {
+  switch (pario_type) {
+    case PARIO_TYPE_DOUBLE: return fortran ? 1013 : 1004;
+    case PARIO_TYPE_FLOAT: return fortran ? 1012 : 1003;
+    case PARIO_TYPE_INT32: return fortran && PARIO_F77_INTEGER_SIZE == 4 ? 1010 : 1001;
+    case PARIO_TYPE_INT64: return fortran && PARIO_F77_INTEGER_SIZE == 8 ? 1010 : 1002;
+    case PARIO_TYPE_COMPLEX_DOUBLE: return fortran ? 1015 : 1007;
+    default: return 0;
+  }
+}
+
+int create(const char* call, int type, int ndim, const int64_t dims[], const char* name, const char* filename,
+           int mode, const int64_t reqdims[], int* d_a) {
+  std::lock_guard<std::mutex> lock(state().mu);
+  int rc = ready(call);
+  if (rc != PARIO_OK) return rc;
+  if (!filename || !d_a || !dims) return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: null filename, dims or d_a", call);
+  const int pt = pario_type_of(type);
+  if (!pt) return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: type %d is not a supported MA/GA type", call, type);
+  int pario_mode = 0;
+  if ((rc = open_mode(call, mode, &pario_mode)) != PARIO_OK) return rc;
+  if (ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) {
+    return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: ndim %d (1 to %d)", call, ndim, PARIO_ARRAY_MAX_DIMS);
+  }
+  // A request dimension of -1 (unspecified) or out of range lets pario choose.
+  int64_t hint[PARIO_ARRAY_MAX_DIMS];
+  bool hinted = reqdims != nullptr;
+  for (int d = 0; hinted && d < ndim; ++d) {
+    hint[d] = reqdims[d];
+    hinted = hint[d] > 0;
+  }
+  pario_disk_array_t h = PARIO_DISK_ARRAY_NULL;
+  if ((rc = from_pario(pario_disk_array_create(state().world, filename, pt, ndim, dims, hinted ? hint : nullptr,
+                                               &h))) != PARIO_OK) {
+    return rc;
+  }
+  *d_a = open_slot(Disk{h, name ? name : "", filename, type});
+  return PARIO_OK;
+}
+
+int inquire(const char* call, int d_a, int* type, int* ndim, int64_t dims[], std::string* name,
+            std::string* filename) {
+  std::lock_guard<std::mutex> lock(state().mu);
+  Disk* d;
+  int rc = disk_of(call, d_a, &d);
+  if (rc != PARIO_OK) return rc;
+  int pt = 0;
+  if ((rc = from_pario(pario_disk_array_info(d->handle, &pt, ndim, dims, nullptr))) != PARIO_OK) return rc;
+  if (type) *type = d->type ? d->type : pt;  // ma_type_of is applied by the caller after DRA_Open
+  if (name) *name = d->name;
+  if (filename) *filename = d->filename;
+  return PARIO_OK;
+}
+
+int memory_ndim(int g_a, int* ndim) {
+  MemorySide m;
+  int rc = memory_side(g_a, &m);
+  if (rc != PARIO_OK) return rc;
+  int64_t dims[PARIO_ARRAY_MAX_DIMS];
+  return memory_dims(m, ndim, dims);
+}
+
+int transfer(const char* call, bool write, bool transp, int g_a, const int64_t* glo, const int64_t* ghi, int d_a,
+             const int64_t* dlo, const int64_t* dhi, int* request) {
+  std::lock_guard<std::mutex> lock(state().mu);
+  if (!request) return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: request is null", call);
+  *request = DRA_REQ_INVALID;
+  Disk* d;
+  int rc = disk_of(call, d_a, &d);
+  if (rc != PARIO_OK) return rc;
+  MemorySide m;
+  if ((rc = memory_side(g_a, &m)) != PARIO_OK) return rc;
+  int nd = 0, dnd = 0;
+  int64_t gdims[PARIO_ARRAY_MAX_DIMS], ddims[PARIO_ARRAY_MAX_DIMS];
+  if ((rc = memory_dims(m, &nd, gdims)) != PARIO_OK) return rc;
+  if ((rc = from_pario(pario_disk_array_info(d->handle, nullptr, &dnd, ddims, nullptr))) != PARIO_OK) return rc;
+  if (nd != dnd) {
+    return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: the global array has %d dimensions, the disk array %d", call, nd,
+                dnd);
+  }
+  int64_t start[PARIO_ARRAY_MAX_DIMS], count[PARIO_ARRAY_MAX_DIMS], at[PARIO_ARRAY_MAX_DIMS];
+  int perm[PARIO_ARRAY_MAX_DIMS];
+  for (int i = 0; i < nd; ++i) {
+    perm[i] = transp ? nd - 1 - i : i;
+    start[i] = glo ? glo[i] : 0;
+    count[i] = glo ? ghi[i] - glo[i] + 1 : gdims[i];
+    at[i] = dlo ? dlo[i] : 0;
+  }
+  for (int i = 0; i < nd; ++i) {
+    const int64_t disk_count = dlo ? dhi[i] - dlo[i] + 1 : ddims[i];
+    if (disk_count != count[perm[i]]) {
+      return fail(PARIO_ERR_INVALID_ARGUMENT,
+                  "%s: the sections differ in shape (disk dimension %d spans %lld, the global array's %lld%s)",
+                  call, i, static_cast<long long>(disk_count), static_cast<long long>(count[perm[i]]),
+                  transp ? ", transposed" : "");
+    }
+  }
+  Request r;
+  r.memory = m;
+  if (m.array) {
+    rc = write ? pario_disk_array_iwrite(d->handle, m.array, start, count, at, perm, &r.request)
+               : pario_disk_array_iread(d->handle, m.array, start, count, at, perm, &r.request);
+  } else {
+    rc = write ? pario_disk_array_iwrite_ops(d->handle, &m.ops, start, count, at, perm, &r.request)
+               : pario_disk_array_iread_ops(d->handle, &m.ops, start, count, at, perm, &r.request);
+  }
+  if ((rc = from_pario(rc)) != PARIO_OK) return rc;
+  *request = new_request(std::move(r));
+  return PARIO_OK;
+}
+
+}  // namespace pario::dra
+
+using namespace pario::dra;  // NOLINT: this file is the C boundary
+using pario::compat::fail;
+using pario::compat::from_pario;
+
+extern "C" {
+
+int DRA_Init(int max_arrays, double max_array_size, double total_disk_space, double max_memory) {
+  (void)max_arrays, (void)max_array_size, (void)total_disk_space, (void)max_memory;  // no limits here
+  std::lock_guard<std::mutex> lock(state().mu);
+  State& s = state();
+  if (s.world) return PARIO_OK;
+  int up = 0, rc;
+  pario_initialized(&up);
+  if (!up) {
+    if ((rc = from_pario(pario_init())) != PARIO_OK) return rc;
+    s.started_pario = true;
+  }
+  return from_pario(pario_group_world(&s.world));
+}
+
+int DRA_Terminate(void) {
+  std::lock_guard<std::mutex> lock(state().mu);
+  State& s = state();
+  if (!s.world) return PARIO_OK;
+  int first = PARIO_OK;
+  auto keep = [&](int rc) {
+    if (first == PARIO_OK && rc != PARIO_OK) first = rc;
+  };
+  for (Request& r : s.requests) {  // in id order: the same on every rank
+    if (r.live && !r.finished) keep(pario_request_wait(&r.request));
+    r = Request{};
+  }
+  for (Disk& d : s.disks) {
+    if (d.handle) keep(pario_disk_array_close(&d.handle));
+  }
+  s.requests.clear();
+  s.disks.clear();
+  keep(pario_group_free(&s.world));
+  if (s.started_pario) keep(pario_finalize());
+  s.started_pario = false;
+  return from_pario(first);
+}
+
+int NDRA_Create(int type, int ndim, dra_size_t dims[], char* name, char* filename, int mode, dra_size_t reqdims[],
+                int* d_a) {
+  int64_t d[PARIO_ARRAY_MAX_DIMS], r[PARIO_ARRAY_MAX_DIMS];
+  if (!dims || ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) {
+    return fail(PARIO_ERR_INVALID_ARGUMENT, "NDRA_Create: null dims or ndim %d (1 to %d)", ndim,
+                PARIO_ARRAY_MAX_DIMS);
+  }
+  for (int i = 0; i < ndim; ++i) {
+    d[i] = dims[i];
+    r[i] = reqdims ? reqdims[i] : -1;
+  }
+  return create("NDRA_Create", type, ndim, d, name, filename, mode, r, d_a);
+}
+
+int NDRA_Create_config(int type, int ndim, dra_size_t dims[], char* name, char* filename, int mode,
+                       dra_size_t reqdims[], int numfiles, int numioprocs, int* d_a) {
+  (void)numfiles, (void)numioprocs;  // one file per chunk; every rank does I/O
+  return NDRA_Create(type, ndim, dims, name, filename, mode, reqdims, d_a);
+}
+
+int DRA_Open(char* filename, int mode, int* d_a) {
+  std::lock_guard<std::mutex> lock(state().mu);
+  int rc = ready("DRA_Open");
+  if (rc != PARIO_OK) return rc;
+  if (!filename || !d_a) return fail(PARIO_ERR_INVALID_ARGUMENT, "DRA_Open: null filename or d_a");
+  int pario_mode = 0;
+  if ((rc = open_mode("DRA_Open", mode, &pario_mode)) != PARIO_OK) return rc;
+  pario_disk_array_t h = PARIO_DISK_ARRAY_NULL;
+  if ((rc = from_pario(pario_disk_array_open(state().world, filename, pario_mode, &h))) != PARIO_OK) return rc;
+  *d_a = open_slot(Disk{h, filename, filename, 0});
+  return PARIO_OK;
+}
+
+int DRA_Close(int d_a) {
+  std::lock_guard<std::mutex> lock(state().mu);
+  Disk* d;
+  int rc = disk_of("DRA_Close", d_a, &d);
+  if (rc != PARIO_OK) return rc;
+  rc = from_pario(pario_disk_array_close(&d->handle));
+  *d = Disk{};
+  return rc;
+}
+
+int DRA_Delete(int d_a) {
+  std::lock_guard<std::mutex> lock(state().mu);
+  Disk* d;
+  int rc = disk_of("DRA_Delete", d_a, &d);
+  if (rc != PARIO_OK) return rc;
+  const std::string path = d->filename;
+  rc = from_pario(pario_disk_array_close(&d->handle));
+  *d = Disk{};
+  const int removed = from_pario(pario_disk_array_delete(state().world, path.c_str()));
+  return rc != PARIO_OK ? rc : removed;
+}
+
+int NDRA_Inquire(int d_a, int* type, int* ndim, dra_size_t dims[], char* name, char* filename) {
+  int t = 0, nd = 0;
+  int64_t d[PARIO_ARRAY_MAX_DIMS];
+  std::string n, f;
+  int rc = inquire("NDRA_Inquire", d_a, &t, &nd, d, &n, &f);
+  if (rc != PARIO_OK) return rc;
+  if (type) *type = t >= 1000 ? t : ma_type_of(t, false);
+  if (ndim) *ndim = nd;
+  for (int i = 0; dims && i < nd; ++i) dims[i] = static_cast<dra_size_t>(d[i]);
+  if (name) std::snprintf(name, n.size() + 1, "%s", n.c_str());
+  if (filename) std::snprintf(filename, f.size() + 1, "%s", f.c_str());
+  return PARIO_OK;
+}
+
+int NDRA_Write(int g_a, int d_a, int* request) {
+  return transfer("NDRA_Write", true, false, g_a, nullptr, nullptr, d_a, nullptr, nullptr, request);
+}
+
+int NDRA_Read(int g_a, int d_a, int* request) {
+  return transfer("NDRA_Read", false, false, g_a, nullptr, nullptr, d_a, nullptr, nullptr, request);
+}
+
+static int c_section(const char* call, bool write, logical transp, int g_a, int glo[], int ghi[], int d_a,
+                     dra_size_t dlo[], dra_size_t dhi[], int* request) {
+  if (!glo || !ghi || !dlo || !dhi) return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: null section bounds", call);
+  int nd = 0;
+  int rc = memory_ndim(g_a, &nd);
+  if (rc != PARIO_OK) return rc;
+  int64_t gl[PARIO_ARRAY_MAX_DIMS], gh[PARIO_ARRAY_MAX_DIMS], dl[PARIO_ARRAY_MAX_DIMS], dh[PARIO_ARRAY_MAX_DIMS];
+  for (int i = 0; i < nd; ++i) gl[i] = glo[i], gh[i] = ghi[i], dl[i] = dlo[i], dh[i] = dhi[i];
+  return transfer(call, write, transp != 0, g_a, gl, gh, d_a, dl, dh, request);
+}
+
+int NDRA_Write_section(logical transp, int g_a, int glo[], int ghi[], int d_a, dra_size_t dlo[], dra_size_t dhi[],
+                       int* request) {
+  return c_section("NDRA_Write_section", true, transp, g_a, glo, ghi, d_a, dlo, dhi, request);
+}
+
+int NDRA_Read_section(logical transp, int g_a, int glo[], int ghi[], int d_a, dra_size_t dlo[], dra_size_t dhi[],
+                      int* request) {
+  return c_section("NDRA_Read_section", false, transp, g_a, glo, ghi, d_a, dlo, dhi, request);
+}
+
+int DRA_Probe(int request, int* compl_status) {
+  std::lock_guard<std::mutex> lock(state().mu);
+  if (!compl_status) return fail(PARIO_ERR_INVALID_ARGUMENT, "DRA_Probe: compl_status is null");
+  if (request == DRA_REQ_INVALID) {
+    *compl_status = ELIO_DONE;
+    return PARIO_OK;
+  }
+  Request* r;
+  int rc = request_of("DRA_Probe", request, &r);
+  if (rc != PARIO_OK) return rc;
+  if (!r->finished) {
+    // Collective, as in GA: done only when every rank's I/O is done, and
+    // then the transfer is completed here.
+    int done = 0;
+    if ((rc = from_pario(pario_request_test(&r->request, &done))) != PARIO_OK) return rc;
+    int32_t pending = done ? 0 : 1;
+    if ((rc = from_pario(pario_group_sum(state().world, PARIO_TYPE_INT32, &pending, 1))) != PARIO_OK) return rc;
+    if (pending) {
+      *compl_status = ELIO_PENDING;
+      return PARIO_OK;
+    }
+    finish(r, from_pario(pario_request_wait(&r->request)));
+  }
+  *compl_status = ELIO_DONE;
+  return PARIO_OK;
+}
+
+int DRA_Wait(int request) {
+  std::lock_guard<std::mutex> lock(state().mu);
+  if (request == DRA_REQ_INVALID) return PARIO_OK;
+  Request* r;
+  int rc = request_of("DRA_Wait", request, &r);
+  if (rc != PARIO_OK) return rc;
+  rc = r->finished ? r->status : from_pario(pario_request_wait(&r->request));
+  *r = Request{};
+  return rc;
+}
+
+void DRA_Set_debug(logical flag) { (void)flag; }
+
+void DRA_Print_internals(int d_a) {
+  int type = 0, nd = 0;
+  int64_t dims[PARIO_ARRAY_MAX_DIMS];
+  std::string name, file;
+  if (inquire("DRA_Print_internals", d_a, &type, &nd, dims, &name, &file) != PARIO_OK) return;
+  std::printf("disk array %d: \"%s\" at %s, %d dimensions:", d_a, name.c_str(), file.c_str(), nd);
+  for (int i = 0; i < nd; ++i) std::printf(" %lld", static_cast<long long>(dims[i]));
+  std::printf("\n");
+}
+
+void DRA_Set_default_config(int numfiles, int numioprocs) { (void)numfiles, (void)numioprocs; }
+
+void DRA_Flick(void) {}
+
+void DRA_Errmsg(int code, char* msg) { pario::compat::error_message(code, msg); }
+
+}  // extern "C"

@@ -1,0 +1,27 @@
+#include "diskarray/memory_array.h"
+
+namespace pario::diskarray {
+
+Status GlobalArraySource::check_group(const array::Group& group) const {
+  int same = MPI_UNEQUAL;
+  MPI_Comm_compare(a_->group().comm(), group.comm(), &same);
+  if (same == MPI_IDENT || same == MPI_CONGRUENT) return Status::Ok();
+  return Status(Code::kInvalidArgument, "global array " + a_->name() + " lives on another group than the disk array");
+}
+
+void PatchArray::for_each_owner(const array::Box& box,
+                                const std::function<void(int, const array::Box&)>& fn) const {
+  for (size_t r = 0; r < patches_.size(); ++r) {
+    if (patches_[r].empty()) continue;
+    const array::Box piece = patches_[r].intersect(box);
+    if (!piece.empty()) fn(static_cast<int>(r), piece);
+  }
+}
+
+Status PatchArray::check_group(const array::Group& group) const {
+  if (static_cast<int>(patches_.size()) == group.size()) return Status::Ok();
+  return Status(Code::kInvalidArgument, "array " + name_ + " is spread over " + std::to_string(patches_.size()) +
+                                            " ranks, the disk array's group has " + std::to_string(group.size()));
+}
+
+}  // namespace pario::diskarray

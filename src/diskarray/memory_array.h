@@ -1,0 +1,106 @@
+// What a disk array moves data to and from: a distributed array in the
+// memory of the disk array's group.
+//
+// pario's global arrays are one kind (GlobalArraySource). Another
+// library's arrays come in through PatchArray, which knows each rank's
+// patch and moves sections with that library's one-sided get and put: the
+// C API builds one from pario_array_ops_t callbacks, and the classic DRA
+// API's Global Arrays adapter from NGA_Distribution/NGA_Get/NGA_Put.
+//
+// Thread safety: used by the calling thread only (never by the disk
+// array's I/O threads).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "array/distribution.h"
+#include "array/global_array.h"
+#include "array/group.h"
+#include "base/status.h"
+
+namespace pario::diskarray {
+
+class MemoryArray {
+ public:
+  virtual ~MemoryArray() = default;
+  virtual array::ElementType type() const = 0;
+  virtual const std::vector<int64_t>& dims() const = 0;
+  virtual std::string name() const = 0;
+  // Calls fn(rank, piece) for every rank holding part of box, with the
+  // part (ranks of the disk array's group).
+  virtual void for_each_owner(const array::Box& box,
+                              const std::function<void(int, const array::Box&)>& fn) const = 0;
+  // One-sided: box to or from buf, whose dimensions after the first are
+  // ld (ndim-1 entries, in elements).
+  virtual Status get(const array::Box& box, void* buf, const std::vector<int64_t>& ld) = 0;
+  virtual Status put(const array::Box& box, const void* buf, const std::vector<int64_t>& ld) = 0;
+  // Collective: every rank's earlier puts are complete and visible.
+  virtual Status sync() = 0;
+  // Ok when the array lives on exactly the ranks of group.
+  virtual Status check_group(const array::Group& group) const = 0;
+};
+
+// A pario global array (kept alive while a transfer uses it).
+class GlobalArraySource : public MemoryArray {
+ public:
+  explicit GlobalArraySource(std::shared_ptr<array::GlobalArray> a) : a_(std::move(a)) {}
+  array::ElementType type() const override { return a_->type(); }
+  const std::vector<int64_t>& dims() const override { return a_->distribution().dims(); }
+  std::string name() const override { return a_->name(); }
+  void for_each_owner(const array::Box& box,
+                      const std::function<void(int, const array::Box&)>& fn) const override {
+    a_->distribution().for_each_owner(box, fn);
+  }
+  Status get(const array::Box& box, void* buf, const std::vector<int64_t>& ld) override {
+    return a_->get(box, buf, ld);
+  }
+  Status put(const array::Box& box, const void* buf, const std::vector<int64_t>& ld) override {
+    return a_->put(box, buf, ld);
+  }
+  Status sync() override { return a_->sync(); }
+  Status check_group(const array::Group& group) const override;
+
+ private:
+  std::shared_ptr<array::GlobalArray> a_;
+};
+
+// An array of another library, seen as one patch per rank. The functions
+// return a pario status; sync is collective over the group.
+class PatchArray : public MemoryArray {
+ public:
+  struct Ops {
+    std::function<Status(const array::Box&, void*, const std::vector<int64_t>&)> get;
+    std::function<Status(const array::Box&, const void*, const std::vector<int64_t>&)> put;
+    std::function<Status()> sync;
+  };
+  // patches[r]: the box rank r of group holds (empty for none).
+  PatchArray(std::string name, array::ElementType type, std::vector<int64_t> dims,
+             std::vector<array::Box> patches, Ops ops)
+      : name_(std::move(name)), type_(type), dims_(std::move(dims)), patches_(std::move(patches)),
+        ops_(std::move(ops)) {}
+  array::ElementType type() const override { return type_; }
+  const std::vector<int64_t>& dims() const override { return dims_; }
+  std::string name() const override { return name_; }
+  void for_each_owner(const array::Box& box,
+                      const std::function<void(int, const array::Box&)>& fn) const override;
+  Status get(const array::Box& box, void* buf, const std::vector<int64_t>& ld) override {
+    return ops_.get(box, buf, ld);
+  }
+  Status put(const array::Box& box, const void* buf, const std::vector<int64_t>& ld) override {
+    return ops_.put(box, buf, ld);
+  }
+  Status sync() override { return ops_.sync(); }
+  Status check_group(const array::Group& group) const override;
+
+ private:
+  std::string name_;
+  array::ElementType type_;
+  std::vector<int64_t> dims_;
+  std::vector<array::Box> patches_;
+  Ops ops_;
+};
+
+}  // namespace pario::diskarray

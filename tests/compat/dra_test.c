@@ -1,0 +1,122 @@
+/* GA's dra.h over pario, with DDI handles as the global arrays, at 1, 2
+ * and 4 ranks: whole and section transfers (C order, 0-based, inclusive),
+ * transposed, asynchronous with DRA_Probe and DRA_Wait, close and reopen,
+ * inquire, delete, and errors (bad handles, mismatched sections). */
+#include <stdio.h>
+#include <string.h>
+
+#include "ddi.h"
+#include "dra.h"
+#include "pario/pario.h"
+
+static int failures = 0;
+#define CHECK(cond)                                              \
+  do {                                                           \
+    if (!(cond)) {                                               \
+      char m_[80];                                               \
+      DRA_Errmsg(1, m_);                                         \
+      fprintf(stderr, "%s:%d: CHECK(%s) failed [%s]\n", __FILE__, \
+              __LINE__, #cond, m_);                              \
+      ++failures;                                                \
+    }                                                            \
+  } while (0)
+
+/* DDI arrays are idim x jdim column-major: seen from C's NDRA calls they
+ * are [jdim][idim]. Element (i, j) (0-based, Fortran order) holds this. */
+static double value(int i, int j) { return i + 1000.0 * j; }
+
+int main(void) {
+  DDI_Init(0, NULL);
+  int np, me;
+  DDI_NProc(&np, &me);
+  const int idim = 30, jdim = 21;
+  int a, b, t;
+  DDI_Create(idim, jdim, &a);
+  DDI_Create(idim, jdim, &b);
+  DDI_Create(jdim, idim, &t); /* the transpose */
+  static double buf[30 * 21], got[30 * 21];
+  for (int j = 0; j < jdim; ++j)
+    for (int i = 0; i < idim; ++i) buf[j * idim + i] = value(i, j);
+  if (me == 0) DDI_Put(a, 0, idim - 1, 0, jdim - 1, buf);
+  DDI_Sync(1);
+
+  CHECK(DRA_Init(4, 1e8, 1e10, 1e7) == 0);
+  char path[4096];
+  CHECK(pario_scratch_path("dra_test.da", path, sizeof path) == PARIO_OK);
+  *strrchr(path, '.') = '\0'; /* one path for all ranks */
+  dra_size_t dims[2] = {jdim, idim}, req[2] = {7, 30};
+  int d, r;
+  CHECK(NDRA_Create(1004 /* C_DBL */, 2, dims, "test array", path, DRA_RW, req, &d) == 0);
+  CHECK(NDRA_Write(a, d, &r) == 0);
+  CHECK(DRA_Wait(r) == 0);
+  /* A section, transposed: a[cols 2..9][rows 5..16] -> d[rows 3..14][cols 11..18]
+   * in C order, so d[3 + x][11 + y] = a[2 + y][5 + x]. */
+  int glo[2] = {2, 5}, ghi[2] = {9, 16};
+  dra_size_t dlo[2] = {3, 11}, dhi[2] = {14, 18};
+  CHECK(NDRA_Write_section(1, a, glo, ghi, d, dlo, dhi, &r) == 0);
+  int status = 0, spins = 0;
+  do CHECK(DRA_Probe(r, &status) == 0);
+  while (status != ELIO_DONE && ++spins < 1000000);
+  CHECK(status == ELIO_DONE);
+  CHECK(DRA_Wait(r) == 0);
+  CHECK(DRA_Close(d) == 0);
+
+  int d2, type = 0, nd = 0;
+  CHECK(DRA_Open(path, DRA_R, &d2) == 0);
+  dra_size_t shape[7] = {0};
+  char name[1024], file[1024];
+  CHECK(NDRA_Inquire(d2, &type, &nd, shape, name, file) == 0);
+  CHECK(type == 1004 && nd == 2 && shape[0] == jdim && shape[1] == idim && strcmp(file, path) == 0);
+  CHECK(NDRA_Read(b, d2, &r) == 0);
+  CHECK(DRA_Wait(r) == 0);
+  DDI_Get(b, 0, idim - 1, 0, jdim - 1, got);
+  int bad = 0;
+  for (int j = 0; j < jdim; ++j)     /* C row j */
+    for (int i = 0; i < idim; ++i) { /* C column i */
+      const int in = j >= 3 && j <= 14 && i >= 11 && i <= 18;
+      const double want = in ? value(5 + (j - 3), 2 + (i - 11)) : value(i, j);
+      bad += got[j * idim + i] != want;
+    }
+  CHECK(bad == 0);
+  /* The whole array read transposed into t. */
+  int tlo[2] = {0, 0}, thi[2] = {idim - 1, jdim - 1};
+  dra_size_t wlo[2] = {0, 0}, whi[2] = {jdim - 1, idim - 1};
+  CHECK(NDRA_Read_section(1, t, tlo, thi, d2, wlo, whi, &r) == 0);
+  CHECK(DRA_Wait(r) == 0);
+  DDI_Get(t, 0, jdim - 1, 0, idim - 1, got);
+  bad = 0;
+  for (int i = 0; i < idim; ++i)
+    for (int j = 0; j < jdim; ++j) {
+      const int in = j >= 3 && j <= 14 && i >= 11 && i <= 18;
+      const double want = in ? value(5 + (j - 3), 2 + (i - 11)) : value(i, j);
+      bad += got[i * jdim + j] != want;
+    }
+  CHECK(bad == 0);
+
+  /* Errors: a handle never opened, a bad global array, sections of
+   * another shape, a read-only array written, a bad type. */
+  CHECK(d2 == d); /* DRA_Close freed the slot DRA_Open reuses */
+  CHECK(NDRA_Write(a, 99, &r) == PARIO_ERR_INVALID_ARGUMENT && r == DRA_REQ_INVALID);
+  CHECK(NDRA_Read(12345, d2, &r) == PARIO_ERR_INVALID_ARGUMENT);
+  char msg[80];
+  DRA_Errmsg(PARIO_ERR_INVALID_ARGUMENT, msg);
+  CHECK(strstr(msg, "12345") != NULL);
+  int shorter[2] = {2, 5};
+  CHECK(NDRA_Read_section(0, b, glo, shorter, d2, dlo, dhi, &r) == PARIO_ERR_INVALID_ARGUMENT);
+  DRA_Errmsg(PARIO_ERR_INVALID_ARGUMENT, msg);
+  CHECK(strstr(msg, "differ in shape") != NULL);
+  CHECK(NDRA_Write(a, d2, &r) != 0);
+  CHECK(DRA_Wait(DRA_REQ_INVALID) == 0);
+  CHECK(DRA_Wait(77) == PARIO_ERR_INVALID_ARGUMENT);
+  int d3;
+  CHECK(NDRA_Create(999, 2, dims, "bad", path, DRA_RW, req, &d3) == PARIO_ERR_INVALID_ARGUMENT);
+  CHECK(DRA_Delete(d2) == 0);
+  CHECK(DRA_Open(path, DRA_R, &d3) != 0); /* gone */
+  CHECK(DRA_Terminate() == 0);
+  DDI_Destroy(t);
+  DDI_Destroy(b);
+  DDI_Destroy(a);
+  DDI_Finalize();
+  if (me == 0) printf("dra_test: %s\n", failures ? "FAIL" : "ok");
+  return failures ? 1 : 0;
+}
