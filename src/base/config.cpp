@@ -212,6 +212,7 @@ Result<Config> parse_config_from_env() {
     if (c.fim_patterns.size() == before) return bad_value("PARIO_FIM", v, "file-name patterns like '*.int:ERI*'");
   }
   PARIO_RETURN_IF_ERROR(parse_bytes("PARIO_FIM_BUDGET", &c.fim_budget));
+  PARIO_RETURN_IF_ERROR(parse_bytes("PARIO_DISK_ARRAY_BUFFER", &c.disk_array_buffer));
   if (const char* v = env("PARIO_FIM_SPILL")) {
     if (!parse_spill(v, &c.fim_spill)) return bad_value("PARIO_FIM_SPILL", v, "disk or error");
   }

@@ -27,6 +27,7 @@ struct Config {
   std::vector<std::string> scratch_dirs;  // PARIO_SCRATCH (':'-separated)
   IoEngineChoice io_engine = IoEngineChoice::kAuto;  // PARIO_IO_ENGINE
   int async_threads = 4;         // PARIO_ASYNC_THREADS
+  uint64_t disk_array_buffer = uint64_t{64} << 20;  // PARIO_DISK_ARRAY_BUFFER (per rank and transfer)
   unsigned uring_depth = 128;    // PARIO_URING_DEPTH
   bool direct_io = false;        // PARIO_DIRECT
   bool stats = false;            // PARIO_STATS (table at finalize)

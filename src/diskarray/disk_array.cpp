@@ -146,6 +146,8 @@ struct Transfer::Job {
   bool whole = false;
   std::vector<char> buf;     // the chunk, in C order
   std::vector<char> staged;  // writes of a partial chunk: the part, dense
+  size_t bytes = 0;          // of buf and staged, counted in bytes_held_
+  bool done = false;         // the I/O thread has finished it
   Status status;
 };
 
@@ -219,26 +221,54 @@ void Transfer::run(Job* job) {
     }
     s = make_dirs(dir_, job->key);
     if (s.ok()) s = write_chunk(path, job->buf);
+    std::vector<char>().swap(job->buf);  // written: the memory can go
+    std::vector<char>().swap(job->staged);
   }
   job->status = s;
   std::lock_guard<std::mutex> lock(mu_);
-  if (--running_ == 0) done_.notify_all();
+  job->done = true;
+  if (write_) bytes_held_ -= job->bytes;
+  --running_;
+  done_.notify_all();
+}
+
+void Transfer::make_room(size_t bytes) {
+  std::unique_lock<std::mutex> lock(mu_);
+  auto room = [&] { return bytes_held_ == 0 || bytes_held_ + bytes <= budget_; };
+  if (write_) {
+    done_.wait(lock, room);
+  } else {
+    while (!room() && put_next_ < jobs_.size()) {
+      Job* job = jobs_[put_next_++].get();
+      done_.wait(lock, [&] { return job->done; });
+      lock.unlock();
+      put_chunk(job);
+      lock.lock();
+    }
+  }
+  bytes_held_ += bytes;
+}
+
+void Transfer::put_chunk(Job* job) {
+  if (job->status.ok()) {
+    const Strides chunk_stride = dense_strides(static_cast<int>(meta_.chunks.size()), meta_.chunks.data());
+    job->status = copy_in(job->part, job->buf.data() + job->at * meta_.element_bytes(), chunk_stride);
+  }
+  std::vector<char>().swap(job->buf);
+  std::lock_guard<std::mutex> lock(mu_);
+  bytes_held_ -= job->bytes;
 }
 
 Status Transfer::wait() {
   if (waited_) return Status(Code::kState, dir_ + ": transfer already waited");
   drain();
   waited_ = true;
+  if (!write_) {
+    for (; put_next_ < jobs_.size(); ++put_next_) put_chunk(jobs_[put_next_].get());
+  }
   Status s = start_status_;
   for (const auto& job : jobs_) {
     if (s.ok()) s = job->status;
-  }
-  if (!write_) {
-    const Strides chunk_stride = dense_strides(static_cast<int>(meta_.chunks.size()), meta_.chunks.data());
-    for (const auto& job : jobs_) {
-      if (!s.ok()) break;
-      s = copy_in(job->part, job->buf.data() + job->at * meta_.element_bytes(), chunk_stride);
-    }
   }
   jobs_.clear();
   s = comm::agree(group_->comm_object(), s);
@@ -417,6 +447,8 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
   t->mem_section_ = mem_section;
   t->disk_ = disk;
   t->identity_ = true;
+  Result<const Config*> cfg = config();
+  t->budget_ = cfg.ok() ? static_cast<size_t>((*cfg)->disk_array_buffer) : size_t{64} << 20;
   for (int d = 0; d < nd; ++d) {
     t->perm_.push_back(perm.empty() ? d : perm[d]);
     t->identity_ &= t->perm_[d] == d;
@@ -454,6 +486,9 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
         job->whole &= job->part.count[d] == job->chunk.count[d];
         job->at = job->at * meta_.chunks[d] + (job->part.start[d] - job->chunk.start[d]);
       }
+      job->bytes = static_cast<size_t>(meta_.chunk_elements()) * esize;
+      if (write && !job->whole) job->bytes += static_cast<size_t>(job->part.elements()) * esize;
+      t->make_room(job->bytes);
       job->buf.resize(static_cast<size_t>(meta_.chunk_elements()) * esize);  // zeros: the padding
       if (write && job->whole) {
         s = t->copy_out(job->part, job->buf.data() + job->at * esize, chunk_stride);
@@ -463,6 +498,8 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
       }
       if (!s.ok()) {
         t->start_status_ = s;  // reported by wait, on every rank
+        std::lock_guard<std::mutex> lock(t->mu_);
+        t->bytes_held_ -= job->bytes;
         break;
       }
       Transfer::Job* raw = job.get();

@@ -18,11 +18,15 @@
 // A chunk file shorter than a full chunk is reported as corrupt, never read
 // as zeros.
 //
-// Asynchronous transfers: start_write copies the section out of memory
-// and start_read reserves the chunk buffers, both before returning; the
-// chunk files are then read or written by I/O threads while the caller
-// computes. Transfer::wait (collective) ends a write by agreeing on its
-// outcome, and a read by putting the chunks into memory. A transfer whose
+// Asynchronous transfers: the chunk files are read or written by I/O
+// threads while the caller computes. start_write copies the section out of
+// memory before returning, and start_read puts chunks into memory as they
+// arrive. Each rank holds at most PARIO_DISK_ARRAY_BUFFER bytes of chunk
+// buffers per transfer (always at least one chunk): past that, start waits
+// for the I/O threads (writes) or puts finished chunks into memory (reads),
+// so a transfer is asynchronous for its last buffer's worth. Transfer::wait
+// (collective) ends a write by agreeing on its outcome, and a read by
+// putting the remaining chunks into memory. A transfer whose
 // chunks overlap an earlier unwaited one where either writes first lets
 // that one's I/O finish on every rank (so overlapping requests take effect
 // in the order they were started); the others run side by side.
@@ -127,6 +131,11 @@ class Transfer {
   Transfer() = default;
   void drain();  // local: blocks until this rank's chunk I/O is done
   void run(Job* job);  // on an I/O thread
+  // Before a job of `bytes` is started: waits until the transfer's
+  // buffers have room (see above), then counts them.
+  void make_room(size_t bytes);
+  // Reads: puts a finished job's chunk into memory and frees its buffer.
+  void put_chunk(Job* job);
   bool overlaps(const Transfer& other) const;
   // The memory section that a part of the disk section maps to.
   array::Box mem_box(const array::Box& disk_part) const;
@@ -148,9 +157,13 @@ class Transfer {
   std::vector<std::unique_ptr<Job>> jobs_;  // the chunks this rank moves
   Status start_status_;                     // a failure while copying out of memory
 
+  size_t budget_ = 0;    // bytes of chunk buffers this rank may hold
+  size_t put_next_ = 0;  // reads: jobs_[0, put_next_) are in memory already
+
   std::mutex mu_;
   std::condition_variable done_;
-  int running_ = 0;  // jobs not yet finished by the I/O threads
+  int running_ = 0;       // jobs not yet finished by the I/O threads
+  size_t bytes_held_ = 0;  // chunk buffers allocated and not yet freed
 };
 
 }  // namespace pario::diskarray

@@ -103,3 +103,38 @@ def test_bad_metadata_is_a_clear_error(text, error, words):
         pario.DiskArray(path, mode="r")
     assert words in str(e.value)
     pario.DiskArray.remove(path)
+
+
+def test_transfers_in_flight_and_transposed():
+    import zarr
+    path = store("py_disk_async.zarr")
+    g = pario.Group()
+    if g.rank == 0:
+        import shutil
+        shutil.rmtree(path, ignore_errors=True)
+    g.barrier()
+    full = np.arange(24 * 17, dtype=np.float64).reshape(24, 17)
+    with pario.GlobalArray((24, 17), name="py_async_src") as a, \
+            pario.GlobalArray((17, 24), name="py_async_dst") as t, \
+            pario.DiskArray(path, (17, 24), np.float64, chunks=(5, 8)) as d:
+        if g.rank == 0:
+            a[:, :] = full
+        a.sync()
+        # Transposed, in two requests in flight; the source changes at once.
+        first = d.iwrite(a, (slice(0, 12), slice(None)), axes=(1, 0))
+        second = d.iwrite(a, (slice(12, 24), slice(None)), axes=(1, 0))
+        a.fill(-1.0)
+        while not first.test():
+            pass
+        pario.wait_all([first, second])
+        g.barrier()
+        if g.rank == 0:
+            assert np.array_equal(zarr.open_array(path, mode="r")[:], full.T)
+        r = d.iread(t)
+        r.wait()
+        assert np.array_equal(t[:, :], full.T)
+        d.read(a, axes=(1, 0))  # and back, transposed again
+        assert np.array_equal(a[:, :], full)
+        with pytest.raises(pario.InvalidArgument, match="permutation"):
+            d.iwrite(a, axes=(0, 0))
+    pario.DiskArray.remove(path)

@@ -148,19 +148,37 @@ class Request:
             _check(_pario.request_wait(h))
 
     def test(self):
-        """True when done (then the request is released, as by wait)."""
+        """True when done; then the request is waited (released, and its
+        error raised if it failed)."""
         if not self._handle:
             return True
         rc, done = _pario.request_test(self._handle)
-        if done or rc != 0:
-            self._handle = 0
-            self._buffer = None
         _check(rc)
+        if done:
+            self.wait()
         return done
 
     def __del__(self):
         if getattr(self, "_handle", 0):
             _pario.request_wait(self._handle)  # never leave the buffer in use
+
+
+class Transfer(Request):
+    """A pending disk-array transfer. wait() is collective: every rank of
+    the group waits its transfers in the same order. test() is local: True
+    once this rank's file I/O is done (wait() is still needed)."""
+
+    def test(self):
+        if not self._handle:
+            return True
+        rc, done = _pario.request_test(self._handle)
+        _check(rc)
+        return done
+
+    def __del__(self):
+        if getattr(self, "_handle", 0):
+            import warnings
+            warnings.warn("a disk-array transfer was never waited (wait() is collective)", ResourceWarning)
 
 
 def wait_all(requests):
@@ -520,7 +538,8 @@ class DiskArray:
     DiskArray(path, shape, dtype, chunks=None) creates; DiskArray(path)
     opens (mode "r" or "r+"). d.write(ga) / d.read(ga) move a whole array;
     d.write(ga, (slice(i0, i1), slice(j0, j1)), at=(k, l)) moves the
-    section ga[i0:i1, j0:j1] to the disk section starting at (k, l)."""
+    section ga[i0:i1, j0:j1] to the disk section starting at (k, l);
+    axes=(1, 0) transposes. iwrite/iread return a Transfer to wait on."""
 
     def __init__(self, path, shape=None, dtype=np.float64, chunks=None, group=None, mode="r+"):
         self.group = _group(group)
@@ -541,18 +560,31 @@ class DiskArray:
         type_code, dims, chunks = _check(*_pario.disk_array_info(self._handle))
         self.dtype, self.shape, self.chunks = _DTYPES[type_code], tuple(dims), tuple(chunks)
 
-    def _move(self, fn, ga, key, at):
+    def _start(self, write, ga, key, at, axes):
         start, count, _ = ga._section(key if key is not None else tuple(slice(None) for _ in ga.shape))
-        at = list(at) if at is not None else start
-        _check(fn(self._handle, ga._live(), start, count, at))
+        if at is None:
+            at = [start[a] for a in axes] if axes is not None else start
+        handle = _check(*_pario.disk_array_start(write, self._handle, ga._live(), start, count, list(at),
+                                                 list(axes or [])))
+        return Transfer(handle, ga)  # keeps ga alive until the wait
 
-    def write(self, ga, key=None, at=None):
+    def iwrite(self, ga, key=None, at=None, axes=None):
+        """Starts disk[at...] = ga[key] and returns a Transfer; ga may change
+        as soon as this returns. axes permutes: disk dimension d runs along
+        ga's dimension axes[d] ((1, 0) transposes)."""
+        return self._start(True, ga, key, at, axes)
+
+    def iread(self, ga, key=None, at=None, axes=None):
+        """Starts ga[key] = disk[at...]; leave ga[key] alone until the wait."""
+        return self._start(False, ga, key, at, axes)
+
+    def write(self, ga, key=None, at=None, axes=None):
         """disk[at...] = ga[key] (default: the whole array, same place)."""
-        self._move(_pario.disk_array_write, ga, key, at)
+        self.iwrite(ga, key, at, axes).wait()
 
-    def read(self, ga, key=None, at=None):
+    def read(self, ga, key=None, at=None, axes=None):
         """ga[key] = disk[at...] (default: the whole array, same place)."""
-        self._move(_pario.disk_array_read, ga, key, at)
+        self.iread(ga, key, at, axes).wait()
 
     def close(self):
         if self._handle:

@@ -318,6 +318,17 @@ void bind_arrays(nb::module_& m) {
                                    count.data(), disk_start.data());
     });
   });
+  // Nonblocking, with an axis permutation (empty: none): (status, request).
+  m.def("disk_array_start", [](bool write, uintptr_t h, uintptr_t ga, const Dims& ga_start, const Dims& count,
+                               const Dims& disk_start, const std::vector<int>& perm) {
+    pario_request_t r = PARIO_REQUEST_NULL;
+    int rc = unlocked([&] {
+      auto start = write ? pario_disk_array_iwrite : pario_disk_array_iread;
+      return start(as<pario_disk_array_t>(h), as<pario_array_t>(ga), ga_start.data(), count.data(),
+                   disk_start.data(), perm.empty() ? nullptr : perm.data(), &r);
+    });
+    return std::make_pair(rc, id(r));
+  });
 }
 
 }  // namespace
