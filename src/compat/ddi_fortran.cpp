@@ -6,17 +6,11 @@
 #include <string>
 
 #include "compat/ddi_internal.h"
+#include "compat/fortran.h"
 #include "pario/compat/ddi.h"
 #include "pario/pario.h"
 
-#if PARIO_F77_INTEGER_SIZE == 4
-using f77_int = int32_t;
-constexpr int kF77Type = PARIO_TYPE_INT32;
-#else
-using f77_int = int64_t;
-constexpr int kF77Type = PARIO_TYPE_INT64;
-#endif
-using hidden_len = size_t;  // gfortran >= 8
+constexpr int kF77Type = sizeof(f77_int) == 4 ? PARIO_TYPE_INT32 : PARIO_TYPE_INT64;
 
 using namespace pario::ddi;  // NOLINT: this file is the Fortran boundary
 

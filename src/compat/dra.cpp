@@ -75,29 +75,27 @@ int request_of(const char* call, int id, Request** out) {
   return PARIO_OK;
 }
 
-int new_request(Request r) {
-  auto& requests = state().requests;
-  r.live = true;
-  for (size_t i = 0; i < requests.size(); ++i) {
-    if (!requests[i].live) {
-      requests[i] = std::move(r);
+// Puts item in the first slot `in_use` says is free; its index is the
+// number handed to the caller.
+template <typename T, typename InUse>
+int take_slot(std::vector<T>& slots, T item, InUse in_use) {
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (!in_use(slots[i])) {
+      slots[i] = std::move(item);
       return static_cast<int>(i);
     }
   }
-  requests.push_back(std::move(r));
-  return static_cast<int>(requests.size() - 1);
+  slots.push_back(std::move(item));
+  return static_cast<int>(slots.size() - 1);
+}
+
+int new_request(Request r) {
+  r.live = true;
+  return take_slot(state().requests, std::move(r), [](const Request& x) { return x.live; });
 }
 
 int open_slot(Disk d) {
-  auto& disks = state().disks;
-  for (size_t i = 0; i < disks.size(); ++i) {
-    if (!disks[i].handle) {
-      disks[i] = std::move(d);
-      return static_cast<int>(i);
-    }
-  }
-  disks.push_back(std::move(d));
-  return static_cast<int>(disks.size() - 1);
+  return take_slot(state().disks, std::move(d), [](const Disk& x) { return x.handle != PARIO_DISK_ARRAY_NULL; });
 }
 
 int open_mode(const char* call, int mode, int* pario_mode) {

@@ -3,36 +3,18 @@
 // gfortran's hidden string lengths last. Fortran's indices are 1-based and
 // column-major: each call reverses the dimensions and shifts by one before
 // the shared C-order implementation.
-#include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "compat/classic.h"
 #include "compat/dra_internal.h"
+#include "compat/fortran.h"
 #include "pario/compat/dra.h"
-
-#if PARIO_F77_INTEGER_SIZE == 4
-using f77_int = int32_t;
-#else
-using f77_int = int64_t;
-#endif
-using f77_logical = f77_int;
-using hidden_len = size_t;  // gfortran >= 8
 
 namespace {
 
 using namespace pario::dra;  // NOLINT
-
-std::string from_fortran(const char* s, hidden_len len) {
-  while (len > 0 && s[len - 1] == ' ') --len;  // Fortran pads with blanks
-  return std::string(s, len);
-}
-
-void to_fortran(const std::string& s, char* out, hidden_len len) {
-  const size_t n = std::min(s.size(), len);
-  std::memcpy(out, s.data(), n);
-  std::memset(out + n, ' ', len - n);
-}
+using pario::compat::from_fortran;
+using pario::compat::to_fortran;
 
 int bad_ndim(const char* call, int64_t ndim) {
   return pario::compat::fail(PARIO_ERR_INVALID_ARGUMENT, "%s: ndim %lld (1 to %d)", call,

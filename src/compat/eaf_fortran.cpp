@@ -2,34 +2,13 @@
 // them: every argument by reference, offsets as double precision, integers
 // of PARIO_F77_INTEGER_SIZE bytes (8 by default, like GA on 64-bit Debian),
 // and gfortran's hidden string lengths appended after all arguments.
-#include <cstdint>
-#include <cstring>
 #include <string>
 
+#include "compat/fortran.h"
 #include "pario/compat/eaf.h"
 
-#if PARIO_F77_INTEGER_SIZE == 4
-using f77_int = int32_t;
-#else
-using f77_int = int64_t;
-#endif
-using f77_logical = f77_int;
-using hidden_len = size_t;  // gfortran >= 8
-
-namespace {
-
-std::string from_fortran(const char* s, hidden_len len) {
-  while (len > 0 && s[len - 1] == ' ') --len;  // Fortran pads with blanks
-  return std::string(s, len);
-}
-
-void to_fortran(const char* s, char* out, hidden_len len) {
-  size_t n = std::min<size_t>(std::strlen(s), len);
-  std::memcpy(out, s, n);
-  std::memset(out + n, ' ', len - n);
-}
-
-}  // namespace
+using pario::compat::from_fortran;
+using pario::compat::to_fortran;
 
 extern "C" {
 

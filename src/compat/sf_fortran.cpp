@@ -8,21 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "compat/fortran.h"
 #include "pario/compat/sf.h"
 
-#if PARIO_F77_INTEGER_SIZE == 4
-using f77_int = int32_t;
-#else
-using f77_int = int64_t;
-#endif
-using hidden_len = size_t;  // gfortran >= 8
+using pario::compat::from_fortran;
 
 namespace {
-
-std::string from_fortran(const char* s, hidden_len len) {
-  while (len > 0 && s[len - 1] == ' ') --len;  // Fortran pads with blanks
-  return std::string(s, len);
-}
 
 // Handles and ids as C's int; out-of-range values become -1, which every
 // call rejects, rather than wrapping onto a live handle.

@@ -10,18 +10,9 @@
 #include <macdecls.h>
 
 #include "dra.h" /* pario's: include/pario/compat comes first */
+#include "dra_check.h"
 #include "pario/pario.h"
 
-static int failures = 0;
-#define CHECK(cond)                                                                  \
-  do {                                                                               \
-    if (!(cond)) {                                                                   \
-      char m_[80];                                                                   \
-      DRA_Errmsg(1, m_);                                                             \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed [%s]\n", __FILE__, __LINE__, #cond, m_); \
-      ++failures;                                                                    \
-    }                                                                                \
-  } while (0)
 
 static double value(int i, int j) { return i * 1000.0 + j; }
 

@@ -7,19 +7,9 @@
 
 #include "ddi.h"
 #include "dra.h"
+#include "dra_check.h"
 #include "pario/pario.h"
 
-static int failures = 0;
-#define CHECK(cond)                                              \
-  do {                                                           \
-    if (!(cond)) {                                               \
-      char m_[80];                                               \
-      DRA_Errmsg(1, m_);                                         \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed [%s]\n", __FILE__, \
-              __LINE__, #cond, m_);                              \
-      ++failures;                                                \
-    }                                                            \
-  } while (0)
 
 /* DDI arrays are idim x jdim column-major: seen from C's NDRA calls they
  * are [jdim][idim]. Element (i, j) (0-based, Fortran order) holds this. */
