@@ -5,9 +5,10 @@
  * library linked:
  *   - pario's own (DDI handles from DDI_Create): link -lpario_compat -lpario;
  *   - Global Arrays' own handles (GA_Create, NGA_Create): link
- *     -lpario_dra_ga -lpario_compat -lpario, then GA's libraries
- *     (-lga -larmci, ...). pario's DRA must come before -lga, so the linker
- *     takes DRA_* from pario and never pulls GA's own DRA objects in.
+ *     -lpario_dra_ga -lpario, then GA's libraries (-lga -larmci, ...;
+ *     -lpario_compat too if the program also wants pario's EAF or SF).
+ *     pario's DRA must come before -lga, so the linker takes DRA_* from
+ *     pario and never pulls GA's own DRA objects in.
  * As in GA: every call is collective; indices of the C calls (NDRA_*) are
  * 0-based, C order, inclusive ranges; types are MA/GA types (C_DBL,
  * MT_F_DBL, ...; PARIO_TYPE_* work too); calls return 0 on success;
