@@ -175,7 +175,7 @@ int create(const char* call, int type, int ndim, const int64_t dims[], const cha
   return PARIO_OK;
 }
 
-int inquire(const char* call, int d_a, int* type, int* ndim, int64_t dims[], std::string* name,
+int inquire(const char* call, int d_a, bool fortran, int* type, int* ndim, int64_t dims[], std::string* name,
             std::string* filename) {
   std::lock_guard<std::mutex> lock(state().mu);
   Disk* d;
@@ -183,22 +183,13 @@ int inquire(const char* call, int d_a, int* type, int* ndim, int64_t dims[], std
   if (rc != PARIO_OK) return rc;
   int pt = 0;
   if ((rc = from_pario(pario_disk_array_info(d->handle, &pt, ndim, dims, nullptr))) != PARIO_OK) return rc;
-  if (type) *type = d->type ? d->type : pt;  // ma_type_of is applied by the caller after DRA_Open
+  if (type) *type = d->type >= 1000 ? d->type : ma_type_of(pt, fortran);
   if (name) *name = d->name;
   if (filename) *filename = d->filename;
   return PARIO_OK;
 }
 
-int memory_ndim(int g_a, int* ndim) {
-  MemorySide m;
-  int rc = memory_side(g_a, &m);
-  if (rc != PARIO_OK) return rc;
-  int64_t dims[PARIO_ARRAY_MAX_DIMS];
-  return memory_dims(m, ndim, dims);
-}
-
-int transfer(const char* call, bool write, bool transp, int g_a, const int64_t* glo, const int64_t* ghi, int d_a,
-             const int64_t* dlo, const int64_t* dhi, int* request) {
+int transfer(const char* call, bool write, bool transp, int g_a, int d_a, const Bounds& bounds, int* request) {
   std::lock_guard<std::mutex> lock(state().mu);
   if (!request) return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: request is null", call);
   *request = DRA_REQ_INVALID;
@@ -215,16 +206,17 @@ int transfer(const char* call, bool write, bool transp, int g_a, const int64_t* 
     return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: the global array has %d dimensions, the disk array %d", call, nd,
                 dnd);
   }
-  int64_t start[PARIO_ARRAY_MAX_DIMS], count[PARIO_ARRAY_MAX_DIMS], at[PARIO_ARRAY_MAX_DIMS];
+  int64_t glo[PARIO_ARRAY_MAX_DIMS], ghi[PARIO_ARRAY_MAX_DIMS], dlo[PARIO_ARRAY_MAX_DIMS], dhi[PARIO_ARRAY_MAX_DIMS];
+  for (int i = 0; i < nd; ++i) glo[i] = 0, ghi[i] = gdims[i] - 1, dlo[i] = 0, dhi[i] = ddims[i] - 1;
+  if (bounds) bounds(nd, glo, ghi, dlo, dhi);
+  int64_t count[PARIO_ARRAY_MAX_DIMS];
   int perm[PARIO_ARRAY_MAX_DIMS];
   for (int i = 0; i < nd; ++i) {
     perm[i] = transp ? nd - 1 - i : i;
-    start[i] = glo ? glo[i] : 0;
-    count[i] = glo ? ghi[i] - glo[i] + 1 : gdims[i];
-    at[i] = dlo ? dlo[i] : 0;
+    count[i] = ghi[i] - glo[i] + 1;
   }
   for (int i = 0; i < nd; ++i) {
-    const int64_t disk_count = dlo ? dhi[i] - dlo[i] + 1 : ddims[i];
+    const int64_t disk_count = dhi[i] - dlo[i] + 1;
     if (disk_count != count[perm[i]]) {
       return fail(PARIO_ERR_INVALID_ARGUMENT,
                   "%s: the sections differ in shape (disk dimension %d spans %lld, the global array's %lld%s)",
@@ -235,11 +227,11 @@ int transfer(const char* call, bool write, bool transp, int g_a, const int64_t* 
   Request r;
   r.memory = m;
   if (m.array) {
-    rc = write ? pario_disk_array_iwrite(d->handle, m.array, start, count, at, perm, &r.request)
-               : pario_disk_array_iread(d->handle, m.array, start, count, at, perm, &r.request);
+    rc = write ? pario_disk_array_iwrite(d->handle, m.array, glo, count, dlo, perm, &r.request)
+               : pario_disk_array_iread(d->handle, m.array, glo, count, dlo, perm, &r.request);
   } else {
-    rc = write ? pario_disk_array_iwrite_ops(d->handle, &m.ops, start, count, at, perm, &r.request)
-               : pario_disk_array_iread_ops(d->handle, &m.ops, start, count, at, perm, &r.request);
+    rc = write ? pario_disk_array_iwrite_ops(d->handle, &m.ops, glo, count, dlo, perm, &r.request)
+               : pario_disk_array_iread_ops(d->handle, &m.ops, glo, count, dlo, perm, &r.request);
   }
   if ((rc = from_pario(rc)) != PARIO_OK) return rc;
   *request = new_request(std::move(r));
@@ -350,9 +342,9 @@ int NDRA_Inquire(int d_a, int* type, int* ndim, dra_size_t dims[], char* name, c
   int t = 0, nd = 0;
   int64_t d[PARIO_ARRAY_MAX_DIMS];
   std::string n, f;
-  int rc = inquire("NDRA_Inquire", d_a, &t, &nd, d, &n, &f);
+  int rc = inquire("NDRA_Inquire", d_a, false, &t, &nd, d, &n, &f);
   if (rc != PARIO_OK) return rc;
-  if (type) *type = t >= 1000 ? t : ma_type_of(t, false);
+  if (type) *type = t;
   if (ndim) *ndim = nd;
   for (int i = 0; dims && i < nd; ++i) dims[i] = static_cast<dra_size_t>(d[i]);
   if (name) std::snprintf(name, n.size() + 1, "%s", n.c_str());
@@ -361,22 +353,21 @@ int NDRA_Inquire(int d_a, int* type, int* ndim, dra_size_t dims[], char* name, c
 }
 
 int NDRA_Write(int g_a, int d_a, int* request) {
-  return transfer("NDRA_Write", true, false, g_a, nullptr, nullptr, d_a, nullptr, nullptr, request);
+  return transfer("NDRA_Write", true, false, g_a, d_a, nullptr, request);
 }
 
 int NDRA_Read(int g_a, int d_a, int* request) {
-  return transfer("NDRA_Read", false, false, g_a, nullptr, nullptr, d_a, nullptr, nullptr, request);
+  return transfer("NDRA_Read", false, false, g_a, d_a, nullptr, request);
 }
 
 static int c_section(const char* call, bool write, logical transp, int g_a, int glo[], int ghi[], int d_a,
                      dra_size_t dlo[], dra_size_t dhi[], int* request) {
   if (!glo || !ghi || !dlo || !dhi) return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: null section bounds", call);
-  int nd = 0;
-  int rc = memory_ndim(g_a, &nd);
-  if (rc != PARIO_OK) return rc;
-  int64_t gl[PARIO_ARRAY_MAX_DIMS], gh[PARIO_ARRAY_MAX_DIMS], dl[PARIO_ARRAY_MAX_DIMS], dh[PARIO_ARRAY_MAX_DIMS];
-  for (int i = 0; i < nd; ++i) gl[i] = glo[i], gh[i] = ghi[i], dl[i] = dlo[i], dh[i] = dhi[i];
-  return transfer(call, write, transp != 0, g_a, gl, gh, d_a, dl, dh, request);
+  return transfer(call, write, transp != 0, g_a, d_a,
+                  [&](int nd, int64_t gl[], int64_t gh[], int64_t dl[], int64_t dh[]) {
+                    for (int i = 0; i < nd; ++i) gl[i] = glo[i], gh[i] = ghi[i], dl[i] = dlo[i], dh[i] = dhi[i];
+                  },
+                  request);
 }
 
 int NDRA_Write_section(logical transp, int g_a, int glo[], int ghi[], int d_a, dra_size_t dlo[], dra_size_t dhi[],
@@ -433,7 +424,7 @@ void DRA_Print_internals(int d_a) {
   int type = 0, nd = 0;
   int64_t dims[PARIO_ARRAY_MAX_DIMS];
   std::string name, file;
-  if (inquire("DRA_Print_internals", d_a, &type, &nd, dims, &name, &file) != PARIO_OK) return;
+  if (inquire("DRA_Print_internals", d_a, false, &type, &nd, dims, &name, &file) != PARIO_OK) return;
   std::printf("disk array %d: \"%s\" at %s, %d dimensions:", d_a, name.c_str(), file.c_str(), nd);
   for (int i = 0; i < nd; ++i) std::printf(" %lld", static_cast<long long>(dims[i]));
   std::printf("\n");

@@ -43,9 +43,9 @@ f77_int inquire(const char* call, f77_int d_a, f77_int* type, int* nd, int64_t* 
                 hidden_len nlen, hidden_len flen) {
   int t = 0;
   std::string n, f;
-  const int rc = pario::dra::inquire(call, static_cast<int>(d_a), &t, nd, c_dims, &n, &f);
+  const int rc = pario::dra::inquire(call, static_cast<int>(d_a), true, &t, nd, c_dims, &n, &f);
   if (rc != PARIO_OK) return rc;
-  *type = t >= 1000 ? t : ma_type_of(t, true);
+  *type = t;
   to_fortran(n, name, nlen);
   to_fortran(f, filename, flen);
   return PARIO_OK;
@@ -55,20 +55,17 @@ f77_int inquire(const char* call, f77_int d_a, f77_int* type, int* nd, int64_t* 
 // null bounds mean the whole arrays.
 f77_int section(const char* call, bool write, f77_logical transp, f77_int g_a, const f77_int* glo,
                 const f77_int* ghi, f77_int d_a, const f77_int* dlo, const f77_int* dhi, f77_int* request) {
-  int req = DRA_REQ_INVALID, rc;
-  if (!glo) {
-    rc = transfer(call, write, false, static_cast<int>(g_a), nullptr, nullptr, static_cast<int>(d_a), nullptr,
-                  nullptr, &req);
-  } else {
-    int nd = 0;
-    if ((rc = memory_ndim(static_cast<int>(g_a), &nd)) != PARIO_OK) return rc;
-    int64_t gl[PARIO_ARRAY_MAX_DIMS], gh[PARIO_ARRAY_MAX_DIMS], dl[PARIO_ARRAY_MAX_DIMS], dh[PARIO_ARRAY_MAX_DIMS];
-    for (int i = 0; i < nd; ++i) {
-      const int f = nd - 1 - i;
-      gl[i] = glo[f] - 1, gh[i] = ghi[f] - 1, dl[i] = dlo[f] - 1, dh[i] = dhi[f] - 1;
-    }
-    rc = transfer(call, write, transp != 0, static_cast<int>(g_a), gl, gh, static_cast<int>(d_a), dl, dh, &req);
+  int req = DRA_REQ_INVALID;
+  Bounds bounds;  // empty: the whole arrays
+  if (glo) {
+    bounds = [&](int nd, int64_t gl[], int64_t gh[], int64_t dl[], int64_t dh[]) {
+      for (int i = 0; i < nd; ++i) {
+        const int f = nd - 1 - i;
+        gl[i] = glo[f] - 1, gh[i] = ghi[f] - 1, dl[i] = dlo[f] - 1, dh[i] = dhi[f] - 1;
+      }
+    };
   }
+  const int rc = transfer(call, write, transp != 0, static_cast<int>(g_a), static_cast<int>(d_a), bounds, &req);
   *request = req;
   return rc;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -33,12 +34,13 @@ int ma_type_of(int pario_type, bool fortran);
 // point in messages.
 int create(const char* call, int type, int ndim, const int64_t dims[], const char* name,
            const char* filename, int mode, const int64_t reqdims[], int* d_a);
-int inquire(const char* call, int d_a, int* type, int* ndim, int64_t dims[], std::string* name,
+// type_out: the MA type given at creation, or after DRA_Open the C
+// (fortran false) or Fortran one of the stored element type.
+int inquire(const char* call, int d_a, bool fortran, int* type, int* ndim, int64_t dims[], std::string* name,
             std::string* filename);
-// Null glo/ghi/dlo/dhi: the whole arrays.
-int transfer(const char* call, bool write, bool transp, int g_a, const int64_t* glo, const int64_t* ghi,
-             int d_a, const int64_t* dlo, const int64_t* dhi, int* request);
-// The number of dimensions of the global array g_a.
-int memory_ndim(int g_a, int* ndim);
+// Fills the section bounds for a global array of ndim dimensions.
+using Bounds = std::function<void(int ndim, int64_t glo[], int64_t ghi[], int64_t dlo[], int64_t dhi[])>;
+// An empty `bounds` means the whole arrays.
+int transfer(const char* call, bool write, bool transp, int g_a, int d_a, const Bounds& bounds, int* request);
 
 }  // namespace pario::dra
