@@ -493,11 +493,118 @@ def bench_fim(args):
             "rows": rows}
 
 
+# ----------------------------------------------------------------- hf ------
+
+HF_CASES = (  # (case, mode, environment): where the stored integrals live is configuration only
+    ("traditional, disk", "traditional", {"PARIO_DIRECT": "1"}),
+    ("traditional, RAM", "traditional", {"PARIO_FIM": "hf_eri*", "PARIO_FIM_BUDGET": "50%"}),
+    ("semidirect, disk", "semidirect", {"PARIO_DIRECT": "1"}),
+    ("direct", "direct", {}),
+)
+
+
+def bench_hf(args):
+    """ChemIO section 5.1: examples/hf's three modes against PySCF's own
+    direct SCF, at 1 and 2 ranks (PySCF: as many OpenMP threads)."""
+    quick = args.quick
+    if quick:
+        xyz, basis, reps = None, "sto-3g", 2
+    else:
+        xyz, basis, reps = str(ROOT / "examples" / "hf" / "difluorobiphenyl.xyz"), "6-311g**", 1
+    rank_counts = [args.ranks] if args.ranks else [1, 2]
+    scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
+    launcher, base_env = mpiexec()
+    py = str(ROOT / ".venv" / "bin" / "python")
+    hf = str(ROOT / "examples" / "hf" / "hf.py")
+    pypath = str(BUILD / "bindings" / "python")
+    molecule = ["--basis", basis] + (["--xyz", xyz] if xyz else [])
+    workdir = Path(tempfile.mkdtemp(prefix="pario-bench-hf-", dir=scratch))
+    runs = {}  # (case, ranks) -> [result dicts]
+    steps = reps * len(rank_counts) * (len(HF_CASES) + 1)
+    step = 0
+
+    def launch(cmd, env, label):
+        nonlocal step
+        progress(step, steps, label)
+        out = workdir / "result.json"
+        run = subprocess.run(cmd + ["--json", str(out)], capture_output=True, text=True, env=env)
+        if run.returncode != 0:
+            sys.exit(f"bench/run hf: {label} failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
+        step += 1
+        return json.loads(out.read_text())
+
+    try:
+        for rep in range(reps):
+            for p in rank_counts:
+                env = dict(base_env, PYTHONPATH=pypath, PARIO_SCRATCH=str(workdir), OMP_NUM_THREADS="1")
+                for case, mode, extra in HF_CASES:
+                    cmd = launcher + ["-n", str(p), py, hf, *molecule, "--modes", mode, "--no-reference"]
+                    r = launch(cmd, dict(env, **extra), f"rep {rep + 1}, {p} ranks, {case}")
+                    runs.setdefault((case, p), []).append(r["results"][0])
+                # PySCF's direct SCF in one process with as many threads as ranks.
+                r = launch([py, hf, *molecule, "--modes", "", "--pyscf-direct"], dict(env, OMP_NUM_THREADS=str(p)),
+                           f"rep {rep + 1}, PySCF, {p} threads")
+                runs.setdefault(("pyscf", p), []).append({"total_seconds": r["pyscf_seconds"],
+                                                           "energy": r["pyscf_energy"]})
+        progress(steps, steps, "done")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    med = lambda rs, key: statistics.median(x[key] for x in rs)  # noqa: E731
+    rows, summary = [], []
+    for p in rank_counts:
+        ref = runs[("pyscf", p)]
+        ref_seconds, ref_energy = med(ref, "total_seconds"), ref[0]["energy"]
+        where = f"{p} rank{'s' if p > 1 else ''}"
+        for case, mode, _ in HF_CASES:
+            rs = runs[(case, p)]
+            seconds = med(rs, "total_seconds")
+            error = max(abs(x["energy"] - ref_energy) for x in rs)
+            target = {"pario/pyscf_direct": 2.0} if case == "traditional, RAM" else \
+                {"pario/pyscf_direct": 1.0} if mode == "semidirect" else {}
+            ratios = {"pario/pyscf_direct": round(ref_seconds / seconds, 3)}
+            met = (all(ratios[k] >= v for k, v in target.items()) and error < 1e-8) if target else error < 1e-8
+            rows.append({"case": f"{case}, {where}", "unit": "s",
+                         "page_cache": "odirect" if "disk" in case else "memory",
+                         "values": {"pario": round(seconds, 2), "pyscf_direct": round(ref_seconds, 2)},
+                         "samples": {"pario": [round(x["total_seconds"], 2) for x in rs],
+                                     "pyscf_direct": [round(x["total_seconds"], 2) for x in ref]},
+                         "ratios": ratios, "target": target, "met": met,
+                         "energy_error": error, "iterations": rs[0]["iterations"],
+                         "integral_seconds": round(med(rs, "integral_seconds"), 2),
+                         "seconds_per_iteration": round(med(rs, "scf_seconds") / rs[0]["iterations"], 3),
+                         "stored_bytes": rs[0]["stored_bytes"], "read_bytes": rs[0]["read_bytes"],
+                         "read_mbps_per_rank": round(rs[0]["read_bytes"] / p / med(rs, "scf_seconds") / 1e6, 1)})
+        direct = med(runs[("direct", p)], "total_seconds")
+        by_case = {r["case"].rsplit(", ", 1)[0]: r for r in rows if r["case"].endswith(where)}
+        summary.append(
+            f"section 5.1, {where}: direct:traditional {direct / by_case['traditional, disk']['values']['pario']:.2f}:1 "
+            f"(disk), {direct / by_case['traditional, RAM']['values']['pario']:.2f}:1 (RAM); direct:semi-direct "
+            f"{direct / by_case['semidirect, disk']['values']['pario']:.2f}:1; read per rank "
+            f"{by_case['traditional, disk']['read_mbps_per_rank']:.0f} MB/s (disk), "
+            f"{by_case['traditional, RAM']['read_mbps_per_rank']:.0f} MB/s (RAM); "
+            f"PySCF direct {ref_seconds:.1f} s, E = {ref_energy:.10f}")
+    summary.append("seed, 64 nodes, 324 functions: direct:traditional 1.5:1 (IBM SP), 3.9:1 (Cray T3E); "
+                   "direct:semi-direct 2.9:1 (SP), 2.2:1 (T3E); read per node 8.0 MB/s (SP), 0.58 MB/s (T3E)")
+    return {"benchmark": "hf", "machine": machine(), "commit": git_commit(), "quick": quick,
+            **page_cache_fields(rows, "disk rows read with O_DIRECT (PARIO_DIRECT=1: no page cache); RAM rows "
+                                      "from Files in Memory; direct and PySCF read nothing"),
+            "file_system": fs_type(scratch), "molecule": xyz or "benzene (hf.py's default)", "basis": basis,
+            "repetitions": reps, "mpi": launcher[0], "statistic": "median",
+            "method": "examples/hf/hf.py, one mode per run, OMP_NUM_THREADS=1 per rank; value = total "
+                      "seconds (integrals + SCF to |dE| < 1e-10 and |FDS-SDF| < 1e-7); PySCF: scf.RHF with conv_tol 1e-10 and "
+                      "conv_tol_grad 1e-7, its direct SCF even where its integrals would fit in memory, in one process with as many OpenMP threads as pario has ranks; "
+                      "ratios are speeds (PySCF's time over pario's); a row is met only if its energy "
+                      "agrees with PySCF's to 1e-8",
+            "rows": rows, "summary": summary}
+
+
 BENCHMARKS = {"eaf": (bench_eaf, "private files vs raw pread/pwrite, GA EAF, Fortran direct access, fio"),
               "ga": (bench_ga, "global arrays vs raw MPI RMA and GA's NGA_* (get/put/acc, counter, MP2 mix)"),
               "sf": (bench_sf, "shared files vs fio, raw pread/pwrite and GA's SF (ChemIO Fig. 8)"),
               "fim": (bench_fim, "Files in Memory vs disk (buffered, O_DIRECT), tmpfs and memcpy"),
-              "dra": (bench_dra, "disk arrays vs GA's DRA and fio (ChemIO Figs. 6 and 7), buffered")}
+              "dra": (bench_dra, "disk arrays vs GA's DRA and fio (ChemIO Figs. 6 and 7), buffered"),
+              "hf": (bench_hf, "Hartree-Fock traditional/semi-direct/direct vs PySCF's direct SCF (ChemIO 5.1)")}
 
 
 # ------------------------------------------------------------- report ------
@@ -522,6 +629,8 @@ def print_table(result):
                         for k, v in r["ratios"].items())
         flag = "" if r["met"] is None else ("  ok" if r["met"] else "  MISSED")
         print(f"{r['case']:<{width}}{vals}   {rat}{flag}")
+    for line in result.get("summary", []):
+        print(line)
 
 
 def plot(result, png):
