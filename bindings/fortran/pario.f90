@@ -58,7 +58,8 @@ module pario
             pario_array_acc, pario_array_fill, pario_array_sync, pario_array_distribution
   public :: pario_counter_create, pario_counter_next, pario_counter_reset, pario_counter_destroy
   public :: pario_disk_array_create, pario_disk_array_open, pario_disk_array_close, &
-            pario_disk_array_delete, pario_disk_array_write, pario_disk_array_read
+            pario_disk_array_delete, pario_disk_array_write, pario_disk_array_read, &
+            pario_disk_array_iwrite, pario_disk_array_iread
 
   interface
     integer(c_int) function c_init() bind(C, name="pario_init")
@@ -252,6 +253,22 @@ module pario
       import :: c_int, c_ptr, c_int64_t
       type(c_ptr), value :: d, a
       integer(c_int64_t), intent(in) :: ga_start(*), count(*), disk_start(*)
+    end function
+    integer(c_int) function c_da_iwrite(d, a, ga_start, count, disk_start, perm, r) &
+        bind(C, name="pario_disk_array_iwrite")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, a
+      integer(c_int64_t), intent(in) :: ga_start(*), count(*), disk_start(*)
+      integer(c_int), intent(in) :: perm(*)
+      type(c_ptr), intent(out) :: r
+    end function
+    integer(c_int) function c_da_iread(d, a, ga_start, count, disk_start, perm, r) &
+        bind(C, name="pario_disk_array_iread")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, a
+      integer(c_int64_t), intent(in) :: ga_start(*), count(*), disk_start(*)
+      integer(c_int), intent(in) :: perm(*)
+      type(c_ptr), intent(out) :: r
     end function
   end interface
 
@@ -604,6 +621,61 @@ contains
     call section(a, disk_lo, disk_lo, at, unused)
     call finish(c_da_read(d%h, a%h, start, count, at), ierr)
   end subroutine
+
+  !> Collective, nonblocking: starts disk(disk_lo + i) = a(lo + P(i)) and
+  !> returns at once; a may change as soon as it returns. axes (optional)
+  !> permutes: disk dimension k runs along a's dimension axes(k) ([2, 1]
+  !> transposes a matrix); the disk section's extent k is then that of a's
+  !> dimension axes(k). pario_wait on req is collective.
+  subroutine pario_disk_array_iwrite(d, a, lo, hi, disk_lo, req, axes, ierr)
+    type(pario_disk_array), intent(in) :: d
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:), disk_lo(:)
+    type(pario_request), intent(out) :: req
+    integer, intent(in), optional :: axes(:)
+    integer, intent(out), optional :: ierr
+    call finish(disk_transfer(.true., d, a, lo, hi, disk_lo, req, axes), ierr)
+  end subroutine
+
+  !> Collective, nonblocking: starts a(lo + P(i)) = disk(disk_lo + i); leave
+  !> that section of a alone until pario_wait (collective) on req.
+  subroutine pario_disk_array_iread(d, a, lo, hi, disk_lo, req, axes, ierr)
+    type(pario_disk_array), intent(in) :: d
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:), disk_lo(:)
+    type(pario_request), intent(out) :: req
+    integer, intent(in), optional :: axes(:)
+    integer, intent(out), optional :: ierr
+    call finish(disk_transfer(.false., d, a, lo, hi, disk_lo, req, axes), ierr)
+  end subroutine
+
+  ! Starts a disk-array transfer in C order: Fortran dimension k is C
+  ! dimension ndim - k, so axes(k) = j becomes perm(ndim - k) = ndim - j.
+  integer(c_int) function disk_transfer(write, d, a, lo, hi, disk_lo, req, axes) result(rc)
+    logical, intent(in) :: write
+    type(pario_disk_array), intent(in) :: d
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:), disk_lo(:)
+    type(pario_request), intent(out) :: req
+    integer, intent(in), optional :: axes(:)
+    integer(c_int64_t) :: start(a%ndim), count(a%ndim), at(a%ndim), unused(a%ndim)
+    integer(c_int) :: perm(a%ndim)
+    integer :: k
+    call section(a, lo, hi, start, count)
+    call section(a, disk_lo, disk_lo, at, unused)
+    do k = 1, a%ndim
+      perm(a%ndim + 1 - k) = int(a%ndim - k, c_int)  ! the identity
+      if (present(axes)) then
+        if (size(axes) == a%ndim) perm(a%ndim + 1 - k) = int(a%ndim - axes(k), c_int)
+        if (size(axes) /= a%ndim) perm(a%ndim + 1 - k) = -1  ! refused by the C call, with a message
+      end if
+    end do
+    if (write) then
+      rc = c_da_iwrite(d%h, a%h, start, count, at, perm, req%h)
+    else
+      rc = c_da_iread(d%h, a%h, start, count, at, perm, req%h)
+    end if
+  end function
 
   ! Bytes in a buffer of any type: its elements times their size. (gfortran
   ! 12 sizes a character(len>1) scalar as 1 byte here: pass character

@@ -72,11 +72,13 @@ class Integrals:
         q = self.eri.schwarz()
         qmax = q.max()
         nsh = mol.nbas
-        self.tasks = [(i, j) for i in range(nsh) for j in range(i + 1) if q[i, j] * qmax >= SCHWARZ]
+        pairs = [(i, j) for i in range(nsh) for j in range(i + 1) if q[i, j] * qmax >= SCHWARZ]
+        # A pair may keep no ket at all: then it has no block.
+        info = {t: self.eri.block_info(*t) for t in pairs}
+        self.tasks = [t for t in pairs if info[t][0] > 0]
         self.skipped = nsh * (nsh + 1) // 2 - len(self.tasks)
-        info = [self.eri.block_info(i, j) for i, j in self.tasks]
-        self.sizes = [n for n, _ in info]     # doubles per block
-        self.cost = [c for _, c in info]      # estimated work per block
+        self.sizes = [info[t][0] for t in self.tasks]  # doubles per block
+        self.cost = [info[t][1] for t in self.tasks]   # estimated work per block
 
     def compute(self, n):
         block = np.empty(self.sizes[n])

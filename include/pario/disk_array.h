@@ -10,6 +10,7 @@
 #ifndef PARIO_DISK_ARRAY_H
 #define PARIO_DISK_ARRAY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pario/array.h"
@@ -39,6 +40,14 @@ PARIO_API int pario_disk_array_delete(pario_group_t group, const char *path);
  * outputs may be NULL). Local. */
 PARIO_API int pario_disk_array_info(pario_disk_array_t array, int *type_out, int *ndim_out,
                                     int64_t dims_out[], int64_t chunks_out[]);
+/* Collective: stores a string attribute `name` in the store's zarr.json
+ * "attributes" (zarr-python shows it in .attrs), replacing one of that
+ * name; the array must be open PARIO_MODE_RDWR. "pario" is reserved. */
+PARIO_API int pario_disk_array_set_attribute(pario_disk_array_t array, const char *name, const char *value);
+/* Local: copies attribute `name` into buf like snprintf (a value that is
+ * not a string comes as its JSON text). PARIO_ERR_NOT_FOUND when absent,
+ * PARIO_ERR_INVALID_ARGUMENT (saying the length needed) when buf is short. */
+PARIO_API int pario_disk_array_get_attribute(pario_disk_array_t array, const char *name, char *buf, size_t len);
 /* disk[disk_start + i] = ga[ga_start + i] for 0 <= i < count, and the
  * reverse; the global array has the disk array's type and rank. Sections
  * need not align with chunks: partly covered chunks are merged. */

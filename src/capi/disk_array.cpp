@@ -1,4 +1,5 @@
 // C API: disk resident arrays.
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -179,6 +180,28 @@ int pario_disk_array_info(pario_disk_array_t array, int* type_out, int* ndim_out
       if (dims_out) dims_out[d] = m.shape[d];
       if (chunks_out) chunks_out[d] = m.chunks[d];
     }
+    return Status::Ok();
+  });
+}
+
+int pario_disk_array_set_attribute(pario_disk_array_t array, const char* name, const char* value) {
+  return guarded("pario_disk_array_set_attribute", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(DiskArray * a, live(disk_arrays(), array, "disk array"));
+    if (!name || !value) return invalid("name or value is null");
+    return a->set_attribute(name, value);
+  });
+}
+
+int pario_disk_array_get_attribute(pario_disk_array_t array, const char* name, char* buf, size_t len) {
+  return guarded("pario_disk_array_get_attribute", [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(DiskArray * a, live(disk_arrays(), array, "disk array"));
+    if (!name || !buf) return invalid("name or buf is null");
+    PARIO_ASSIGN_OR_RETURN(std::string value, a->attribute(name));
+    if (value.size() + 1 > len) {
+      return invalid("attribute \"" + std::string(name) + "\" needs " + std::to_string(value.size() + 1) +
+                     " bytes, the buffer has " + std::to_string(len));
+    }
+    std::memcpy(buf, value.c_str(), value.size() + 1);
     return Status::Ok();
   });
 }

@@ -6,6 +6,7 @@
 #include "pario/compat/dra.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -22,8 +23,13 @@ using compat::from_pario;
 struct Disk {
   pario_disk_array_t handle = PARIO_DISK_ARRAY_NULL;
   std::string name, filename;
-  int type = 0;  // as given at creation (an MA code), or 0 after DRA_Open
+  int type = 0;  // as given at creation (an MA code); 0: derive from the store's type
 };
+
+// GA keeps a disk array's name and MA type in its metadata file; pario
+// keeps them as attributes of the Zarr store.
+constexpr const char* kNameAttribute = "dra_name";
+constexpr const char* kTypeAttribute = "dra_type";
 
 struct Request {
   pario_request_t request = PARIO_REQUEST_NULL;
@@ -171,7 +177,14 @@ int create(const char* call, int type, int ndim, const int64_t dims[], const cha
                                                &h))) != PARIO_OK) {
     return rc;
   }
-  *d_a = open_slot(Disk{h, name ? name : "", filename, type});
+  Disk disk{h, name ? name : "", filename, type};
+  if ((rc = from_pario(pario_disk_array_set_attribute(h, kNameAttribute, disk.name.c_str()))) != PARIO_OK ||
+      (rc = from_pario(pario_disk_array_set_attribute(h, kTypeAttribute, std::to_string(type).c_str()))) !=
+          PARIO_OK) {
+    pario_disk_array_close(&h);
+    return rc;
+  }
+  *d_a = open_slot(std::move(disk));
   return PARIO_OK;
 }
 
@@ -312,7 +325,15 @@ int DRA_Open(char* filename, int mode, int* d_a) {
   if ((rc = open_mode("DRA_Open", mode, &pario_mode)) != PARIO_OK) return rc;
   pario_disk_array_t h = PARIO_DISK_ARRAY_NULL;
   if ((rc = from_pario(pario_disk_array_open(state().world, filename, pario_mode, &h))) != PARIO_OK) return rc;
-  *d_a = open_slot(Disk{h, filename, filename, 0});
+  // The name and type given at creation, when DRA made the store.
+  Disk disk{h, filename, filename, 0};
+  char text[4096];
+  if (pario_disk_array_get_attribute(h, kNameAttribute, text, sizeof text) == PARIO_OK) disk.name = text;
+  if (pario_disk_array_get_attribute(h, kTypeAttribute, text, sizeof text) == PARIO_OK) {
+    const int t = std::atoi(text);
+    if (pario_type_of(t)) disk.type = t;
+  }
+  *d_a = open_slot(std::move(disk));
   return PARIO_OK;
 }
 

@@ -33,23 +33,25 @@ Status make_dirs(const std::string& dir, const std::string& rel) {
 
 // The chunk's bytes, or zeros if it was never written; a short file is
 // corrupt (a crash mid-write, or truncation), never silently zero.
-Status read_chunk(const std::string& path, std::vector<char>* buf) {
+Status chunk_status(const std::string& path, size_t got, size_t size) {
+  if (got == size) return Status::Ok();
+  return Status(Code::kCorrupt, path + ": chunk is " + std::to_string(got) + " bytes, expected " +
+                                    std::to_string(size) + " (truncated?)");
+}
+
+Status read_chunk(const std::string& path, char* dst, size_t size) {
   device::OpenOptions o;
   o.write = false;
   Result<std::unique_ptr<device::Device>> d = device::open_posix(path, o);
   if (!d.ok()) {
     if (d.status().code() != Code::kNotFound) return d.status();
-    std::fill(buf->begin(), buf->end(), 0);
+    std::memset(dst, 0, size);
     return Status::Ok();
   }
   size_t got = 0;
-  PARIO_RETURN_IF_ERROR((*d)->read_at(0, buf->data(), buf->size(), &got));
+  PARIO_RETURN_IF_ERROR((*d)->read_at(0, dst, size, &got));
   PARIO_RETURN_IF_ERROR((*d)->close());
-  if (got < buf->size()) {
-    return Status(Code::kCorrupt, path + ": chunk is " + std::to_string(got) + " bytes, expected " +
-                                      std::to_string(buf->size()) + " (truncated?)");
-  }
-  return Status::Ok();
+  return chunk_status(path, got, size);
 }
 
 // Rewrites a chunk in place. Not O_TRUNC: truncating freed the file's
@@ -144,6 +146,10 @@ struct Transfer::Job {
   array::Box part;   // the part of the disk section in it
   int64_t at = 0;    // element offset of the part in the chunk buffer
   bool whole = false;
+  // Reads in place: where each byte of the chunk file goes, in order (the
+  // part into its owners' memory, the rest into `discard`, one file row).
+  std::vector<iovec> scatter;
+  std::vector<char> discard;
   std::vector<char> buf;     // the chunk, in C order
   std::vector<char> staged;  // writes of a partial chunk: the part, dense
   size_t bytes = 0;          // of buf and staged, counted in bytes_held_
@@ -208,10 +214,104 @@ Status Transfer::copy_in(const array::Box& part, const char* src, const Strides&
   return mem_->put(m, dense.data(), ld_of(nd, mem_stride));
 }
 
+// The chunk file read straight into its scatter list; a chunk never
+// written puts zeros in the memory part.
+Status Transfer::read_chunk_in_place(const std::string& path, const Job& job, size_t chunk_bytes) {
+  device::OpenOptions o;
+  o.write = false;
+  Result<std::unique_ptr<device::Device>> d = device::open_posix(path, o);
+  if (!d.ok()) {
+    if (d.status().code() != Code::kNotFound) return d.status();
+    for (const iovec& v : job.scatter) {
+      if (v.iov_base != job.discard.data()) std::memset(v.iov_base, 0, v.iov_len);
+    }
+    return Status::Ok();
+  }
+  size_t got = 0;
+  PARIO_RETURN_IF_ERROR((*d)->readv_at(0, job.scatter.data(), static_cast<int>(job.scatter.size()), &got));
+  PARIO_RETURN_IF_ERROR((*d)->close());
+  return chunk_status(path, got, chunk_bytes);
+}
+
+bool Transfer::plan_scatter(Job* job) {
+  if (!identity_) return false;
+  std::vector<MemoryArray::LocalPiece> pieces;
+  if (!mem_->local_pieces(mem_box(job->part), &pieces)) return false;
+  const int nd = job->chunk.ndim, last = nd - 1;
+  const int64_t esize = static_cast<int64_t>(meta_.element_bytes());
+  const int64_t row = meta_.chunks[last];  // elements per row of the file
+  job->discard.resize(static_cast<size_t>(row * esize));
+  std::vector<iovec>& v = job->scatter;
+  bool back_discarded = false;
+  auto add = [&](char* p, int64_t n, bool discarded) {
+    if (n == 0) return;
+    const size_t len = static_cast<size_t>(n * esize);
+    if (!v.empty() && !discarded && !back_discarded &&
+        static_cast<char*>(v.back().iov_base) + v.back().iov_len == p) {
+      v.back().iov_len += len;  // contiguous in memory too: one buffer
+    } else {
+      v.push_back({p, len});
+    }
+    back_discarded = discarded;
+  };
+  // The file, row by row (all indices but the last), in the chunk's padded shape.
+  std::array<int64_t, array::kMaxDims> r{};
+  for (;;) {
+    bool inside = true;
+    std::array<int64_t, array::kMaxDims> m{};  // the row's memory index
+    for (int d = 0; d < last; ++d) {
+      const int64_t g = job->chunk.start[d] + r[d];
+      inside &= g >= job->part.start[d] && g < job->part.start[d] + job->part.count[d];
+      m[d] = mem_section_.start[d] + (g - disk_.start[d]);
+    }
+    if (!inside) {
+      add(job->discard.data(), row, true);
+    } else {
+      const int64_t before = job->part.start[last] - job->chunk.start[last], n = job->part.count[last];
+      add(job->discard.data(), before, true);
+      const int64_t first = mem_section_.start[last] + (job->part.start[last] - disk_.start[last]);
+      for (int64_t col = first; col < first + n;) {
+        const MemoryArray::LocalPiece* p = nullptr;
+        for (const auto& q : pieces) {
+          bool holds = col >= q.piece.start[last] && col < q.piece.start[last] + q.piece.count[last];
+          for (int d = 0; holds && d < last; ++d) {
+            holds = m[d] >= q.piece.start[d] && m[d] < q.piece.start[d] + q.piece.count[d];
+          }
+          if (holds) p = &q;
+        }
+        if (!p) return job->scatter.clear(), false;  // not covered: let get/put handle it
+        int64_t offset = 0;
+        for (int d = 0; d < last; ++d) offset = offset * p->patch.count[d] + (m[d] - p->patch.start[d]);
+        offset = offset * p->patch.count[last] + (col - p->patch.start[last]);
+        const int64_t take = std::min(p->piece.start[last] + p->piece.count[last], first + n) - col;
+        add(p->base + offset * esize, take, false);
+        col += take;
+      }
+      add(job->discard.data(), row - before - n, true);
+    }
+    int d = last - 1;  // next row
+    while (d >= 0 && ++r[d] == meta_.chunks[d]) r[d--] = 0;
+    if (d < 0) break;
+  }
+  // Many tiny pieces cost more in the kernel than one copy here.
+  if (static_cast<int64_t>(v.size()) * 512 > meta_.chunk_elements() * esize) {
+    job->scatter.clear();
+    return false;
+  }
+  job->bytes = job->discard.size();
+  make_room(job->bytes);
+  return true;
+}
+
 void Transfer::run(Job* job) {
   const std::string path = dir_ + "/" + job->key;
   Status s;
-  if (!write_ || !job->whole) s = read_chunk(path, &job->buf);
+  const size_t chunk_bytes = static_cast<size_t>(meta_.chunk_elements()) * meta_.element_bytes();
+  if (!job->scatter.empty()) {
+    s = read_chunk_in_place(path, *job, chunk_bytes);
+  } else if (!write_ || !job->whole) {
+    s = read_chunk(path, job->buf.data(), chunk_bytes);
+  }
   if (s.ok() && write_) {
     if (!job->whole) {  // merge the new part into the chunk's old bytes
       const int nd = job->part.ndim;
@@ -250,11 +350,12 @@ void Transfer::make_room(size_t bytes) {
 }
 
 void Transfer::put_chunk(Job* job) {
-  if (job->status.ok()) {
+  if (job->status.ok() && job->scatter.empty()) {
     const Strides chunk_stride = dense_strides(static_cast<int>(meta_.chunks.size()), meta_.chunks.data());
     job->status = copy_in(job->part, job->buf.data() + job->at * meta_.element_bytes(), chunk_stride);
   }
   std::vector<char>().swap(job->buf);
+  std::vector<char>().swap(job->discard);
   std::lock_guard<std::mutex> lock(mu_);
   bytes_held_ -= job->bytes;
 }
@@ -344,6 +445,20 @@ Result<std::unique_ptr<DiskArray>> DiskArray::open(std::shared_ptr<const array::
   a->meta_ = std::move(m).value();
   a->writable_ = writable;
   return a;
+}
+
+Status DiskArray::set_attribute(const std::string& name, const std::string& value) {
+  const comm::Comm& c = group_->comm_object();
+  Status s;
+  if (closed_) s = Status(Code::kState, dir_ + ": closed");
+  else if (!writable_) s = Status(Code::kState, dir_ + ": opened read-only");
+  ZarrMeta updated = meta_;
+  if (s.ok()) s = diskarray::set_attribute(&updated, name, value);
+  PARIO_RETURN_IF_ERROR(comm::agree(c, s));
+  if (c.rank() == 0) s = write_meta(dir_, updated);
+  PARIO_RETURN_IF_ERROR(comm::agree(c, s));
+  meta_ = std::move(updated);
+  return Status::Ok();
 }
 
 Status DiskArray::remove(const array::Group& group, const std::string& dir) {
@@ -486,10 +601,12 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
         job->whole &= job->part.count[d] == job->chunk.count[d];
         job->at = job->at * meta_.chunks[d] + (job->part.start[d] - job->chunk.start[d]);
       }
-      job->bytes = static_cast<size_t>(meta_.chunk_elements()) * esize;
-      if (write && !job->whole) job->bytes += static_cast<size_t>(job->part.elements()) * esize;
-      t->make_room(job->bytes);
-      job->buf.resize(static_cast<size_t>(meta_.chunk_elements()) * esize);  // zeros: the padding
+      if (write || !t->plan_scatter(job.get())) {
+        job->bytes = static_cast<size_t>(meta_.chunk_elements()) * esize;
+        if (write && !job->whole) job->bytes += static_cast<size_t>(job->part.elements()) * esize;
+        t->make_room(job->bytes);
+        job->buf.resize(static_cast<size_t>(meta_.chunk_elements()) * esize);  // zeros: the padding
+      }
       if (write && job->whole) {
         s = t->copy_out(job->part, job->buf.data() + job->at * esize, chunk_stride);
       } else if (write) {

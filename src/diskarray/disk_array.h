@@ -90,6 +90,10 @@ class DiskArray {
                const std::vector<int64_t>& disk_start, const std::vector<int>& perm = {});
   Status read(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
               const std::vector<int64_t>& disk_start, const std::vector<int>& perm = {});
+  // Collective: stores a string attribute in zarr.json (rank 0 rewrites it
+  // atomically); needs a writable array. attribute() is local.
+  Status set_attribute(const std::string& name, const std::string& value);
+  Result<std::string> attribute(const std::string& name) const { return get_attribute(meta_, name); }
   // Collective; idempotent. Lets unwaited transfers' I/O finish (they
   // still need their wait).
   Status close();
@@ -136,6 +140,11 @@ class Transfer {
   void make_room(size_t bytes);
   // Reads: puts a finished job's chunk into memory and frees its buffer.
   void put_chunk(Job* job);
+  // Reads in place, when the chunk's part lies in memory on this node and
+  // the axes are not permuted: plans the job's scatter list (and counts
+  // its scratch row); false leaves the job to a chunk buffer.
+  bool plan_scatter(Job* job);
+  Status read_chunk_in_place(const std::string& path, const Job& job, size_t chunk_bytes);
   bool overlaps(const Transfer& other) const;
   // The memory section that a part of the disk section maps to.
   array::Box mem_box(const array::Box& disk_part) const;

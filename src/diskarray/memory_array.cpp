@@ -9,6 +9,21 @@ Status GlobalArraySource::check_group(const array::Group& group) const {
   return Status(Code::kInvalidArgument, "global array " + a_->name() + " lives on another group than the disk array");
 }
 
+bool GlobalArraySource::local_pieces(const array::Box& box, std::vector<LocalPiece>* out) const {
+  std::vector<LocalPiece> found;
+  bool local = true;
+  a_->distribution().for_each_owner(box, [&](int rank, const array::Box& piece) {
+    LocalPiece p;
+    p.piece = piece;
+    Result<char*> base = a_->access(rank, &p.patch);  // fails off this node
+    local &= base.ok() && *base != nullptr;
+    if (local) p.base = *base, found.push_back(p);
+  });
+  if (!local) return false;
+  out->insert(out->end(), found.begin(), found.end());
+  return true;
+}
+
 void PatchArray::for_each_owner(const array::Box& box,
                                 const std::function<void(int, const array::Box&)>& fn) const {
   for (size_t r = 0; r < patches_.size(); ++r) {

@@ -41,6 +41,16 @@ class MemoryArray {
   virtual Status sync() = 0;
   // Ok when the array lives on exactly the ranks of group.
   virtual Status check_group(const array::Group& group) const = 0;
+  // Direct access to node-local memory: each owner's piece of box, with
+  // the owner's whole patch (row-major, dense) and where it starts in this
+  // process's memory, so that a file read can land in place. False, and
+  // nothing is added, when some piece lies off this node (get/put must
+  // move it) or the array offers no direct access.
+  struct LocalPiece {
+    array::Box piece, patch;
+    char* base = nullptr;  // element patch.start
+  };
+  virtual bool local_pieces(const array::Box& /*box*/, std::vector<LocalPiece>* /*out*/) const { return false; }
 };
 
 // A pario global array (kept alive while a transfer uses it).
@@ -62,6 +72,7 @@ class GlobalArraySource : public MemoryArray {
   }
   Status sync() override { return a_->sync(); }
   Status check_group(const array::Group& group) const override;
+  bool local_pieces(const array::Box& box, std::vector<LocalPiece>* out) const override;
 
  private:
   std::shared_ptr<array::GlobalArray> a_;

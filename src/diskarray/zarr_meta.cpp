@@ -102,6 +102,29 @@ Result<ZarrMeta> read_meta(const std::string& dir) {
   }
 }
 
+Result<std::string> get_attribute(const ZarrMeta& m, const std::string& name) {
+  const json attrs = json::parse(m.attributes_json, nullptr, false);
+  if (attrs.is_discarded() || !attrs.is_object() || !attrs.contains(name)) {
+    return Status(Code::kNotFound, "no attribute \"" + name + "\"");
+  }
+  const json& v = attrs[name];
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+Status set_attribute(ZarrMeta* m, const std::string& name, const std::string& value) {
+  if (name.empty()) return Status(Code::kInvalidArgument, "attribute name is empty");
+  if (name == "pario") return Status(Code::kInvalidArgument, "attribute \"pario\" is pario's own");
+  json attrs = json::parse(m->attributes_json, nullptr, false);
+  if (attrs.is_discarded() || !attrs.is_object()) attrs = json::object();
+  try {
+    attrs[name] = value;
+    m->attributes_json = attrs.dump();
+  } catch (const json::exception& e) {  // not UTF-8: JSON cannot hold it
+    return Status(Code::kInvalidArgument, "attribute \"" + name + "\": " + e.what());
+  }
+  return Status::Ok();
+}
+
 Status write_meta(const std::string& dir, const ZarrMeta& m) {
   json j;
   j["zarr_format"] = 3;

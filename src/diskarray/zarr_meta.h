@@ -32,6 +32,12 @@ struct ZarrMeta {
 
 const char* zarr_data_type(array::ElementType t);
 
+// User attributes in zarr.json's "attributes": a string value is returned
+// as it is, any other as its JSON text; kNotFound when absent. "pario" is
+// pario's own entry and cannot be set.
+Result<std::string> get_attribute(const ZarrMeta& meta, const std::string& name);
+Status set_attribute(ZarrMeta* meta, const std::string& name, const std::string& value);
+
 Result<ZarrMeta> read_meta(const std::string& dir);
 Status write_meta(const std::string& dir, const ZarrMeta& meta);
 

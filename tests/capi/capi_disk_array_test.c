@@ -30,6 +30,10 @@ static void two_d(const char *dir) {
   /* A section that straddles chunk edges: a[3:13, 4:11] -> disk[20:30, 10:17]. */
   const int64_t from[2] = {3, 4}, count[2] = {10, 7}, to[2] = {20, 10};
   CHECK(pario_disk_array_write(d, a, from, count, to) == PARIO_OK);
+  CHECK(pario_disk_array_set_attribute(d, "units", "hartree") == PARIO_OK);
+  CHECK(pario_disk_array_set_attribute(d, "units", "eV") == PARIO_OK); /* replaced */
+  CHECK(pario_disk_array_set_attribute(d, "pario", "x") == PARIO_ERR_INVALID_ARGUMENT); /* reserved */
+  CHECK(pario_disk_array_set_attribute(d, "", "x") == PARIO_ERR_INVALID_ARGUMENT);
   CHECK(pario_disk_array_close(&d) == PARIO_OK && d == PARIO_DISK_ARRAY_NULL);
 
   CHECK(pario_disk_array_open(world, dir, PARIO_MODE_READ, &d) == PARIO_OK);
@@ -37,6 +41,11 @@ static void two_d(const char *dir) {
   int64_t shape[PARIO_ARRAY_MAX_DIMS], ch[PARIO_ARRAY_MAX_DIMS];
   CHECK(pario_disk_array_info(d, &type, &ndim, shape, ch) == PARIO_OK);
   CHECK(type == PARIO_TYPE_DOUBLE && ndim == 2 && shape[0] == 37 && shape[1] == 23 && ch[0] == 8 && ch[1] == 5);
+  char text[8];
+  CHECK(pario_disk_array_get_attribute(d, "units", text, sizeof text) == PARIO_OK && strcmp(text, "eV") == 0);
+  CHECK(pario_disk_array_get_attribute(d, "units", text, 2) == PARIO_ERR_INVALID_ARGUMENT); /* short */
+  CHECK(pario_disk_array_get_attribute(d, "charge", text, sizeof text) == PARIO_ERR_NOT_FOUND);
+  CHECK(pario_disk_array_set_attribute(d, "units", "au") == PARIO_ERR_STATE); /* read-only */
   CHECK(pario_disk_array_read(d, b, zero, dims, zero) == PARIO_OK);
   static double back[37 * 23];
   CHECK(pario_array_get(b, zero, dims, back, NULL) == PARIO_OK);

@@ -36,7 +36,8 @@ int main(void) {
   *strrchr(path, '.') = '\0'; /* one path for all ranks */
   dra_size_t dims[2] = {jdim, idim}, req[2] = {7, 30};
   int d, r;
-  CHECK(NDRA_Create(1004 /* C_DBL */, 2, dims, "test array", path, DRA_RW, req, &d) == 0);
+  /* MT_F_DBL from C: the type given, like the name, is kept in the store */
+  CHECK(NDRA_Create(1013 /* MT_F_DBL */, 2, dims, "test array", path, DRA_RW, req, &d) == 0);
   CHECK(NDRA_Write(a, d, &r) == 0);
   CHECK(DRA_Wait(r) == 0);
   /* A section, transposed: a[cols 2..9][rows 5..16] -> d[rows 3..14][cols 11..18]
@@ -56,7 +57,8 @@ int main(void) {
   dra_size_t shape[7] = {0};
   char name[1024], file[1024];
   CHECK(NDRA_Inquire(d2, &type, &nd, shape, name, file) == 0);
-  CHECK(type == 1004 && nd == 2 && shape[0] == jdim && shape[1] == idim && strcmp(file, path) == 0);
+  CHECK(type == 1013 && nd == 2 && shape[0] == jdim && shape[1] == idim && strcmp(file, path) == 0);
+  CHECK(strcmp(name, "test array") == 0); /* after DRA_Open too */
   CHECK(NDRA_Read(b, d2, &r) == 0);
   CHECK(DRA_Wait(r) == 0);
   DDI_Get(b, 0, idim - 1, 0, jdim - 1, got);

@@ -1,5 +1,6 @@
 ! The Fortran module `pario` at 1 and 2 ranks: private and shared files,
-! a global array in Fortran order, the counter, and errors through ierr.
+! a global array in Fortran order, the counter, nonblocking and transposed
+! disk-array transfers, and errors through ierr.
 program pario_module_test
   use pario
   use, intrinsic :: iso_fortran_env, only: int64, real64
@@ -12,6 +13,10 @@ program pario_module_test
   type(pario_group) :: world
   type(pario_array) :: a
   type(pario_counter) :: c
+  type(pario_array) :: t
+  type(pario_disk_array) :: d
+  type(pario_request) :: r2
+  real(real64) :: tw(5, 7)
   real(real64) :: x(1000), y(1000), block(3, 2), col(7), whole(7, 5), counts(64)
   integer(int64) :: k(10), k2(10), lo(2), hi(2), v, mine(10)
 
@@ -76,6 +81,28 @@ program pario_module_test
   call check(all(col == [(real(i + 10, real64) + 2 * np, i = 1, 7)]), 'accumulate from every rank')
   call pario_array_distribution(a, me, lo, hi)
   call check(all(lo >= 1) .and. hi(1) <= 7 .and. hi(2) <= 5, 'own patch inside the array')
+
+  ! Disk array: a(7, 5) stored transposed as disk(5, 7), nonblocking, then
+  ! read back untransposed into t(5, 7) with the next write in flight.
+  write (path, '(a, a)') trim(dir), '/fortran_module.zarr'
+  call pario_disk_array_delete(world, path, ierr)  ! a leftover from an earlier run, if any
+  call pario_disk_array_create(d, world, path, [5_int64, 7_int64])
+  call pario_disk_array_iwrite(d, a, [1_int64, 1_int64], [7_int64, 5_int64], [1_int64, 1_int64], req, axes=[2, 1])
+  call pario_array_fill(a, -1.0_real64)  ! allowed at once: iwrite copied the section out
+  call pario_wait(req)
+  call pario_array_create(t, world, 'transposed', [5_int64, 7_int64])
+  call pario_disk_array_iread(d, t, [1_int64, 1_int64], [5_int64, 7_int64], [1_int64, 1_int64], r2)
+  call pario_wait(r2)
+  call pario_array_get(t, [1_int64, 1_int64], [5_int64, 7_int64], tw)
+  whole = reshape([((real(i + 10 * j, real64) + merge(2 * np, 0, j == 1), i = 1, 7), j = 1, 5)], [7, 5])
+  call check(all(tw == transpose(whole)), 'disk array written transposed, read back')
+  call pario_disk_array_iwrite(d, a, [1_int64, 1_int64], [7_int64, 5_int64], [1_int64, 1_int64], req, &
+                               axes=[1, 1], ierr=ierr)
+  call check(ierr == 1, 'a repeated axis is refused')
+  call check(index(pario_error_message(), 'perm') > 0, 'the message names the permutation')
+  call pario_disk_array_close(d)
+  call pario_disk_array_delete(world, path)
+  call pario_array_destroy(t)
   call pario_array_destroy(a)
 
   ! Counter: 10 values per rank, each handed out once.

@@ -26,6 +26,9 @@ def test_write_then_zarr_reads_it_and_sections_merge():
         with pario.DiskArray(path, (45, 31), np.float64, chunks=(10, 7)) as d:
             d.write(a)
             d.write(a, (slice(0, 5), slice(0, 5)), at=(40, 26))  # a ragged corner
+            d.attrs["units"] = "bohr"
+            with pytest.raises(pario.InvalidArgument, match="pario"):
+                d.attrs["pario"] = "mine"
         expect = full.copy()
         expect[40:45, 26:31] = full[0:5, 0:5]
         g.barrier()
@@ -33,8 +36,14 @@ def test_write_then_zarr_reads_it_and_sections_merge():
             z = zarr.open_array(path, mode="r")
             assert z.shape == (45, 31) and z.chunks == (10, 7) and z.dtype == np.float64
             assert np.array_equal(z[:], expect)
+            assert z.attrs["units"] == "bohr"
         with pario.DiskArray(path, mode="r") as d, pario.GlobalArray((45, 31), name="py_disk_dst") as b:
             assert (d.shape, d.chunks, d.dtype) == ((45, 31), (10, 7), np.dtype(np.float64))
+            assert d.attrs["units"] == "bohr" and "charge" not in d.attrs and d.attrs.get("charge") is None
+            with pytest.raises(KeyError):
+                d.attrs["charge"]
+            with pytest.raises(pario.StateError, match="read-only"):
+                d.attrs["units"] = "angstrom"
             d.read(b)
             assert np.array_equal(b[:, :], expect)
     pario.DiskArray.remove(path)
@@ -52,10 +61,11 @@ def test_pario_reads_what_zarr_wrote():
                               compressors=None, fill_value=0)
         z[:] = data
         z[0, 0, 0] = 0  # a chunk of zeros may be left unwritten: it must read as 0
+        z.attrs["step"] = 7  # not a string: pario gives its JSON text
     g.barrier()
     data[0, 0, 0] = 0
     with pario.DiskArray(path, mode="r") as d, pario.GlobalArray(data.shape, np.int32, name="py_z") as a:
-        assert d.chunks == (3, 4, 5)
+        assert d.chunks == (3, 4, 5) and d.attrs["step"] == "7"
         d.read(a)
         assert np.array_equal(a[...], data)
     pario.DiskArray.remove(path)

@@ -78,3 +78,34 @@ def test_shared_file_round_robin_then_cross_read():
             assert np.all(sf.read(block * 1000, np.empty(1000, np.uint8)) == block % 251)
         assert sf.length() == 4 * n * 1000
     assert not os.path.exists(path)  # leaving the block destroyed it
+
+
+def test_stats_as_a_dict(tmp_path):
+    """pario.stats() gives the counters as a dict. Statistics are switched
+    on at start-up (PARIO_STATS=1), so this runs a fresh process."""
+    import subprocess
+    import sys
+    if pario.Group().rank != 0:
+        return
+    script = tmp_path / "stats.py"
+    script.write_text(
+        "import json, sys, numpy as np, pario\n"
+        "pario.init()\n"
+        "path = sys.argv[1]\n"
+        "with pario.File(path, 'w+') as f:\n"
+        "    for i in range(3):\n"
+        "        f.write(i * 4096, np.zeros(512))\n"
+        "    f.read(0, np.empty(512))\n"
+        "s = pario.stats()\n"
+        "print(json.dumps([x for x in s['files'] if x['path'] == path]))\n"
+        "pario.finalize()\n")
+    # A singleton of its own: without the launcher's environment.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMIX_", "PMI_", "HYDRA_"))}
+    env.update(PARIO_STATS="1", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    out = subprocess.run([sys.executable, str(script), str(tmp_path / "counted.dat")], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    import json
+    (record,) = json.loads(out.stdout.strip().splitlines()[-1])
+    assert record["write"]["calls"] == 3 and record["write"]["bytes"] == 3 * 4096
+    assert record["read"]["calls"] == 1 and record["read"]["bytes"] == 4096

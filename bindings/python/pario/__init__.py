@@ -125,6 +125,21 @@ def stats_table():
     return _pario.stats_table()
 
 
+def stats():
+    """This process's I/O and array statistics as a dict: the JSON that
+    PARIO_STATS_FILE writes at finalize, taken now (per file: calls, bytes,
+    time, share of random accesses, request sizes; per array: local and
+    remote traffic). Empty counters unless PARIO_STATS=1 or
+    PARIO_STATS_FILE is set."""
+    import json
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="pario-stats-") as d:  # private (0700)
+        path = os.path.join(d, "stats.json")
+        _check(_pario.stats_write_json(path))
+        with open(path) as f:
+            return json.load(f)
+
+
 def _bytes_view(data):
     """A flat uint8 view of any contiguous buffer (NumPy array, bytes, ...)."""
     a = np.asarray(memoryview(data)) if not isinstance(data, np.ndarray) else data
@@ -531,6 +546,33 @@ class Counter:
 _DTYPES = {code: dtype for dtype, code in _TYPES.items()}
 
 
+class _Attributes:
+    """A disk array's string attributes (zarr.json "attributes", which
+    zarr-python shows as .attrs): d.attrs["units"] = "hartree" is collective
+    and needs mode "r+"; reading is local; a value that is not a string
+    comes as its JSON text."""
+
+    def __init__(self, array):
+        self._array = array
+
+    def __getitem__(self, name):
+        rc, value = _pario.disk_array_get_attribute(self._array._live(), str(name))
+        if rc == _ERRORS.index(NotFound) + 1:
+            raise KeyError(name)
+        return _check(rc, value)
+
+    def __setitem__(self, name, value):
+        if not isinstance(value, str):
+            raise InvalidArgument(1, f"attribute {name!r}: values are strings, got {type(value).__name__}")
+        _check(_pario.disk_array_set_attribute(self._array._live(), str(name), value))
+
+    def __contains__(self, name):
+        return _pario.disk_array_get_attribute(self._array._live(), str(name))[0] == 0
+
+    def get(self, name, default=None):
+        return self[name] if name in self else default
+
+
 class DiskArray:
     """An N-d array on disk (a Zarr v3 store, which the zarr package reads),
     moved section by section to and from GlobalArrays. Collective.
@@ -559,6 +601,7 @@ class DiskArray:
                                                           0x01 if mode == "r" else 0x03))
         type_code, dims, chunks = _check(*_pario.disk_array_info(self._handle))
         self.dtype, self.shape, self.chunks = _DTYPES[type_code], tuple(dims), tuple(chunks)
+        self.attrs = _Attributes(self)
 
     def _start(self, write, ga, key, at, axes):
         start, count, _ = ga._section(key if key is not None else tuple(slice(None) for _ in ga.shape))
@@ -585,6 +628,11 @@ class DiskArray:
     def read(self, ga, key=None, at=None, axes=None):
         """ga[key] = disk[at...] (default: the whole array, same place)."""
         self.iread(ga, key, at, axes).wait()
+
+    def _live(self):
+        if not self._handle:
+            raise StateError(2, f"{self.path}: the disk array is closed")
+        return self._handle
 
     def close(self):
         if self._handle:

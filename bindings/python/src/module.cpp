@@ -296,6 +296,22 @@ void bind_arrays(nb::module_& m) {
   m.def("disk_array_delete", [](uintptr_t group, const std::string& path) {
     return unlocked([&] { return pario_disk_array_delete(as<pario_group_t>(group), path.c_str()); });
   });
+  m.def("disk_array_set_attribute", [](uintptr_t h, const std::string& name, const std::string& value) {
+    return unlocked([&] {
+      return pario_disk_array_set_attribute(as<pario_disk_array_t>(h), name.c_str(), value.c_str());
+    });
+  });
+  m.def("disk_array_get_attribute", [](uintptr_t h, const std::string& name) {
+    // Grows the buffer while the C call says it is too short.
+    std::string buf(256, '\0');
+    int rc;
+    while ((rc = pario_disk_array_get_attribute(as<pario_disk_array_t>(h), name.c_str(), buf.data(),
+                                                buf.size())) == PARIO_ERR_INVALID_ARGUMENT &&
+           buf.size() < (size_t{1} << 30)) {
+      buf.resize(buf.size() * 4);
+    }
+    return std::make_pair(rc, rc == PARIO_OK ? std::string(buf.c_str()) : std::string());
+  });
   m.def("disk_array_info", [](uintptr_t h) {
     int type = 0, ndim = 0;
     Dims dims(PARIO_ARRAY_MAX_DIMS), chunks(PARIO_ARRAY_MAX_DIMS);
@@ -355,6 +371,7 @@ NB_MODULE(_pario, m) {
     pario_last_error_message(buf.data(), buf.size());
     return std::string(buf.data());
   });
+  m.def("stats_write_json", [](const std::string& path) { return pario_stats_write_json(path.c_str()); });
   m.def("stats_table", [] {
     std::vector<char> buf(1 << 16);
     size_t n = pario_stats_table(buf.data(), buf.size());
