@@ -531,7 +531,9 @@ def bench_hf(args):
         if run.returncode != 0:
             sys.exit(f"bench/run hf: {label} failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
         step += 1
-        return json.loads(out.read_text())
+        result = json.loads(out.read_text())
+        sys.stderr.write(f"\n{label}: {json.dumps(result['results'] or result['pyscf_seconds'])}\n")
+        return result
 
     try:
         for rep in range(reps):
@@ -613,7 +615,8 @@ def print_table(result):
     rows = result["rows"]
     impls = list(dict.fromkeys(i for r in rows for i in r["values"]))
     width = max(44, max(len(r["case"]) for r in rows) + 1)
-    head = f"{'case':<{width}}" + "".join(f"{i:>10}" for i in impls) + "   ratios (target)"
+    col = max(10, max(len(i) for i in impls) + 2)
+    head = f"{'case':<{width}}" + "".join(f"{i:>{col}}" for i in impls) + "   ratios (target)"
     per = result.get("samples_per_repetition", {})
     detail = f" ({', '.join(f'{k}: {v}' for k, v in per.items())} samples each)" if per else ""
     where = f", {result['file_system']} scratch" if "file_system" in result else ""
@@ -623,7 +626,7 @@ def print_table(result):
     print(head)
     print("-" * len(head))
     for r in rows:
-        vals = "".join(f"{r['values'].get(i, float('nan')):>10.1f}" if i in r["values"] else f"{'-':>10}"
+        vals = "".join(f"{r['values'].get(i, float('nan')):>{col}.1f}" if i in r["values"] else f"{'-':>{col}}"
                        for i in impls)
         rat = ", ".join(f"{k.split('/')[1]} {v:.2f}" + (f" (>={r['target'][k]})" if k in r["target"] else "")
                         for k, v in r["ratios"].items())
