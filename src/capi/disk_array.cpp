@@ -108,9 +108,9 @@ int transfer(const char* call, bool write, pario_disk_array_t da, pario_array_t 
     std::vector<int64_t> at(disk_start, disk_start + nd);
     std::vector<int> axes;
     if (perm) axes.assign(perm, perm + nd);
+    if (blocking) return write ? d->write(mem, section, at, axes) : d->read(mem, section, at, axes);
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<diskarray::Transfer> t,
                            write ? d->start_write(mem, section, at, axes) : d->start_read(mem, section, at, axes));
-    if (blocking) return t->wait();
     return publish_request(std::make_shared<TransferPending>(std::move(t)), req_out);
   });
 }

@@ -146,8 +146,8 @@ struct Transfer::Job {
   array::Box part;   // the part of the disk section in it
   int64_t at = 0;    // element offset of the part in the chunk buffer
   bool whole = false;
-  // Reads in place: where each byte of the chunk file goes, in order (the
-  // part into its owners' memory, the rest into `discard`, one file row).
+  // In place: each byte of the chunk file, in order, in the owners' memory
+  // (the part) or in `discard`, one file row (zeros for writes' padding).
   std::vector<iovec> scatter;
   std::vector<char> discard;
   std::vector<char> buf;     // the chunk, in C order
@@ -233,7 +233,18 @@ Status Transfer::read_chunk_in_place(const std::string& path, const Job& job, si
   return chunk_status(path, got, chunk_bytes);
 }
 
-bool Transfer::plan_scatter(Job* job) {
+// A whole chunk gathered straight from memory (see write_chunk).
+Status Transfer::write_chunk_in_place(const std::string& path, const Job& job, size_t chunk_bytes) {
+  device::OpenOptions o;
+  o.create = true;
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> d, device::open_posix(path, o));
+  PARIO_RETURN_IF_ERROR(d->writev_at(0, job.scatter.data(), static_cast<int>(job.scatter.size())));
+  PARIO_ASSIGN_OR_RETURN(uint64_t size, d->size());
+  if (size > chunk_bytes) PARIO_RETURN_IF_ERROR(d->truncate(chunk_bytes));
+  return d->close();
+}
+
+bool Transfer::plan_in_place(Job* job) {
   if (!identity_) return false;
   std::vector<MemoryArray::LocalPiece> pieces;
   if (!mem_->local_pieces(mem_box(job->part), &pieces)) return false;
@@ -307,7 +318,7 @@ void Transfer::run(Job* job) {
   const std::string path = dir_ + "/" + job->key;
   Status s;
   const size_t chunk_bytes = static_cast<size_t>(meta_.chunk_elements()) * meta_.element_bytes();
-  if (!job->scatter.empty()) {
+  if (!write_ && !job->scatter.empty()) {
     s = read_chunk_in_place(path, *job, chunk_bytes);
   } else if (!write_ || !job->whole) {
     s = read_chunk(path, job->buf.data(), chunk_bytes);
@@ -320,9 +331,10 @@ void Transfer::run(Job* job) {
                    dense_strides(nd, job->part.count.data()), meta_.element_bytes());
     }
     s = make_dirs(dir_, job->key);
-    if (s.ok()) s = write_chunk(path, job->buf);
+    if (s.ok()) s = job->scatter.empty() ? write_chunk(path, job->buf) : write_chunk_in_place(path, *job, chunk_bytes);
     std::vector<char>().swap(job->buf);  // written: the memory can go
     std::vector<char>().swap(job->staged);
+    std::vector<char>().swap(job->discard);
   }
   job->status = s;
   std::lock_guard<std::mutex> lock(mu_);
@@ -547,7 +559,7 @@ Status DiskArray::order_after_conflicts(const Transfer& t) {
 Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<MemoryArray> mem,
                                                    const array::Box& mem_section,
                                                    const std::vector<int64_t>& disk_start,
-                                                   const std::vector<int>& perm) {
+                                                   const std::vector<int>& perm, bool blocking) {
   array::Box disk;
   Status s = mem ? check_transfer(write, *mem, mem_section, disk_start, perm, &disk)
                  : Status(Code::kInvalidArgument, dir_ + ": no memory array");
@@ -601,13 +613,18 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
         job->whole &= job->part.count[d] == job->chunk.count[d];
         job->at = job->at * meta_.chunks[d] + (job->part.start[d] - job->chunk.start[d]);
       }
-      if (write || !t->plan_scatter(job.get())) {
+      // In place: reads always; writes when the whole chunk is written and
+      // the caller waits at once (iwrite lets the array change on return).
+      const bool in_place = (!write || (blocking && job->whole)) && t->plan_in_place(job.get());
+      if (!in_place) {
         job->bytes = static_cast<size_t>(meta_.chunk_elements()) * esize;
         if (write && !job->whole) job->bytes += static_cast<size_t>(job->part.elements()) * esize;
         t->make_room(job->bytes);
         job->buf.resize(static_cast<size_t>(meta_.chunk_elements()) * esize);  // zeros: the padding
       }
-      if (write && job->whole) {
+      if (in_place) {
+        // nothing to copy: the I/O thread moves the bytes
+      } else if (write && job->whole) {
         s = t->copy_out(job->part, job->buf.data() + job->at * esize, chunk_stride);
       } else if (write) {
         job->staged.resize(static_cast<size_t>(job->part.elements()) * esize);
@@ -650,7 +667,8 @@ Result<std::shared_ptr<Transfer>> DiskArray::start_read(std::shared_ptr<MemoryAr
 
 Status DiskArray::write(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
                         const std::vector<int64_t>& disk_start, const std::vector<int>& perm) {
-  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Transfer> t, start_write(std::move(mem), mem_section, disk_start, perm));
+  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Transfer> t,
+                         start(true, std::move(mem), mem_section, disk_start, perm, /*blocking=*/true));
   return t->wait();
 }
 

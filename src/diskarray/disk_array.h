@@ -85,7 +85,8 @@ class DiskArray {
   Result<std::shared_ptr<Transfer>> start_read(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
                                                const std::vector<int64_t>& disk_start,
                                                const std::vector<int>& perm = {});
-  // Blocking forms: start, then wait.
+  // Blocking forms: start, then wait (a write then gathers whole chunks
+  // straight from node-local memory, with no staging copy).
   Status write(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
                const std::vector<int64_t>& disk_start, const std::vector<int>& perm = {});
   Status read(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
@@ -100,9 +101,11 @@ class DiskArray {
 
  private:
   DiskArray() = default;
+  // blocking: the caller waits at once, so the memory cannot change
+  // under the I/O threads and writes may gather straight from it.
   Result<std::shared_ptr<Transfer>> start(bool write, std::shared_ptr<MemoryArray> mem,
                                           const array::Box& mem_section, const std::vector<int64_t>& disk_start,
-                                          const std::vector<int>& perm);
+                                          const std::vector<int>& perm, bool blocking = false);
   Status check_transfer(bool write, const MemoryArray& mem, const array::Box& mem_section,
                         const std::vector<int64_t>& disk_start, const std::vector<int>& perm,
                         array::Box* disk) const;
@@ -140,11 +143,14 @@ class Transfer {
   void make_room(size_t bytes);
   // Reads: puts a finished job's chunk into memory and frees its buffer.
   void put_chunk(Job* job);
-  // Reads in place, when the chunk's part lies in memory on this node and
-  // the axes are not permuted: plans the job's scatter list (and counts
-  // its scratch row); false leaves the job to a chunk buffer.
-  bool plan_scatter(Job* job);
+  // In place, when the chunk's part lies in memory on this node and the
+  // axes are not permuted: plans the job's list of buffers, the chunk file
+  // in order (reads scatter into them, blocking writes of whole chunks
+  // gather from them; a scratch row stands for padding and bytes outside
+  // the section) and counts the row; false leaves the job to a chunk buffer.
+  bool plan_in_place(Job* job);
   Status read_chunk_in_place(const std::string& path, const Job& job, size_t chunk_bytes);
+  Status write_chunk_in_place(const std::string& path, const Job& job, size_t chunk_bytes);
   bool overlaps(const Transfer& other) const;
   // The memory section that a part of the disk section maps to.
   array::Box mem_box(const array::Box& disk_part) const;
