@@ -591,7 +591,7 @@ def bench_hf(args):
     return {"benchmark": "hf", "machine": machine(), "commit": git_commit(), "quick": quick,
             **page_cache_fields(rows, "disk rows read with O_DIRECT (PARIO_DIRECT=1: no page cache); RAM rows "
                                       "from Files in Memory; direct and PySCF read nothing"),
-            "file_system": fs_type(scratch), "molecule": xyz or "benzene (hf.py's default)", "basis": basis,
+            "file_system": fs_type(scratch), "molecule": str(Path(xyz).relative_to(ROOT)) if xyz else "benzene (hf.py's default)", "basis": basis,
             "repetitions": reps, "mpi": launcher[0], "statistic": "median",
             "method": "examples/hf/hf.py, one mode per run, OMP_NUM_THREADS=1 per rank; value = total "
                       "seconds (integrals + SCF to |dE| < 1e-10 and |FDS-SDF| < 1e-7); PySCF: scf.RHF with conv_tol 1e-10 and "

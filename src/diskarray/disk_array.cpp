@@ -267,7 +267,8 @@ bool Transfer::plan_in_place(Job* job) {
   };
   // The file, row by row (all indices but the last), in the chunk's padded shape.
   std::array<int64_t, array::kMaxDims> r{};
-  for (;;) {
+  bool covered = true;
+  while (covered) {
     bool inside = true;
     std::array<int64_t, array::kMaxDims> m{};  // the row's memory index
     for (int d = 0; d < last; ++d) {
@@ -290,7 +291,10 @@ bool Transfer::plan_in_place(Job* job) {
           }
           if (holds) p = &q;
         }
-        if (!p) return job->scatter.clear(), false;  // not covered: let get/put handle it
+        if (!p) {  // not covered: let get/put handle it
+          covered = false;
+          break;
+        }
         int64_t offset = 0;
         for (int d = 0; d < last; ++d) offset = offset * p->patch.count[d] + (m[d] - p->patch.start[d]);
         offset = offset * p->patch.count[last] + (col - p->patch.start[last]);
@@ -305,8 +309,9 @@ bool Transfer::plan_in_place(Job* job) {
     if (d < 0) break;
   }
   // Many tiny pieces cost more in the kernel than one copy here.
-  if (static_cast<int64_t>(v.size()) * 512 > meta_.chunk_elements() * esize) {
-    job->scatter.clear();
+  if (!covered || static_cast<int64_t>(v.size()) * 512 > meta_.chunk_elements() * esize) {
+    std::vector<iovec>().swap(job->scatter);
+    std::vector<char>().swap(job->discard);
     return false;
   }
   job->bytes = job->discard.size();
@@ -616,19 +621,17 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
       // In place: reads always; writes when the whole chunk is written and
       // the caller waits at once (iwrite lets the array change on return).
       const bool in_place = (!write || (blocking && job->whole)) && t->plan_in_place(job.get());
-      if (!in_place) {
+      if (!in_place) {  // through a chunk buffer
         job->bytes = static_cast<size_t>(meta_.chunk_elements()) * esize;
         if (write && !job->whole) job->bytes += static_cast<size_t>(job->part.elements()) * esize;
         t->make_room(job->bytes);
         job->buf.resize(static_cast<size_t>(meta_.chunk_elements()) * esize);  // zeros: the padding
-      }
-      if (in_place) {
-        // nothing to copy: the I/O thread moves the bytes
-      } else if (write && job->whole) {
-        s = t->copy_out(job->part, job->buf.data() + job->at * esize, chunk_stride);
-      } else if (write) {
-        job->staged.resize(static_cast<size_t>(job->part.elements()) * esize);
-        s = t->copy_out(job->part, job->staged.data(), dense_strides(nd, job->part.count.data()));
+        if (write && job->whole) {
+          s = t->copy_out(job->part, job->buf.data() + job->at * esize, chunk_stride);
+        } else if (write) {
+          job->staged.resize(static_cast<size_t>(job->part.elements()) * esize);
+          s = t->copy_out(job->part, job->staged.data(), dense_strides(nd, job->part.count.data()));
+        }
       }
       if (!s.ok()) {
         t->start_status_ = s;  // reported by wait, on every rank
