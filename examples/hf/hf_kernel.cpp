@@ -71,6 +71,7 @@ class Eri {
     for (int s = 0; s < nsh_; ++s) biggest = std::max(biggest, static_cast<size_t>(width(s)));
     quartet_.resize(biggest * biggest * biggest * biggest);
     compute_schwarz();
+    sizes_.assign(size_t(nsh_) * (nsh_ + 1) / 2, -1);
   }
 
   int shells() const { return nsh_; }
@@ -88,23 +89,15 @@ class Eri {
   // (more Rys roots and components per primitive).
   std::pair<int64_t, double> block_info(int i, int j) const {
     check_pair(i, j);
-    int64_t n = 0;
-    double cost = 0;
-    for_each_ket(i, j, [&](int k, int l) {
-      n += int64_t{width(i)} * width(j) * width(k) * width(l);
-      double prims = double(prim(i)) * prim(j) * prim(k) * prim(l);
-      int lsum = ang(i) + ang(j) + ang(k) + ang(l);
-      cost += prims * (1 + lsum) * (1 + lsum);
-    });
-    return {n, cost};
+    return {block_size(i, j), block_cost(i, j)};
   }
 
   // Fills `out` with bra pair ij's packed block.
   void compute(int i, int j, Vector out) {
     check_pair(i, j);
-    if (static_cast<int64_t>(out.shape(0)) != block_info(i, j).first)
+    if (static_cast<int64_t>(out.shape(0)) != block_size(i, j))
       throw std::invalid_argument("Eri.compute: out has " + std::to_string(out.shape(0)) +
-                                  " doubles, the block " + std::to_string(block_info(i, j).first));
+                                  " doubles, the block " + std::to_string(block_size(i, j)));
     nb::gil_scoped_release unlocked;
     double* p = out.data();
     for_each_ket(i, j, [&](int k, int l) {
@@ -120,7 +113,7 @@ class Eri {
                 ConstMatrix dm, Matrix jh, Matrix kh) {
     check_pair(i, j);
     check_matrices(dm, jh, kh);
-    if (static_cast<int64_t>(block.shape(0)) != block_info(i, j).first)
+    if (static_cast<int64_t>(block.shape(0)) != block_size(i, j))
       throw std::invalid_argument("Eri.contract: the block has the wrong size for this shell pair");
     nb::gil_scoped_release unlocked;
     const double* p = block.data();
@@ -172,6 +165,26 @@ class Eri {
   }
 
  private:
+  double block_cost(int i, int j) const {
+    double cost = 0;
+    for_each_ket(i, j, [&](int k, int l) {
+      double prims = double(prim(i)) * prim(j) * prim(k) * prim(l);
+      int lsum = ang(i) + ang(j) + ang(k) + ang(l);
+      cost += prims * (1 + lsum) * (1 + lsum);
+    });
+    return cost;
+  }
+
+  // Doubles in bra pair ij's block, counted once per pair (contract checks
+  // every block against it in every iteration).
+  int64_t block_size(int i, int j) const {
+    int64_t& n = sizes_[size_t(i) * (i + 1) / 2 + j];
+    if (n >= 0) return n;
+    n = 0;
+    for_each_ket(i, j, [&](int k, int l) { n += int64_t{width(i)} * width(j) * width(k) * width(l); });
+    return n;
+  }
+
   int width(int s) const { return ao_loc_[s + 1] - ao_loc_[s]; }
   int prim(int s) const { return bas_[size_t(s) * 8 + kPrimitivesOf]; }
   int ang(int s) const { return bas_[size_t(s) * 8 + kAngularOf]; }
@@ -269,6 +282,7 @@ class Eri {
   double threshold_;
   int natm_ = 0, nsh_ = 0, nao_ = 0;
   std::vector<double> q_, cache_, quartet_;
+  mutable std::vector<int64_t> sizes_;  // per bra pair (i >= j), -1 until counted
 };
 
 }  // namespace
