@@ -475,6 +475,7 @@ def bench_fim(args):
                 case = (f"random read/write {r['size'] // 1024} KiB" if r["op"] == "random"
                         else f"{r['op']} {r['size'] >> 20} MiB")
                 samples.setdefault(case, {}).setdefault(r["impl"], []).append(r["mbps"])
+        shared = fim_shared_file_samples(workdir, reps, quick)
         progress(reps, reps, "done")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -482,6 +483,8 @@ def bench_fim(args):
                       lambda case: ({"ram/direct": 10.0, "ram/buffered": 1.5} if case.startswith("random")
                                     else {"ram/memcpy": 0.7}),
                       lambda case: {"page_cache": "mixed" if case.startswith("random") else "memory"})
+    rows += ratio_rows(shared, "ram, 2 nodes", ("ram, 1 node", "raw"), lambda case: {},
+                       lambda case: {"page_cache": "memory; raw: warm page cache"})
     return {"benchmark": "fim", "machine": machine(), "commit": git_commit(), "quick": quick,
             **page_cache_fields(rows, "random rows mix them: buffered is warm (the file was just written "
                                       "and fits in RAM), direct is odirect, ram and tmpfs are memory"),
@@ -489,8 +492,32 @@ def bench_fim(args):
             "seconds_per_sample": seconds, "statistic": "median",
             "method": "one process; the file is written once, then random aligned requests, half reads "
                       "and half writes, for a fixed time; sequential: the whole RAM file in 64 MiB "
-                      "requests, then memcpy of the same bytes",
+                      "requests, then memcpy of the same bytes. Shared-file rows: bench/sf's pattern "
+                      "at 4 ranks with the file in RAM, the ranks on one node (one copy) or split into "
+                      "2 emulated nodes (a copy each, every write put to the other with MPI RMA); "
+                      "raw is pwrite/pread on one disk file through the page cache",
             "rows": rows}
+
+
+def fim_shared_file_samples(workdir, reps, quick):
+    """bench/sf's round-robin pattern at 4 ranks on a shared file in RAM:
+    one node (one copy), and 2 emulated nodes (a copy each, writes put
+    through to the other node). Samples {case: {impl: [MB/s]}}."""
+    launcher, base_env = mpiexec()
+    file_bytes = (64 << 20) if quick else (512 << 20)
+    samples = {}
+    for rep in range(reps):
+        for label, extra in (("ram, 1 node", {}), ("ram, 2 nodes", {"PARIO_RANKS_PER_NODE": "2"})):
+            env = dict(base_env, PARIO_SCRATCH=str(workdir), PARIO_FIM="*", **extra)
+            cmd = launcher + ["--bind-to", "none", "-n", "4", binary("sf_bench"), "--dir", str(workdir),
+                              "--file-bytes", str(file_bytes), "--sizes", "65536", "--rep", str(rep)]
+            for r in run_json_lines(cmd, env):
+                impl = {"pario": label, "posix": "raw"}.get(r["impl"])
+                if impl is None or (impl == "raw" and extra):
+                    continue  # raw once per rep; GA's SF is in bench/run sf
+                case = f"shared file, 4 ranks, {r['op']} {r['size'] // 1024} KiB"
+                samples.setdefault(case, {}).setdefault(impl, []).append(r["mbps"])
+    return samples
 
 
 # ----------------------------------------------------------------- hf ------

@@ -127,6 +127,27 @@ void RamFile::extend_ram(uint64_t end) {
   h->growing.store(0, std::memory_order_release);
 }
 
+Status RamFile::fix_ram(uint64_t end) {
+  Header* h = header();
+  if (h->ram_end.load() != 0 || h->frozen.load()) {
+    return Status(Code::kState, name() + ": the RAM part is already set");
+  }
+  if (end > budget_->limit() || !budget_->reserve(end)) {
+    return Status(Code::kNoSpace, "the RAM budget cannot hold " + std::to_string(end) + " more bytes");
+  }
+  Status grown = segment_->grow(kHeaderBytes + end);
+  if (!grown.ok()) {
+    budget_->release(end);
+    return grown;
+  }
+  h->ram_end.store(end);
+  h->frozen.store(1);
+  return Status::Ok();
+}
+
+void RamFile::set_size(uint64_t size) { header()->size.store(size); }
+void RamFile::count_spilled(uint64_t n) { header()->spilled.fetch_add(n); }
+
 // ---- the device ----
 
 class RamDevice final : public Device {
@@ -205,7 +226,7 @@ class RamDevice final : public Device {
     } else {
       PARIO_ASSIGN_OR_RETURN(Device * d, spill(true));
       PARIO_RETURN_IF_ERROR(d->write_at(offset, buf, len));
-      file_->header()->spilled.fetch_add(len);
+      file_->count_spilled(len);
     }
     std::atomic<uint64_t>& size = file_->header()->size;
     uint64_t cur = size.load();

@@ -66,13 +66,24 @@ class RamFile {
   uint64_t ram_end() const;      // bytes [0, ram_end) are in RAM
   uint64_t spilled() const;      // bytes written to the spill device
   bool frozen() const;           // RAM stopped growing (budget spent)
+  // The RAM part's bytes as mapped in this process (fixed for the file's
+  // life): for the file layer, which writes them remotely with MPI.
+  char* bytes() const;
+  // Fixes the RAM part of a fresh file at exactly [0, end): reserved from
+  // the budget and allocated now, and frozen there. A file copied on
+  // several nodes needs the same RAM part on each. kNoSpace if the budget
+  // or the system refuses (nothing is then taken).
+  Status fix_ram(uint64_t end);
+  // Sets the logical size (a copy whose writers kept the size elsewhere).
+  void set_size(uint64_t size);
+  // Counts bytes a writer put in the spill device itself.
+  void count_spilled(uint64_t n);
 
  private:
   friend class RamDevice;
   struct Header;
   RamFile(std::unique_ptr<ShmSegment> s, std::shared_ptr<RamBudget> budget);
   Header* header() const;
-  char* bytes() const;
   // Makes [0, end) RAM if the budget allows; never fails (RAM just stops).
   void extend_ram(uint64_t end);
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -154,43 +155,95 @@ bool forget_private(const std::string& path) {
   return state().private_files.erase(path) > 0;
 }
 
-Result<std::shared_ptr<device::RamFile>> create_shared(const comm::Comm& comm, const std::string& path) {
-  if (!wants_ram(path)) return std::shared_ptr<device::RamFile>();
-  PARIO_ASSIGN_OR_RETURN(const Config* cfg, config());
-  PARIO_ASSIGN_OR_RETURN(comm::NodeTopology topo, comm::node_topology(comm, cfg->ranks_per_node));
-  if (topo.nodes > 1) {
-    note(path, "on disk: the group spans " + std::to_string(topo.nodes) + " nodes");
-    return std::shared_ptr<device::RamFile>();
+namespace {
+
+// The RAM part every node's copy of a file spanning nodes gets: the hint,
+// else half the smallest free budget, within every node's free budget, in
+// whole pages. Collective over comm; node masters speak for their node.
+Result<uint64_t> common_ram_part(const comm::Comm& comm, bool master, const device::RamBudget& b,
+                                 uint64_t size_hint) {
+  // Free budget, then the hint's share of it; INT64_MAX for no opinion
+  // (Debian's MPICH 4.0 took MPI_MIN over MPI_UINT64_T as signed).
+  uint64_t mine[2] = {INT64_MAX, INT64_MAX};
+  if (master) {
+    mine[0] = b.limit() - std::min(b.used(), b.limit());
+    mine[1] = size_hint > 0 ? std::min(size_hint, mine[0]) : mine[0] / 2;
   }
-  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<device::RamBudget> b, budget());
-  std::shared_ptr<device::RamFile> file;
-  std::string name;
-  Status s;
-  if (comm.rank() == 0) {
-    Result<std::shared_ptr<device::RamFile>> made = device::RamFile::create(b);
-    s = made.status();
-    if (made.ok()) {
-      file = std::move(made).value();
-      name = file->name();
-    }
-  }
-  PARIO_RETURN_IF_ERROR(comm::agree(comm, s));
-  PARIO_RETURN_IF_ERROR(comm::broadcast_string(comm, &name, 0));
-  if (comm.rank() != 0) {
-    Result<std::shared_ptr<device::RamFile>> got = device::RamFile::attach(name, b);
-    s = got.status();
-    if (got.ok()) file = std::move(got).value();
-  }
-  PARIO_RETURN_IF_ERROR(comm::agree(comm, s));
-  file->unlink_name();
-  note(path, "in RAM, one copy for the node's " + std::to_string(comm.size()) + " ranks");
-  return file;
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+      MPI_Allreduce(MPI_IN_PLACE, mine, 2, MPI_UINT64_T, MPI_MIN, comm.get()), "MPI_Allreduce"));
+  constexpr uint64_t kPage = 4096;
+  const uint64_t want = size_hint > 0 ? (mine[1] + kPage - 1) / kPage * kPage : mine[1];
+  return std::min(want, mine[0]) / kPage * kPage;
 }
 
-std::unique_ptr<device::Device> shared_device(const std::string& path,
-                                              std::shared_ptr<device::RamFile> file,
+}  // namespace
+
+Result<SharedRam> create_shared(const comm::Comm& comm, const std::string& path, uint64_t size_hint) {
+  if (!wants_ram(path)) return SharedRam{};
+  PARIO_ASSIGN_OR_RETURN(const Config* cfg, config());
+  comm::Comm node;
+  PARIO_ASSIGN_OR_RETURN(comm::NodeTopology topo, comm::node_topology(comm, cfg->ranks_per_node, &node));
+  const bool spans = topo.nodes > 1, master = topo.node_rank == 0;
+  if (spans && comm::thread_level() != MPI_THREAD_MULTIPLE) {
+    note(path, "on disk: the group spans nodes and MPI did not grant MPI_THREAD_MULTIPLE");
+    return SharedRam{};
+  }
+  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<device::RamBudget> b, budget());
+  uint64_t ram_part = 0;
+  if (spans) {
+    PARIO_ASSIGN_OR_RETURN(ram_part, common_ram_part(comm, master, *b, size_hint));
+    if (ram_part == 0) {
+      note(path, "on disk: the group spans nodes and a node's RAM budget is spent");
+      return SharedRam{};
+    }
+  }
+  // The node master makes the copy (its RAM part fixed first when the
+  // group spans nodes); the node's other ranks attach by name.
+  SharedRam ram;
+  std::string name;
+  Status s;
+  if (master) {
+    Result<std::shared_ptr<device::RamFile>> made = device::RamFile::create(b);
+    if (made.ok() && spans) s = (*made)->fix_ram(ram_part);
+    if (s.ok()) s = made.status();
+    if (s.ok()) {
+      ram.file = std::move(made).value();
+      name = ram.file->name();
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, s).with_context(path));
+  PARIO_RETURN_IF_ERROR(comm::broadcast_string(node, &name, 0));
+  if (!master) {
+    Result<std::shared_ptr<device::RamFile>> got = device::RamFile::attach(name, b);
+    s = got.status();
+    if (got.ok()) ram.file = std::move(got).value();
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, s));
+  ram.file->unlink_name();
+  if (!spans) {
+    note(path, "in RAM, one copy for the node's " + std::to_string(comm.size()) + " ranks");
+    return ram;
+  }
+  PARIO_ASSIGN_OR_RETURN(ram.copies, NodeCopies::create(comm, topo, ram.file));
+  note(path, "in RAM, one copy on each of " + std::to_string(topo.nodes) + " nodes (the first " +
+                 std::to_string(ram_part) + " bytes; the rest on disk)");
+  return ram;
+}
+
+std::unique_ptr<device::Device> shared_device(const std::string& path, const SharedRam& ram,
                                               const Placement& disk) {
-  return device::make_ram_device(path, std::move(file), spill_to(disk, path));
+  if (ram.copies) return ram.copies->device(path, spill_to(disk, path));
+  return device::make_ram_device(path, ram.file, spill_to(disk, path));
+}
+
+Status close_shared(const comm::Comm& comm, SharedRam* ram, const std::string& path,
+                    const Placement& disk, bool keep) {
+  // Every rank is done writing (the caller agreed on it).
+  Status s;
+  if (ram->copies) s = comm::agree(comm, ram->copies->finish().status());
+  if (s.ok() && keep && comm.rank() == 0) s = write_to_disk(ram->file, path, disk);
+  *ram = SharedRam{};
+  return comm::agree(comm, s);
 }
 
 Status write_to_disk(const std::shared_ptr<device::RamFile>& file, const std::string& path,

@@ -11,9 +11,13 @@
 //     truncating reopen) drops it. At stop() (pario_finalize) every RAM
 //     file still there is written to its disk path: nothing is lost.
 //   - a shared file in RAM has one copy per node, shared by the node's
-//     ranks. A group spanning several nodes keeps the file on disk (each
-//     node's copy would miss the other nodes' writes), with a note in the
-//     statistics. destroy() drops it; close() writes it to disk first.
+//     ranks. On one node the copy grows as writes reach further (as a
+//     private file's). When the group spans nodes, every write also goes
+//     to the other nodes' copies (file/node_copies.h), whose RAM part is
+//     fixed at create: the size hint (soft limit, else hard limit, else
+//     half the smallest node's free budget), as far as every node's budget
+//     allows; the rest is on disk. destroy() drops the copies; close()
+//     writes the file to disk first.
 // An existing disk file opened without truncation stays on disk.
 //
 // Thread safety: calls may come from any thread (one registry lock).
@@ -27,6 +31,7 @@
 #include "device/device.h"
 #include "device/ram_file.h"
 #include "file/backend.h"
+#include "file/node_copies.h"
 
 namespace pario::file::fim {
 
@@ -47,13 +52,26 @@ Result<std::unique_ptr<device::Device>> open_private(const std::string& path,
 // Drops a private RAM file of that path; false if there was none.
 bool forget_private(const std::string& path);
 
-// Collective over comm: a shared file in RAM, or null (rules do not match,
-// or the group spans nodes). Rank 0 has already removed any old disk file.
-Result<std::shared_ptr<device::RamFile>> create_shared(const comm::Comm& comm, const std::string& path);
-std::unique_ptr<device::Device> shared_device(const std::string& path,
-                                              std::shared_ptr<device::RamFile> file,
+// A shared file's RAM: this node's copy, and the write-through to the
+// other nodes' copies when the group spans nodes.
+struct SharedRam {
+  std::shared_ptr<device::RamFile> file;  // null: the file is on disk
+  std::shared_ptr<NodeCopies> copies;     // null on one node
+  explicit operator bool() const { return file != nullptr; }
+};
+
+// Collective over comm: a shared file's RAM, or none (the rules do not
+// match; or the group spans nodes and MPI lacks MPI_THREAD_MULTIPLE or no
+// node's budget has room). size_hint: the expected size in bytes, 0 if
+// unknown. The caller then removes any old disk file on rank 0.
+Result<SharedRam> create_shared(const comm::Comm& comm, const std::string& path, uint64_t size_hint);
+std::unique_ptr<device::Device> shared_device(const std::string& path, const SharedRam& ram,
                                               const Placement& disk);
-// Writes a RAM file's bytes to its disk placement (close of a shared file).
+// Collective over comm: lets go of the RAM; keep: rank 0 first writes the
+// file to its disk placement.
+Status close_shared(const comm::Comm& comm, SharedRam* ram, const std::string& path,
+                    const Placement& disk, bool keep);
+// Writes a RAM file's bytes to its disk placement.
 Status write_to_disk(const std::shared_ptr<device::RamFile>& file, const std::string& path,
                      const Placement& disk);
 

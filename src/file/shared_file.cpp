@@ -3,7 +3,6 @@
 #include <cstring>
 
 #include "base/config.h"
-#include "file/fim.h"
 
 namespace pario::file {
 namespace {
@@ -55,7 +54,8 @@ Result<std::unique_ptr<SharedFile>> SharedFile::create(MPI_Comm comm, const std:
 
   // Files in Memory: one copy in the node's RAM. An old disk file of that
   // name goes first, or its bytes would read as spilled ones.
-  PARIO_ASSIGN_OR_RETURN(f->ram_, fim::create_shared(c, path));
+  const int64_t expected = hints.soft_limit > 0 ? hints.soft_limit : hints.hard_limit;
+  PARIO_ASSIGN_OR_RETURN(f->ram_, fim::create_shared(c, path, expected > 0 ? expected : 0));
   if (f->ram_) {
     Status removed = c.rank() == 0 ? remove_files(f->where_) : Status::Ok();
     if (removed.code() == Code::kNotFound) removed = Status::Ok();
@@ -184,16 +184,15 @@ Status SharedFile::close_files(bool keep) {
   closed_ = true;
   s = comm::agree(comm_, s);
   if (ram_) {
-    // Every rank is done with the RAM copy; a kept file goes to disk.
-    if (s.ok() && keep && comm_.rank() == 0) s = fim::write_to_disk(ram_, path_, where_);
-    ram_.reset();
-    s = comm::agree(comm_, s);
+    // Every rank is done with the RAM copies; a kept file goes to disk.
+    Status r = fim::close_shared(comm_, &ram_, path_, where_, keep && s.ok());
+    if (s.ok()) s = r;
   }
   return s;
 }
 
 Status SharedFile::destroy() {
-  const bool in_ram = ram_ != nullptr;
+  const bool in_ram = static_cast<bool>(ram_);
   // Agreed: every rank has closed (or failed) when close_files() returns.
   Status s = closed_ ? Status::Ok() : close_files(/*keep=*/false);
   Status removed;

@@ -29,8 +29,8 @@
 #include <string>
 
 #include "comm/comm.h"
-#include "device/ram_file.h"
 #include "file/backend.h"
+#include "file/fim.h"
 #include "file/private_file.h"
 
 namespace pario::file {
@@ -89,7 +89,7 @@ class SharedFile {
   std::unique_ptr<PrivateFile> file_;  // null while suspended or closed
   bool closed_ = false;
   bool direct_ = false;  // PARIO_DIRECT at create
-  std::shared_ptr<device::RamFile> ram_;  // the node's copy (Files in Memory)
+  fim::SharedRam ram_;  // the node's copy (Files in Memory)
 };
 
 }  // namespace pario::file
