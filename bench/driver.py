@@ -378,13 +378,23 @@ def bench_sf(args):
 
 # ---------------------------------------------------------------- dra ------
 
-def fio_sequential(path, ranks, total, direct):
+def drop_page_cache():
+    os.sync()
+    Path("/proc/sys/vm/drop_caches").write_text("1")
+
+
+def fio_sequential(path, ranks, total, direct, cold=False):
     """fio's limit for moving `total` bytes in 1 MiB requests with `ranks`
-    jobs, each on its own contiguous part of one file: (write, read) MB/s."""
+    jobs, each on its own contiguous part of one file: (write, read) MB/s.
+    cold: the write's time includes fsync, and the read starts with the
+    page cache dropped."""
     part = total // ranks // (1 << 20) * (1 << 20)
     def run(rw):
+        if cold and rw == "read":
+            drop_page_cache()
         cmd = ["fio", f"--filename={path}", "--bs=1M", "--ioengine=psync", "--fallocate=none",
-               "--invalidate=0", f"--direct={1 if direct else 0}", "--group_reporting",
+               f"--invalidate={1 if cold else 0}", f"--end_fsync={1 if cold else 0}",
+               f"--direct={1 if direct else 0}", "--group_reporting",
                "--output-format=json", f"--name={rw}", f"--rw={rw}", f"--size={part}",
                f"--offset_increment={part}", f"--numjobs={ranks}"]
         out = subprocess.run(cmd, capture_output=True, text=True)
@@ -404,29 +414,31 @@ def bench_dra(args):
     launcher = launcher + ["--bind-to", "none"]
     dra = binary("dra_bench")
     have_fio = shutil.which("fio") is not None
+    # Cold rows (the page cache defeated) need root to drop the caches.
+    colds = [False, True] if os.access("/proc/sys/vm/drop_caches", os.W_OK) else [False]
     samples = {}
     workdir = Path(tempfile.mkdtemp(prefix="pario-bench-dra-", dir=scratch))
-    steps, step = reps * len(rank_counts), 0
+    steps, step = reps * len(rank_counts) * len(colds), 0
     try:
         for rep in range(reps):
             for p in rank_counts:
-                os.sync()
-                env = dict(base_env, PARIO_SCRATCH=str(workdir))
-                cmd = launcher + ["-n", str(p), dra, "--dir", str(workdir), "--rows", str(n), "--cols", str(n),
-                                  "--rep", str(rep)]
-                for r in run_json_lines(cmd, env):
-                    case = f"{r['op']}, {p} rank{'s' if p > 1 else ''}"
-                    samples.setdefault(case, {}).setdefault(r["impl"], []).append(r["mbps"])
-                if have_fio:
+                for cold in colds:
+                    suffix = f", {p} rank{'s' if p > 1 else ''}" + (", cold" if cold else "")
                     os.sync()
-                    w, rd = fio_sequential(workdir / "fio.dat", p, n * n * 8, False)
-                    (workdir / "fio.dat").unlink(missing_ok=True)
-                    for op, v in (("write", w), ("read", rd)):
-                        for kind in ("aligned", "nonaligned"):
-                            samples.setdefault(f"{op} {kind}, {p} rank{'s' if p > 1 else ''}", {}) \
-                                .setdefault("fio", []).append(v)
-                step += 1
-                progress(step, steps, f"rep {rep + 1}/{reps}, {p} ranks")
+                    env = dict(base_env, PARIO_SCRATCH=str(workdir))
+                    cmd = launcher + ["-n", str(p), dra, "--dir", str(workdir), "--rows", str(n), "--cols",
+                                      str(n), "--rep", str(rep)] + (["--cold"] if cold else [])
+                    for r in run_json_lines(cmd, env):
+                        samples.setdefault(r["op"] + suffix, {}).setdefault(r["impl"], []).append(r["mbps"])
+                    if have_fio:
+                        os.sync()
+                        w, rd = fio_sequential(workdir / "fio.dat", p, n * n * 8, False, cold)
+                        (workdir / "fio.dat").unlink(missing_ok=True)
+                        for op, v in (("write", w), ("read", rd)):
+                            for kind in ("aligned", "nonaligned"):
+                                samples.setdefault(f"{op} {kind}{suffix}", {}).setdefault("fio", []).append(v)
+                    step += 1
+                    progress(step, steps, f"rep {rep + 1}/{reps}, {p} ranks" + (", cold" if cold else ""))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -436,12 +448,17 @@ def bench_dra(args):
             t["pario/ga"] = 5.0
         return t
 
-    rows = ratio_rows(samples, "pario", ("fio", "ga"), targets,
-                      lambda case: {"page_cache": "warm" if case.startswith("read") else "write-back"})
-    rows.sort(key=lambda r: (int(r["case"].split(", ")[1].split()[0]), r["case"]))
+    def cache(case):
+        if case.endswith("cold"):
+            return {"page_cache": "cold"}
+        return {"page_cache": "warm" if case.startswith("read") else "write-back"}
+
+    rows = ratio_rows(samples, "pario", ("fio", "ga"), targets, cache)
+    rows.sort(key=lambda r: (r["case"].endswith("cold"), int(r["case"].split(", ")[1].split()[0]), r["case"]))
     return {"benchmark": "dra", "machine": machine(), "commit": git_commit(), "quick": quick,
             **page_cache_fields(rows, "write-back (writes land in the page cache) and warm (reads after a "
-                                      "reopen)"),
+                                      "reopen); cold rows: the write's time includes syncfs (fio: "
+                                      "end_fsync), and the page cache is dropped before the read"),
             "file_system": fs_type(scratch), "array": f"{n} x {n} doubles ({n * n * 8 / 1e6:.0f} MB)",
             "repetitions": reps, "mpi": launcher[0], "statistic": "median",
             "method": "after one untimed write per implementation (warm-up), the whole array written "

@@ -8,8 +8,13 @@
 //   pario  pario's global array and disk array (a Zarr store)
 //   ga     Global Arrays' NGA_* array and GA's DRA (Debian's libga), when
 //          built with it
+// With --cold the page cache is defeated: a write's time includes
+// flushing the file system (syncfs), and before each read rank 0 flushes
+// and drops the page cache (/proc/sys/vm/drop_caches, so root only).
 // Rank 0 prints one JSON object per measurement; bench/run aggregates.
+#include <fcntl.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -128,13 +133,36 @@ Impl ga_impl(const std::string& dir, int64_t rows, int64_t cols) {
 }
 #endif
 
+// Rank 0 flushes the file system holding dir (the write's bytes reach
+// the disk); with drop, it then empties the page cache (reads go to disk).
+void defeat_cache(const std::string& dir, bool drop) {
+  if (rank == 0) {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (fd < 0 || ::syncfs(fd) != 0) die("syncfs " + dir);
+    ::close(fd);
+    if (drop) {
+      const int drop_fd = ::open("/proc/sys/vm/drop_caches", O_WRONLY);
+      if (drop_fd < 0 || ::write(drop_fd, "1", 1) != 1) die("--cold needs /proc/sys/vm/drop_caches writable (root)");
+      ::close(drop_fd);
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string dir = "/tmp";
   int64_t rows = 2048, cols = 2048;
   int rep = 0;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  bool cold = false;
+  for (int i = 1; i < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--cold")) {
+      cold = true;
+      --i;
+      continue;
+    }
+    if (i + 1 >= argc) die(std::string("no value after ") + argv[i]);
     if (!std::strcmp(argv[i], "--dir")) dir = argv[i + 1];
     else if (!std::strcmp(argv[i], "--rows")) rows = std::atoll(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--cols")) cols = std::atoll(argv[i + 1]);
@@ -170,10 +198,12 @@ int main(int argc, char** argv) {
         const double t0 = MPI_Wtime();
         impl.move(write, shift);
         MPI_Barrier(MPI_COMM_WORLD);
+        if (cold && write) defeat_cache(dir, false);  // the bytes are on disk
         const double t = MPI_Wtime() - t0;
         emit(impl.name, (std::string(write ? "write" : "read") + (shift ? " nonaligned" : " aligned")).c_str(),
              part / t, rep);
         if (write) impl.reopen();
+        if (cold && write) defeat_cache(dir, true);  // the read comes from disk
       }
     }
     impl.destroy();

@@ -67,6 +67,20 @@ Status parse_bytes(const char* name, uint64_t* out) {
   return Status::Ok();
 }
 
+// "none" (-1), "zstd" (zstd's default level, 3) or "zstd:LEVEL".
+bool parse_codec(const char* v, int* zstd_level) {
+  if (!strcmp(v, "none") || !strcmp(v, "zstd")) {
+    *zstd_level = v[0] == 'n' ? -1 : 3;
+    return true;
+  }
+  if (strncmp(v, "zstd:", 5) != 0) return false;
+  char* end = nullptr;
+  const long level = std::strtol(v + 5, &end, 10);
+  if (end == v + 5 || *end != '\0' || level < 1 || level > 22) return false;
+  *zstd_level = static_cast<int>(level);
+  return true;
+}
+
 bool parse_spill(const std::string& v, bool* spill) {
   if (v == "disk") *spill = true;
   else if (v == "error") *spill = false;
@@ -213,6 +227,11 @@ Result<Config> parse_config_from_env() {
   }
   PARIO_RETURN_IF_ERROR(parse_bytes("PARIO_FIM_BUDGET", &c.fim_budget));
   PARIO_RETURN_IF_ERROR(parse_bytes("PARIO_DISK_ARRAY_BUFFER", &c.disk_array_buffer));
+  if (const char* v = env("PARIO_DISK_ARRAY_CODEC")) {
+    if (!parse_codec(v, &c.disk_array_zstd_level)) {
+      return bad_value("PARIO_DISK_ARRAY_CODEC", v, "none, zstd or zstd:LEVEL (1 to 22)");
+    }
+  }
   if (const char* v = env("PARIO_FIM_SPILL")) {
     if (!parse_spill(v, &c.fim_spill)) return bad_value("PARIO_FIM_SPILL", v, "disk or error");
   }

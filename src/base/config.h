@@ -28,6 +28,9 @@ struct Config {
   IoEngineChoice io_engine = IoEngineChoice::kAuto;  // PARIO_IO_ENGINE
   int async_threads = 4;         // PARIO_ASYNC_THREADS
   uint64_t disk_array_buffer = uint64_t{64} << 20;  // PARIO_DISK_ARRAY_BUFFER (per rank and transfer)
+  // PARIO_DISK_ARRAY_CODEC: new disk arrays' chunks uncompressed ("none",
+  // -1 here) or zstd ("zstd" or "zstd:LEVEL", the level here).
+  int disk_array_zstd_level = -1;
   unsigned uring_depth = 128;    // PARIO_URING_DEPTH
   bool direct_io = false;        // PARIO_DIRECT
   bool stats = false;            // PARIO_STATS (table at finalize)

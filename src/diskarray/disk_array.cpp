@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -39,7 +40,21 @@ Status chunk_status(const std::string& path, size_t got, size_t size) {
                                     std::to_string(size) + " (truncated?)");
 }
 
-Status read_chunk(const std::string& path, char* dst, size_t size) {
+// A zstd chunk: the whole file, decompressed into exactly size bytes.
+Status read_zstd_chunk(const std::string& path, device::Device* d, char* dst, size_t size) {
+  PARIO_ASSIGN_OR_RETURN(uint64_t stored, d->size());
+  std::vector<char> packed(stored);
+  size_t got = 0;
+  PARIO_RETURN_IF_ERROR(d->read_at(0, packed.data(), packed.size(), &got));
+  const size_t n = ZSTD_decompress(dst, size, packed.data(), got);
+  if (ZSTD_isError(n)) {
+    return Status(Code::kCorrupt, path + ": zstd chunk does not decompress (" + ZSTD_getErrorName(n) +
+                                        "; truncated or damaged?)");
+  }
+  return chunk_status(path, n, size);
+}
+
+Status read_chunk(const std::string& path, char* dst, size_t size, bool zstd) {
   device::OpenOptions o;
   o.write = false;
   Result<std::unique_ptr<device::Device>> d = device::open_posix(path, o);
@@ -48,23 +63,35 @@ Status read_chunk(const std::string& path, char* dst, size_t size) {
     std::memset(dst, 0, size);
     return Status::Ok();
   }
-  size_t got = 0;
-  PARIO_RETURN_IF_ERROR((*d)->read_at(0, dst, size, &got));
-  PARIO_RETURN_IF_ERROR((*d)->close());
+  size_t got = size;
+  Status s = zstd ? read_zstd_chunk(path, d->get(), dst, size) : (*d)->read_at(0, dst, size, &got);
+  Status closed = (*d)->close();
+  PARIO_RETURN_IF_ERROR(s);
+  PARIO_RETURN_IF_ERROR(closed);
   return chunk_status(path, got, size);
 }
 
 // Rewrites a chunk in place. Not O_TRUNC: truncating freed the file's
 // cached pages and the rewrite then paid for fresh zeroed ones (perf: a
-// quarter of the write time in clear_page). A chunk is always written
-// whole, so only a longer foreign file needs cutting back.
-Status write_chunk(const std::string& path, const std::vector<char>& buf) {
+// quarter of the write time in clear_page). An uncompressed chunk is
+// always written whole, so only a longer foreign file needs cutting back;
+// a zstd chunk is cut to its new length.
+Status write_chunk(const std::string& path, const std::vector<char>& buf, const ZarrMeta& meta) {
+  std::vector<char> packed;
+  const char* bytes = buf.data();
+  size_t n = buf.size();
+  if (meta.zstd) {
+    packed.resize(ZSTD_compressBound(buf.size()));
+    n = ZSTD_compress(packed.data(), packed.size(), buf.data(), buf.size(), meta.zstd_level);
+    if (ZSTD_isError(n)) return Status(Code::kIo, path + ": zstd: " + ZSTD_getErrorName(n));
+    bytes = packed.data();
+  }
   device::OpenOptions o;
   o.create = true;
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> d, device::open_posix(path, o));
-  PARIO_RETURN_IF_ERROR(d->write_at(0, buf.data(), buf.size()));
+  PARIO_RETURN_IF_ERROR(d->write_at(0, bytes, n));
   PARIO_ASSIGN_OR_RETURN(uint64_t size, d->size());
-  if (size > buf.size()) PARIO_RETURN_IF_ERROR(d->truncate(buf.size()));
+  if (size > n) PARIO_RETURN_IF_ERROR(d->truncate(n));
   return d->close();
 }
 
@@ -245,7 +272,7 @@ Status Transfer::write_chunk_in_place(const std::string& path, const Job& job, s
 }
 
 bool Transfer::plan_in_place(Job* job) {
-  if (!identity_) return false;
+  if (!identity_ || meta_.zstd) return false;  // compressed chunks go through a buffer
   std::vector<MemoryArray::LocalPiece> pieces;
   if (!mem_->local_pieces(mem_box(job->part), &pieces)) return false;
   const int nd = job->chunk.ndim, last = nd - 1;
@@ -326,7 +353,7 @@ void Transfer::run(Job* job) {
   if (!write_ && !job->scatter.empty()) {
     s = read_chunk_in_place(path, *job, chunk_bytes);
   } else if (!write_ || !job->whole) {
-    s = read_chunk(path, job->buf.data(), chunk_bytes);
+    s = read_chunk(path, job->buf.data(), chunk_bytes, meta_.zstd);
   }
   if (s.ok() && write_) {
     if (!job->whole) {  // merge the new part into the chunk's old bytes
@@ -336,7 +363,7 @@ void Transfer::run(Job* job) {
                    dense_strides(nd, job->part.count.data()), meta_.element_bytes());
     }
     s = make_dirs(dir_, job->key);
-    if (s.ok()) s = job->scatter.empty() ? write_chunk(path, job->buf) : write_chunk_in_place(path, *job, chunk_bytes);
+    if (s.ok()) s = job->scatter.empty() ? write_chunk(path, job->buf, meta_) : write_chunk_in_place(path, *job, chunk_bytes);
     std::vector<char>().swap(job->buf);  // written: the memory can go
     std::vector<char>().swap(job->staged);
     std::vector<char>().swap(job->discard);
@@ -438,7 +465,11 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array
     if (m.chunks[d] > 1) m.chunks[d] = (m.chunks[d] + 1) / 2;
     else ++d;
   }
-  m.attributes_json = R"({"pario": {"writer": "pario", "layout": "chunks in C order, uncompressed"}})";
+  Result<const Config*> cfg = config();
+  m.zstd = cfg.ok() && (*cfg)->disk_array_zstd_level >= 0;
+  if (m.zstd) m.zstd_level = (*cfg)->disk_array_zstd_level;
+  m.attributes_json = std::string(R"({"pario": {"writer": "pario", "layout": "chunks in C order, )") +
+                      (m.zstd ? "zstd" : "uncompressed") + "\"}}";
   // Rank 0 makes the directory (it must be new) and the metadata.
   if (c.rank() == 0) {
     if (::mkdir(dir.c_str(), 0700) != 0) {

@@ -2,7 +2,9 @@
 // moved section by section to and from distributed arrays in memory.
 //
 // A store is a directory: zarr.json (diskarray/zarr_meta.h) and one file
-// per chunk, uncompressed, so a chunk's bytes are its elements in C order.
+// per chunk, uncompressed by default, so a chunk's bytes are its elements
+// in C order; or zstd-compressed (PARIO_DISK_ARRAY_CODEC at create, or a
+// zarr-python store), when each chunk goes through a buffer.
 // Transfers are collective over the array's group and work for any pair of
 // sections of the same shape, optionally with the axes permuted (perm[d]
 // is the memory array's dimension that disk dimension d runs along; {1, 0}
@@ -15,8 +17,8 @@
 //   - each rank moves its chunks' parts to or from memory with one-sided
 //     get/put, whatever the distribution (this is what makes restart on a
 //     different number of ranks work).
-// A chunk file shorter than a full chunk is reported as corrupt, never read
-// as zeros.
+// A chunk file shorter than a full chunk (or a compressed one that does not
+// decompress to one) is reported as corrupt, never read as zeros.
 //
 // Asynchronous transfers: the chunk files are read or written by I/O
 // threads while the caller computes. start_write copies the section out of

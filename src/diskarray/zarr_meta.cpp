@@ -84,8 +84,13 @@ Result<ZarrMeta> read_meta(const std::string& dir) {
       return unsupported(dir, "chunk key encoding " + keys.dump() + " (pario reads default with \"/\")");
     }
     const json& codecs = j.at("codecs");
-    if (codecs.size() != 1 || codecs[0].at("name") != "bytes") {
-      return unsupported(dir, "codecs " + codecs.dump() + " (pario reads one \"bytes\" codec)");
+    const bool zstd = codecs.size() == 2 && codecs[1].at("name") == "zstd";
+    if (codecs.empty() || codecs[0].at("name") != "bytes" || (codecs.size() != 1 && !zstd)) {
+      return unsupported(dir, "codecs " + codecs.dump() + " (pario reads \"bytes\", optionally then \"zstd\")");
+    }
+    if (zstd) {
+      m.zstd = true;
+      m.zstd_level = codecs[1].value("configuration", json::object()).value("level", 0);
     }
     if (m.element_bytes() > 1 && codecs[0].contains("configuration") &&
         codecs[0]["configuration"].value("endian", "little") != "little") {
@@ -139,6 +144,9 @@ Status write_meta(const std::string& dir, const ZarrMeta& m) {
     j["fill_value"] = 0;
   }
   j["codecs"] = json::array({{{"name", "bytes"}, {"configuration", {{"endian", "little"}}}}});
+  if (m.zstd) {
+    j["codecs"].push_back({{"name", "zstd"}, {"configuration", {{"level", m.zstd_level}, {"checksum", false}}}});
+  }
   j["attributes"] = json::parse(m.attributes_json, nullptr, false);
   if (j["attributes"].is_discarded()) j["attributes"] = json::object();
   const std::string text = j.dump(2) + "\n";

@@ -1,11 +1,12 @@
 // Zarr v3 array metadata (zarr.json) as pario writes and reads it.
 //
 // pario writes: a regular chunk grid, the default chunk key encoding with
-// "/" ("c/i/j/..."), one "bytes" codec, little-endian, C order inside a
-// chunk, fill value 0. Reading accepts what zarr-python writes in that
-// layout, and names what it does not support (other codecs, sharding, big
-// endian, "." keys are refused with kUnsupported; a malformed file is
-// kCorrupt). The file is replaced atomically: written beside, synced,
+// "/" ("c/i/j/..."), a "bytes" codec, little-endian, C order inside a
+// chunk, optionally followed by a "zstd" codec, fill value 0. Reading
+// accepts what zarr-python writes in that layout (zarr-python's default is
+// bytes then zstd), and names what it does not support (other codecs,
+// sharding, big endian, "." keys are refused with kUnsupported; a
+// malformed file is kCorrupt). The file is replaced atomically: written beside, synced,
 // renamed over.
 #pragma once
 
@@ -23,6 +24,8 @@ struct ZarrMeta {
   std::vector<int64_t> shape;
   std::vector<int64_t> chunks;
   std::string attributes_json = "{}";  // kept as written
+  bool zstd = false;    // chunks zstd-compressed
+  int zstd_level = 3;   // the level pario compresses with (0: zstd's default)
 
   size_t element_bytes() const { return array::element_size(type); }
   int64_t chunk_elements() const;

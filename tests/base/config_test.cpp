@@ -137,6 +137,18 @@ TEST(Config, BadValuesNameTheVariable) {
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.status().message().find("posix, striped or mpiio"), std::string::npos);
   }
+  for (const char* bad : {"gzip", "zstd:", "zstd:0", "zstd:23", "zstd:3x"}) {
+    ScopedEnv e("PARIO_DISK_ARRAY_CODEC", bad);
+    Result<Config> r = parse_config_from_env();
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find(std::string("PARIO_DISK_ARRAY_CODEC=") + bad), std::string::npos);
+  }
+  for (auto [text, level] : {std::pair{"none", -1}, std::pair{"zstd", 3}, std::pair{"zstd:19", 19}}) {
+    ScopedEnv e("PARIO_DISK_ARRAY_CODEC", text);
+    Result<Config> r = parse_config_from_env();
+    ASSERT_TRUE(r.ok()) << text;
+    EXPECT_EQ(r->disk_array_zstd_level, level) << text;
+  }
   for (const char* bad : {"lots", "12Q", "-1G", "150%"}) {
     ScopedEnv e("PARIO_FIM_BUDGET", bad);
     Result<Config> r = parse_config_from_env();

@@ -71,14 +71,67 @@ def test_pario_reads_what_zarr_wrote():
     pario.DiskArray.remove(path)
 
 
-def test_unsupported_layout_is_named():
+def test_zstd_both_ways(tmp_path):
+    """zarr's default codecs (bytes, then zstd) read by pario, with a
+    nonaligned section merged into them; and a store pario compresses
+    (PARIO_DISK_ARRAY_CODEC, read at start-up, so written by a fresh
+    process) read by zarr, its chunk files smaller than the raw bytes."""
+    import os
+    import subprocess
+    import sys
     import zarr
     path = store("py_zstd.zarr")
+    g = pario.Group()
+    data = np.arange(40 * 30, dtype=np.float64).reshape(40, 30) % 7
+    if g.rank == 0:
+        import shutil
+        shutil.rmtree(path, ignore_errors=True)
+        z = zarr.create_array(path, shape=data.shape, chunks=(8, 10), dtype=np.float64)  # default: zstd
+        assert any(type(c).__name__ == "ZstdCodec" for c in z.compressors)
+        z[:] = data
+    g.barrier()
+    with pario.DiskArray(path, mode="r+") as d, pario.GlobalArray((40, 30), name="py_zstd") as a:
+        d.read(a)
+        assert np.array_equal(a[:, :], data)
+        a[0:3, 0:4] = -1.0
+        d.write(a, (slice(0, 3), slice(0, 4)), at=(5, 7))  # merged into compressed chunks
+    expect = data.copy()
+    expect[5:8, 7:11] = -1.0
+    g.barrier()
+    if g.rank == 0:
+        assert np.array_equal(zarr.open_array(path, mode="r")[:], expect)
+        script = tmp_path / "zstd.py"
+        script.write_text(
+            "import sys, numpy as np, pario\n"
+            "pario.init()\n"
+            "with pario.GlobalArray((64, 64)) as a, pario.DiskArray(sys.argv[1], (64, 64), np.float64,\n"
+            "                                                      chunks=(32, 32)) as d:\n"
+            "    a[:, :] = np.arange(64 * 64).reshape(64, 64) % 5\n"
+            "    d.write(a)\n"
+            "pario.finalize()\n")
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMIX_", "PMI_", "HYDRA_"))}
+        env.update(PARIO_DISK_ARRAY_CODEC="zstd:9", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+        mine = str(tmp_path / "pario_zstd.zarr")
+        out = subprocess.run([sys.executable, str(script), mine], env=env, capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 0, out.stderr
+        z = zarr.open_array(mine, mode="r")
+        assert [type(c).__name__ for c in z.compressors] == ["ZstdCodec"] and z.compressors[0].level == 9
+        assert np.array_equal(z[:], np.arange(64 * 64).reshape(64, 64) % 5)
+        chunk = os.path.join(mine, "c", "1", "1")
+        assert 0 < os.path.getsize(chunk) < 32 * 32 * 8 // 4
+    g.barrier()
+    pario.DiskArray.remove(path)
+
+
+def test_unsupported_layout_is_named():
+    import zarr
+    path = store("py_gzip.zarr")
     g = pario.Group()
     if g.rank == 0:
         import shutil
         shutil.rmtree(path, ignore_errors=True)
-        zarr.create_array(path, shape=(10,), chunks=(5,), dtype=np.float64)  # default: zstd
+        zarr.create_array(path, shape=(10,), chunks=(5,), dtype=np.float64, compressors=zarr.codecs.GzipCodec())
     g.barrier()
     with pytest.raises(pario.Unsupported) as e:
         pario.DiskArray(path, mode="r")
