@@ -153,12 +153,11 @@ void RamFile::count_spilled(uint64_t n) { header()->spilled.fetch_add(n); }
 class RamDevice final : public Device {
  public:
   RamDevice(std::string path, std::shared_ptr<RamFile> file, SpillOpener spill)
-      : Device(std::move(path)), file_(std::move(file)), open_spill_(std::move(spill)) {}
+      : Device(std::move(path)), file_(std::move(file)), spill_(std::move(spill)) {}
 
   Status sync() override {
     PARIO_RETURN_IF_ERROR(open_or_error());
-    std::lock_guard<std::mutex> lock(spill_mu_);
-    return spill_ ? spill_->sync() : Status::Ok();
+    return spill_.sync();
   }
   Result<uint64_t> size() override {
     PARIO_RETURN_IF_ERROR(open_or_error());
@@ -180,14 +179,8 @@ class RamDevice final : public Device {
   }
   Status close() override {
     if (!file_) return Status::Ok();
-    Status s;
-    {
-      std::lock_guard<std::mutex> lock(spill_mu_);
-      if (spill_) s = spill_->close();
-      spill_.reset();
-    }
     file_.reset();
-    return s;
+    return spill_.close();
   }
   uint32_t caps() const override { return kCapMemory; }
   uint64_t ram_bytes() const override { return file_ ? std::min(file_->size(), file_->ram_end()) : 0; }
@@ -239,26 +232,37 @@ class RamDevice final : public Device {
   Status open_or_error() const {
     return file_ ? Status::Ok() : Status(Code::kState, "device is closed");
   }
-  // The spill device, opened on first use; null if reading and it does
-  // not exist (nothing spilled by this node's ranks yet).
-  Result<Device*> spill(bool create) {
-    std::lock_guard<std::mutex> lock(spill_mu_);
-    if (!spill_) {
-      Result<std::unique_ptr<Device>> d = open_spill_(create);
-      if (!d.ok()) {
-        if (!create && d.status().code() == Code::kNotFound) return nullptr;
-        return std::move(d).status().with_context(path() + ": spill to disk");
-      }
-      spill_ = std::move(d).value();
-    }
-    return spill_.get();
-  }
+  // The spill device; null if reading and nothing was spilled yet.
+  Result<Device*> spill(bool create) { return spill_.get(create, path() + ": spill to disk"); }
 
   std::shared_ptr<RamFile> file_;
-  SpillOpener open_spill_;
-  std::mutex spill_mu_;
-  std::unique_ptr<Device> spill_;
+  LazyDevice spill_;
 };
+
+Result<Device*> LazyDevice::get(bool create, const std::string& what) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!device_) {
+    Result<std::unique_ptr<Device>> d = open_(create);
+    if (!d.ok()) {
+      if (!create && d.status().code() == Code::kNotFound) return nullptr;
+      return std::move(d).status().with_context(what);
+    }
+    device_ = std::move(d).value();
+  }
+  return device_.get();
+}
+
+Status LazyDevice::sync() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return device_ ? device_->sync() : Status::Ok();
+}
+
+Status LazyDevice::close() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Status s = device_ ? device_->close() : Status::Ok();
+  device_.reset();
+  return s;
+}
 
 std::unique_ptr<Device> make_ram_device(const std::string& path, std::shared_ptr<RamFile> file,
                                         SpillOpener spill) {

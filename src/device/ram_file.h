@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "base/status.h"
@@ -94,6 +95,22 @@ class RamFile {
 // Opens the spill device: creating it (first spilled write) or not (a
 // read, where a missing file means nothing spilled yet: kNotFound).
 using SpillOpener = std::function<Result<std::unique_ptr<Device>>(bool create)>;
+
+// The disk side of a file in RAM: opened on first use, thread-safe.
+class LazyDevice {
+ public:
+  explicit LazyDevice(SpillOpener open) : open_(std::move(open)) {}
+  // The device; null when not creating and it does not exist (nothing
+  // written there yet). Errors name `what`.
+  Result<Device*> get(bool create, const std::string& what);
+  Status sync();
+  Status close();
+
+ private:
+  SpillOpener open_;
+  std::mutex mu_;
+  std::unique_ptr<Device> device_;
+};
 
 // A Device over a RamFile. `path` names it in messages and statistics.
 std::unique_ptr<Device> make_ram_device(const std::string& path, std::shared_ptr<RamFile> file,

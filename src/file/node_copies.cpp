@@ -17,12 +17,11 @@ constexpr size_t kPutPiece = size_t{1} << 30;
 class NodeCopiesDevice final : public device::Device {
  public:
   NodeCopiesDevice(std::string path, std::shared_ptr<NodeCopies> copies, device::SpillOpener disk)
-      : Device(std::move(path)), copies_(std::move(copies)), open_disk_(std::move(disk)) {}
+      : Device(std::move(path)), copies_(std::move(copies)), disk_(std::move(disk)) {}
 
   Status sync() override {
     PARIO_RETURN_IF_ERROR(open_or_error());
-    std::lock_guard<std::mutex> lock(disk_mu_);
-    return disk_ ? disk_->sync() : Status::Ok();
+    return disk_.sync();
   }
   Result<uint64_t> size() override {
     PARIO_RETURN_IF_ERROR(open_or_error());
@@ -33,14 +32,8 @@ class NodeCopiesDevice final : public device::Device {
   }
   Status close() override {
     if (!copies_) return Status::Ok();
-    Status s;
-    {
-      std::lock_guard<std::mutex> lock(disk_mu_);
-      if (disk_) s = disk_->close();
-      disk_.reset();
-    }
     copies_.reset();
-    return s;
+    return disk_.close();
   }
   uint32_t caps() const override { return device::kCapMemory; }
   uint64_t ram_bytes() const override {
@@ -91,25 +84,11 @@ class NodeCopiesDevice final : public device::Device {
   Status open_or_error() const {
     return copies_ ? Status::Ok() : Status(Code::kState, "device is closed");
   }
-  // The disk file, opened on first use; null if reading and it does not
-  // exist (nothing past the RAM part written yet).
-  Result<device::Device*> disk(bool create) {
-    std::lock_guard<std::mutex> lock(disk_mu_);
-    if (!disk_) {
-      Result<std::unique_ptr<device::Device>> d = open_disk_(create);
-      if (!d.ok()) {
-        if (!create && d.status().code() == Code::kNotFound) return nullptr;
-        return std::move(d).status().with_context(path() + ": past the RAM part, on disk");
-      }
-      disk_ = std::move(d).value();
-    }
-    return disk_.get();
-  }
+  // The disk file; null if reading and nothing past the RAM part was written.
+  Result<device::Device*> disk(bool create) { return disk_.get(create, path() + ": past the RAM part, on disk"); }
 
   std::shared_ptr<NodeCopies> copies_;
-  device::SpillOpener open_disk_;
-  std::mutex disk_mu_;
-  std::unique_ptr<device::Device> disk_;
+  device::LazyDevice disk_;
 };
 
 }  // namespace

@@ -83,8 +83,7 @@ def test_shared_file_round_robin_then_cross_read():
 def test_stats_as_a_dict(tmp_path):
     """pario.stats() gives the counters as a dict. Statistics are switched
     on at start-up (PARIO_STATS=1), so this runs a fresh process."""
-    import subprocess
-    import sys
+    from conftest import run_fresh
     if pario.Group().rank != 0:
         return
     script = tmp_path / "stats.py"
@@ -99,11 +98,7 @@ def test_stats_as_a_dict(tmp_path):
         "s = pario.stats()\n"
         "print(json.dumps([x for x in s['files'] if x['path'] == path]))\n"
         "pario.finalize()\n")
-    # A singleton of its own: without the launcher's environment.
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPI_", "PMIX_", "PMI_", "HYDRA_"))}
-    env.update(PARIO_STATS="1", OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    out = subprocess.run([sys.executable, str(script), str(tmp_path / "counted.dat")], env=env,
-                         capture_output=True, text=True, timeout=120)
+    out = run_fresh(script, [tmp_path / "counted.dat"], PARIO_STATS="1")
     assert out.returncode == 0, out.stderr
     import json
     (record,) = json.loads(out.stdout.strip().splitlines()[-1])
