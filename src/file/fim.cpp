@@ -202,16 +202,28 @@ Result<SharedRam> create_shared(const comm::Comm& comm, const std::string& path,
   SharedRam ram;
   std::string name;
   Status s;
+  int fixed = 1;  // every node's RAM part was reserved
   if (master) {
     Result<std::shared_ptr<device::RamFile>> made = device::RamFile::create(b);
-    if (made.ok() && spans) s = (*made)->fix_ram(ram_part);
-    if (s.ok()) s = made.status();
-    if (s.ok()) {
+    s = made.status();
+    if (made.ok()) {
       ram.file = std::move(made).value();
       name = ram.file->name();
+      if (spans) fixed = ram.file->fix_ram(ram_part).ok();
     }
   }
   PARIO_RETURN_IF_ERROR(comm::agree(comm, s).with_context(path));
+  if (spans) {
+    // Another file may have taken a node's budget since it was counted:
+    // then the file is on disk, as when there was no room at all (the
+    // copies made so far give their RAM back as they go).
+    PARIO_RETURN_IF_ERROR(comm::mpi_status(
+        MPI_Allreduce(MPI_IN_PLACE, &fixed, 1, MPI_INT, MPI_MIN, comm.get()), "MPI_Allreduce"));
+    if (!fixed) {
+      note(path, "on disk: the group spans nodes and a node's RAM budget was taken meanwhile");
+      return SharedRam{};
+    }
+  }
   PARIO_RETURN_IF_ERROR(comm::broadcast_string(node, &name, 0));
   if (!master) {
     Result<std::shared_ptr<device::RamFile>> got = device::RamFile::attach(name, b);

@@ -61,8 +61,8 @@ struct SharedRam {
 };
 
 // Collective over comm: a shared file's RAM, or none (the rules do not
-// match; or the group spans nodes and MPI lacks MPI_THREAD_MULTIPLE or no
-// node's budget has room). size_hint: the expected size in bytes, 0 if
+// match; or the group spans nodes and MPI lacks MPI_THREAD_MULTIPLE, or
+// some node's budget has no room for the RAM part). size_hint: the expected size in bytes, 0 if
 // unknown. The caller then removes any old disk file on rank 0.
 Result<SharedRam> create_shared(const comm::Comm& comm, const std::string& path, uint64_t size_hint);
 std::unique_ptr<device::Device> shared_device(const std::string& path, const SharedRam& ram,
