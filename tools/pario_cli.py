@@ -96,9 +96,15 @@ def info_zarr(path):
     lines = [f"{path}: Zarr v{meta.get('zarr_format', '?')} {meta.get('node_type', '?')}"]
     if meta.get("node_type") == "array":
         chunks = meta.get("chunk_grid", {}).get("configuration", {}).get("chunk_shape")
-        codecs = [c.get("name") for c in meta.get("codecs", [])]
-        lines.append(f"  shape {tuple(meta['shape'])}, {meta.get('data_type')}, chunks {tuple(chunks or ())}, "
-                     f"codecs {', '.join(codecs) or 'none'}")
+        codecs = meta.get("codecs", [])
+        shards = ""
+        if len(codecs) == 1 and codecs[0].get("name") == "sharding_indexed":  # the grid's chunks are shards
+            inner = codecs[0].get("configuration", {})
+            shards = f" in shards {tuple(chunks or ())}"
+            chunks, codecs = inner.get("chunk_shape"), inner.get("codecs", [])
+        names = [c.get("name") for c in codecs]
+        lines.append(f"  shape {tuple(meta['shape'])}, {meta.get('data_type')}, chunks {tuple(chunks or ())}"
+                     f"{shards}, codecs {', '.join(names) or 'none'}")
     else:
         children = sorted(p.name for p in path.iterdir() if (p / "zarr.json").exists())
         lines.append(f"  members: {', '.join(children) or 'none'}")
@@ -109,8 +115,9 @@ def info_zarr(path):
     for k in ("writer", "created_by"):
         if k in attrs:
             lines.append(f"  {k}: {attrs[k]}")
-    size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
-    lines.append(f"  size on disk {human(size)}")
+    files = [f.stat() for f in path.rglob("*") if f.is_file()]
+    used = sum(st.st_blocks * 512 for st in files)  # shards are sparse: holes take no space
+    lines.append(f"  {len(files)} files, {human(sum(st.st_size for st in files))}, {human(used)} on disk")
     return lines
 
 

@@ -227,6 +227,7 @@ Result<Config> parse_config_from_env() {
   }
   PARIO_RETURN_IF_ERROR(parse_bytes("PARIO_FIM_BUDGET", &c.fim_budget));
   PARIO_RETURN_IF_ERROR(parse_bytes("PARIO_DISK_ARRAY_BUFFER", &c.disk_array_buffer));
+  PARIO_RETURN_IF_ERROR(parse_bytes("PARIO_DISK_ARRAY_SHARD", &c.disk_array_shard));
   if (const char* v = env("PARIO_DISK_ARRAY_CODEC")) {
     if (!parse_codec(v, &c.disk_array_zstd_level)) {
       return bad_value("PARIO_DISK_ARRAY_CODEC", v, "none, zstd or zstd:LEVEL (1 to 22)");

@@ -31,6 +31,9 @@ struct Config {
   // PARIO_DISK_ARRAY_CODEC: new disk arrays' chunks uncompressed ("none",
   // -1 here) or zstd ("zstd" or "zstd:LEVEL", the level here).
   int disk_array_zstd_level = -1;
+  // PARIO_DISK_ARRAY_SHARD: new uncompressed disk arrays group their chunks
+  // into shard files of about this many bytes (0: one file per chunk).
+  uint64_t disk_array_shard = uint64_t{64} << 20;
   unsigned uring_depth = 128;    // PARIO_URING_DEPTH
   bool direct_io = false;        // PARIO_DIRECT
   bool stats = false;            // PARIO_STATS (table at finalize)

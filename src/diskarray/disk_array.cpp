@@ -2,7 +2,6 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -12,88 +11,12 @@
 #include "base/config.h"
 #include "base/thread_pool.h"
 #include "comm/comm.h"
-#include "device/device.h"
+#include "diskarray/chunk_store.h"
 
 namespace pario::diskarray {
 namespace {
 
 constexpr int64_t kTargetChunkBytes = int64_t{1} << 20;
-
-// Makes dir/a/b/... below an existing dir, each level 0700.
-Status make_dirs(const std::string& dir, const std::string& rel) {
-  std::string path = dir;
-  size_t at = 0;
-  while (true) {
-    const size_t slash = rel.find('/', at);
-    if (slash == std::string::npos) return Status::Ok();
-    path = dir + "/" + rel.substr(0, slash);
-    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return errno_status(errno, path);
-    at = slash + 1;
-  }
-}
-
-// The chunk's bytes, or zeros if it was never written; a short file is
-// corrupt (a crash mid-write, or truncation), never silently zero.
-Status chunk_status(const std::string& path, size_t got, size_t size) {
-  if (got == size) return Status::Ok();
-  return Status(Code::kCorrupt, path + ": chunk is " + std::to_string(got) + " bytes, expected " +
-                                    std::to_string(size) + " (truncated?)");
-}
-
-// A zstd chunk: the whole file, decompressed into exactly size bytes.
-Status read_zstd_chunk(const std::string& path, device::Device* d, char* dst, size_t size) {
-  PARIO_ASSIGN_OR_RETURN(uint64_t stored, d->size());
-  std::vector<char> packed(stored);
-  size_t got = 0;
-  PARIO_RETURN_IF_ERROR(d->read_at(0, packed.data(), packed.size(), &got));
-  const size_t n = ZSTD_decompress(dst, size, packed.data(), got);
-  if (ZSTD_isError(n)) {
-    return Status(Code::kCorrupt, path + ": zstd chunk does not decompress (" + ZSTD_getErrorName(n) +
-                                        "; truncated or damaged?)");
-  }
-  return chunk_status(path, n, size);
-}
-
-Status read_chunk(const std::string& path, char* dst, size_t size, bool zstd) {
-  device::OpenOptions o;
-  o.write = false;
-  Result<std::unique_ptr<device::Device>> d = device::open_posix(path, o);
-  if (!d.ok()) {
-    if (d.status().code() != Code::kNotFound) return d.status();
-    std::memset(dst, 0, size);
-    return Status::Ok();
-  }
-  size_t got = size;
-  Status s = zstd ? read_zstd_chunk(path, d->get(), dst, size) : (*d)->read_at(0, dst, size, &got);
-  Status closed = (*d)->close();
-  PARIO_RETURN_IF_ERROR(s);
-  PARIO_RETURN_IF_ERROR(closed);
-  return chunk_status(path, got, size);
-}
-
-// Rewrites a chunk in place. Not O_TRUNC: truncating freed the file's
-// cached pages and the rewrite then paid for fresh zeroed ones (perf: a
-// quarter of the write time in clear_page). An uncompressed chunk is
-// always written whole, so only a longer foreign file needs cutting back;
-// a zstd chunk is cut to its new length.
-Status write_chunk(const std::string& path, const std::vector<char>& buf, const ZarrMeta& meta) {
-  std::vector<char> packed;
-  const char* bytes = buf.data();
-  size_t n = buf.size();
-  if (meta.zstd) {
-    packed.resize(ZSTD_compressBound(buf.size()));
-    n = ZSTD_compress(packed.data(), packed.size(), buf.data(), buf.size(), meta.zstd_level);
-    if (ZSTD_isError(n)) return Status(Code::kIo, path + ": zstd: " + ZSTD_getErrorName(n));
-    bytes = packed.data();
-  }
-  device::OpenOptions o;
-  o.create = true;
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> d, device::open_posix(path, o));
-  PARIO_RETURN_IF_ERROR(d->write_at(0, bytes, n));
-  PARIO_ASSIGN_OR_RETURN(uint64_t size, d->size());
-  if (size > n) PARIO_RETURN_IF_ERROR(d->truncate(n));
-  return d->close();
-}
 
 // Element strides of a dense C-order buffer with the given extents.
 Strides dense_strides(int nd, const int64_t* extent) {
@@ -155,6 +78,25 @@ void copy_strided(int nd, const int64_t* count, char* dst, const Strides& dst_st
   }
 }
 
+// Shards of about `bytes`, grown from the innermost dimension out so a
+// shard holds whole rows of chunks; empty (no sharding) when a shard
+// would hold one chunk.
+std::vector<int64_t> shard_shape(const ZarrMeta& m, uint64_t bytes) {
+  const size_t nd = m.shape.size();
+  std::vector<int64_t> shard = m.chunks;
+  uint64_t size = static_cast<uint64_t>(m.chunk_elements()) * m.element_bytes();
+  bool grown = false;
+  for (size_t d = nd; d-- > 0;) {
+    const int64_t chunks_along = (m.shape[d] + m.chunks[d] - 1) / m.chunks[d];
+    const int64_t k = std::max<int64_t>(1, std::min<int64_t>(chunks_along, static_cast<int64_t>(bytes / size)));
+    shard[d] *= k;
+    size *= static_cast<uint64_t>(k);
+    grown |= k > 1;
+    if (k < chunks_along) break;
+  }
+  return grown ? shard : std::vector<int64_t>{};
+}
+
 // The disk array's I/O threads (PARIO_ASYNC_THREADS of them).
 ThreadPool& io_threads() {
   static ThreadPool* pool = [] {
@@ -168,7 +110,7 @@ ThreadPool& io_threads() {
 
 // A chunk this rank moves.
 struct Transfer::Job {
-  std::string key;   // zarr chunk key, relative to the store
+  std::vector<int64_t> index;  // in the chunk grid
   array::Box chunk;  // the chunk's elements inside the array
   array::Box part;   // the part of the disk section in it
   int64_t at = 0;    // element offset of the part in the chunk buffer
@@ -241,34 +183,16 @@ Status Transfer::copy_in(const array::Box& part, const char* src, const Strides&
   return mem_->put(m, dense.data(), ld_of(nd, mem_stride));
 }
 
-// The chunk file read straight into its scatter list; a chunk never
-// written puts zeros in the memory part.
-Status Transfer::read_chunk_in_place(const std::string& path, const Job& job, size_t chunk_bytes) {
-  device::OpenOptions o;
-  o.write = false;
-  Result<std::unique_ptr<device::Device>> d = device::open_posix(path, o);
-  if (!d.ok()) {
-    if (d.status().code() != Code::kNotFound) return d.status();
-    for (const iovec& v : job.scatter) {
-      if (v.iov_base != job.discard.data()) std::memset(v.iov_base, 0, v.iov_len);
-    }
-    return Status::Ok();
+// The chunk read straight into its scatter list; a chunk never written
+// puts zeros in the memory part.
+Status Transfer::read_chunk_in_place(const Job& job) {
+  bool missing = false;
+  PARIO_RETURN_IF_ERROR(store_->readv(job.index.data(), job.scatter.data(), static_cast<int>(job.scatter.size()),
+                                      &missing));
+  for (const iovec& v : job.scatter) {
+    if (missing && v.iov_base != job.discard.data()) std::memset(v.iov_base, 0, v.iov_len);
   }
-  size_t got = 0;
-  PARIO_RETURN_IF_ERROR((*d)->readv_at(0, job.scatter.data(), static_cast<int>(job.scatter.size()), &got));
-  PARIO_RETURN_IF_ERROR((*d)->close());
-  return chunk_status(path, got, chunk_bytes);
-}
-
-// A whole chunk gathered straight from memory (see write_chunk).
-Status Transfer::write_chunk_in_place(const std::string& path, const Job& job, size_t chunk_bytes) {
-  device::OpenOptions o;
-  o.create = true;
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> d, device::open_posix(path, o));
-  PARIO_RETURN_IF_ERROR(d->writev_at(0, job.scatter.data(), static_cast<int>(job.scatter.size())));
-  PARIO_ASSIGN_OR_RETURN(uint64_t size, d->size());
-  if (size > chunk_bytes) PARIO_RETURN_IF_ERROR(d->truncate(chunk_bytes));
-  return d->close();
+  return Status::Ok();
 }
 
 bool Transfer::plan_in_place(Job* job) {
@@ -347,13 +271,11 @@ bool Transfer::plan_in_place(Job* job) {
 }
 
 void Transfer::run(Job* job) {
-  const std::string path = dir_ + "/" + job->key;
   Status s;
-  const size_t chunk_bytes = static_cast<size_t>(meta_.chunk_elements()) * meta_.element_bytes();
   if (!write_ && !job->scatter.empty()) {
-    s = read_chunk_in_place(path, *job, chunk_bytes);
+    s = read_chunk_in_place(*job);
   } else if (!write_ || !job->whole) {
-    s = read_chunk(path, job->buf.data(), chunk_bytes, meta_.zstd);
+    s = store_->read(job->index.data(), job->buf.data());
   }
   if (s.ok() && write_) {
     if (!job->whole) {  // merge the new part into the chunk's old bytes
@@ -362,8 +284,9 @@ void Transfer::run(Job* job) {
                    dense_strides(nd, meta_.chunks.data()), job->staged.data(),
                    dense_strides(nd, job->part.count.data()), meta_.element_bytes());
     }
-    s = make_dirs(dir_, job->key);
-    if (s.ok()) s = job->scatter.empty() ? write_chunk(path, job->buf, meta_) : write_chunk_in_place(path, *job, chunk_bytes);
+    s = job->scatter.empty()
+            ? store_->write(job->index.data(), job->buf.data())
+            : store_->writev(job->index.data(), job->scatter.data(), static_cast<int>(job->scatter.size()));
     std::vector<char>().swap(job->buf);  // written: the memory can go
     std::vector<char>().swap(job->staged);
     std::vector<char>().swap(job->discard);
@@ -468,7 +391,9 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array
   Result<const Config*> cfg = config();
   m.zstd = cfg.ok() && (*cfg)->disk_array_zstd_level >= 0;
   if (m.zstd) m.zstd_level = (*cfg)->disk_array_zstd_level;
-  m.attributes_json = std::string(R"({"pario": {"writer": "pario", "layout": "chunks in C order, )") +
+  if (!m.zstd && cfg.ok()) m.shard = shard_shape(m, (*cfg)->disk_array_shard);
+  m.attributes_json = std::string(R"({"pario": {"writer": "pario", "layout": ")") +
+                      (m.sharded() ? "shards of fixed-offset chunks, " : "chunk files, ") + "C order, " +
                       (m.zstd ? "zstd" : "uncompressed") + "\"}}";
   // Rank 0 makes the directory (it must be new) and the metadata.
   if (c.rank() == 0) {
@@ -605,6 +530,7 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
   t->write_ = write;
   t->dir_ = dir_;
   t->meta_ = meta_;
+  t->store_ = std::make_unique<ChunkStore>(dir_, meta_);
   t->group_ = group_;
   t->mem_ = mem;
   t->mem_section_ = mem_section;
@@ -643,7 +569,7 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
       if (piece.elements() > most) most = piece.elements(), mover = rank;
     });
     if (mover == group_->rank()) {
-      job->key = meta_.chunk_key(index);
+      job->index = index;
       job->whole = true;
       for (int d = 0; d < nd; ++d) {
         job->whole &= job->part.count[d] == job->chunk.count[d];

@@ -1,10 +1,12 @@
 // Disk resident arrays (ChemIO's DRA): N-d arrays on disk as Zarr v3 stores,
 // moved section by section to and from distributed arrays in memory.
 //
-// A store is a directory: zarr.json (diskarray/zarr_meta.h) and one file
-// per chunk, uncompressed by default, so a chunk's bytes are its elements
-// in C order; or zstd-compressed (PARIO_DISK_ARRAY_CODEC at create, or a
-// zarr-python store), when each chunk goes through a buffer.
+// A store is a directory: zarr.json (diskarray/zarr_meta.h) and shard
+// files of fixed-offset chunks (diskarray/chunk_store.h; one file per chunk
+// with PARIO_DISK_ARRAY_SHARD=0), uncompressed by default, so a chunk's
+// bytes are its elements in C order; or zstd-compressed chunk files
+// (PARIO_DISK_ARRAY_CODEC at create, or a zarr-python store), when each
+// chunk goes through a buffer.
 // Transfers are collective over the array's group and work for any pair of
 // sections of the same shape, optionally with the axes permuted (perm[d]
 // is the memory array's dimension that disk dimension d runs along; {1, 0}
@@ -46,6 +48,7 @@
 
 #include "array/group.h"
 #include "base/status.h"
+#include "diskarray/chunk_store.h"
 #include "diskarray/memory_array.h"
 #include "diskarray/zarr_meta.h"
 
@@ -151,8 +154,7 @@ class Transfer {
   // gather from them; a scratch row stands for padding and bytes outside
   // the section) and counts the row; false leaves the job to a chunk buffer.
   bool plan_in_place(Job* job);
-  Status read_chunk_in_place(const std::string& path, const Job& job, size_t chunk_bytes);
-  Status write_chunk_in_place(const std::string& path, const Job& job, size_t chunk_bytes);
+  Status read_chunk_in_place(const Job& job);
   bool overlaps(const Transfer& other) const;
   // The memory section that a part of the disk section maps to.
   array::Box mem_box(const array::Box& disk_part) const;
@@ -165,6 +167,7 @@ class Transfer {
   bool waited_ = false;
   std::string dir_;
   ZarrMeta meta_;
+  std::unique_ptr<ChunkStore> store_;
   std::shared_ptr<const array::Group> group_;
   std::shared_ptr<MemoryArray> mem_;
   array::Box mem_section_, disk_;

@@ -20,6 +20,52 @@ Status unsupported(const std::string& dir, const std::string& what) {
   return Status(Code::kUnsupported, dir + "/zarr.json: " + what);
 }
 
+// The chunk codecs: "bytes" (little-endian), optionally then "zstd".
+Status read_chunk_codecs(const std::string& dir, const json& codecs, ZarrMeta* m) {
+  const bool zstd = codecs.size() == 2 && codecs[1].at("name") == "zstd";
+  if (codecs.empty() || codecs[0].at("name") != "bytes" || (codecs.size() != 1 && !zstd)) {
+    return unsupported(dir, "codecs " + codecs.dump() + " (pario reads \"bytes\", optionally then \"zstd\", "
+                                                        "optionally inside \"sharding_indexed\")");
+  }
+  if (zstd) {
+    m->zstd = true;
+    m->zstd_level = codecs[1].value("configuration", json::object()).value("level", 0);
+  }
+  if (m->element_bytes() > 1 && codecs[0].contains("configuration") &&
+      codecs[0]["configuration"].value("endian", "little") != "little") {
+    return unsupported(dir, "big-endian data");
+  }
+  return Status::Ok();
+}
+
+// The sharding_indexed codec's configuration: the grid's chunks become
+// the shards, and its chunk_shape the chunks.
+Status read_sharding(const std::string& dir, const json& conf, ZarrMeta* m) {
+  m->shard = m->chunks;
+  m->chunks = conf.at("chunk_shape").get<std::vector<int64_t>>();
+  if (m->chunks.size() != m->shard.size()) return corrupt(dir, "inner chunk_shape and shape differ in rank");
+  for (size_t d = 0; d < m->shard.size(); ++d) {
+    if (m->chunks[d] <= 0 || m->shard[d] % m->chunks[d] != 0) {
+      return corrupt(dir, "the shard shape is not a multiple of the inner chunk shape");
+    }
+  }
+  const std::string where = conf.value("index_location", "end");
+  if (where != "end" && where != "start") return corrupt(dir, "index_location " + where);
+  m->index_at_end = where == "end";
+  const json& index = conf.at("index_codecs");
+  const bool bytes_first = !index.empty() && index[0].at("name") == "bytes" &&
+                           index[0].value("configuration", json::object()).value("endian", "little") == "little";
+  m->index_crc32c = index.size() == 2 && index[1].at("name") == "crc32c";
+  if (!bytes_first || (index.size() != 1 && !m->index_crc32c)) {
+    return unsupported(dir, "index_codecs " + index.dump() + " (pario reads little-endian \"bytes\", "
+                                                             "optionally then \"crc32c\")");
+  }
+  for (const json& c : conf.at("codecs")) {
+    if (c.at("name") == "sharding_indexed") return unsupported(dir, "nested sharding");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 const char* zarr_data_type(array::ElementType t) {
@@ -83,19 +129,12 @@ Result<ZarrMeta> read_meta(const std::string& dir) {
     if (keys.at("name") != "default" || sep != "/") {
       return unsupported(dir, "chunk key encoding " + keys.dump() + " (pario reads default with \"/\")");
     }
-    const json& codecs = j.at("codecs");
-    const bool zstd = codecs.size() == 2 && codecs[1].at("name") == "zstd";
-    if (codecs.empty() || codecs[0].at("name") != "bytes" || (codecs.size() != 1 && !zstd)) {
-      return unsupported(dir, "codecs " + codecs.dump() + " (pario reads \"bytes\", optionally then \"zstd\")");
+    const json* codecs = &j.at("codecs");
+    if (codecs->size() == 1 && (*codecs)[0].at("name") == "sharding_indexed") {
+      PARIO_RETURN_IF_ERROR(read_sharding(dir, (*codecs)[0].at("configuration"), &m));
+      codecs = &(*codecs)[0].at("configuration").at("codecs");
     }
-    if (zstd) {
-      m.zstd = true;
-      m.zstd_level = codecs[1].value("configuration", json::object()).value("level", 0);
-    }
-    if (m.element_bytes() > 1 && codecs[0].contains("configuration") &&
-        codecs[0]["configuration"].value("endian", "little") != "little") {
-      return unsupported(dir, "big-endian data");
-    }
+    PARIO_RETURN_IF_ERROR(read_chunk_codecs(dir, *codecs, &m));
     const json fill = j.value("fill_value", json(0));
     if (!(fill.is_number() && fill.get<double>() == 0) && !(fill.is_array())) {
       return unsupported(dir, "fill_value " + fill.dump() + " (pario reads 0)");
@@ -136,17 +175,29 @@ Status write_meta(const std::string& dir, const ZarrMeta& m) {
   j["node_type"] = "array";
   j["shape"] = m.shape;
   j["data_type"] = zarr_data_type(m.type);
-  j["chunk_grid"] = {{"name", "regular"}, {"configuration", {{"chunk_shape", m.chunks}}}};
+  j["chunk_grid"] = {{"name", "regular"}, {"configuration", {{"chunk_shape", m.sharded() ? m.shard : m.chunks}}}};
   j["chunk_key_encoding"] = {{"name", "default"}, {"configuration", {{"separator", "/"}}}};
   if (m.type == array::ElementType::kComplexDouble) {
     j["fill_value"] = json::array({0.0, 0.0});
   } else {
     j["fill_value"] = 0;
   }
-  j["codecs"] = json::array({{{"name", "bytes"}, {"configuration", {{"endian", "little"}}}}});
+  const json little = {{"name", "bytes"}, {"configuration", {{"endian", "little"}}}};
+  json codecs = json::array({little});
   if (m.zstd) {
-    j["codecs"].push_back({{"name", "zstd"}, {"configuration", {{"level", m.zstd_level}, {"checksum", false}}}});
+    codecs.push_back({{"name", "zstd"}, {"configuration", {{"level", m.zstd_level}, {"checksum", false}}}});
   }
+  if (m.sharded()) {
+    json index = json::array({little});
+    if (m.index_crc32c) index.push_back({{"name", "crc32c"}});
+    codecs = json::array({{{"name", "sharding_indexed"},
+                           {"configuration",
+                            {{"chunk_shape", m.chunks},
+                             {"codecs", codecs},
+                             {"index_codecs", index},
+                             {"index_location", m.index_at_end ? "end" : "start"}}}}});
+  }
+  j["codecs"] = codecs;
   j["attributes"] = json::parse(m.attributes_json, nullptr, false);
   if (j["attributes"].is_discarded()) j["attributes"] = json::object();
   const std::string text = j.dump(2) + "\n";

@@ -2,12 +2,16 @@
 //
 // pario writes: a regular chunk grid, the default chunk key encoding with
 // "/" ("c/i/j/..."), a "bytes" codec, little-endian, C order inside a
-// chunk, optionally followed by a "zstd" codec, fill value 0. Reading
-// accepts what zarr-python writes in that layout (zarr-python's default is
-// bytes then zstd), and names what it does not support (other codecs,
+// chunk, optionally followed by a "zstd" codec, fill value 0; or the
+// chunks grouped into shards: the grid's chunk shape is the shard's, and
+// one "sharding_indexed" codec holds the inner chunk shape, the chunk
+// codecs above, and an index of (offset, nbytes) per inner chunk encoded
+// as "bytes" then "crc32c", at the shard's start or end. Reading accepts
+// what zarr-python writes in these layouts (its default is bytes then
+// zstd), and names what it does not support (other codecs, nested
 // sharding, big endian, "." keys are refused with kUnsupported; a
-// malformed file is kCorrupt). The file is replaced atomically: written beside, synced,
-// renamed over.
+// malformed file is kCorrupt). The file is replaced atomically: written
+// beside, synced, renamed over.
 #pragma once
 
 #include <cstdint>
@@ -22,13 +26,17 @@ namespace pario::diskarray {
 struct ZarrMeta {
   array::ElementType type = array::ElementType::kDouble;
   std::vector<int64_t> shape;
-  std::vector<int64_t> chunks;
+  std::vector<int64_t> chunks;  // the chunk: the unit pario moves (inner chunk when sharded)
+  std::vector<int64_t> shard;   // empty: one file per chunk; else a multiple of chunks
+  bool index_at_end = true;     // sharded: where the index sits in a shard file
+  bool index_crc32c = true;     // sharded: the index ends with its CRC-32C
   std::string attributes_json = "{}";  // kept as written
   bool zstd = false;    // chunks zstd-compressed
   int zstd_level = 3;   // the level pario compresses with (0: zstd's default)
 
   size_t element_bytes() const { return array::element_size(type); }
   int64_t chunk_elements() const;
+  bool sharded() const { return !shard.empty(); }
   // "c/1/0/3" for chunk grid index {1, 0, 3} ("c" for a 0-d array).
   std::string chunk_key(const std::vector<int64_t>& index) const;
 };

@@ -149,6 +149,24 @@ TEST(Config, BadValuesNameTheVariable) {
     ASSERT_TRUE(r.ok()) << text;
     EXPECT_EQ(r->disk_array_zstd_level, level) << text;
   }
+  {
+    ScopedEnv e("PARIO_DISK_ARRAY_SHARD", "0");
+    Result<Config> r = parse_config_from_env();
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->disk_array_shard, 0u);
+  }
+  {
+    ScopedEnv e("PARIO_DISK_ARRAY_SHARD", "1G");
+    Result<Config> r = parse_config_from_env();
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->disk_array_shard, uint64_t{1} << 30);
+  }
+  {
+    ScopedEnv e("PARIO_DISK_ARRAY_SHARD", "big");
+    Result<Config> r = parse_config_from_env();
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find("PARIO_DISK_ARRAY_SHARD=big"), std::string::npos);
+  }
   for (const char* bad : {"lots", "12Q", "-1G", "150%"}) {
     ScopedEnv e("PARIO_FIM_BUDGET", bad);
     Result<Config> r = parse_config_from_env();

@@ -86,8 +86,9 @@ def test_info_describes_a_store_pario_wrote(tmp_path):
     assert done.returncode == 0, done.stderr
     r = run("info", str(tmp_path / "s.zarr"))
     assert r.returncode == 0, r.stderr
-    assert "shape (30, 20), int64, chunks (8, 20), codecs bytes" in r.stdout
-    assert "written by pario (chunks in C order, uncompressed)" in r.stdout
+    assert "shape (30, 20), int64, chunks (8, 20) in shards (32, 20), codecs bytes" in r.stdout
+    assert "written by pario (shards of fixed-offset chunks, C order, uncompressed)" in r.stdout
+    assert "2 files" in r.stdout  # zarr.json and one shard
 
 
 def test_clean_removes_only_dead_jobs_segments(tmp_path):

@@ -120,6 +120,97 @@ def test_zstd_both_ways(tmp_path):
     pario.DiskArray.remove(path)
 
 
+def test_shards_zarr_packed():
+    """zarr-python's shards (inner chunks packed in its own order, empty
+    ones left out, optionally zstd) read by pario; pario rewrites the
+    uncompressed chunks they hold in place, and names what it cannot
+    write."""
+    import zarr
+    g = pario.Group()
+    refused = (pario.Unsupported, pario.RemoteError)  # RemoteError: on ranks that did not move the chunk
+    data = np.arange(24 * 30, dtype=np.float64).reshape(24, 30) + 1
+    data[0:4, 0:5] = 0  # an empty chunk: zarr leaves it out of its shard
+    paths = {c: store(f"py_zarr_shards_{c}.zarr") for c in ("raw", "zstd")}
+    if g.rank == 0:
+        import shutil
+        for codec, path in paths.items():
+            shutil.rmtree(path, ignore_errors=True)
+            z = zarr.create_array(path, shape=data.shape, chunks=(4, 5), shards=(8, 15), dtype=np.float64,
+                                  compressors=None if codec == "raw" else "auto", fill_value=0)
+            z[:] = data
+    g.barrier()
+    for codec, path in paths.items():
+        with pario.DiskArray(path, mode="r+") as d, pario.GlobalArray(data.shape, name="py_zs") as a:
+            assert d.chunks == (4, 5)
+            d.read(a)
+            assert np.array_equal(a[:, :], data), codec
+            a[:, :] = -data
+            if codec == "zstd":
+                with pytest.raises(refused, match="uncompressed chunks in place"):
+                    d.write(a, (slice(8, 12), slice(5, 10)), at=(8, 5))
+                continue
+            d.write(a, (slice(8, 12), slice(5, 10)), at=(8, 5))  # a chunk the shard holds
+            with pytest.raises(refused, match="leaves this chunk out"):
+                d.write(a, (slice(0, 4), slice(0, 5)), at=(0, 0))
+        g.barrier()
+        if g.rank == 0 and codec == "raw":
+            expect = data.copy()
+            expect[8:12, 5:10] = -data[8:12, 5:10]
+            assert np.array_equal(zarr.open_array(path, mode="r")[:], expect)
+    g.barrier()
+    for path in paths.values():
+        pario.DiskArray.remove(path)
+
+
+def test_shards_pario_wrote(tmp_path):
+    """pario's own shards (PARIO_DISK_ARRAY_SHARD, read at start-up, so
+    written by a fresh process): zarr reads them and checks their index
+    checksum; slots never written are holes that read as 0."""
+    import os
+    import zarr
+    from conftest import run_fresh
+    g = pario.Group()
+    if g.rank == 0:
+        script = tmp_path / "shards.py"
+        script.write_text(
+            "import sys, numpy as np, pario\n"
+            "pario.init()\n"
+            "with pario.GlobalArray((50, 40)) as a, pario.DiskArray(sys.argv[1], (50, 40), np.float64,\n"
+            "                                                      chunks=(4, 8)) as d:\n"
+            "    a[:, :] = np.arange(50 * 40).reshape(50, 40)\n"
+            "    d.write(a, (slice(0, 30), slice(0, 40)), at=(0, 0))\n"
+            "pario.finalize()\n")
+        mine = str(tmp_path / "pario_shards.zarr")
+        out = run_fresh(script, [mine], PARIO_DISK_ARRAY_SHARD="2K")  # 8 chunks of 256 B: 4 x 8 elements
+        assert out.returncode == 0, out.stderr
+        z = zarr.open_array(mine, mode="r")
+        assert z.chunks == (4, 8) and z.shards == (4, 40)
+        expect = np.arange(50 * 40, dtype=np.float64).reshape(50, 40)
+        expect[30:] = 0
+        assert np.array_equal(z[:], expect)
+        shard = os.path.join(mine, "c", "0", "0")
+        assert os.path.getsize(shard) == 5 * 256 + 5 * 16 + 4  # fixed slots, then the index and its CRC
+        assert not os.path.exists(os.path.join(mine, "c", "8", "0"))  # rows 32-35: never written
+        with open(shard, "r+b") as f:  # damage the index: zarr and pario both refuse it
+            f.seek(-3, os.SEEK_END)
+            f.write(b"\xff")
+        with pytest.raises(Exception):
+            zarr.open_array(mine, mode="r")[0:4, 0:8]
+        reader = tmp_path / "read.py"
+        reader.write_text(
+            "import sys, pario\n"
+            "with pario.GlobalArray((50, 40)) as a, pario.DiskArray(sys.argv[1], mode='r') as d:\n"
+            "    try:\n"
+            "        d.read(a)\n"
+            "    except pario.Corrupt as e:\n"
+            "        print('corrupt:', e)\n"
+            "pario.finalize()\n")
+        out = run_fresh(reader, [mine])
+        assert out.returncode == 0, out.stderr
+        assert "c/0/0" in out.stdout and "checksum does not match" in out.stdout
+    g.barrier()
+
+
 def test_unsupported_layout_is_named():
     import zarr
     path = store("py_gzip.zarr")

@@ -1,0 +1,264 @@
+#include "diskarray/chunk_store.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "device/device.h"
+
+namespace pario::diskarray {
+namespace {
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "Zarr's bytes codec: pario writes little-endian");
+
+constexpr uint64_t kEmptySlot = ~uint64_t{0};  // Zarr's mark of a chunk a shard does not hold
+
+// Makes dir/a/b/... below an existing dir, each level 0700, for the file
+// at dir/rel.
+Status make_dirs(const std::string& dir, const std::string& rel) {
+  size_t at = 0;
+  while (true) {
+    const size_t slash = rel.find('/', at);
+    if (slash == std::string::npos) return Status::Ok();
+    const std::string path = dir + "/" + rel.substr(0, slash);
+    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return errno_status(errno, path);
+    at = slash + 1;
+  }
+}
+
+Status short_chunk(const std::string& where, size_t got, size_t size) {
+  return Status(Code::kCorrupt, where + ": chunk is " + std::to_string(got) + " bytes, expected " +
+                                    std::to_string(size) + " (truncated?)");
+}
+
+uint64_t load_le64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+}  // namespace
+
+// Written by hand: a table-driven CRC over a shard's small index. Debian
+// packages no C library for CRC-32C other than ISA-L, too large a
+// dependency for a few bytes per shard.
+uint32_t crc32c(const void* data, size_t n) {
+  static const std::array<uint32_t, 256> table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;  // reflected Castagnoli
+      t[i] = c;
+    }
+    return t;
+  }();
+  const auto* p = static_cast<const unsigned char*>(data);
+  uint32_t crc = ~0u;
+  for (size_t i = 0; i < n; ++i) crc = table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
+  return ~crc;
+}
+
+// A chunk's bytes: file[offset, offset + nbytes); no file when never written.
+struct ChunkStore::Place {
+  std::string where;  // the file, and the slot in a shard, for messages
+  std::unique_ptr<device::Device> file;
+  uint64_t offset = 0;
+  uint64_t nbytes = 0;
+};
+
+size_t ChunkStore::chunk_bytes() const {
+  return static_cast<size_t>(meta_.chunk_elements()) * meta_.element_bytes();
+}
+
+int64_t ChunkStore::slots() const {
+  int64_t n = 1;
+  for (size_t d = 0; d < meta_.shard.size(); ++d) n *= meta_.shard[d] / meta_.chunks[d];
+  return n;
+}
+
+size_t ChunkStore::index_bytes() const {
+  return static_cast<size_t>(slots()) * 16 + (meta_.index_crc32c ? 4 : 0);
+}
+
+// A new shard in pario's fixed layout, made beside its name and linked
+// into place; when several ranks race, the first link wins and the others'
+// identical files are dropped.
+Status ChunkStore::make_shard(const std::string& path) const {
+  static std::atomic<uint64_t> serial{0};
+  const size_t ib = index_bytes();
+  const uint64_t data_at = meta_.index_at_end ? 0 : ib;
+  const uint64_t total = static_cast<uint64_t>(slots()) * chunk_bytes() + ib;
+  std::vector<char> index(ib);
+  for (int64_t s = 0; s < slots(); ++s) {
+    const uint64_t entry[2] = {data_at + static_cast<uint64_t>(s) * chunk_bytes(), chunk_bytes()};
+    std::memcpy(index.data() + s * 16, entry, sizeof entry);
+  }
+  if (meta_.index_crc32c) {
+    const uint32_t crc = crc32c(index.data(), ib - 4);
+    std::memcpy(index.data() + ib - 4, &crc, 4);
+  }
+  device::OpenOptions o;
+  o.create = true;
+  o.exclusive = true;
+  std::string tmp;
+  Result<std::unique_ptr<device::Device>> f = Status(Code::kExists, "");
+  while (!f.ok() && f.status().code() == Code::kExists) {
+    tmp = path + ".new." + std::to_string(::getpid()) + "." + std::to_string(serial++);
+    f = device::open_posix(tmp, o);
+  }
+  PARIO_RETURN_IF_ERROR(f.status());
+  Status s = (*f)->write_at(meta_.index_at_end ? total - ib : 0, index.data(), ib);
+  if (s.ok() && !meta_.index_at_end) s = (*f)->truncate(total);  // the slots: a hole
+  Status closed = (*f)->close();
+  if (s.ok()) s = closed;
+  if (s.ok() && ::link(tmp.c_str(), path.c_str()) != 0 && errno != EEXIST) s = errno_status(errno, path);
+  ::unlink(tmp.c_str());
+  return s;
+}
+
+Result<ChunkStore::Place> ChunkStore::locate(const int64_t* index, bool for_write) const {
+  const size_t nd = meta_.chunks.size();
+  std::vector<int64_t> file_index(index, index + nd);
+  int64_t slot = 0;
+  for (size_t d = 0; meta_.sharded() && d < nd; ++d) {
+    const int64_t per = meta_.shard[d] / meta_.chunks[d];
+    file_index[d] = index[d] / per;
+    slot = slot * per + index[d] % per;
+  }
+  const std::string key = meta_.chunk_key(file_index);
+  const std::string path = dir_ + "/" + key;
+  Place p;
+  p.where = meta_.sharded() ? path + " (chunk slot " + std::to_string(slot) + ")" : path;
+  device::OpenOptions o;
+  o.write = for_write;
+  o.create = for_write && !meta_.sharded();
+  if (for_write) PARIO_RETURN_IF_ERROR(make_dirs(dir_, key));
+  Result<std::unique_ptr<device::Device>> f = device::open_posix(path, o);
+  if (!f.ok() && f.status().code() == Code::kNotFound && for_write) {
+    PARIO_RETURN_IF_ERROR(make_shard(path));
+    f = device::open_posix(path, o);
+  }
+  if (!f.ok()) {
+    if (f.status().code() == Code::kNotFound) return p;  // never written
+    return f.status();
+  }
+  PARIO_ASSIGN_OR_RETURN(uint64_t size, (*f)->size());
+  if (!meta_.sharded()) {
+    p.file = std::move(f).value();
+    p.nbytes = meta_.zstd ? size : chunk_bytes();
+    return p;
+  }
+  const size_t ib = index_bytes();
+  if (size < ib) {
+    return Status(Code::kCorrupt, path + ": shard is " + std::to_string(size) + " bytes, shorter than its " +
+                                      std::to_string(ib) + "-byte index (truncated?)");
+  }
+  std::vector<char> idx(ib);
+  size_t got = 0;
+  PARIO_RETURN_IF_ERROR((*f)->read_at(meta_.index_at_end ? size - ib : 0, idx.data(), ib, &got));
+  if (meta_.index_crc32c) {
+    uint32_t stored;
+    std::memcpy(&stored, idx.data() + ib - 4, 4);
+    if (got != ib || stored != crc32c(idx.data(), ib - 4)) {
+      return Status(Code::kCorrupt, path + ": the shard index's checksum does not match (truncated or damaged?)");
+    }
+  }
+  p.offset = load_le64(idx.data() + slot * 16);
+  p.nbytes = load_le64(idx.data() + slot * 16 + 8);
+  if (p.offset == kEmptySlot && p.nbytes == kEmptySlot) {
+    if (!for_write) return p;  // the shard does not hold this chunk: fill value
+    return Status(Code::kUnsupported, p.where + ": the shard leaves this chunk out (packed by another "
+                                                "program); pario writes only into chunks a shard holds");
+  }
+  const uint64_t begin = meta_.index_at_end ? 0 : ib, end = meta_.index_at_end ? size - ib : size;
+  if (p.offset < begin || p.offset > end || p.nbytes > end - p.offset) {
+    return Status(Code::kCorrupt, p.where + ": the index points past the shard's data (truncated?)");
+  }
+  if (for_write && (meta_.zstd || p.nbytes != chunk_bytes())) {
+    return Status(Code::kUnsupported, p.where + ": pario writes uncompressed chunks in place only");
+  }
+  if (!meta_.zstd && p.nbytes != chunk_bytes()) return short_chunk(p.where, p.nbytes, chunk_bytes());
+  p.file = std::move(f).value();
+  return p;
+}
+
+Status ChunkStore::read(const int64_t* index, char* dst) const {
+  PARIO_ASSIGN_OR_RETURN(Place p, locate(index, false));
+  const size_t size = chunk_bytes();
+  if (!p.file) {
+    std::memset(dst, 0, size);
+    return Status::Ok();
+  }
+  size_t got = 0;
+  Status s;
+  if (meta_.zstd) {
+    std::vector<char> packed(p.nbytes);
+    s = p.file->read_at(p.offset, packed.data(), packed.size(), &got);
+    if (s.ok()) {
+      got = ZSTD_decompress(dst, size, packed.data(), got);
+      if (ZSTD_isError(got)) {
+        s = Status(Code::kCorrupt, p.where + ": zstd chunk does not decompress (" + ZSTD_getErrorName(got) +
+                                       "; truncated or damaged?)");
+      }
+    }
+  } else {
+    s = p.file->read_at(p.offset, dst, size, &got);
+  }
+  Status closed = p.file->close();
+  PARIO_RETURN_IF_ERROR(s);
+  PARIO_RETURN_IF_ERROR(closed);
+  return got == size ? Status::Ok() : short_chunk(p.where, got, size);
+}
+
+Status ChunkStore::readv(const int64_t* index, const iovec* v, int n, bool* missing) const {
+  PARIO_ASSIGN_OR_RETURN(Place p, locate(index, false));
+  *missing = !p.file;
+  if (!p.file) return Status::Ok();
+  size_t got = 0;
+  Status s = p.file->readv_at(p.offset, v, n, &got);
+  Status closed = p.file->close();
+  PARIO_RETURN_IF_ERROR(s);
+  PARIO_RETURN_IF_ERROR(closed);
+  return got == chunk_bytes() ? Status::Ok() : short_chunk(p.where, got, chunk_bytes());
+}
+
+// A chunk file is rewritten in place. Not O_TRUNC: truncating freed the
+// file's cached pages and the rewrite then paid for fresh zeroed ones
+// (perf: a quarter of the write time in clear_page); only a longer file
+// (a foreign one, or a zstd chunk that shrank) is cut back.
+Status ChunkStore::write(const int64_t* index, const char* chunk) const {
+  std::vector<char> packed;
+  const char* bytes = chunk;
+  size_t n = chunk_bytes();
+  if (meta_.zstd && !meta_.sharded()) {
+    packed.resize(ZSTD_compressBound(n));
+    n = ZSTD_compress(packed.data(), packed.size(), chunk, n, meta_.zstd_level);
+    if (ZSTD_isError(n)) return Status(Code::kIo, dir_ + ": zstd: " + ZSTD_getErrorName(n));
+    bytes = packed.data();
+  }
+  const iovec v{const_cast<char*>(bytes), n};
+  return writev_bytes(index, &v, 1, n);
+}
+
+Status ChunkStore::writev(const int64_t* index, const iovec* v, int n) const {
+  return writev_bytes(index, v, n, chunk_bytes());
+}
+
+Status ChunkStore::writev_bytes(const int64_t* index, const iovec* v, int n, size_t len) const {
+  PARIO_ASSIGN_OR_RETURN(Place p, locate(index, true));
+  Status s = p.file->writev_at(p.offset, v, n);
+  if (s.ok() && !meta_.sharded()) {
+    Result<uint64_t> size = p.file->size();
+    s = size.status();
+    if (s.ok() && *size > len) s = p.file->truncate(len);
+  }
+  Status closed = p.file->close();
+  return s.ok() ? closed : s;
+}
+
+}  // namespace pario::diskarray

@@ -1,0 +1,66 @@
+// Where a disk array's chunks are kept, and moving one chunk's bytes.
+//
+// Two layouts (diskarray/zarr_meta.h):
+//   - one file per chunk, "c/i/j" under the store;
+//   - shards: the file "c/s/t" holds a block of chunks, and an index of
+//     (offset, nbytes) per chunk slot (C order inside the shard), at its
+//     start or end, optionally followed by its CRC-32C.
+// pario makes a shard whole at once: every slot at a fixed offset
+// (slot * chunk bytes) and the index written before the shard's name
+// appears (a file made beside it, then linked into place), so many ranks
+// write chunks of one shard side by side with plain pwrites, a crash never
+// leaves a shard without its index, and slots never written are holes of
+// a sparse file that read as the fill value 0. Any shard's chunk is read
+// through its index, so shards that zarr-python packed (compressed, in
+// another order, empty chunks left out) read too; a write goes in place
+// and needs the slot to hold an uncompressed chunk already (kUnsupported
+// otherwise: rewriting a packed shard would race with the other ranks).
+// A chunk never written (no file, an empty slot) reads as zeros; a short
+// or damaged file is kCorrupt, never zeros.
+//
+// Calls are thread-safe (each opens the file it needs).
+#pragma once
+
+#include <sys/uio.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "diskarray/zarr_meta.h"
+
+namespace pario::diskarray {
+
+class ChunkStore {
+ public:
+  ChunkStore(std::string dir, ZarrMeta meta) : dir_(std::move(dir)), meta_(std::move(meta)) {}
+  size_t chunk_bytes() const;
+  // The chunk at grid index `index` (one entry per dimension) into dst,
+  // chunk_bytes() long, decompressed.
+  Status read(const int64_t* index, char* dst) const;
+  // Uncompressed chunks: the chunk's bytes scattered over v (chunk_bytes()
+  // in all). *missing says it was never written (v is left untouched).
+  Status readv(const int64_t* index, const iovec* v, int n, bool* missing) const;
+  // The whole chunk (compressed here when the store says zstd), or
+  // gathered from v.
+  Status write(const int64_t* index, const char* chunk) const;
+  Status writev(const int64_t* index, const iovec* v, int n) const;
+
+ private:
+  struct Place;
+  Result<Place> locate(const int64_t* index, bool for_write) const;
+  Status make_shard(const std::string& path) const;
+  Status writev_bytes(const int64_t* index, const iovec* v, int n, size_t len) const;
+  size_t index_bytes() const;
+  int64_t slots() const;
+
+  std::string dir_;
+  ZarrMeta meta_;
+};
+
+// CRC-32C (Castagnoli), as Zarr's crc32c codec stores it (little-endian
+// after the data).
+uint32_t crc32c(const void* data, size_t n);
+
+}  // namespace pario::diskarray
