@@ -122,14 +122,9 @@ Status ChunkStore::make_shard(const std::string& path) const {
 }
 
 Result<ChunkStore::Place> ChunkStore::locate(const int64_t* index, bool for_write) const {
-  const size_t nd = meta_.chunks.size();
-  std::vector<int64_t> file_index(index, index + nd);
+  std::vector<int64_t> file_index(index, index + meta_.chunks.size());
   int64_t slot = 0;
-  for (size_t d = 0; meta_.sharded() && d < nd; ++d) {
-    const int64_t per = meta_.shard[d] / meta_.chunks[d];
-    file_index[d] = index[d] / per;
-    slot = slot * per + index[d] % per;
-  }
+  if (meta_.sharded()) file_index = meta_.shard_index(file_index, &slot);
   const std::string key = meta_.chunk_key(file_index);
   const std::string path = dir_ + "/" + key;
   Place p;

@@ -553,8 +553,26 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
 
   const size_t esize = meta_.element_bytes();
   const Strides chunk_stride = dense_strides(nd, meta_.chunks.data());
-  std::vector<int64_t> index = t->first_chunk_;
-  for (;;) {
+  // The section's chunks, row-major. Sharded writes go slot by slot across
+  // the shards, so the I/O threads write different shard files at once:
+  // writers of one file queue on its inode lock (perf of a 1-rank write
+  // into one shard at a time: a fifth of the time spinning on it).
+  std::vector<std::vector<int64_t>> order;
+  for (std::vector<int64_t> index = t->first_chunk_;;) {
+    order.push_back(index);
+    int d = nd - 1;
+    while (d >= 0 && ++index[d] > t->last_chunk_[d]) index[d] = t->first_chunk_[d], --d;
+    if (d < 0) break;
+  }
+  if (write && meta_.sharded()) {
+    std::vector<std::pair<int64_t, size_t>> key(order.size());  // (slot, row-major position)
+    for (size_t i = 0; i < order.size(); ++i) meta_.shard_index(order[i], &key[i].first), key[i].second = i;
+    std::sort(key.begin(), key.end());
+    std::vector<std::vector<int64_t>> by_slot;
+    for (const auto& k : key) by_slot.push_back(std::move(order[k.second]));
+    order = std::move(by_slot);
+  }
+  for (const std::vector<int64_t>& index : order) {
     auto job = std::make_unique<Transfer::Job>();
     job->chunk.ndim = nd;
     for (int d = 0; d < nd; ++d) {
@@ -604,9 +622,6 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
       }
       io_threads().submit([t = t.get(), raw] { t->run(raw); });
     }
-    int d = nd - 1;  // next chunk index, row-major
-    while (d >= 0 && ++index[d] > t->last_chunk_[d]) index[d] = t->first_chunk_[d], --d;
-    if (d < 0) break;
   }
   return t;
 }

@@ -91,6 +91,17 @@ std::string ZarrMeta::chunk_key(const std::vector<int64_t>& index) const {
   return key;
 }
 
+std::vector<int64_t> ZarrMeta::shard_index(const std::vector<int64_t>& chunk_index, int64_t* slot) const {
+  std::vector<int64_t> s(chunk_index.size());
+  *slot = 0;
+  for (size_t d = 0; d < s.size(); ++d) {
+    const int64_t per = shard[d] / chunks[d];
+    s[d] = chunk_index[d] / per;
+    *slot = *slot * per + chunk_index[d] % per;
+  }
+  return s;
+}
+
 Result<ZarrMeta> read_meta(const std::string& dir) {
   std::ifstream in(dir + "/zarr.json");
   if (!in) {

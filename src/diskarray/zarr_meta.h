@@ -39,6 +39,9 @@ struct ZarrMeta {
   bool sharded() const { return !shard.empty(); }
   // "c/1/0/3" for chunk grid index {1, 0, 3} ("c" for a 0-d array).
   std::string chunk_key(const std::vector<int64_t>& index) const;
+  // Sharded: the shard grid index holding a chunk, and the chunk's slot
+  // in it (C order over the chunks of a shard).
+  std::vector<int64_t> shard_index(const std::vector<int64_t>& chunk_index, int64_t* slot) const;
 };
 
 const char* zarr_data_type(array::ElementType t);
