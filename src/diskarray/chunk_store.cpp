@@ -244,6 +244,14 @@ Status ChunkStore::writev(const int64_t* index, const iovec* v, int n) const {
   return writev_bytes(index, v, n, chunk_bytes());
 }
 
+Status ChunkStore::write_runs(const int64_t* index, const std::vector<Run>& runs) const {
+  PARIO_ASSIGN_OR_RETURN(Place p, locate(index, true));
+  Status s;
+  for (size_t i = 0; s.ok() && i < runs.size(); ++i) s = p.file->write_at(p.offset + runs[i].at, runs[i].src, runs[i].len);
+  Status closed = p.file->close();
+  return s.ok() ? closed : s;
+}
+
 Status ChunkStore::writev_bytes(const int64_t* index, const iovec* v, int n, size_t len) const {
   PARIO_ASSIGN_OR_RETURN(Place p, locate(index, true));
   Status s = p.file->writev_at(p.offset, v, n);

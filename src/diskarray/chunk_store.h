@@ -46,6 +46,16 @@ class ChunkStore {
   // gathered from v.
   Status write(const int64_t* index, const char* chunk) const;
   Status writev(const int64_t* index, const iovec* v, int n) const;
+  // Uncompressed shards: the part of a chunk that a write covers goes
+  // straight to its bytes, and the rest of the slot stays as it is (a
+  // slot always exists whole, so no read and merge is needed).
+  bool writes_in_parts() const { return meta_.sharded() && !meta_.zstd; }
+  struct Run {
+    uint64_t at;  // byte offset inside the chunk
+    const char* src;
+    size_t len;
+  };
+  Status write_runs(const int64_t* index, const std::vector<Run>& runs) const;
 
  private:
   struct Place;

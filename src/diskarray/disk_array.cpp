@@ -270,14 +270,44 @@ bool Transfer::plan_in_place(Job* job) {
   return true;
 }
 
+Status Transfer::write_part(const Job& job) {
+  const int nd = job.part.ndim, last = nd - 1;
+  const size_t esize = meta_.element_bytes();
+  const size_t row = static_cast<size_t>(job.part.count[last]) * esize;
+  const Strides chunk_stride = dense_strides(nd, meta_.chunks.data());
+  std::vector<ChunkStore::Run> runs;
+  const char* src = job.staged.data();
+  std::array<int64_t, array::kMaxDims> r{};  // the part's row: every index but the last
+  for (;;) {
+    int64_t at = job.part.start[last] - job.chunk.start[last];
+    for (int d = 0; d < last; ++d) at += (job.part.start[d] - job.chunk.start[d] + r[d]) * chunk_stride[d];
+    const uint64_t offset = static_cast<uint64_t>(at) * esize;
+    ChunkStore::Run* back = runs.empty() ? nullptr : &runs.back();
+    if (back && back->at + back->len == offset && back->src + back->len == src) {
+      back->len += row;  // whole rows of the chunk: one run
+    } else {
+      runs.push_back({offset, src, row});
+    }
+    src += row;
+    int d = last - 1;
+    while (d >= 0 && ++r[d] == job.part.count[d]) r[d--] = 0;
+    if (d < 0) break;
+  }
+  return store_->write_runs(job.index.data(), runs);
+}
+
 void Transfer::run(Job* job) {
   Status s;
+  const bool in_parts = write_ && !job->whole && store_->writes_in_parts();
   if (!write_ && !job->scatter.empty()) {
     s = read_chunk_in_place(*job);
-  } else if (!write_ || !job->whole) {
+  } else if ((!write_ || !job->whole) && !in_parts) {
     s = store_->read(job->index.data(), job->buf.data());
   }
-  if (s.ok() && write_) {
+  if (s.ok() && in_parts) {
+    s = write_part(*job);
+    std::vector<char>().swap(job->staged);
+  } else if (s.ok() && write_) {
     if (!job->whole) {  // merge the new part into the chunk's old bytes
       const int nd = job->part.ndim;
       copy_strided(nd, job->part.count.data(), job->buf.data() + job->at * meta_.element_bytes(),
@@ -596,11 +626,13 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
       // In place: reads always; writes when the whole chunk is written and
       // the caller waits at once (iwrite lets the array change on return).
       const bool in_place = (!write || (blocking && job->whole)) && t->plan_in_place(job.get());
-      if (!in_place) {  // through a chunk buffer
-        job->bytes = static_cast<size_t>(meta_.chunk_elements()) * esize;
+      const bool in_parts = write && !job->whole && t->store_->writes_in_parts();
+      if (!in_place) {  // through a chunk buffer (or, in parts, just the staged part)
+        const size_t chunk_bytes = in_parts ? 0 : static_cast<size_t>(meta_.chunk_elements()) * esize;
+        job->bytes = chunk_bytes;
         if (write && !job->whole) job->bytes += static_cast<size_t>(job->part.elements()) * esize;
         t->make_room(job->bytes);
-        job->buf.resize(static_cast<size_t>(meta_.chunk_elements()) * esize);  // zeros: the padding
+        job->buf.resize(chunk_bytes);  // zeros: the padding
         if (write && job->whole) {
           s = t->copy_out(job->part, job->buf.data() + job->at * esize, chunk_stride);
         } else if (write) {

@@ -155,6 +155,9 @@ class Transfer {
   // the section) and counts the row; false leaves the job to a chunk buffer.
   bool plan_in_place(Job* job);
   Status read_chunk_in_place(const Job& job);
+  // A partial chunk's staged part written straight to its runs of bytes
+  // (ChunkStore::writes_in_parts).
+  Status write_part(const Job& job);
   bool overlaps(const Transfer& other) const;
   // The memory section that a part of the disk section maps to.
   array::Box mem_box(const array::Box& disk_part) const;
