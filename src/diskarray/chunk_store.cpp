@@ -132,10 +132,10 @@ Result<ChunkStore::Place> ChunkStore::locate(const int64_t* index, bool for_writ
   device::OpenOptions o;
   o.write = for_write;
   o.create = for_write && !meta_.sharded();
-  if (for_write) PARIO_RETURN_IF_ERROR(make_dirs(dir_, key));
   Result<std::unique_ptr<device::Device>> f = device::open_posix(path, o);
-  if (!f.ok() && f.status().code() == Code::kNotFound && for_write) {
-    PARIO_RETURN_IF_ERROR(make_shard(path));
+  if (!f.ok() && f.status().code() == Code::kNotFound && for_write) {  // the first write there
+    PARIO_RETURN_IF_ERROR(make_dirs(dir_, key));
+    if (meta_.sharded()) PARIO_RETURN_IF_ERROR(make_shard(path));
     f = device::open_posix(path, o);
   }
   if (!f.ok()) {

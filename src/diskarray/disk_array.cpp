@@ -115,6 +115,7 @@ struct Transfer::Job {
   array::Box part;   // the part of the disk section in it
   int64_t at = 0;    // element offset of the part in the chunk buffer
   bool whole = false;
+  bool in_parts = false;  // a partial chunk written straight to its bytes (ChunkStore::writes_in_parts)
   // In place: each byte of the chunk file, in order, in the owners' memory
   // (the part) or in `discard`, one file row (zeros for writes' padding).
   std::vector<iovec> scatter;
@@ -189,8 +190,9 @@ Status Transfer::read_chunk_in_place(const Job& job) {
   bool missing = false;
   PARIO_RETURN_IF_ERROR(store_->readv(job.index.data(), job.scatter.data(), static_cast<int>(job.scatter.size()),
                                       &missing));
+  if (!missing) return Status::Ok();
   for (const iovec& v : job.scatter) {
-    if (missing && v.iov_base != job.discard.data()) std::memset(v.iov_base, 0, v.iov_len);
+    if (v.iov_base != job.discard.data()) std::memset(v.iov_base, 0, v.iov_len);
   }
   return Status::Ok();
 }
@@ -298,13 +300,12 @@ Status Transfer::write_part(const Job& job) {
 
 void Transfer::run(Job* job) {
   Status s;
-  const bool in_parts = write_ && !job->whole && store_->writes_in_parts();
   if (!write_ && !job->scatter.empty()) {
     s = read_chunk_in_place(*job);
-  } else if ((!write_ || !job->whole) && !in_parts) {
+  } else if ((!write_ || !job->whole) && !job->in_parts) {
     s = store_->read(job->index.data(), job->buf.data());
   }
-  if (s.ok() && in_parts) {
+  if (s.ok() && job->in_parts) {
     s = write_part(*job);
     std::vector<char>().swap(job->staged);
   } else if (s.ok() && write_) {
@@ -626,9 +627,9 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
       // In place: reads always; writes when the whole chunk is written and
       // the caller waits at once (iwrite lets the array change on return).
       const bool in_place = (!write || (blocking && job->whole)) && t->plan_in_place(job.get());
-      const bool in_parts = write && !job->whole && t->store_->writes_in_parts();
+      job->in_parts = write && !job->whole && t->store_->writes_in_parts();
       if (!in_place) {  // through a chunk buffer (or, in parts, just the staged part)
-        const size_t chunk_bytes = in_parts ? 0 : static_cast<size_t>(meta_.chunk_elements()) * esize;
+        const size_t chunk_bytes = job->in_parts ? 0 : static_cast<size_t>(meta_.chunk_elements()) * esize;
         job->bytes = chunk_bytes;
         if (write && !job->whole) job->bytes += static_cast<size_t>(job->part.elements()) * esize;
         t->make_room(job->bytes);

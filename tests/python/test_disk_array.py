@@ -181,7 +181,7 @@ def test_shards_pario_wrote(tmp_path):
             "    d.write(a, (slice(0, 30), slice(0, 40)), at=(0, 0))\n"
             "pario.finalize()\n")
         mine = str(tmp_path / "pario_shards.zarr")
-        out = run_fresh(script, [mine], PARIO_DISK_ARRAY_SHARD="2K")  # 8 chunks of 256 B: 4 x 8 elements
+        out = run_fresh(script, [mine], PARIO_DISK_ARRAY_SHARD="2K")  # room for 8 chunks of 4 x 8; a row of 5 fills it
         assert out.returncode == 0, out.stderr
         z = zarr.open_array(mine, mode="r")
         assert z.chunks == (4, 8) and z.shards == (4, 40)
