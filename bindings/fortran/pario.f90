@@ -4,8 +4,21 @@
 ! receives the status code (PARIO_OK = 0); when it is absent, a failure
 ! prints the message (which call, path, offset, why) and stops the program
 ! with `error stop`. Offsets and sizes are 64-bit (integer(int64)). File
-! buffers may be of any type and rank (contiguous; character data as
-! arrays of character(len=1)); bytes are counted from the buffer.
+! buffers may be of any type and rank; bytes are counted from the buffer's
+! descriptor. (For character data pass a whole variable or an array of
+! character(len=1): gfortran 12 describes a literal as 1 byte long and a
+! substring as long as its whole variable.)
+! Blocking calls take any array section (the compiler copies a strided
+! one); nonblocking calls need contiguous memory, since pario keeps using
+! it after the call returns, and refuse a strided section.
+!
+! Global and disk arrays hold one element type, chosen at creation:
+! PARIO_TYPE_DOUBLE (real(real64), the default), PARIO_TYPE_FLOAT
+! (real(real32)), PARIO_TYPE_INT32, PARIO_TYPE_INT64 (integer(int32),
+! integer(int64)) or PARIO_TYPE_COMPLEX_DOUBLE (complex(real64)). Every
+! buffer, fill value and alpha must be of that type: the module reads the
+! buffer's type from its descriptor (bindings/fortran/buffer.c) and refuses
+! another one, and a buffer smaller than its section.
 !
 ! Global arrays are Fortran-ordered: an array created with dims (m, n) is
 ! indexed (i, j) with 1 <= i <= m, 1 <= j <= n, and a section lo(:)..hi(:)
@@ -23,6 +36,10 @@ module pario
                                 PARIO_CREATE = 4, PARIO_TRUNCATE = 8, PARIO_EXCLUSIVE = 16, &
                                 PARIO_DIRECT = 32
   integer(int64), parameter, public :: PARIO_UNKNOWN = -1_int64
+  integer, parameter, public :: PARIO_TYPE_DOUBLE = 1, PARIO_TYPE_FLOAT = 2, PARIO_TYPE_INT32 = 3, &
+                                PARIO_TYPE_INT64 = 4, PARIO_TYPE_COMPLEX_DOUBLE = 5
+  integer(c_int), parameter :: INVALID_ARGUMENT = 1
+  integer, parameter :: PARIO_ARRAY_MAX_DIMS = 7
 
   type, public :: pario_file
     type(c_ptr) :: h = c_null_ptr
@@ -39,6 +56,7 @@ module pario
   type, public :: pario_array
     type(c_ptr) :: h = c_null_ptr
     integer :: ndim = 0
+    integer :: type = 0  ! PARIO_TYPE_*
   end type
   type, public :: pario_counter
     type(c_ptr) :: h = c_null_ptr
@@ -46,6 +64,15 @@ module pario
   type, public :: pario_disk_array
     type(c_ptr) :: h = c_null_ptr
     integer :: ndim = 0
+    integer :: type = 0  ! PARIO_TYPE_*
+  end type
+
+  ! A buffer as its C descriptor describes it (see buffer.c).
+  type :: buffer_facts
+    integer(c_int) :: type = 0  ! PARIO_TYPE_*, 0 when pario has none
+    integer(c_int64_t) :: elem_bytes = 0, elements = 0
+    type(c_ptr) :: base = c_null_ptr
+    logical :: contiguous = .false.
   end type
 
   public :: pario_init, pario_finalize, pario_rank, pario_size, pario_error_message
@@ -55,11 +82,12 @@ module pario
             pario_shared_file_read
   public :: pario_group_world, pario_group_barrier
   public :: pario_array_create, pario_array_destroy, pario_array_put, pario_array_get, &
-            pario_array_acc, pario_array_fill, pario_array_sync, pario_array_distribution
+            pario_array_acc, pario_array_fill, pario_array_sync, pario_array_distribution, &
+            pario_array_iget, pario_array_iput
   public :: pario_counter_create, pario_counter_next, pario_counter_reset, pario_counter_destroy
   public :: pario_disk_array_create, pario_disk_array_open, pario_disk_array_close, &
             pario_disk_array_delete, pario_disk_array_write, pario_disk_array_read, &
-            pario_disk_array_iwrite, pario_disk_array_iread
+            pario_disk_array_iwrite, pario_disk_array_iread, pario_disk_array_shape
 
   interface
     integer(c_int) function c_init() bind(C, name="pario_init")
@@ -75,6 +103,18 @@ module pario
     integer(c_int) function c_world_size(n) bind(C, name="pario_world_size")
       import :: c_int
       integer(c_int), intent(out) :: n
+    end function
+    integer(c_int) function c_report_error(code, call, message) bind(C, name="pario_report_error")
+      import :: c_int, c_char
+      integer(c_int), value :: code
+      character(kind=c_char), intent(in) :: call(*), message(*)
+    end function
+    integer(c_int) function c_buffer(buf, type, elem_bytes, elements, base) bind(C, name="pario_f_buffer")
+      import :: c_int, c_int64_t, c_ptr
+      type(*), dimension(..), intent(in) :: buf
+      integer(c_int), intent(out) :: type
+      integer(c_int64_t), intent(out) :: elem_bytes, elements
+      type(c_ptr), intent(out) :: base
     end function
     integer(c_size_t) function c_last_error(buf, len) bind(C, name="pario_last_error_message")
       import :: c_char, c_size_t
@@ -188,6 +228,18 @@ module pario
       type(c_ptr), value :: a, buf, ld, alpha
       integer(c_int64_t), intent(in) :: start(*), count(*)
     end function
+    integer(c_int) function c_array_iget(a, start, count, buf, ld, r) bind(C, name="pario_array_iget")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: a, buf, ld
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+      type(c_ptr), intent(out) :: r
+    end function
+    integer(c_int) function c_array_iput(a, start, count, buf, ld, r) bind(C, name="pario_array_iput")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: a, buf, ld
+      integer(c_int64_t), intent(in) :: start(*), count(*)
+      type(c_ptr), intent(out) :: r
+    end function
     integer(c_int) function c_array_fill(a, value) bind(C, name="pario_array_fill")
       import :: c_int, c_ptr
       type(c_ptr), value :: a, value
@@ -234,6 +286,12 @@ module pario
       character(kind=c_char), intent(in) :: path(*)
       integer(c_int), value :: mode
       type(c_ptr), intent(out) :: d
+    end function
+    integer(c_int) function c_da_info(d, type, ndim, dims, chunks) bind(C, name="pario_disk_array_info")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, chunks
+      integer(c_int), intent(out) :: type, ndim
+      integer(c_int64_t), intent(out) :: dims(*)
     end function
     integer(c_int) function c_da_close(d) bind(C, name="pario_disk_array_close")
       import :: c_int, c_ptr
@@ -285,6 +343,42 @@ contains
       error stop 1
     end if
   end subroutine
+
+  ! Records a failure the module found itself as the thread's last error
+  ! (so pario_error_message reports it like any other) and returns code.
+  integer(c_int) function refuse(code, call, message) result(rc)
+    integer(c_int), intent(in) :: code
+    character(*), intent(in) :: call, message
+    rc = c_report_error(code, cstr(call), cstr(message))
+  end function
+
+  type(buffer_facts) function facts(buf) result(b)
+    type(*), dimension(..), intent(in) :: buf
+    b%contiguous = c_buffer(buf, b%type, b%elem_bytes, b%elements, b%base) /= 0
+  end function
+
+  function type_name(type) result(name)
+    integer, intent(in) :: type
+    character(len=:), allocatable :: name
+    select case (type)
+    case (PARIO_TYPE_DOUBLE); name = 'real(real64)'
+    case (PARIO_TYPE_FLOAT); name = 'real(real32)'
+    case (PARIO_TYPE_INT32); name = 'integer(int32)'
+    case (PARIO_TYPE_INT64); name = 'integer(int64)'
+    case (PARIO_TYPE_COMPLEX_DOUBLE); name = 'complex(real64)'
+    case default; name = 'a type pario arrays do not hold'
+    end select
+  end function
+
+  ! A nonblocking call keeps using the memory after it returns: a strided
+  ! section would be a temporary copy, gone by then.
+  integer(c_int) function need_contiguous(call, b) result(rc)
+    character(*), intent(in) :: call
+    type(buffer_facts), intent(in) :: b
+    rc = 0
+    if (.not. b%contiguous) rc = refuse(INVALID_ARGUMENT, call, 'the buffer is a strided section; a nonblocking &
+                                        &call needs contiguous memory (copy it to a contiguous array first)')
+  end function
 
   function cstr(s) result(c)
     character(*), intent(in) :: s
@@ -353,37 +447,51 @@ contains
   subroutine pario_file_write(f, offset, buf, ierr)
     type(pario_file), intent(in) :: f
     integer(int64), intent(in) :: offset
-    class(*), dimension(..), target, contiguous, intent(in) :: buf
+    type(*), dimension(..), contiguous, intent(in) :: buf
     integer, intent(out), optional :: ierr
-    call finish(c_file_write(f%h, offset, addr(buf), nbytes(buf)), ierr)
+    type(buffer_facts) :: b
+    b = facts(buf)
+    call finish(c_file_write(f%h, offset, b%base, bytes(b)), ierr)
   end subroutine
 
   subroutine pario_file_read(f, offset, buf, ierr)
     type(pario_file), intent(in) :: f
     integer(int64), intent(in) :: offset
-    class(*), dimension(..), target, contiguous, intent(inout) :: buf
+    type(*), dimension(..), contiguous, intent(inout) :: buf
     integer, intent(out), optional :: ierr
-    call finish(c_file_read(f%h, offset, addr(buf), nbytes(buf)), ierr)
+    type(buffer_facts) :: b
+    b = facts(buf)
+    call finish(c_file_read(f%h, offset, b%base, bytes(b)), ierr)
   end subroutine
 
   !> Starts a write; buf must stay unchanged until pario_wait(req).
   subroutine pario_file_iwrite(f, offset, buf, req, ierr)
     type(pario_file), intent(in) :: f
     integer(int64), intent(in) :: offset
-    class(*), dimension(..), target, contiguous, intent(in) :: buf
+    type(*), dimension(..), target, intent(in) :: buf
     type(pario_request), intent(out) :: req
     integer, intent(out), optional :: ierr
-    call finish(c_file_iwrite(f%h, offset, addr(buf), nbytes(buf), req%h), ierr)
+    type(buffer_facts) :: b
+    integer(c_int) :: rc
+    b = facts(buf)
+    rc = need_contiguous('pario_file_iwrite', b)
+    if (rc == 0) rc = c_file_iwrite(f%h, offset, b%base, bytes(b), req%h)
+    call finish(rc, ierr)
   end subroutine
 
   !> Starts a read into buf, which must stay untouched until pario_wait(req).
   subroutine pario_file_iread(f, offset, buf, req, ierr)
     type(pario_file), intent(in) :: f
     integer(int64), intent(in) :: offset
-    class(*), dimension(..), target, contiguous, intent(inout) :: buf
+    type(*), dimension(..), target, intent(inout) :: buf
     type(pario_request), intent(out) :: req
     integer, intent(out), optional :: ierr
-    call finish(c_file_iread(f%h, offset, addr(buf), nbytes(buf), req%h), ierr)
+    type(buffer_facts) :: b
+    integer(c_int) :: rc
+    b = facts(buf)
+    rc = need_contiguous('pario_file_iread', b)
+    if (rc == 0) rc = c_file_iread(f%h, offset, b%base, bytes(b), req%h)
+    call finish(rc, ierr)
   end subroutine
 
   subroutine pario_wait(req, ierr)
@@ -418,20 +526,24 @@ contains
   subroutine pario_shared_file_write(f, offset, buf, ierr)
     type(pario_shared_file), intent(in) :: f
     integer(int64), intent(in) :: offset
-    class(*), dimension(..), target, contiguous, intent(in) :: buf
+    type(*), dimension(..), contiguous, intent(in) :: buf
     integer, intent(out), optional :: ierr
-    call finish(c_sf_write(f%h, offset, addr(buf), nbytes(buf)), ierr)
+    type(buffer_facts) :: b
+    b = facts(buf)
+    call finish(c_sf_write(f%h, offset, b%base, bytes(b)), ierr)
   end subroutine
 
   subroutine pario_shared_file_read(f, offset, buf, ierr)
     type(pario_shared_file), intent(in) :: f
     integer(int64), intent(in) :: offset
-    class(*), dimension(..), target, contiguous, intent(inout) :: buf
+    type(*), dimension(..), contiguous, intent(inout) :: buf
     integer, intent(out), optional :: ierr
-    call finish(c_sf_read(f%h, offset, addr(buf), nbytes(buf)), ierr)
+    type(buffer_facts) :: b
+    b = facts(buf)
+    call finish(c_sf_read(f%h, offset, b%base, bytes(b)), ierr)
   end subroutine
 
-  ! ---- groups, arrays (real(real64)), counters ----
+  ! ---- groups, arrays, counters ----
 
   subroutine pario_group_world(g, ierr)
     type(pario_group), intent(out) :: g
@@ -445,16 +557,20 @@ contains
     call finish(c_group_barrier(g%h), ierr)
   end subroutine
 
-  !> Collective: a double-precision array of Fortran shape dims.
-  subroutine pario_array_create(a, group, name, dims, ierr)
+  !> Collective: an array of Fortran shape dims holding elements of type
+  !> (PARIO_TYPE_*, default PARIO_TYPE_DOUBLE).
+  subroutine pario_array_create(a, group, name, dims, type, ierr)
     type(pario_array), intent(out) :: a
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: name
     integer(int64), intent(in) :: dims(:)
+    integer, intent(in), optional :: type
     integer, intent(out), optional :: ierr
     a%ndim = size(dims)
-    call finish(c_array_create(group%h, cstr(name), 1_c_int, int(a%ndim, c_int), dims(size(dims):1:-1), a%h), &
-                ierr)
+    a%type = PARIO_TYPE_DOUBLE
+    if (present(type)) a%type = type
+    call finish(c_array_create(group%h, cstr(name), int(a%type, c_int), int(a%ndim, c_int), &
+                               dims(size(dims):1:-1), a%h), ierr)
   end subroutine
 
   subroutine pario_array_destroy(a, ierr)
@@ -475,43 +591,133 @@ contains
     end do
   end subroutine
 
+  ! What pario cannot see for itself in a transfer between a and buf: the
+  ! rank of lo and hi, the buffer's type and size (and, for a nonblocking
+  ! call, that it is contiguous). Fills start and count on success.
+  integer(c_int) function check_transfer(call, a, lo, hi, b, start, count) result(rc)
+    character(*), intent(in) :: call
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:)
+    type(buffer_facts), intent(in) :: b
+    integer(c_int64_t), intent(out) :: start(a%ndim), count(a%ndim)
+    character(len=160) :: why
+    rc = 0
+    if (.not. c_associated(a%h)) then
+      rc = refuse(INVALID_ARGUMENT, call, 'the array was not created or was destroyed')
+    else if (size(lo) /= a%ndim .or. size(hi) /= a%ndim) then
+      write (why, '(a, i0, a, i0, a, i0)') 'lo and hi need one bound per dimension: ', a%ndim, &
+        ', not ', size(lo), ' and ', size(hi)
+      rc = refuse(INVALID_ARGUMENT, call, trim(why))
+    else if (b%type /= a%type) then
+      rc = refuse(INVALID_ARGUMENT, call, 'the buffer holds ' // type_name(int(b%type)) // &
+                  ' elements, the array ' // type_name(a%type))
+    else
+      call section(a, lo, hi, start, count)
+      if (b%elements < product(count)) then
+        write (why, '(a, i0, a, i0)') 'the buffer has ', b%elements, ' elements, the section ', product(count)
+        rc = refuse(INVALID_ARGUMENT, call, trim(why))
+      end if
+    end if
+  end function
+
+  !> a(lo..hi) = buf (any array section of a's type, at least as large).
   subroutine pario_array_put(a, lo, hi, buf, ierr)
     type(pario_array), intent(in) :: a
     integer(int64), intent(in) :: lo(:), hi(:)
-    real(real64), dimension(..), target, contiguous, intent(in) :: buf
+    type(*), dimension(..), contiguous, intent(in) :: buf
     integer, intent(out), optional :: ierr
     integer(c_int64_t) :: start(a%ndim), count(a%ndim)
-    call section(a, lo, hi, start, count)
-    call finish(c_array_put(a%h, start, count, c_loc(buf), c_null_ptr), ierr)
+    type(buffer_facts) :: b
+    integer(c_int) :: rc
+    b = facts(buf)
+    rc = check_transfer('pario_array_put', a, lo, hi, b, start, count)
+    if (rc == 0) rc = c_array_put(a%h, start, count, b%base, c_null_ptr)
+    call finish(rc, ierr)
   end subroutine
 
+  !> buf = a(lo..hi).
   subroutine pario_array_get(a, lo, hi, buf, ierr)
     type(pario_array), intent(in) :: a
     integer(int64), intent(in) :: lo(:), hi(:)
-    real(real64), dimension(..), target, contiguous, intent(inout) :: buf
+    type(*), dimension(..), contiguous, intent(inout) :: buf
     integer, intent(out), optional :: ierr
     integer(c_int64_t) :: start(a%ndim), count(a%ndim)
-    call section(a, lo, hi, start, count)
-    call finish(c_array_get(a%h, start, count, c_loc(buf), c_null_ptr), ierr)
+    type(buffer_facts) :: b
+    integer(c_int) :: rc
+    b = facts(buf)
+    rc = check_transfer('pario_array_get', a, lo, hi, b, start, count)
+    if (rc == 0) rc = c_array_get(a%h, start, count, b%base, c_null_ptr)
+    call finish(rc, ierr)
   end subroutine
 
-  !> section += alpha * buf, atomic per element.
+  !> a(lo..hi) += alpha * buf (alpha absent: 1), atomic per element.
   subroutine pario_array_acc(a, lo, hi, buf, alpha, ierr)
     type(pario_array), intent(in) :: a
     integer(int64), intent(in) :: lo(:), hi(:)
-    real(real64), dimension(..), target, contiguous, intent(in) :: buf
-    real(real64), intent(in), target :: alpha
+    type(*), dimension(..), contiguous, intent(in) :: buf
+    type(*), dimension(..), intent(in), optional :: alpha
     integer, intent(out), optional :: ierr
     integer(c_int64_t) :: start(a%ndim), count(a%ndim)
-    call section(a, lo, hi, start, count)
-    call finish(c_array_acc(a%h, start, count, c_loc(buf), c_null_ptr, c_loc(alpha)), ierr)
+    type(buffer_facts) :: b, scale
+    integer(c_int) :: rc
+    b = facts(buf)
+    rc = check_transfer('pario_array_acc', a, lo, hi, b, start, count)
+    if (present(alpha) .and. rc == 0) then
+      scale = facts(alpha)
+      if (scale%type /= a%type .or. scale%elements /= 1) rc = refuse(INVALID_ARGUMENT, 'pario_array_acc', &
+        'alpha must be one ' // type_name(a%type) // ', like the array''s elements')
+    end if
+    if (rc == 0) rc = c_array_acc(a%h, start, count, b%base, c_null_ptr, scale%base)
+    call finish(rc, ierr)
   end subroutine
 
+  !> Starts buf = a(lo..hi); buf (contiguous) is filled by pario_wait(req).
+  subroutine pario_array_iget(a, lo, hi, buf, req, ierr)
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:)
+    type(*), dimension(..), target, intent(inout) :: buf
+    type(pario_request), intent(out) :: req
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: start(a%ndim), count(a%ndim)
+    type(buffer_facts) :: b
+    integer(c_int) :: rc
+    b = facts(buf)
+    rc = check_transfer('pario_array_iget', a, lo, hi, b, start, count)
+    if (rc == 0) rc = need_contiguous('pario_array_iget', b)
+    if (rc == 0) rc = c_array_iget(a%h, start, count, b%base, c_null_ptr, req%h)
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Starts a(lo..hi) = buf; leave buf (contiguous) unchanged until pario_wait(req).
+  subroutine pario_array_iput(a, lo, hi, buf, req, ierr)
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:)
+    type(*), dimension(..), target, intent(in) :: buf
+    type(pario_request), intent(out) :: req
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: start(a%ndim), count(a%ndim)
+    type(buffer_facts) :: b
+    integer(c_int) :: rc
+    b = facts(buf)
+    rc = check_transfer('pario_array_iput', a, lo, hi, b, start, count)
+    if (rc == 0) rc = need_contiguous('pario_array_iput', b)
+    if (rc == 0) rc = c_array_iput(a%h, start, count, b%base, c_null_ptr, req%h)
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: every element = value (one element of a's type).
   subroutine pario_array_fill(a, value, ierr)
     type(pario_array), intent(in) :: a
-    real(real64), intent(in), target :: value
+    type(*), dimension(..), intent(in) :: value
     integer, intent(out), optional :: ierr
-    call finish(c_array_fill(a%h, c_loc(value)), ierr)
+    type(buffer_facts) :: v
+    integer(c_int) :: rc
+    v = facts(value)
+    rc = 0
+    if (c_associated(a%h) .and. (v%type /= a%type .or. v%elements /= 1)) rc = refuse(INVALID_ARGUMENT, &
+      'pario_array_fill', 'the value must be one ' // type_name(a%type) // ', like the array''s elements')
+    if (rc == 0) rc = c_array_fill(a%h, v%base)
+    call finish(rc, ierr)
   end subroutine
 
   subroutine pario_array_sync(a, ierr)
@@ -560,29 +766,55 @@ contains
     call finish(c_counter_destroy(c%h), ierr)
   end subroutine
 
-  ! ---- disk arrays (real(real64), Fortran order like global arrays) ----
+  ! ---- disk arrays (Fortran order, like global arrays) ----
 
-  !> Collective: a new disk array (a Zarr store at path) of Fortran shape dims.
-  subroutine pario_disk_array_create(d, group, path, dims, ierr)
+  !> Collective: a new disk array (a Zarr store at path) of Fortran shape
+  !> dims holding elements of type (PARIO_TYPE_*, default PARIO_TYPE_DOUBLE).
+  subroutine pario_disk_array_create(d, group, path, dims, type, ierr)
     type(pario_disk_array), intent(out) :: d
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
     integer(int64), intent(in) :: dims(:)
+    integer, intent(in), optional :: type
     integer, intent(out), optional :: ierr
     d%ndim = size(dims)
-    call finish(c_da_create(group%h, cstr(path), 1_c_int, int(d%ndim, c_int), dims(size(dims):1:-1), &
-                            c_null_ptr, d%h), ierr)
+    d%type = PARIO_TYPE_DOUBLE
+    if (present(type)) d%type = type
+    call finish(c_da_create(group%h, cstr(path), int(d%type, c_int), int(d%ndim, c_int), &
+                            dims(size(dims):1:-1), c_null_ptr, d%h), ierr)
   end subroutine
 
-  !> Collective: an existing disk array, PARIO_READ or PARIO_RDWR.
-  subroutine pario_disk_array_open(d, group, path, mode, ndim, ierr)
+  !> Collective: an existing disk array, PARIO_READ or PARIO_RDWR; d%type
+  !> and d%ndim come from the store (pario_disk_array_shape gives dims).
+  subroutine pario_disk_array_open(d, group, path, mode, ierr)
     type(pario_disk_array), intent(out) :: d
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
-    integer, intent(in) :: mode, ndim
+    integer, intent(in) :: mode
     integer, intent(out), optional :: ierr
-    d%ndim = ndim
-    call finish(c_da_open(group%h, cstr(path), int(mode, c_int), d%h), ierr)
+    integer(c_int) :: rc, type, ndim
+    integer(c_int64_t) :: dims(PARIO_ARRAY_MAX_DIMS)
+    rc = c_da_open(group%h, cstr(path), int(mode, c_int), d%h)
+    if (rc == 0) rc = c_da_info(d%h, type, ndim, dims, c_null_ptr)
+    if (rc == 0) then
+      d%type = int(type)
+      d%ndim = int(ndim)
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> The Fortran shape of d: dims(1:d%ndim).
+  subroutine pario_disk_array_shape(d, dims, ierr)
+    type(pario_disk_array), intent(in) :: d
+    integer(int64), intent(out) :: dims(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: rc, type, ndim
+    integer(c_int64_t) :: c_dims(PARIO_ARRAY_MAX_DIMS)
+    rc = c_da_info(d%h, type, ndim, c_dims, c_null_ptr)
+    if (rc == 0 .and. size(dims) < ndim) rc = refuse(INVALID_ARGUMENT, 'pario_disk_array_shape', &
+                                                     'dims has fewer elements than the array has dimensions')
+    if (rc == 0) dims(1:ndim) = c_dims(ndim:1:-1)
+    call finish(rc, ierr)
   end subroutine
 
   subroutine pario_disk_array_close(d, ierr)
@@ -677,18 +909,9 @@ contains
     end if
   end function
 
-  ! Bytes in a buffer of any type: its elements times their size. (gfortran
-  ! 12 sizes a character(len>1) scalar as 1 byte here: pass character
-  ! data as arrays of character(len=1).)
-  integer(c_size_t) function nbytes(buf)
-    class(*), dimension(..), intent(in) :: buf
-    nbytes = int(size(buf, kind=int64) * storage_size(buf, kind=int64) / 8, c_size_t)
-  end function
-
-  ! The address of a buffer of any type (c_loc takes an assumed-type one).
-  type(c_ptr) function addr(buf)
-    type(*), dimension(..), target, contiguous, intent(in) :: buf
-    addr = c_loc(buf)
+  integer(c_size_t) function bytes(b)
+    type(buffer_facts), intent(in) :: b
+    bytes = int(b%elements * b%elem_bytes, c_size_t)
   end function
 
 end module pario

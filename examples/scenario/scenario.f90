@@ -55,7 +55,7 @@ program scenario
   call pario_disk_array_write(d, a, one, dims, one)
   call pario_disk_array_close(d)
   call pario_array_create(b, world, 'back', dims)
-  call pario_disk_array_open(d, world, store, PARIO_READ, 2)
+  call pario_disk_array_open(d, world, store, PARIO_READ)
   call pario_disk_array_read(d, b, one, dims, one)
   call pario_disk_array_close(d)
   call pario_array_get(a, one, dims, all_a)

@@ -68,6 +68,13 @@ PARIO_API const char *pario_status_string(int code);
  * is empty before the first failure. */
 PARIO_API size_t pario_last_error_message(char *buf, size_t len);
 
+/* For language bindings that check arguments pario cannot see (the element
+ * type of a Fortran buffer): records "<call>: <message>" as this thread's
+ * last error, so pario_last_error_message stays the one place to look, and
+ * returns code. A code that is not an error (PARIO_OK, unknown) records
+ * nothing and returns PARIO_ERR_INVALID_ARGUMENT. */
+PARIO_API int pario_report_error(int code, const char *call, const char *message);
+
 #ifdef __cplusplus
 }
 #endif

@@ -117,6 +117,12 @@ const char* pario_status_string(int code) { return code_name(code); }
 
 size_t pario_last_error_message(char* buf, size_t len) { return copy_out(last_error, buf, len); }
 
+int pario_report_error(int code, const char* call, const char* message) {
+  if (code <= PARIO_OK || code > PARIO_ERR_PERMISSION) return PARIO_ERR_INVALID_ARGUMENT;
+  last_error = std::string(call ? call : "(unnamed call)") + ": " + (message ? message : "");
+  return code;
+}
+
 const char* pario_version(void) { return PARIO_VERSION; }
 
 int pario_init(void) {

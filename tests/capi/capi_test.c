@@ -15,6 +15,14 @@ static void test_status_strings(void) {
   pario_file_open(NULL, PARIO_MODE_RDWR, NULL);
   size_t n = pario_last_error_message(buf, sizeof buf);
   CHECK(n > sizeof buf && strlen(buf) == sizeof buf - 1);
+  /* a binding's own finding becomes the last error; PARIO_OK records nothing */
+  char msg[64];
+  CHECK(pario_report_error(PARIO_ERR_STATE, "binding_call", "why") == PARIO_ERR_STATE);
+  CHECK(pario_last_error_message(msg, sizeof msg) == 17 && strcmp(msg, "binding_call: why") == 0);
+  CHECK(pario_report_error(PARIO_OK, "x", "y") == PARIO_ERR_INVALID_ARGUMENT);
+  CHECK(pario_report_error(99, "x", "y") == PARIO_ERR_INVALID_ARGUMENT);
+  pario_last_error_message(msg, sizeof msg);
+  CHECK(strcmp(msg, "binding_call: why") == 0);
 }
 
 static void test_round_trip_and_requests(const char *path) {

@@ -1,12 +1,14 @@
 ! The Fortran module `pario` at 1 and 2 ranks: private and shared files,
 ! a global array in Fortran order, the counter, nonblocking and transposed
-! disk-array transfers, and errors through ierr.
+! disk-array transfers, arrays of every element type, and errors through
+! ierr (a buffer of the wrong type or size, a strided nonblocking buffer).
 program pario_module_test
   use pario
-  use, intrinsic :: iso_fortran_env, only: int64, real64
+  use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
   implicit none
   integer :: me, np, ierr, failures = 0, i, j
   character(len=256) :: dir, path
+  character(len=11) :: text
   type(pario_file) :: f
   type(pario_request) :: req
   type(pario_shared_file) :: sf
@@ -39,6 +41,11 @@ program pario_module_test
   call pario_wait(req)
   call pario_file_read(f, 8000_int64, k2)
   call check(all(y == x) .and. all(k2 == k), 'file round trip')
+  text = 'hello pario'
+  call pario_file_write(f, 8080_int64, text)
+  text = ' '
+  call pario_file_read(f, 8080_int64, text)
+  call check(text == 'hello pario' .and. pario_file_length(f) == 8091_int64, 'a character scalar counts its length')
   call pario_file_read(f, 8000_int64, y, ierr)
   call check(ierr == 5, 'read past end of file gives PARIO_ERR_OUT_OF_RANGE')
   call check(index(pario_error_message(), 'past end of file') > 0, 'the message says why')
@@ -105,6 +112,9 @@ program pario_module_test
   call pario_array_destroy(t)
   call pario_array_destroy(a)
 
+  call typed_arrays()
+  call buffer_errors()
+
   ! Counter: 10 values per rank, each handed out once.
   call pario_counter_create(c, world)
   do i = 1, 10
@@ -130,6 +140,127 @@ program pario_module_test
   if (me == 0) print '(a)', 'pario_module_test: all passed'
 
 contains
+
+  ! Every element type: put, get, acc with alpha, fill, nonblocking get and
+  ! put, and an integer disk array whose type the open finds in the store.
+  subroutine typed_arrays()
+    type(pario_array) :: ai, al, af, az, back
+    type(pario_disk_array) :: dd
+    type(pario_request) :: r
+    integer(int32) :: iw(6, 4), ir(6, 4)
+    integer(int64) :: lw(5), lr(5), dims(3)
+    real(real32) :: fw(3, 3), fr(3, 3)
+    complex(real64) :: zw(4), zr(4)
+    integer :: p, q
+    iw = reshape([(p * 7 - 11, p = 1, 24)], [6, 4])
+    call pario_array_create(ai, world, 'int32', [6_int64, 4_int64], PARIO_TYPE_INT32)
+    call check(ai%type == PARIO_TYPE_INT32, 'the array knows its type')
+    call pario_array_fill(ai, 5_int32)
+    call pario_array_get(ai, [1_int64, 1_int64], [6_int64, 4_int64], ir)
+    call check(all(ir == 5), 'int32 fill')
+    call pario_group_barrier(world)
+    if (me == 0) call pario_array_put(ai, [1_int64, 1_int64], [6_int64, 4_int64], iw)
+    call pario_array_sync(ai)
+    call pario_array_acc(ai, [2_int64, 2_int64], [3_int64, 3_int64], reshape([1, 2, 3, 4], [2, 2]), 10_int32)
+    call pario_array_sync(ai)
+    call pario_array_iget(ai, [1_int64, 1_int64], [6_int64, 4_int64], ir, r)
+    call pario_wait(r)
+    iw(2:3, 2:3) = iw(2:3, 2:3) + 10 * np * reshape([1, 2, 3, 4], [2, 2])
+    call check(all(ir == iw), 'int32 put, acc with alpha from every rank, iget')
+
+    ! A disk array of int32: written from ai, opened again, read into back.
+    write (path, '(a, a)') trim(dir), '/fortran_module_int.zarr'
+    call pario_disk_array_delete(world, path, ierr)
+    call pario_disk_array_create(dd, world, path, [6_int64, 4_int64], PARIO_TYPE_INT32)
+    call pario_disk_array_write(dd, ai, [1_int64, 1_int64], [6_int64, 4_int64], [1_int64, 1_int64])
+    call pario_disk_array_close(dd)
+    call pario_disk_array_open(dd, world, path, PARIO_READ)
+    call pario_disk_array_shape(dd, dims)
+    call check(dd%type == PARIO_TYPE_INT32 .and. dd%ndim == 2 .and. all(dims(1:2) == [6, 4]), &
+               'open finds the type and Fortran shape in the store')
+    call pario_array_create(back, world, 'int32 back', dims(1:2), dd%type)
+    call pario_disk_array_read(dd, back, [1_int64, 1_int64], [6_int64, 4_int64], [1_int64, 1_int64])
+    ir = 0
+    call pario_array_get(back, [1_int64, 1_int64], [6_int64, 4_int64], ir)
+    call check(all(ir == iw), 'int32 disk array round trip')
+    call pario_disk_array_close(dd)
+    call pario_disk_array_delete(world, path)
+    call pario_array_destroy(back)
+
+    call pario_array_create(al, world, 'int64', [5_int64], PARIO_TYPE_INT64)
+    lw = [(int(p, int64) * 3000000000_int64, p = 1, 5)]
+    call pario_array_fill(al, 0_int64)
+    if (me == np - 1) call pario_array_put(al, [1_int64], [5_int64], lw)
+    call pario_array_sync(al)
+    call pario_array_get(al, [1_int64], [5_int64], lr)
+    call check(all(lr == lw), 'int64 values past 2**31')
+
+    call pario_array_create(af, world, 'float', [3_int64, 3_int64], PARIO_TYPE_FLOAT)
+    fw = reshape([(real(p, real32) / 4, p = 1, 9)], [3, 3])
+    call pario_array_fill(af, 0.0_real32)
+    call pario_array_sync(af)
+    call pario_array_acc(af, [1_int64, 1_int64], [3_int64, 3_int64], fw)
+    call pario_array_sync(af)
+    call pario_array_get(af, [1_int64, 1_int64], [3_int64, 3_int64], fr)
+    call check(all(fr == np * fw), 'float acc without alpha')
+
+    call pario_array_create(az, world, 'complex', [4_int64], PARIO_TYPE_COMPLEX_DOUBLE)
+    zw = [(cmplx(p, -p, real64), p = 1, 4)]
+    call pario_array_fill(az, (1.0_real64, 0.5_real64))
+    call pario_array_sync(az)
+    call pario_array_acc(az, [1_int64], [4_int64], zw, (0.0_real64, 1.0_real64))
+    call pario_array_sync(az)
+    if (me == 0) then
+      call pario_array_iput(az, [2_int64], [2_int64], zw(4:4), r)
+      call pario_wait(r)
+    end if
+    call pario_array_sync(az)
+    call pario_array_get(az, [1_int64], [4_int64], zr)
+    zw = [((1.0_real64, 0.5_real64) + np * (0.0_real64, 1.0_real64) * zw(q), q = 1, 4)]
+    zw(2) = cmplx(4, -4, real64)
+    call check(all(zr == zw), 'complex fill, acc with complex alpha, iput')
+
+    call pario_array_destroy(az)
+    call pario_array_destroy(af)
+    call pario_array_destroy(al)
+    call pario_array_destroy(ai)
+  end subroutine
+
+  ! What only the module can see: a buffer of another type or too small,
+  ! a fill value or alpha of another type, a strided nonblocking buffer,
+  ! lo and hi of the wrong rank. Each is refused with a message, and
+  ! nothing moves.
+  subroutine buffer_errors()
+    type(pario_array) :: ad
+    type(pario_request) :: r
+    real(real64) :: m(4, 4), small(3)
+    integer(int32) :: wrong(4)
+    m = 7
+    call pario_array_create(ad, world, 'errors', [4_int64, 4_int64])
+    call pario_array_fill(ad, 1.0_real64)
+    call pario_array_put(ad, [1_int64, 1_int64], [4_int64, 1_int64], wrong, ierr)
+    call check(ierr == 1 .and. index(pario_error_message(), 'pario_array_put: the buffer holds integer(int32) &
+               &elements, the array real(real64)') > 0, 'a buffer of another type is refused')
+    call pario_array_get(ad, [1_int64, 1_int64], [4_int64, 1_int64], small, ierr)
+    call check(ierr == 1 .and. index(pario_error_message(), 'the buffer has 3 elements, the section 4') > 0, &
+               'a buffer smaller than the section is refused')
+    call pario_array_fill(ad, 1, ierr)
+    call check(ierr == 1 .and. index(pario_error_message(), 'one real(real64)') > 0, &
+               'a fill value of another type is refused')
+    call pario_array_acc(ad, [1_int64, 1_int64], [4_int64, 1_int64], m(:, 1), 2.0_real32, ierr)
+    call check(ierr == 1 .and. index(pario_error_message(), 'alpha must be one real(real64)') > 0, &
+               'an alpha of another type is refused')
+    call pario_array_iget(ad, [1_int64, 1_int64], [1_int64, 4_int64], m(1, :), r, ierr)
+    call check(ierr == 1 .and. index(pario_error_message(), 'strided') > 0, &
+               'a strided buffer for a nonblocking get is refused')
+    call pario_array_get(ad, [1_int64, 1_int64, 1_int64], [4_int64, 4_int64, 1_int64], m, ierr)
+    call check(ierr == 1 .and. index(pario_error_message(), 'one bound per dimension: 2, not 3 and 3') > 0, &
+               'lo and hi of the wrong rank are refused')
+    call check(all(m == 7), 'nothing moved')
+    call pario_array_get(ad, [1_int64, 1_int64], [1_int64, 4_int64], m(1, :))
+    call check(all(m(1, :) == 1) .and. all(m(2:, :) == 7), 'a strided buffer is fine for a blocking get')
+    call pario_array_destroy(ad)
+  end subroutine
 
   subroutine check(ok, what)
     logical, intent(in) :: ok
