@@ -1,7 +1,19 @@
 # Every rank runs the same tests; only rank 0 reports verbosely.
+import sys
+
 import pario
 
 pario.init()
+
+
+def pytest_runtest_logreport(report):
+    """A test that fails on one rank leaves the others waiting in a
+    collective until the test's timeout, with nothing said. Under mpiexec,
+    the first failure is printed and ends the whole job instead."""
+    if report.failed and pario.size() > 1:
+        sys.stderr.write(f"rank {pario.rank()}: {report.nodeid} failed ({report.when}):\n{report.longreprtext}\n")
+        sys.stderr.flush()
+        pario.abort(1)
 
 
 def run_fresh(script, args, **env):

@@ -24,6 +24,10 @@ from . import _config
 # yet imported (see README, "Python").
 os.environ.setdefault("MPI4PY_MPIABI", _config.MPI_ABI)
 os.environ.setdefault("MPI4PY_LIBMPI", _config.MPI_LIBRARY)
+if _config.MPI_NAME_LINK:
+    import ctypes
+
+    ctypes.CDLL(os.path.join(os.path.dirname(__file__), _config.MPI_NAME_LINK), mode=ctypes.RTLD_GLOBAL)
 
 import numpy as np  # noqa: E402
 
@@ -100,6 +104,12 @@ def finalize():
 def _finalize_at_exit():
     if _started and _pario.initialized():
         _pario.finalize()
+
+
+def abort(code=1):
+    """Ends every process of the job at once (MPI_Abort): for a failure one
+    rank found that the others, waiting in a collective, will never see."""
+    _pario.abort(code)
 
 
 def rank():

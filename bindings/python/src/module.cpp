@@ -365,6 +365,7 @@ NB_MODULE(_pario, m) {
     return std::make_pair(rank, size);
   });
   m.def("version", [] { return std::string(pario_version()); });
+  m.def("abort", [](int code) { pario_abort(code); });
   m.def("status_string", [](int code) { return std::string(pario_status_string(code)); });
   m.def("last_error_message", [] {
     std::vector<char> buf(4096);
