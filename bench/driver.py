@@ -161,17 +161,33 @@ def bench_eaf(args):
         if case.startswith("async") and "QD 32" in case:
             target["pario/fio"] = 0.9
         met = all(ratios.get(k, 0) >= v for k, v in target.items()) if target else None
+        by_impl = {impl: v for (c, impl), v in samples.items() if c == case}
         rows.append({"case": case, "unit": "MB/s",
                      "page_cache": "odirect" if direct else "warm",
                      "values": {k: round(v, 1) for k, v in values.items()},
-                     "samples": {impl: [round(x, 1) for x in v] for (c, impl), v in samples.items() if c == case},
-                     "ratios": ratios, "target": target, "met": met})
+                     "samples": {impl: [round(x, 1) for x in v] for impl, v in by_impl.items()},
+                     "ratios": ratios, "paired": paired_ratios(by_impl, ratios), "target": target, "met": met})
     return {"benchmark": "eaf", "machine": machine(), "commit": git_commit(), "quick": quick,
             **page_cache_fields(rows, "warm (buffered rows: the file was just written), "
                                       "odirect (O_DIRECT and async rows)"),
             "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
             "samples_per_repetition": {"pario, posix, ga": passes, "fortran, fio": 1},
             "statistic": "median", "rows": rows}
+
+
+def paired_ratios(by_impl, ratios):
+    """For each ratio, the quartiles (q1, median, q3) of the ratios of
+    samples taken side by side: the k-th samples of two implementations come
+    from the same pass, so a slow moment of the machine slows both. This
+    tells a real gap from noise when the ratio of medians misses a target."""
+    out = {}
+    for key in ratios:
+        a, b = (by_impl.get(name, []) for name in key.split("/"))
+        if len(a) != len(b) or len(a) < 4:
+            continue
+        q = statistics.quantiles([x / y for x, y in zip(a, b) if y > 0], n=4)
+        out[key] = [round(v, 3) for v in q]
+    return out
 
 
 # ----------------------------------------------------------------- ga ------
@@ -676,6 +692,9 @@ def print_table(result):
                         for k, v in r["ratios"].items())
         flag = "" if r["met"] is None else ("  ok" if r["met"] else "  MISSED")
         print(f"{r['case']:<{width}}{vals}   {rat}{flag}")
+        if r["met"] is False and r.get("paired"):
+            print(f"{'':<{width}}side by side, per pass: " + ", ".join(
+                f"{k.split('/')[1]} {q[1]:.2f} (quartiles {q[0]:.2f}-{q[2]:.2f})" for k, q in r["paired"].items()))
     for line in result.get("summary", []):
         print(line)
 
