@@ -100,6 +100,11 @@ typedef struct pario_array_ops {
   int (*put)(void *context, const int64_t start[], const int64_t count[], const void *buf,
              const int64_t ld[]);
   int (*sync)(void *context);
+  /* Optional (NULL: none): this rank's own patch (the section distribution
+   * gives for it), dense in C order, valid until the request is waited, so
+   * that reads land in it and blocking writes gather from it with no copy.
+   * NULL in *ptr_out, or an error, means none: get and put move it all. */
+  int (*access)(void *context, void **ptr_out);
 } pario_array_ops_t;
 
 PARIO_API int pario_disk_array_iwrite_ops(pario_disk_array_t array, const pario_array_ops_t *ops,

@@ -77,9 +77,13 @@ Result<std::shared_ptr<diskarray::MemoryArray>> ops_array(const DiskArray& d, co
     return callback_status("put", name, o.put(o.context, b.start.data(), b.count.data(), buf, ld.data()));
   };
   f.sync = [o, name] { return callback_status("sync", name, o.sync(o.context)); };
+  // Access is only a shortcut: failing on one rank must not fail a
+  // collective transfer there alone, so get and put then do it all.
+  void* own = nullptr;
+  if (o.access && o.access(o.context, &own) != PARIO_OK) own = nullptr;
   return std::shared_ptr<diskarray::MemoryArray>(std::make_shared<diskarray::PatchArray>(
       name, static_cast<array::ElementType>(o.type), std::vector<int64_t>(o.dims, o.dims + o.ndim),
-      std::move(patches), std::move(f)));
+      std::move(patches), std::move(f), d.group().rank(), static_cast<char*>(own)));
 }
 
 // Starts a transfer between a disk array and a memory array (a pario

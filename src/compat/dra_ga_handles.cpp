@@ -2,8 +2,9 @@
 //
 // The adapter uses only GA's public C API: NGA_Distribution64 tells pario
 // which rank holds what (so each chunk is moved by the rank holding most
-// of it), NGA_Access64 serves a rank's own patch by plain memory copies,
-// and NGA_Get64/NGA_Put64 everything else. GA's process ids are the ranks
+// of it), NGA_Access64 gives pario a rank's own patch (chunks inside it
+// are read straight into it and written straight from it), and
+// NGA_Get64/NGA_Put64 move everything else. GA's process ids are the ranks
 // of MPI_COMM_WORLD, which is pario's world group.
 #include <ga.h>
 
@@ -23,6 +24,13 @@ struct GaArray {
   int64_t dims[PARIO_ARRAY_MAX_DIMS] = {};
   int64_t my_lo[PARIO_ARRAY_MAX_DIMS] = {}, my_hi[PARIO_ARRAY_MAX_DIMS] = {};
   size_t esize = 0;
+  void* own = nullptr;  // the own patch, accessed while a transfer lives (null: none, or not dense)
+  GaArray() = default;
+  GaArray(const GaArray&) = delete;
+  GaArray& operator=(const GaArray&) = delete;
+  ~GaArray() {
+    if (own) NGA_Release_update64(handle, my_lo, my_hi);  // a read may have changed it
+  }
 };
 
 // Inclusive GA bounds of a pario section.
@@ -116,6 +124,29 @@ int sync(void*) {
   return PARIO_OK;
 }
 
+int access(void* ctx, void** ptr_out) {
+  *ptr_out = static_cast<GaArray*>(ctx)->own;
+  return PARIO_OK;
+}
+
+// Accesses the own patch for the transfer's life, if it is dense (GA's
+// patches are, unless the array has ghost cells).
+void access_own_patch(GaArray* a) {
+  for (int d = 0; d < a->ndim; ++d) {
+    if (a->my_hi[d] < a->my_lo[d]) return;  // holds nothing
+  }
+  void* ptr = nullptr;
+  int64_t ld[PARIO_ARRAY_MAX_DIMS] = {};
+  NGA_Access64(a->handle, a->my_lo, a->my_hi, &ptr, ld);
+  bool dense = ptr != nullptr;
+  for (int d = 0; d + 1 < a->ndim; ++d) dense &= ld[d] == a->my_hi[d + 1] - a->my_lo[d + 1] + 1;
+  if (dense) {
+    a->own = ptr;
+  } else if (ptr) {
+    NGA_Release64(a->handle, a->my_lo, a->my_hi);
+  }
+}
+
 }  // namespace
 
 int memory_side(int g_a, MemorySide* out) {
@@ -138,6 +169,7 @@ int memory_side(int g_a, MemorySide* out) {
   int64_t count[PARIO_ARRAY_MAX_DIMS];
   distribution(a.get(), GA_Nodeid(), a->my_lo, count);
   for (int d = 0; d < a->ndim; ++d) a->my_hi[d] = a->my_lo[d] + count[d] - 1;
+  access_own_patch(a.get());
   pario_array_ops_t& o = out->ops;
   o.context = a.get();
   o.name = "Global Arrays handle";
@@ -148,6 +180,7 @@ int memory_side(int g_a, MemorySide* out) {
   o.get = get;
   o.put = put;
   o.sync = sync;
+  o.access = access;
   out->keep = a;
   return PARIO_OK;
 }

@@ -33,6 +33,21 @@ void PatchArray::for_each_owner(const array::Box& box,
   }
 }
 
+// Only this rank's own patch is reachable: another library shares no
+// other rank's memory with pario.
+bool PatchArray::local_pieces(const array::Box& box, std::vector<LocalPiece>* out) const {
+  if (!own_base_) return false;
+  bool own = true;
+  std::vector<LocalPiece> found;
+  for_each_owner(box, [&](int rank, const array::Box& piece) {
+    own &= rank == own_rank_;
+    found.push_back({piece, patches_[static_cast<size_t>(own_rank_)], own_base_});
+  });
+  if (!own) return false;
+  out->insert(out->end(), found.begin(), found.end());
+  return true;
+}
+
 Status PatchArray::check_group(const array::Group& group) const {
   if (static_cast<int>(patches_.size()) == group.size()) return Status::Ok();
   return Status(Code::kInvalidArgument, "array " + name_ + " is spread over " + std::to_string(patches_.size()) +

@@ -87,11 +87,13 @@ class PatchArray : public MemoryArray {
     std::function<Status(const array::Box&, const void*, const std::vector<int64_t>&)> put;
     std::function<Status()> sync;
   };
-  // patches[r]: the box rank r of group holds (empty for none).
+  // patches[r]: the box rank r of group holds (empty for none). own_base,
+  // when not null, is where rank own_rank's patch (dense, row-major) starts
+  // in this process's memory: pieces inside it are accessed in place.
   PatchArray(std::string name, array::ElementType type, std::vector<int64_t> dims,
-             std::vector<array::Box> patches, Ops ops)
+             std::vector<array::Box> patches, Ops ops, int own_rank = -1, char* own_base = nullptr)
       : name_(std::move(name)), type_(type), dims_(std::move(dims)), patches_(std::move(patches)),
-        ops_(std::move(ops)) {}
+        ops_(std::move(ops)), own_rank_(own_rank), own_base_(own_base) {}
   array::ElementType type() const override { return type_; }
   const std::vector<int64_t>& dims() const override { return dims_; }
   std::string name() const override { return name_; }
@@ -105,6 +107,7 @@ class PatchArray : public MemoryArray {
   }
   Status sync() override { return ops_.sync(); }
   Status check_group(const array::Group& group) const override;
+  bool local_pieces(const array::Box& box, std::vector<LocalPiece>* out) const override;
 
  private:
   std::string name_;
@@ -112,6 +115,8 @@ class PatchArray : public MemoryArray {
   std::vector<int64_t> dims_;
   std::vector<array::Box> patches_;
   Ops ops_;
+  int own_rank_;
+  char* own_base_;
 };
 
 }  // namespace pario::diskarray
