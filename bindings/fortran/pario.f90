@@ -620,19 +620,33 @@ contains
     end if
   end function
 
+  ! The checks and the C call of put, get, iput or iget (named by call);
+  ! req is present for the nonblocking two.
+  integer(c_int) function move(call, a, lo, hi, b, req) result(rc)
+    character(*), intent(in) :: call
+    type(pario_array), intent(in) :: a
+    integer(int64), intent(in) :: lo(:), hi(:)
+    type(buffer_facts), intent(in) :: b
+    type(pario_request), intent(out), optional :: req
+    integer(c_int64_t) :: start(a%ndim), count(a%ndim)
+    rc = check_transfer(call, a, lo, hi, b, start, count)
+    if (rc == 0 .and. present(req)) rc = need_contiguous(call, b)
+    if (rc /= 0) return
+    select case (call)
+    case ('pario_array_put'); rc = c_array_put(a%h, start, count, b%base, c_null_ptr)
+    case ('pario_array_get'); rc = c_array_get(a%h, start, count, b%base, c_null_ptr)
+    case ('pario_array_iput'); rc = c_array_iput(a%h, start, count, b%base, c_null_ptr, req%h)
+    case default; rc = c_array_iget(a%h, start, count, b%base, c_null_ptr, req%h)
+    end select
+  end function
+
   !> a(lo..hi) = buf (any array section of a's type, at least as large).
   subroutine pario_array_put(a, lo, hi, buf, ierr)
     type(pario_array), intent(in) :: a
     integer(int64), intent(in) :: lo(:), hi(:)
     type(*), dimension(..), contiguous, intent(in) :: buf
     integer, intent(out), optional :: ierr
-    integer(c_int64_t) :: start(a%ndim), count(a%ndim)
-    type(buffer_facts) :: b
-    integer(c_int) :: rc
-    b = facts(buf)
-    rc = check_transfer('pario_array_put', a, lo, hi, b, start, count)
-    if (rc == 0) rc = c_array_put(a%h, start, count, b%base, c_null_ptr)
-    call finish(rc, ierr)
+    call finish(move('pario_array_put', a, lo, hi, facts(buf)), ierr)
   end subroutine
 
   !> buf = a(lo..hi).
@@ -641,13 +655,7 @@ contains
     integer(int64), intent(in) :: lo(:), hi(:)
     type(*), dimension(..), contiguous, intent(inout) :: buf
     integer, intent(out), optional :: ierr
-    integer(c_int64_t) :: start(a%ndim), count(a%ndim)
-    type(buffer_facts) :: b
-    integer(c_int) :: rc
-    b = facts(buf)
-    rc = check_transfer('pario_array_get', a, lo, hi, b, start, count)
-    if (rc == 0) rc = c_array_get(a%h, start, count, b%base, c_null_ptr)
-    call finish(rc, ierr)
+    call finish(move('pario_array_get', a, lo, hi, facts(buf)), ierr)
   end subroutine
 
   !> a(lo..hi) += alpha * buf (alpha absent: 1), atomic per element.
@@ -678,14 +686,7 @@ contains
     type(*), dimension(..), target, intent(inout) :: buf
     type(pario_request), intent(out) :: req
     integer, intent(out), optional :: ierr
-    integer(c_int64_t) :: start(a%ndim), count(a%ndim)
-    type(buffer_facts) :: b
-    integer(c_int) :: rc
-    b = facts(buf)
-    rc = check_transfer('pario_array_iget', a, lo, hi, b, start, count)
-    if (rc == 0) rc = need_contiguous('pario_array_iget', b)
-    if (rc == 0) rc = c_array_iget(a%h, start, count, b%base, c_null_ptr, req%h)
-    call finish(rc, ierr)
+    call finish(move('pario_array_iget', a, lo, hi, facts(buf), req), ierr)
   end subroutine
 
   !> Starts a(lo..hi) = buf; leave buf (contiguous) unchanged until pario_wait(req).
@@ -695,14 +696,7 @@ contains
     type(*), dimension(..), target, intent(in) :: buf
     type(pario_request), intent(out) :: req
     integer, intent(out), optional :: ierr
-    integer(c_int64_t) :: start(a%ndim), count(a%ndim)
-    type(buffer_facts) :: b
-    integer(c_int) :: rc
-    b = facts(buf)
-    rc = check_transfer('pario_array_iput', a, lo, hi, b, start, count)
-    if (rc == 0) rc = need_contiguous('pario_array_iput', b)
-    if (rc == 0) rc = c_array_iput(a%h, start, count, b%base, c_null_ptr, req%h)
-    call finish(rc, ierr)
+    call finish(move('pario_array_iput', a, lo, hi, facts(buf), req), ierr)
   end subroutine
 
   !> Collective: every element = value (one element of a's type).
