@@ -3,9 +3,10 @@
 //
 // pario's global arrays are one kind (GlobalArraySource). Another
 // library's arrays come in through PatchArray, which knows each rank's
-// patch and moves sections with that library's one-sided get and put: the
+// patch and moves sections with that library's one-sided get and put (and,
+// when the library gives it, reaches this rank's own patch in place): the
 // C API builds one from pario_array_ops_t callbacks, and the classic DRA
-// API's Global Arrays adapter from NGA_Distribution/NGA_Get/NGA_Put.
+// API's Global Arrays adapter from NGA_Distribution/NGA_Access/NGA_Get/NGA_Put.
 //
 // Thread safety: used by the calling thread only (never by the disk
 // array's I/O threads).
