@@ -7,6 +7,7 @@
 #include "capi/boundary.h"
 #include "capi/handles.h"
 #include "capi/request.h"
+#include "comm/comm.h"
 #include "diskarray/disk_array.h"
 #include "pario/disk_array.h"
 #include "pario/file.h"
@@ -93,15 +94,21 @@ int transfer(const char* call, bool write, pario_disk_array_t da, pario_array_t 
              pario_request_t* req_out, bool blocking) {
   return guarded(call, [&]() -> Status {
     PARIO_ASSIGN_OR_RETURN(DiskArray * d, live(disk_arrays(), da, "disk array"));
+    // What one rank finds wrong here (a callback failing on it alone) must
+    // fail the transfer on every rank, or the others would wait in it.
     std::shared_ptr<diskarray::MemoryArray> mem;
+    Status local;
     if (ops) {
-      PARIO_ASSIGN_OR_RETURN(mem, ops_array(*d, ops));
+      Result<std::shared_ptr<diskarray::MemoryArray>> m = ops_array(*d, ops);
+      if (m.ok()) mem = *m;
+      local = m.status();
     } else {
-      PARIO_RETURN_IF_ERROR(live(arrays(), ga, "array").status());
-      mem = std::make_shared<diskarray::GlobalArraySource>(arrays().share(id_of(ga)));
+      local = live(arrays(), ga, "array").status();
+      if (local.ok()) mem = std::make_shared<diskarray::GlobalArraySource>(arrays().share(id_of(ga)));
     }
-    if (!start || !count || !disk_start) return invalid("start, count or disk_start is null");
-    if (!blocking && !req_out) return invalid("req_out is null");
+    if (local.ok() && (!start || !count || !disk_start)) local = invalid("start, count or disk_start is null");
+    if (local.ok() && !blocking && !req_out) local = invalid("req_out is null");
+    PARIO_RETURN_IF_ERROR(comm::agree(d->group().comm_object(), local));
     const int nd = static_cast<int>(d->meta().shape.size());
     array::Box section;
     section.ndim = nd;

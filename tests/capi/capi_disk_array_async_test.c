@@ -207,6 +207,10 @@ static int failing_access(void *ctx, void **ptr_out) {
   *ptr_out = (void *)&world; /* garbage that must not be used */
   return PARIO_ERR_STATE;
 }
+/* Fails on the last rank only. */
+static int last_rank_fails_distribution(void *ctx, int rank, int64_t start[], int64_t count[]) {
+  return me == np - 1 ? PARIO_ERR_IO : ops_distribution(ctx, rank, start, count);
+}
 static int failing_get(void *ctx, const int64_t start[], const int64_t count[], void *buf, const int64_t ld[]) {
   (void)ctx, (void)start, (void)count, (void)buf, (void)ld;
   return PARIO_ERR_IO;
@@ -273,6 +277,13 @@ static void callbacks(const char *dir) {
     pario_last_error_message(msg, sizeof msg);
     CHECK(strstr(msg, rc == PARIO_ERR_IO ? "a via callbacks" : "rank") != NULL);
   }
+  /* A distribution callback failing on one rank fails the transfer on all
+   * (before this was agreed, the other ranks waited in it forever). */
+  ops.get = ops_get;
+  ops.distribution = last_rank_fails_distribution;
+  rc = pario_disk_array_iwrite_ops(d, &ops, zero, dims, zero, NULL, &r);
+  CHECK(rc == (me == np - 1 ? PARIO_ERR_IO : PARIO_ERR_REMOTE));
+  ops.distribution = ops_distribution;
   ops.sync = NULL;
   CHECK_FAILS(pario_disk_array_iwrite_ops(d, &ops, zero, dims, zero, NULL, &r), PARIO_ERR_INVALID_ARGUMENT,
               "sync");
