@@ -26,7 +26,9 @@ typedef struct pario_disk_array_s *pario_disk_array_t;
 
 /* Creates a store at path (which must not exist) of ndim (1..7) dims.
  * chunk_hint: the typical request shape, or NULL to let pario choose
- * (about 1 MiB chunks of whole rows). */
+ * (about 1 MiB chunks of whole rows). A hint larger than about 1 MiB is
+ * cut into near-square tiles of it (its longest dimension halved until
+ * a chunk is about 1 MiB). */
 PARIO_API int pario_disk_array_create(pario_group_t group, const char *path, int type, int ndim,
                                       const int64_t dims[], const int64_t chunk_hint[],
                                       pario_disk_array_t *array_out);

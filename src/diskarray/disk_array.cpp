@@ -412,12 +412,22 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array
   for (size_t d = 0; d < shape.size(); ++d) {
     m.chunks[d] = std::max<int64_t>(1, std::min(shape[d], hinted ? chunk[d] : shape[d]));
   }
-  // No hint: about 1 MiB per chunk, halving the outermost dimensions first
-  // so that chunks keep whole rows.
-  for (size_t d = 0; !hinted && d < shape.size();) {
-    if (m.chunk_elements() * static_cast<int64_t>(m.element_bytes()) <= kTargetChunkBytes) break;
-    if (m.chunks[d] > 1) m.chunks[d] = (m.chunks[d] + 1) / 2;
-    else ++d;
+  // At most about 1 MiB per chunk. No hint: halve the outermost dimensions
+  // first, so that chunks keep whole rows. A larger hinted request shape is
+  // cut into near-square tiles of it, halving its longest dimension: GA
+  // programs pass the whole array as the typical request (one 512 MB chunk
+  // had one rank move it all), and a tile falls inside one patch of GA's
+  // block distributions where whole rows span the ranks of a grid row
+  // (pario's DRA on GA handles at 2 ranks: reads 2300 MB/s with whole
+  // rows, 4900-7700 with 256 x 512 tiles).
+  while (m.chunk_elements() * static_cast<int64_t>(m.element_bytes()) > kTargetChunkBytes) {
+    size_t d = 0;
+    if (hinted) {
+      d = static_cast<size_t>(std::max_element(m.chunks.begin(), m.chunks.end()) - m.chunks.begin());
+    } else {
+      while (m.chunks[d] == 1) ++d;  // the outermost that can still be halved
+    }
+    m.chunks[d] = (m.chunks[d] + 1) / 2;
   }
   Result<const Config*> cfg = config();
   m.zstd = cfg.ok() && (*cfg)->disk_array_zstd_level >= 0;
@@ -611,12 +621,18 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
       job->chunk.count[d] = std::min(meta_.chunks[d], meta_.shape[d] - job->chunk.start[d]);
     }
     job->part = job->chunk.intersect(disk);
-    // The mover: the rank holding most of the part in memory.
-    int mover = 0;
+    // The mover: the rank holding most of the part in memory. Ties go
+    // round by chunk, so that chunks split evenly between ranks (GA puts
+    // column halves of a matrix on 2 ranks) do not all fall to the first.
+    std::vector<int> most_ranks;
     int64_t most = -1;
     mem->for_each_owner(t->mem_box(job->part), [&](int rank, const array::Box& piece) {
-      if (piece.elements() > most) most = piece.elements(), mover = rank;
+      if (piece.elements() > most) most = piece.elements(), most_ranks.clear();
+      if (piece.elements() == most) most_ranks.push_back(rank);
     });
+    int64_t linear = 0;
+    for (int d = 0; d < nd; ++d) linear = linear * (meta_.shape[d] / meta_.chunks[d] + 1) + index[d];
+    const int mover = most_ranks.empty() ? 0 : most_ranks[static_cast<size_t>(linear) % most_ranks.size()];
     if (mover == group_->rank()) {
       job->index = index;
       job->whole = true;

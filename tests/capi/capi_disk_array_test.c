@@ -168,6 +168,16 @@ static void other_shapes(const char *dir1, const char *dir3) {
       }
   CHECK(bad == 0);
   CHECK(pario_disk_array_close(&d) == PARIO_OK && pario_array_destroy(&a) == PARIO_OK);
+  CHECK(pario_disk_array_delete(world, dir3) == PARIO_OK);
+
+  /* A request hint of the whole 32 MB array (what GA programs pass) gives
+   * near-square 1 MiB tiles of it, not one chunk that one rank would move. */
+  const int64_t big[2] = {4096, 1024};
+  int64_t ch[PARIO_ARRAY_MAX_DIMS];
+  CHECK(pario_disk_array_create(world, dir3, PARIO_TYPE_DOUBLE, 2, big, big, &d) == PARIO_OK);
+  CHECK(pario_disk_array_info(d, NULL, NULL, NULL, ch) == PARIO_OK);
+  CHECK(ch[0] == 256 && ch[1] == 512);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
 }
 
 int main(void) {
