@@ -121,6 +121,40 @@ Status ChunkStore::make_shard(const std::string& path) const {
   return s;
 }
 
+Result<std::vector<uint64_t>> ChunkStore::read_index(device::Device& f, uint64_t size,
+                                                      const std::string& path) const {
+  const size_t ib = index_bytes();
+  if (size < ib) {
+    return Status(Code::kCorrupt, path + ": shard is " + std::to_string(size) + " bytes, shorter than its " +
+                                      std::to_string(ib) + "-byte index (truncated?)");
+  }
+  std::vector<char> idx(ib);
+  size_t got = 0;
+  PARIO_RETURN_IF_ERROR(f.read_at(meta_.index_at_end ? size - ib : 0, idx.data(), ib, &got));
+  if (meta_.index_crc32c) {
+    uint32_t stored;
+    std::memcpy(&stored, idx.data() + ib - 4, 4);
+    if (got != ib || stored != crc32c(idx.data(), ib - 4)) {
+      return Status(Code::kCorrupt, path + ": the shard index's checksum does not match (truncated or damaged?)");
+    }
+  }
+  const uint64_t begin = meta_.index_at_end ? 0 : ib, end = meta_.index_at_end ? size - ib : size;
+  std::vector<uint64_t> entries(static_cast<size_t>(2 * slots()));
+  for (size_t e = 0; e < entries.size(); e += 2) {
+    const uint64_t offset = load_le64(idx.data() + e * 8), nbytes = load_le64(idx.data() + e * 8 + 8);
+    if (offset == kEmptySlot && nbytes == kEmptySlot) {
+      entries[e] = entries[e + 1] = kEmptySlot;
+      continue;
+    }
+    if (offset < begin || offset > end || nbytes > end - offset) {
+      return Status(Code::kCorrupt, path + " (chunk slot " + std::to_string(e / 2) +
+                                        "): the index points past the shard's data (truncated?)");
+    }
+    entries[e] = offset, entries[e + 1] = nbytes;
+  }
+  return entries;
+}
+
 Result<ChunkStore::Place> ChunkStore::locate(const int64_t* index, bool for_write) const {
   std::vector<int64_t> file_index(index, index + meta_.chunks.size());
   int64_t slot = 0;
@@ -148,31 +182,13 @@ Result<ChunkStore::Place> ChunkStore::locate(const int64_t* index, bool for_writ
     p.nbytes = meta_.zstd ? size : chunk_bytes();
     return p;
   }
-  const size_t ib = index_bytes();
-  if (size < ib) {
-    return Status(Code::kCorrupt, path + ": shard is " + std::to_string(size) + " bytes, shorter than its " +
-                                      std::to_string(ib) + "-byte index (truncated?)");
-  }
-  std::vector<char> idx(ib);
-  size_t got = 0;
-  PARIO_RETURN_IF_ERROR((*f)->read_at(meta_.index_at_end ? size - ib : 0, idx.data(), ib, &got));
-  if (meta_.index_crc32c) {
-    uint32_t stored;
-    std::memcpy(&stored, idx.data() + ib - 4, 4);
-    if (got != ib || stored != crc32c(idx.data(), ib - 4)) {
-      return Status(Code::kCorrupt, path + ": the shard index's checksum does not match (truncated or damaged?)");
-    }
-  }
-  p.offset = load_le64(idx.data() + slot * 16);
-  p.nbytes = load_le64(idx.data() + slot * 16 + 8);
-  if (p.offset == kEmptySlot && p.nbytes == kEmptySlot) {
+  PARIO_ASSIGN_OR_RETURN(std::vector<uint64_t> entries, read_index(**f, size, path));
+  p.offset = entries[2 * slot];
+  p.nbytes = entries[2 * slot + 1];
+  if (p.offset == kEmptySlot) {
     if (!for_write) return p;  // the shard does not hold this chunk: fill value
-    return Status(Code::kUnsupported, p.where + ": the shard leaves this chunk out (packed by another "
-                                                "program); pario writes only into chunks a shard holds");
-  }
-  const uint64_t begin = meta_.index_at_end ? 0 : ib, end = meta_.index_at_end ? size - ib : size;
-  if (p.offset < begin || p.offset > end || p.nbytes > end - p.offset) {
-    return Status(Code::kCorrupt, p.where + ": the index points past the shard's data (truncated?)");
+    return Status(Code::kUnsupported, p.where + ": the shard leaves this chunk out (rewritten by another "
+                                                "program?); pario writes only into chunks a shard holds");
   }
   if (for_write && (meta_.zstd || p.nbytes != chunk_bytes())) {
     return Status(Code::kUnsupported, p.where + ": pario writes uncompressed chunks in place only");
@@ -262,6 +278,84 @@ Status ChunkStore::writev_bytes(const int64_t* index, const iovec* v, int n, siz
   }
   Status closed = p.file->close();
   return s.ok() ? closed : s;
+}
+
+// The new shard is built in memory: its old chunks that stay (raw, as
+// they were), the new ones encoded, packed in slot order after or before
+// the index as the store says, like zarr-python's own shards.
+Status ChunkStore::write_shard(const std::vector<NewChunk>& chunks) const {
+  if (chunks.empty()) return Status::Ok();
+  int64_t slot = 0;
+  const std::vector<int64_t> shard = meta_.shard_index(
+      std::vector<int64_t>(chunks[0].index, chunks[0].index + meta_.chunks.size()), &slot);
+  const std::string key = meta_.chunk_key(shard), path = dir_ + "/" + key;
+  std::vector<const char*> fresh(static_cast<size_t>(slots()), nullptr);
+  for (const NewChunk& c : chunks) {
+    std::vector<int64_t> ci(c.index, c.index + meta_.chunks.size());
+    if (meta_.shard_index(ci, &slot) != shard) return Status(Code::kInternal, path + ": chunks of several shards");
+    fresh[static_cast<size_t>(slot)] = c.bytes;
+  }
+  // The old shard, whole (none: every slot starts empty).
+  std::vector<char> old;
+  std::vector<uint64_t> entries(fresh.size() * 2, kEmptySlot);
+  device::OpenOptions ro;
+  Result<std::unique_ptr<device::Device>> f = device::open_posix(path, ro);
+  if (f.ok()) {
+    Result<uint64_t> size = (*f)->size();
+    Status s = size.status();
+    Result<std::vector<uint64_t>> e = s.ok() ? read_index(**f, *size, path) : Result<std::vector<uint64_t>>(s);
+    s = e.status();
+    size_t got = 0;
+    if (s.ok()) old.resize(*size), s = (*f)->read_at(0, old.data(), old.size(), &got);
+    if (s.ok() && got != old.size()) s = Status(Code::kCorrupt, path + ": shard shrank while read");
+    Status closed = (*f)->close();
+    PARIO_RETURN_IF_ERROR(s);
+    PARIO_RETURN_IF_ERROR(closed);
+    entries = std::move(e).value();
+  } else if (f.status().code() != Code::kNotFound) {
+    return f.status();
+  } else {
+    PARIO_RETURN_IF_ERROR(make_dirs(dir_, key));
+  }
+  const size_t ib = index_bytes();
+  const uint64_t data_at = meta_.index_at_end ? 0 : ib;
+  std::vector<char> data, packed;
+  std::vector<char> index(ib);
+  for (size_t s = 0; s < fresh.size(); ++s) {
+    const char* bytes = nullptr;
+    size_t n = 0;
+    if (fresh[s]) {
+      bytes = fresh[s], n = chunk_bytes();
+      if (meta_.zstd) {
+        packed.resize(ZSTD_compressBound(n));
+        n = ZSTD_compress(packed.data(), packed.size(), bytes, n, meta_.zstd_level);
+        if (ZSTD_isError(n)) return Status(Code::kIo, path + ": zstd: " + ZSTD_getErrorName(n));
+        bytes = packed.data();
+      }
+    } else if (entries[2 * s] != kEmptySlot) {
+      bytes = old.data() + entries[2 * s], n = entries[2 * s + 1];
+    }
+    const uint64_t entry[2] = {bytes ? data_at + data.size() : kEmptySlot, bytes ? n : kEmptySlot};
+    std::memcpy(index.data() + s * 16, entry, sizeof entry);
+    if (bytes) data.insert(data.end(), bytes, bytes + n);
+  }
+  if (meta_.index_crc32c) {
+    const uint32_t crc = crc32c(index.data(), ib - 4);
+    std::memcpy(index.data() + ib - 4, &crc, 4);
+  }
+  // Beside it, then renamed over it: a reader sees the old shard or the new.
+  static std::atomic<uint64_t> serial{0};
+  const std::string tmp = path + ".new." + std::to_string(::getpid()) + "." + std::to_string(serial++);
+  device::OpenOptions o;
+  o.write = o.create = o.exclusive = true;
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> out, device::open_posix(tmp, o));
+  Status s = out->write_at(meta_.index_at_end ? data.size() : 0, index.data(), ib);
+  if (s.ok()) s = out->write_at(data_at, data.data(), data.size());
+  Status closed = out->close();
+  if (s.ok()) s = closed;
+  if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) s = errno_status(errno, path);
+  if (!s.ok()) ::unlink(tmp.c_str());
+  return s;
 }
 
 }  // namespace pario::diskarray

@@ -12,9 +12,11 @@
 // leaves a shard without its index, and slots never written are holes of
 // a sparse file that read as the fill value 0. Any shard's chunk is read
 // through its index, so shards that zarr-python packed (compressed, in
-// another order, empty chunks left out) read too; a write goes in place
-// and needs the slot to hold an uncompressed chunk already (kUnsupported
-// otherwise: rewriting a packed shard would race with the other ranks).
+// another order, empty chunks left out) read too. Writes into pario's
+// shards go in place; into packed ones (a store pario did not make), the
+// shard is rebuilt whole and renamed over the old one (write_shard), and
+// the caller makes sure one rank writes each shard at a time. A packed
+// shard in pario's own store (another program rewrote it) is kUnsupported.
 // A chunk never written (no file, an empty slot) reads as zeros; a short
 // or damaged file is kCorrupt, never zeros.
 //
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "device/device.h"
 #include "diskarray/zarr_meta.h"
 
 namespace pario::diskarray {
@@ -49,7 +52,18 @@ class ChunkStore {
   // Uncompressed shards: the part of a chunk that a write covers goes
   // straight to its bytes, and the rest of the slot stays as it is (a
   // slot always exists whole, so no read and merge is needed).
-  bool writes_in_parts() const { return meta_.sharded() && !meta_.zstd; }
+  bool writes_in_parts() const { return meta_.fixed_slots; }
+  // Shards another program packed (zarr-python: compressed, empty chunks
+  // left out): a write rewrites the whole shard, so one rank must write
+  // all of a shard's chunks at once (write_shard).
+  bool rewrites_shards() const { return meta_.sharded() && !meta_.fixed_slots; }
+  struct NewChunk {
+    const int64_t* index;  // in the chunk grid
+    const char* bytes;     // the whole chunk, chunk_bytes(), uncompressed
+  };
+  // Chunks of one shard: the shard is rebuilt with them and its other
+  // chunks as they were, beside it, and renamed over it.
+  Status write_shard(const std::vector<NewChunk>& chunks) const;
   struct Run {
     uint64_t at;  // byte offset inside the chunk
     const char* src;
@@ -60,6 +74,8 @@ class ChunkStore {
  private:
   struct Place;
   Result<Place> locate(const int64_t* index, bool for_write) const;
+  // A shard's index as (offset, nbytes) pairs, checked against the file.
+  Result<std::vector<uint64_t>> read_index(device::Device& f, uint64_t size, const std::string& path) const;
   Status make_shard(const std::string& path) const;
   Status writev_bytes(const int64_t* index, const iovec* v, int n, size_t len) const;
   size_t index_bytes() const;

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <map>
 
 #include "base/config.h"
 #include "base/thread_pool.h"
@@ -140,8 +141,14 @@ bool Transfer::test() {
 }
 
 bool Transfer::overlaps(const Transfer& other) const {
+  // Where writes rewrite whole shards, a shard in common is a conflict.
+  const bool by_shard = store_->rewrites_shards();
   for (size_t d = 0; d < first_chunk_.size(); ++d) {
-    if (last_chunk_[d] < other.first_chunk_[d] || other.last_chunk_[d] < first_chunk_[d]) return false;
+    if (last_chunk_[d] < first_chunk_[d] || other.last_chunk_[d] < other.first_chunk_[d]) return false;  // empty
+    const int64_t per = by_shard ? meta_.shard[d] / meta_.chunks[d] : 1;
+    if (last_chunk_[d] / per < other.first_chunk_[d] / per || other.last_chunk_[d] / per < first_chunk_[d] / per) {
+      return false;
+    }
   }
   return true;
 }
@@ -182,6 +189,69 @@ Status Transfer::copy_in(const array::Box& part, const char* src, const Strides&
   for (int d = 0; d < nd; ++d) to[d] = mem_stride[perm_[d]];
   copy_strided(nd, part.count.data(), dense.data(), to, src, src_stride, esize);
   return mem_->put(m, dense.data(), ld_of(nd, mem_stride));
+}
+
+array::Box Transfer::part_of(const std::vector<int64_t>& index, array::Box* chunk) const {
+  chunk->ndim = disk_.ndim;
+  for (int d = 0; d < disk_.ndim; ++d) {
+    chunk->start[d] = index[d] * meta_.chunks[d];
+    chunk->count[d] = std::min(meta_.chunks[d], meta_.shape[d] - chunk->start[d]);
+  }
+  return chunk->intersect(disk_);
+}
+
+std::vector<int> Transfer::choose_movers(const std::vector<std::vector<int64_t>>& order,
+                                         const std::vector<int64_t>& group) const {
+  std::vector<int> movers(order.size());
+  for (size_t i = 0; i < order.size();) {
+    size_t end = i + 1;
+    while (end < order.size() && group[end] == group[i]) ++end;
+    std::map<int, int64_t> held;  // rank: elements of the group's parts in its memory
+    for (size_t k = i; k < end; ++k) {
+      array::Box chunk;
+      mem_->for_each_owner(mem_box(part_of(order[k], &chunk)),
+                           [&](int rank, const array::Box& piece) { held[rank] += piece.elements(); });
+    }
+    std::vector<int> most_ranks;
+    int64_t most = -1;
+    for (const auto& [rank, n] : held) {
+      if (n > most) most = n, most_ranks.clear();
+      if (n == most) most_ranks.push_back(rank);
+    }
+    const int mover = most_ranks.empty() ? 0 : most_ranks[static_cast<size_t>(group[i]) % most_ranks.size()];
+    std::fill(movers.begin() + static_cast<ptrdiff_t>(i), movers.begin() + static_cast<ptrdiff_t>(end), mover);
+    i = end;
+  }
+  return movers;
+}
+
+std::unique_ptr<Transfer::Job> Transfer::make_job(const std::vector<int64_t>& index) const {
+  auto job = std::make_unique<Job>();
+  job->index = index;
+  job->part = part_of(index, &job->chunk);
+  job->whole = true;
+  for (int d = 0; d < disk_.ndim; ++d) {
+    job->whole &= job->part.count[d] == job->chunk.count[d];
+    job->at = job->at * meta_.chunks[d] + (job->part.start[d] - job->chunk.start[d]);
+  }
+  return job;
+}
+
+size_t Transfer::buffer_bytes(const Job& job) const {
+  const size_t esize = meta_.element_bytes();
+  size_t n = job.in_parts ? 0 : static_cast<size_t>(meta_.chunk_elements()) * esize;
+  if (write_ && !job.whole) n += static_cast<size_t>(job.part.elements()) * esize;
+  return n;
+}
+
+Status Transfer::fill_buffers(Job* job) {
+  const int nd = job->part.ndim;
+  const size_t esize = meta_.element_bytes();
+  job->buf.resize(job->in_parts ? 0 : static_cast<size_t>(meta_.chunk_elements()) * esize);  // zeros: the padding
+  if (!write_) return Status::Ok();
+  if (job->whole) return copy_out(job->part, job->buf.data() + job->at * esize, dense_strides(nd, meta_.chunks.data()));
+  job->staged.resize(static_cast<size_t>(job->part.elements()) * esize);
+  return copy_out(job->part, job->staged.data(), dense_strides(nd, job->part.count.data()));
 }
 
 // The chunk read straight into its scatter list; a chunk never written
@@ -298,6 +368,39 @@ Status Transfer::write_part(const Job& job) {
   return store_->write_runs(job.index.data(), runs);
 }
 
+void Transfer::merge_staged(Job* job) {
+  const int nd = job->part.ndim;
+  copy_strided(nd, job->part.count.data(), job->buf.data() + job->at * meta_.element_bytes(),
+               dense_strides(nd, meta_.chunks.data()), job->staged.data(), dense_strides(nd, job->part.count.data()),
+               meta_.element_bytes());
+  std::vector<char>().swap(job->staged);
+}
+
+void Transfer::run_shard(const std::vector<Job*>& group) {
+  Status s;
+  std::vector<ChunkStore::NewChunk> chunks;
+  for (Job* job : group) {
+    if (s.ok() && !job->whole) {  // merge the new part into the chunk's old bytes
+      s = store_->read(job->index.data(), job->buf.data());
+      if (s.ok()) merge_staged(job);
+    }
+    chunks.push_back({job->index.data(), job->buf.data()});
+  }
+  if (s.ok()) s = store_->write_shard(chunks);
+  size_t bytes = 0;
+  for (Job* job : group) {
+    std::vector<char>().swap(job->buf);
+    std::vector<char>().swap(job->staged);
+    job->status = s;
+    bytes += job->bytes;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (Job* job : group) job->done = true;
+  bytes_held_ -= bytes;
+  running_ -= static_cast<int>(group.size());
+  done_.notify_all();
+}
+
 void Transfer::run(Job* job) {
   Status s;
   if (!write_ && !job->scatter.empty()) {
@@ -309,12 +412,7 @@ void Transfer::run(Job* job) {
     s = write_part(*job);
     std::vector<char>().swap(job->staged);
   } else if (s.ok() && write_) {
-    if (!job->whole) {  // merge the new part into the chunk's old bytes
-      const int nd = job->part.ndim;
-      copy_strided(nd, job->part.count.data(), job->buf.data() + job->at * meta_.element_bytes(),
-                   dense_strides(nd, meta_.chunks.data()), job->staged.data(),
-                   dense_strides(nd, job->part.count.data()), meta_.element_bytes());
-    }
+    if (!job->whole) merge_staged(job);  // the new part into the chunk's old bytes
     s = job->scatter.empty()
             ? store_->write(job->index.data(), job->buf.data())
             : store_->writev(job->index.data(), job->scatter.data(), static_cast<int>(job->scatter.size()));
@@ -433,6 +531,7 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array
   m.zstd = cfg.ok() && (*cfg)->disk_array_zstd_level >= 0;
   if (m.zstd) m.zstd_level = (*cfg)->disk_array_zstd_level;
   if (!m.zstd && cfg.ok()) m.shard = shard_shape(m, (*cfg)->disk_array_shard);
+  m.fixed_slots = m.sharded();
   m.attributes_json = std::string(R"({"pario": {"writer": "pario", "layout": ")") +
                       (m.sharded() ? "shards of fixed-offset chunks, " : "chunk files, ") + "C order, " +
                       (m.zstd ? "zstd" : "uncompressed") + "\"}}";
@@ -592,12 +691,13 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
   in_flight_.push_back(t);
   if (disk.empty()) return t;
 
-  const size_t esize = meta_.element_bytes();
-  const Strides chunk_stride = dense_strides(nd, meta_.chunks.data());
-  // The section's chunks, row-major. Sharded writes go slot by slot across
-  // the shards, so the I/O threads write different shard files at once:
-  // writers of one file queue on its inode lock (perf of a 1-rank write
-  // into one shard at a time: a fifth of the time spinning on it).
+  // The section's chunks, row-major. Writes into pario's shards go slot by
+  // slot across the shards, so the I/O threads write different shard files
+  // at once: writers of one file queue on its inode lock (perf of a 1-rank
+  // write into one shard at a time: a fifth of the time spinning on it).
+  // Writes that rewrite whole shards go shard by shard, and each shard is
+  // one group: one rank moves all of its chunks.
+  const bool by_shard = write && t->store_->rewrites_shards();
   std::vector<std::vector<int64_t>> order;
   for (std::vector<int64_t> index = t->first_chunk_;;) {
     order.push_back(index);
@@ -605,72 +705,77 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
     while (d >= 0 && ++index[d] > t->last_chunk_[d]) index[d] = t->first_chunk_[d], --d;
     if (d < 0) break;
   }
+  std::vector<int64_t> group(order.size());  // what one rank moves: a chunk, or a shard
+  for (size_t i = 0; i < order.size(); ++i) group[i] = static_cast<int64_t>(i);
   if (write && meta_.sharded()) {
-    std::vector<std::pair<int64_t, size_t>> key(order.size());  // (slot, row-major position)
-    for (size_t i = 0; i < order.size(); ++i) meta_.shard_index(order[i], &key[i].first), key[i].second = i;
-    std::sort(key.begin(), key.end());
-    std::vector<std::vector<int64_t>> by_slot;
-    for (const auto& k : key) by_slot.push_back(std::move(order[k.second]));
-    order = std::move(by_slot);
-  }
-  for (const std::vector<int64_t>& index : order) {
-    auto job = std::make_unique<Transfer::Job>();
-    job->chunk.ndim = nd;
-    for (int d = 0; d < nd; ++d) {
-      job->chunk.start[d] = index[d] * meta_.chunks[d];
-      job->chunk.count[d] = std::min(meta_.chunks[d], meta_.shape[d] - job->chunk.start[d]);
+    std::vector<std::array<int64_t, 3>> key(order.size());  // sort key, then the row-major position
+    for (size_t i = 0; i < order.size(); ++i) {
+      int64_t slot = 0, shard = 0;
+      const std::vector<int64_t> at = meta_.shard_index(order[i], &slot);
+      for (int d = 0; d < nd; ++d) shard = shard * (meta_.shape[d] / meta_.shard[d] + 1) + at[d];
+      key[i] = by_shard ? std::array<int64_t, 3>{shard, slot, static_cast<int64_t>(i)}
+                        : std::array<int64_t, 3>{slot, shard, static_cast<int64_t>(i)};
     }
-    job->part = job->chunk.intersect(disk);
-    // The mover: the rank holding most of the part in memory. Ties go
-    // round by chunk, so that chunks split evenly between ranks (GA puts
-    // column halves of a matrix on 2 ranks) do not all fall to the first.
-    std::vector<int> most_ranks;
-    int64_t most = -1;
-    mem->for_each_owner(t->mem_box(job->part), [&](int rank, const array::Box& piece) {
-      if (piece.elements() > most) most = piece.elements(), most_ranks.clear();
-      if (piece.elements() == most) most_ranks.push_back(rank);
-    });
-    int64_t linear = 0;
-    for (int d = 0; d < nd; ++d) linear = linear * (meta_.shape[d] / meta_.chunks[d] + 1) + index[d];
-    const int mover = most_ranks.empty() ? 0 : most_ranks[static_cast<size_t>(linear) % most_ranks.size()];
-    if (mover == group_->rank()) {
-      job->index = index;
-      job->whole = true;
-      for (int d = 0; d < nd; ++d) {
-        job->whole &= job->part.count[d] == job->chunk.count[d];
-        job->at = job->at * meta_.chunks[d] + (job->part.start[d] - job->chunk.start[d]);
-      }
-      // In place: reads always; writes when the whole chunk is written and
-      // the caller waits at once (iwrite lets the array change on return).
-      const bool in_place = (!write || (blocking && job->whole)) && t->plan_in_place(job.get());
-      job->in_parts = write && !job->whole && t->store_->writes_in_parts();
-      if (!in_place) {  // through a chunk buffer (or, in parts, just the staged part)
-        const size_t chunk_bytes = job->in_parts ? 0 : static_cast<size_t>(meta_.chunk_elements()) * esize;
-        job->bytes = chunk_bytes;
-        if (write && !job->whole) job->bytes += static_cast<size_t>(job->part.elements()) * esize;
-        t->make_room(job->bytes);
-        job->buf.resize(chunk_bytes);  // zeros: the padding
-        if (write && job->whole) {
-          s = t->copy_out(job->part, job->buf.data() + job->at * esize, chunk_stride);
-        } else if (write) {
-          job->staged.resize(static_cast<size_t>(job->part.elements()) * esize);
-          s = t->copy_out(job->part, job->staged.data(), dense_strides(nd, job->part.count.data()));
-        }
+    std::sort(key.begin(), key.end());
+    std::vector<std::vector<int64_t>> sorted;
+    for (size_t i = 0; i < key.size(); ++i) {
+      sorted.push_back(std::move(order[static_cast<size_t>(key[i][2])]));
+      if (by_shard) group[i] = key[i][0];
+    }
+    order = std::move(sorted);
+  }
+  const std::vector<int> movers = t->choose_movers(order, group);
+  std::vector<std::unique_ptr<Transfer::Job>> shard_jobs;  // by_shard: a shard's, submitted together
+  for (size_t i = 0; i < order.size() && s.ok(); ++i) {
+    if (movers[i] != group_->rank()) continue;
+    std::unique_ptr<Transfer::Job> job = t->make_job(order[i]);
+    if (by_shard) {  // through chunk buffers, room made for the whole shard at once
+      shard_jobs.push_back(std::move(job));
+      if (i + 1 < order.size() && group[i + 1] == group[i]) continue;  // not the shard's last chunk
+      size_t bytes = 0;
+      for (auto& j : shard_jobs) bytes += j->bytes = t->buffer_bytes(*j);
+      t->make_room(bytes);
+      for (auto& j : shard_jobs) {
+        if (s.ok()) s = t->fill_buffers(j.get());
       }
       if (!s.ok()) {
         t->start_status_ = s;  // reported by wait, on every rank
         std::lock_guard<std::mutex> lock(t->mu_);
-        t->bytes_held_ -= job->bytes;
+        t->bytes_held_ -= bytes;
         break;
       }
-      Transfer::Job* raw = job.get();
-      t->jobs_.push_back(std::move(job));
+      std::vector<Transfer::Job*> raw;
+      for (auto& j : shard_jobs) raw.push_back(j.get()), t->jobs_.push_back(std::move(j));
+      shard_jobs.clear();
       {
         std::lock_guard<std::mutex> lock(t->mu_);
-        ++t->running_;
+        t->running_ += static_cast<int>(raw.size());
       }
-      io_threads().submit([t = t.get(), raw] { t->run(raw); });
+      io_threads().submit([t = t.get(), raw] { t->run_shard(raw); });
+      continue;
     }
+    // In place: reads always; writes when the whole chunk is written and
+    // the caller waits at once (iwrite lets the array change on return).
+    const bool in_place = (!write || (blocking && job->whole)) && t->plan_in_place(job.get());
+    job->in_parts = write && !job->whole && t->store_->writes_in_parts();
+    if (!in_place) {  // through a chunk buffer (or, in parts, just the staged part)
+      job->bytes = t->buffer_bytes(*job);
+      t->make_room(job->bytes);
+      s = t->fill_buffers(job.get());
+    }
+    if (!s.ok()) {
+      t->start_status_ = s;  // reported by wait, on every rank
+      std::lock_guard<std::mutex> lock(t->mu_);
+      t->bytes_held_ -= job->bytes;
+      break;
+    }
+    Transfer::Job* raw = job.get();
+    t->jobs_.push_back(std::move(job));
+    {
+      std::lock_guard<std::mutex> lock(t->mu_);
+      ++t->running_;
+    }
+    io_threads().submit([t = t.get(), raw] { t->run(raw); });
   }
   return t;
 }

@@ -13,7 +13,9 @@
 // transposes a matrix):
 //   - each chunk a disk section touches is moved by one rank: the one that
 //     holds most of its part in memory, so no two ranks ever write one
-//     chunk, and aligned layouts move by local memory copies;
+//     chunk, and aligned layouts move by local memory copies; writes into
+//     shards another program packed (zarr-python's) rewrite each shard
+//     whole, so there one rank moves all of a shard's chunks;
 //   - a chunk the section covers only in part is read first and merged
 //     (nothing outside the section is lost; a missing chunk reads as 0);
 //   - each rank moves its chunks' parts to or from memory with one-sided
@@ -26,14 +28,16 @@
 // threads while the caller computes. start_write copies the section out of
 // memory before returning, and start_read puts chunks into memory as they
 // arrive. Each rank holds at most PARIO_DISK_ARRAY_BUFFER bytes of chunk
-// buffers per transfer (always at least one chunk): past that, start waits
-// for the I/O threads (writes) or puts finished chunks into memory (reads),
-// so a transfer is asynchronous for its last buffer's worth. Transfer::wait
+// buffers per transfer (always at least one chunk, or a whole shard's
+// chunks where writes rewrite shards): past that, start waits for the I/O
+// threads (writes) or puts finished chunks into memory (reads), so a
+// transfer is asynchronous for its last buffer's worth. Transfer::wait
 // (collective) ends a write by agreeing on its outcome, and a read by
-// putting the remaining chunks into memory. A transfer whose
-// chunks overlap an earlier unwaited one where either writes first lets
-// that one's I/O finish on every rank (so overlapping requests take effect
-// in the order they were started); the others run side by side.
+// putting the remaining chunks into memory. A transfer whose chunks (or
+// shards, where writes rewrite them whole) overlap an earlier unwaited one
+// where either writes first lets that one's I/O finish on every rank (so
+// overlapping requests take effect in the order they were started); the
+// others run side by side.
 //
 // Thread safety: one calling thread per rank; calls are collective. The
 // I/O threads touch only chunk files and the transfer's own buffers.
@@ -146,8 +150,27 @@ class Transfer {
   // Before a job of `bytes` is started: waits until the transfer's
   // buffers have room (see above), then counts them.
   void make_room(size_t bytes);
+  // Writes that rewrite whole shards: a shard's jobs, merged where partial,
+  // written as one new shard.
+  void run_shard(const std::vector<Job*>& group);
+  void merge_staged(Job* job);  // a partial write's new part into the chunk's old bytes
   // Reads: puts a finished job's chunk into memory and frees its buffer.
   void put_chunk(Job* job);
+  // The chunk at a grid index (its box in *chunk) and the disk section's part in it.
+  array::Box part_of(const std::vector<int64_t>& index, array::Box* chunk) const;
+  // Each chunk's mover: the rank holding most of its group's parts in
+  // memory, where consecutive chunks of one group value (a chunk, or a
+  // shard rewritten whole) form a group. Ties go round by group, so chunks
+  // split evenly between ranks (GA puts column halves of a matrix on 2
+  // ranks) do not all fall to the first.
+  std::vector<int> choose_movers(const std::vector<std::vector<int64_t>>& order,
+                                 const std::vector<int64_t>& group) const;
+  std::unique_ptr<Job> make_job(const std::vector<int64_t>& index) const;
+  // A job moved through buffers: their bytes (the chunk, none when written
+  // in parts; a partial write's staged part), and making them (writes copy
+  // their part out of memory).
+  size_t buffer_bytes(const Job& job) const;
+  Status fill_buffers(Job* job);
   // In place, when the chunk's part lies in memory on this node and the
   // axes are not permuted: plans the job's list of buffers, the chunk file
   // in order (reads scatter into them, blocking writes of whole chunks

@@ -151,6 +151,9 @@ Result<ZarrMeta> read_meta(const std::string& dir) {
       return unsupported(dir, "fill_value " + fill.dump() + " (pario reads 0)");
     }
     m.attributes_json = j.value("attributes", json::object()).dump();
+    const json layout = j.value("attributes", json::object()).value("pario", json::object()).value("layout", json());
+    m.fixed_slots = m.sharded() && !m.zstd && layout.is_string() &&
+                    layout.get<std::string>().find("fixed-offset") != std::string::npos;
     return m;
   } catch (const json::exception& e) {
     return corrupt(dir, std::string("missing or malformed field (") + e.what() + ")");

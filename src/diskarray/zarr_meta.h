@@ -30,6 +30,10 @@ struct ZarrMeta {
   std::vector<int64_t> shard;   // empty: one file per chunk; else a multiple of chunks
   bool index_at_end = true;     // sharded: where the index sits in a shard file
   bool index_crc32c = true;     // sharded: the index ends with its CRC-32C
+  // Sharded: pario made the shards, every chunk at a fixed offset, so
+  // chunks are written in place; otherwise (zarr-python packs its shards)
+  // a write rewrites the whole shard.
+  bool fixed_slots = false;
   std::string attributes_json = "{}";  // kept as written
   bool zstd = false;    // chunks zstd-compressed
   int zstd_level = 3;   // the level pario compresses with (0: zstd's default)
