@@ -36,6 +36,20 @@ Status short_chunk(const std::string& where, size_t got, size_t size) {
                                     std::to_string(size) + " (truncated?)");
 }
 
+// A new file (0600, exclusive) named after path, for a shard made beside
+// its final name: *tmp is its name.
+Result<std::unique_ptr<device::Device>> create_beside(const std::string& path, std::string* tmp) {
+  static std::atomic<uint64_t> serial{0};
+  device::OpenOptions o;
+  o.write = o.create = o.exclusive = true;
+  Result<std::unique_ptr<device::Device>> f = Status(Code::kExists, "");
+  while (!f.ok() && f.status().code() == Code::kExists) {  // a name left by a crashed process
+    *tmp = path + ".new." + std::to_string(::getpid()) + "." + std::to_string(serial++);
+    f = device::open_posix(*tmp, o);
+  }
+  return f;
+}
+
 uint64_t load_le64(const char* p) {
   uint64_t v;
   std::memcpy(&v, p, sizeof v);
@@ -89,7 +103,6 @@ size_t ChunkStore::index_bytes() const {
 // into place; when several ranks race, the first link wins and the others'
 // identical files are dropped.
 Status ChunkStore::make_shard(const std::string& path) const {
-  static std::atomic<uint64_t> serial{0};
   const size_t ib = index_bytes();
   const uint64_t data_at = meta_.index_at_end ? 0 : ib;
   const uint64_t total = static_cast<uint64_t>(slots()) * chunk_bytes() + ib;
@@ -102,15 +115,8 @@ Status ChunkStore::make_shard(const std::string& path) const {
     const uint32_t crc = crc32c(index.data(), ib - 4);
     std::memcpy(index.data() + ib - 4, &crc, 4);
   }
-  device::OpenOptions o;
-  o.create = true;
-  o.exclusive = true;
   std::string tmp;
-  Result<std::unique_ptr<device::Device>> f = Status(Code::kExists, "");
-  while (!f.ok() && f.status().code() == Code::kExists) {
-    tmp = path + ".new." + std::to_string(::getpid()) + "." + std::to_string(serial++);
-    f = device::open_posix(tmp, o);
-  }
+  Result<std::unique_ptr<device::Device>> f = create_beside(path, &tmp);
   PARIO_RETURN_IF_ERROR(f.status());
   Status s = (*f)->write_at(meta_.index_at_end ? total - ib : 0, index.data(), ib);
   if (s.ok() && !meta_.index_at_end) s = (*f)->truncate(total);  // the slots: a hole
@@ -344,11 +350,8 @@ Status ChunkStore::write_shard(const std::vector<NewChunk>& chunks) const {
     std::memcpy(index.data() + ib - 4, &crc, 4);
   }
   // Beside it, then renamed over it: a reader sees the old shard or the new.
-  static std::atomic<uint64_t> serial{0};
-  const std::string tmp = path + ".new." + std::to_string(::getpid()) + "." + std::to_string(serial++);
-  device::OpenOptions o;
-  o.write = o.create = o.exclusive = true;
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> out, device::open_posix(tmp, o));
+  std::string tmp;
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> out, create_beside(path, &tmp));
   Status s = out->write_at(meta_.index_at_end ? data.size() : 0, index.data(), ib);
   if (s.ok()) s = out->write_at(data_at, data.data(), data.size());
   Status closed = out->close();

@@ -151,7 +151,11 @@ Result<ZarrMeta> read_meta(const std::string& dir) {
       return unsupported(dir, "fill_value " + fill.dump() + " (pario reads 0)");
     }
     m.attributes_json = j.value("attributes", json::object()).dump();
-    const json layout = j.value("attributes", json::object()).value("pario", json::object()).value("layout", json());
+    // pario's own shards say so in its attribute (another program may have
+    // set "pario" to anything: only pario's form counts).
+    const json attrs = j.value("attributes", json::object());
+    const json pario = attrs.is_object() ? attrs.value("pario", json::object()) : json::object();
+    const json layout = pario.is_object() ? pario.value("layout", json()) : json();
     m.fixed_slots = m.sharded() && !m.zstd && layout.is_string() &&
                     layout.get<std::string>().find("fixed-offset") != std::string::npos;
     return m;
