@@ -77,12 +77,22 @@ uint32_t crc32c(const void* data, size_t n) {
   return ~crc;
 }
 
-// A chunk's bytes: file[offset, offset + nbytes); no file when never written.
+// A chunk's bytes: file[offset, offset + nbytes); no file when never
+// written. A chunk file is the caller's to close; a shard stays open in
+// the store.
 struct ChunkStore::Place {
   std::string where;  // the file, and the slot in a shard, for messages
-  std::unique_ptr<device::Device> file;
+  std::shared_ptr<device::Device> file;
+  bool own = false;   // a chunk file, closed by done()
   uint64_t offset = 0;
   uint64_t nbytes = 0;
+  Status done() { return own ? file->close() : Status::Ok(); }
+};
+
+struct ChunkStore::OpenShard {
+  std::shared_ptr<device::Device> file;
+  bool writable = false;
+  std::vector<uint64_t> entries;  // (offset, nbytes) per slot
 };
 
 size_t ChunkStore::chunk_bytes() const {
@@ -161,6 +171,62 @@ Result<std::vector<uint64_t>> ChunkStore::read_index(device::Device& f, uint64_t
   return entries;
 }
 
+// At most this many shards stay open per store: far below the usual limit
+// of 1024 descriptors, and transfers walk the chunks in order.
+constexpr size_t kMaxOpenShards = 64;
+
+Result<std::shared_ptr<const ChunkStore::OpenShard>> ChunkStore::open_shard(const std::string& path,
+                                                                            bool for_write) const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = open_.find(path);
+    if (it != open_.end() && (it->second->writable || !for_write)) return it->second;
+  }
+  device::OpenOptions o;
+  o.write = for_write;
+  Result<std::unique_ptr<device::Device>> f = device::open_posix(path, o);
+  if (!f.ok() && f.status().code() == Code::kNotFound && for_write) {  // the first write there
+    PARIO_RETURN_IF_ERROR(make_dirs(dir_, path.substr(dir_.size() + 1)));
+    PARIO_RETURN_IF_ERROR(make_shard(path));
+    f = device::open_posix(path, o);
+  }
+  if (!f.ok()) {
+    if (f.status().code() == Code::kNotFound) return std::shared_ptr<const OpenShard>();  // never written
+    return f.status();
+  }
+  auto shard = std::make_shared<OpenShard>();
+  shard->file = std::move(f).value();
+  shard->writable = for_write;
+  PARIO_ASSIGN_OR_RETURN(uint64_t size, shard->file->size());
+  PARIO_ASSIGN_OR_RETURN(shard->entries, read_index(*shard->file, size, path));
+  std::lock_guard<std::mutex> lock(mu_);
+  if (open_.size() >= kMaxOpenShards) {  // let go of the shards no thread is using
+    for (auto it = open_.begin(); it != open_.end();) {
+      if (it->second.use_count() > 1) {
+        ++it;
+        continue;
+      }
+      Status s = it->second->file->close();
+      if (closed_.ok()) closed_ = s;
+      it = open_.erase(it);
+    }
+  }
+  open_[path] = shard;  // a read-only one it replaces closes when its last user is done
+  return std::shared_ptr<const OpenShard>(shard);
+}
+
+Status ChunkStore::close_files() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  Status s = closed_;
+  for (auto& [path, shard] : open_) {
+    Status c = shard->file->close();
+    if (s.ok()) s = c;
+  }
+  open_.clear();
+  closed_ = Status::Ok();
+  return s;
+}
+
 Result<ChunkStore::Place> ChunkStore::locate(const int64_t* index, bool for_write) const {
   std::vector<int64_t> file_index(index, index + meta_.chunks.size());
   int64_t slot = 0;
@@ -168,29 +234,34 @@ Result<ChunkStore::Place> ChunkStore::locate(const int64_t* index, bool for_writ
   const std::string key = meta_.chunk_key(file_index);
   const std::string path = dir_ + "/" + key;
   Place p;
-  p.where = meta_.sharded() ? path + " (chunk slot " + std::to_string(slot) + ")" : path;
-  device::OpenOptions o;
-  o.write = for_write;
-  o.create = for_write && !meta_.sharded();
-  Result<std::unique_ptr<device::Device>> f = device::open_posix(path, o);
-  if (!f.ok() && f.status().code() == Code::kNotFound && for_write) {  // the first write there
-    PARIO_RETURN_IF_ERROR(make_dirs(dir_, key));
-    if (meta_.sharded()) PARIO_RETURN_IF_ERROR(make_shard(path));
-    f = device::open_posix(path, o);
-  }
-  if (!f.ok()) {
-    if (f.status().code() == Code::kNotFound) return p;  // never written
-    return f.status();
-  }
-  PARIO_ASSIGN_OR_RETURN(uint64_t size, (*f)->size());
   if (!meta_.sharded()) {
+    p.where = path;
+    device::OpenOptions o;
+    o.write = o.create = for_write;
+    Result<std::unique_ptr<device::Device>> f = device::open_posix(path, o);
+    if (!f.ok() && f.status().code() == Code::kNotFound && for_write) {  // the first write there
+      PARIO_RETURN_IF_ERROR(make_dirs(dir_, key));
+      f = device::open_posix(path, o);
+    }
+    if (!f.ok()) {
+      if (f.status().code() == Code::kNotFound) return p;  // never written
+      return f.status();
+    }
     p.file = std::move(f).value();
-    p.nbytes = meta_.zstd ? size : chunk_bytes();
+    p.own = true;
+    Result<uint64_t> size = p.file->size();
+    if (!size.ok()) {
+      (void)p.file->close();
+      return size.status();
+    }
+    p.nbytes = meta_.zstd ? *size : chunk_bytes();
     return p;
   }
-  PARIO_ASSIGN_OR_RETURN(std::vector<uint64_t> entries, read_index(**f, size, path));
-  p.offset = entries[2 * slot];
-  p.nbytes = entries[2 * slot + 1];
+  p.where = path + " (chunk slot " + std::to_string(slot) + ")";
+  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const OpenShard> shard, open_shard(path, for_write));
+  if (!shard) return p;  // never written
+  p.offset = shard->entries[2 * slot];
+  p.nbytes = shard->entries[2 * slot + 1];
   if (p.offset == kEmptySlot) {
     if (!for_write) return p;  // the shard does not hold this chunk: fill value
     return Status(Code::kUnsupported, p.where + ": the shard leaves this chunk out (rewritten by another "
@@ -200,7 +271,7 @@ Result<ChunkStore::Place> ChunkStore::locate(const int64_t* index, bool for_writ
     return Status(Code::kUnsupported, p.where + ": pario writes uncompressed chunks in place only");
   }
   if (!meta_.zstd && p.nbytes != chunk_bytes()) return short_chunk(p.where, p.nbytes, chunk_bytes());
-  p.file = std::move(f).value();
+  p.file = shard->file;
   return p;
 }
 
@@ -226,7 +297,7 @@ Status ChunkStore::read(const int64_t* index, char* dst) const {
   } else {
     s = p.file->read_at(p.offset, dst, size, &got);
   }
-  Status closed = p.file->close();
+  Status closed = p.done();
   PARIO_RETURN_IF_ERROR(s);
   PARIO_RETURN_IF_ERROR(closed);
   return got == size ? Status::Ok() : short_chunk(p.where, got, size);
@@ -238,7 +309,7 @@ Status ChunkStore::readv(const int64_t* index, const iovec* v, int n, bool* miss
   if (!p.file) return Status::Ok();
   size_t got = 0;
   Status s = p.file->readv_at(p.offset, v, n, &got);
-  Status closed = p.file->close();
+  Status closed = p.done();
   PARIO_RETURN_IF_ERROR(s);
   PARIO_RETURN_IF_ERROR(closed);
   return got == chunk_bytes() ? Status::Ok() : short_chunk(p.where, got, chunk_bytes());
@@ -270,7 +341,7 @@ Status ChunkStore::write_runs(const int64_t* index, const std::vector<Run>& runs
   PARIO_ASSIGN_OR_RETURN(Place p, locate(index, true));
   Status s;
   for (size_t i = 0; s.ok() && i < runs.size(); ++i) s = p.file->write_at(p.offset + runs[i].at, runs[i].src, runs[i].len);
-  Status closed = p.file->close();
+  Status closed = p.done();
   return s.ok() ? closed : s;
 }
 
@@ -282,7 +353,7 @@ Status ChunkStore::writev_bytes(const int64_t* index, const iovec* v, int n, siz
     s = size.status();
     if (s.ok() && *size > len) s = p.file->truncate(len);
   }
-  Status closed = p.file->close();
+  Status closed = p.done();
   return s.ok() ? closed : s;
 }
 
@@ -358,6 +429,8 @@ Status ChunkStore::write_shard(const std::vector<NewChunk>& chunks) const {
   if (s.ok()) s = closed;
   if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) s = errno_status(errno, path);
   if (!s.ok()) ::unlink(tmp.c_str());
+  std::lock_guard<std::mutex> lock(mu_);
+  open_.erase(path);  // the old shard, if read here: its index is stale now
   return s;
 }
 

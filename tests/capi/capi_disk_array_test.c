@@ -1,7 +1,10 @@
 /* Disk arrays through the C API at 1, 2 and 4 ranks: whole and nonaligned
  * section round trips in 1-3 dimensions and three types, reopen, restart on
  * fewer ranks with another distribution, and errors (bad sections, type
- * mismatch, existing and missing stores, a truncated chunk). */
+ * mismatch, existing and missing stores, a truncated chunk), and a store
+ * of many shards read and written with no descriptor left open. */
+#include <dirent.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -180,6 +183,61 @@ static void other_shapes(const char *dir1, const char *dir3) {
   CHECK(pario_disk_array_close(&d) == PARIO_OK);
 }
 
+/* This process's open descriptors. */
+static int open_fds(void) {
+  DIR *d = opendir("/proc/self/fd");
+  if (!d) return -1;
+  int n = 0;
+  while (readdir(d)) ++n;
+  closedir(d);
+  return n;
+}
+
+/* 1280 x 64 doubles in 4 x 4 chunks: with 1 KiB shards (the small-shards
+ * run) 640 shards, of which each rank moves chunks of at least 160: more
+ * than a transfer keeps open at once (64), and more than the descriptors
+ * this process may open during the transfers. The shards a transfer opens
+ * stay open until its wait, which closes them. */
+static void many_shards(const char *dir) {
+  const int64_t dims[2] = {1280, 64}, chunks[2] = {4, 4}, zero[2] = {0, 0};
+  const int64_t from[2] = {1, 3}, count[2] = {1270, 57}, to[2] = {7, 2};
+  pario_array_t a, b;
+  pario_disk_array_t d;
+  CHECK(pario_array_create(world, "many_src", PARIO_TYPE_DOUBLE, 2, dims, &a) == PARIO_OK);
+  CHECK(pario_array_create(world, "many_dst", PARIO_TYPE_DOUBLE, 2, dims, &b) == PARIO_OK);
+  static double all[1280 * 64], back[1280 * 64];
+  for (int64_t i = 0; i < 1280; ++i)
+    for (int64_t j = 0; j < 64; ++j) all[i * 64 + j] = value(i, j);
+  if (me == 0) CHECK(pario_array_put(a, zero, dims, all, NULL) == PARIO_OK);
+  CHECK(pario_array_sync(a) == PARIO_OK);
+  const int fds = open_fds();
+  struct rlimit was, low;
+  CHECK(getrlimit(RLIMIT_NOFILE, &was) == 0);
+  low = was;
+  low.rlim_cur = (rlim_t)fds + 80;
+  CHECK(setrlimit(RLIMIT_NOFILE, &low) == 0);
+  CHECK(pario_disk_array_create(world, dir, PARIO_TYPE_DOUBLE, 2, dims, chunks, &d) == PARIO_OK);
+  CHECK(pario_disk_array_write(d, a, zero, dims, zero) == PARIO_OK);
+  CHECK(pario_disk_array_write(d, a, from, count, to) == PARIO_OK); /* partial chunks at every edge */
+  CHECK(open_fds() == fds);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  CHECK(pario_disk_array_open(world, dir, PARIO_MODE_READ, &d) == PARIO_OK);
+  CHECK(pario_disk_array_read(d, b, zero, dims, zero) == PARIO_OK);
+  CHECK(open_fds() == fds);
+  CHECK(setrlimit(RLIMIT_NOFILE, &was) == 0);
+  CHECK(pario_array_get(b, zero, dims, back, NULL) == PARIO_OK);
+  int bad = 0;
+  for (int64_t i = 0; i < 1280; ++i)
+    for (int64_t j = 0; j < 64; ++j) {
+      const int in = i >= to[0] && i < to[0] + count[0] && j >= to[1] && j < to[1] + count[1];
+      bad += back[i * 64 + j] != (in ? value(i - to[0] + from[0], j - to[1] + from[1]) : value(i, j));
+    }
+  CHECK(bad == 0);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  CHECK(pario_array_destroy(&a) == PARIO_OK && pario_array_destroy(&b) == PARIO_OK);
+  CHECK(pario_disk_array_delete(world, dir) == PARIO_OK);
+}
+
 int main(void) {
   CHECK(pario_init() == PARIO_OK);
   pario_world_rank(&me);
@@ -196,6 +254,7 @@ int main(void) {
   (void)pario_disk_array_delete(world, d3);
   two_d(d2);
   other_shapes(d1, d3);
+  many_shards(d1);
   CHECK(pario_disk_array_delete(world, d2) == PARIO_OK);
   CHECK_FAILS(pario_disk_array_delete(world, d2), me == 0 ? PARIO_ERR_NOT_FOUND : PARIO_ERR_REMOTE,
               "no zarr.json");
