@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "device/device.h"
 
@@ -77,23 +78,43 @@ uint32_t crc32c(const void* data, size_t n) {
   return ~crc;
 }
 
+// The first error of closing a shard the store let go of.
+struct ChunkStore::CloseErrors {
+  std::mutex mu;
+  Status first;
+};
+
+// Closed when the store and the last chunk call using it let go of it, so
+// a shard is never closed under a thread's I/O.
+struct ChunkStore::OpenShard {
+  std::unique_ptr<device::Device> file;
+  bool writable = false;
+  std::vector<uint64_t> entries;  // (offset, nbytes) per slot
+  std::shared_ptr<CloseErrors> errors;
+  ~OpenShard() {
+    if (!file) return;
+    Status s = file->close();
+    std::lock_guard<std::mutex> lock(errors->mu);
+    if (errors->first.ok()) errors->first = s;
+  }
+};
+
 // A chunk's bytes: file[offset, offset + nbytes); no file when never
 // written. A chunk file is the caller's to close; a shard stays open in
 // the store.
 struct ChunkStore::Place {
   std::string where;  // the file, and the slot in a shard, for messages
-  std::shared_ptr<device::Device> file;
+  std::shared_ptr<device::Device> file;  // a shard's keeps its OpenShard open
   bool own = false;   // a chunk file, closed by done()
   uint64_t offset = 0;
   uint64_t nbytes = 0;
   Status done() { return own ? file->close() : Status::Ok(); }
 };
 
-struct ChunkStore::OpenShard {
-  std::shared_ptr<device::Device> file;
-  bool writable = false;
-  std::vector<uint64_t> entries;  // (offset, nbytes) per slot
-};
+ChunkStore::ChunkStore(std::string dir, ZarrMeta meta)
+    : dir_(std::move(dir)), meta_(std::move(meta)), close_errors_(std::make_shared<CloseErrors>()) {}
+
+ChunkStore::~ChunkStore() = default;
 
 size_t ChunkStore::chunk_bytes() const {
   return static_cast<size_t>(meta_.chunk_elements()) * meta_.element_bytes();
@@ -197,18 +218,16 @@ Result<std::shared_ptr<const ChunkStore::OpenShard>> ChunkStore::open_shard(cons
   auto shard = std::make_shared<OpenShard>();
   shard->file = std::move(f).value();
   shard->writable = for_write;
+  shard->errors = close_errors_;
   PARIO_ASSIGN_OR_RETURN(uint64_t size, shard->file->size());
   PARIO_ASSIGN_OR_RETURN(shard->entries, read_index(*shard->file, size, path));
+  // When full, the shards no thread is using are let go of and close here,
+  // under the lock: closed outside it, the other threads opened as many
+  // again meanwhile (past the limit of a test's 80 descriptors).
   std::lock_guard<std::mutex> lock(mu_);
-  if (open_.size() >= kMaxOpenShards) {  // let go of the shards no thread is using
+  if (open_.size() >= kMaxOpenShards) {
     for (auto it = open_.begin(); it != open_.end();) {
-      if (it->second.use_count() > 1) {
-        ++it;
-        continue;
-      }
-      Status s = it->second->file->close();
-      if (closed_.ok()) closed_ = s;
-      it = open_.erase(it);
+      it = it->second.use_count() > 1 ? std::next(it) : open_.erase(it);  // in use: kept
     }
   }
   open_[path] = shard;  // a read-only one it replaces closes when its last user is done
@@ -216,15 +235,14 @@ Result<std::shared_ptr<const ChunkStore::OpenShard>> ChunkStore::open_shard(cons
 }
 
 Status ChunkStore::close_files() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  Status s = closed_;
-  for (auto& [path, shard] : open_) {
-    Status c = shard->file->close();
-    if (s.ok()) s = c;
+  std::map<std::string, std::shared_ptr<const OpenShard>> dropped;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    dropped.swap(open_);
   }
-  open_.clear();
-  closed_ = Status::Ok();
-  return s;
+  dropped.clear();
+  std::lock_guard<std::mutex> lock(close_errors_->mu);
+  return std::exchange(close_errors_->first, Status::Ok());
 }
 
 Result<ChunkStore::Place> ChunkStore::locate(const int64_t* index, bool for_write) const {
@@ -271,7 +289,7 @@ Result<ChunkStore::Place> ChunkStore::locate(const int64_t* index, bool for_writ
     return Status(Code::kUnsupported, p.where + ": pario writes uncompressed chunks in place only");
   }
   if (!meta_.zstd && p.nbytes != chunk_bytes()) return short_chunk(p.where, p.nbytes, chunk_bytes());
-  p.file = shard->file;
+  p.file = std::shared_ptr<device::Device>(shard, shard->file.get());  // holds the shard open
   return p;
 }
 

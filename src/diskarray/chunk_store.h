@@ -43,7 +43,8 @@ namespace pario::diskarray {
 
 class ChunkStore {
  public:
-  ChunkStore(std::string dir, ZarrMeta meta) : dir_(std::move(dir)), meta_(std::move(meta)) {}
+  ChunkStore(std::string dir, ZarrMeta meta);
+  ~ChunkStore();
   size_t chunk_bytes() const;
   // The chunk at grid index `index` (one entry per dimension) into dst,
   // chunk_bytes() long, decompressed.
@@ -82,6 +83,7 @@ class ChunkStore {
  private:
   struct Place;
   struct OpenShard;  // a shard file kept open, and its index
+  struct CloseErrors;
   Result<std::shared_ptr<const OpenShard>> open_shard(const std::string& path, bool for_write) const;
   Result<Place> locate(const int64_t* index, bool for_write) const;
   // A shard's index as (offset, nbytes) pairs, checked against the file.
@@ -93,9 +95,9 @@ class ChunkStore {
 
   std::string dir_;
   ZarrMeta meta_;
-  mutable std::mutex mu_;  // guards open_ and closed_
+  mutable std::mutex mu_;  // guards open_
   mutable std::map<std::string, std::shared_ptr<const OpenShard>> open_;  // by path
-  mutable Status closed_;  // the first error of closing a shard let go
+  std::shared_ptr<CloseErrors> close_errors_;
 };
 
 // CRC-32C (Castagnoli), as Zarr's crc32c codec stores it (little-endian
