@@ -725,9 +725,9 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
   // row-major number in the array. Ties then fall to the same rank whatever
   // the transfer's direction and order, so a read of what was written fills
   // the pages of other ranks' memory this rank has already mapped (4 ranks,
-  // 8192 x 8192 doubles in a 2 x 2 grid of patches, whole-row chunks: the
-  // first read after a write ran at 7957 MB/s with ties by position in the
-  // transfer, 10899 once the pages had been touched).
+  // 8192 x 8192 doubles in a 2 x 2 grid of patches, whole-row chunks, the
+  // first read after a write, medians of 4: 7957 MB/s with ties by
+  // position in the transfer, 11095 by number).
   std::vector<int64_t> group(order.size());
   for (size_t i = 0; i < order.size(); ++i) {
     int64_t slot = 0;
