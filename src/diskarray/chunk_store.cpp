@@ -196,27 +196,33 @@ Result<std::vector<uint64_t>> ChunkStore::read_index(device::Device& f, uint64_t
 // of 1024 descriptors, and transfers walk the chunks in order.
 constexpr size_t kMaxOpenShards = 64;
 
-Result<std::shared_ptr<const ChunkStore::OpenShard>> ChunkStore::open_shard(const std::string& path,
+Result<std::unique_ptr<device::Device>> ChunkStore::open_file(const std::string& key, bool for_write) const {
+  const std::string path = dir_ + "/" + key;
+  device::OpenOptions o;
+  o.write = for_write;
+  o.create = for_write && !meta_.sharded();
+  Result<std::unique_ptr<device::Device>> f = device::open_posix(path, o);
+  if (!f.ok() && f.status().code() == Code::kNotFound && for_write) {  // the first write there
+    PARIO_RETURN_IF_ERROR(make_dirs(dir_, key));
+    if (meta_.sharded()) PARIO_RETURN_IF_ERROR(make_shard(path));
+    f = device::open_posix(path, o);
+  }
+  if (!f.ok() && f.status().code() == Code::kNotFound) return std::unique_ptr<device::Device>();  // never written
+  return f;
+}
+
+Result<std::shared_ptr<const ChunkStore::OpenShard>> ChunkStore::open_shard(const std::string& key,
                                                                             bool for_write) const {
+  const std::string path = dir_ + "/" + key;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = open_.find(path);
     if (it != open_.end() && (it->second->writable || !for_write)) return it->second;
   }
-  device::OpenOptions o;
-  o.write = for_write;
-  Result<std::unique_ptr<device::Device>> f = device::open_posix(path, o);
-  if (!f.ok() && f.status().code() == Code::kNotFound && for_write) {  // the first write there
-    PARIO_RETURN_IF_ERROR(make_dirs(dir_, path.substr(dir_.size() + 1)));
-    PARIO_RETURN_IF_ERROR(make_shard(path));
-    f = device::open_posix(path, o);
-  }
-  if (!f.ok()) {
-    if (f.status().code() == Code::kNotFound) return std::shared_ptr<const OpenShard>();  // never written
-    return f.status();
-  }
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> f, open_file(key, for_write));
+  if (!f) return std::shared_ptr<const OpenShard>();  // never written
   auto shard = std::make_shared<OpenShard>();
-  shard->file = std::move(f).value();
+  shard->file = std::move(f);
   shard->writable = for_write;
   shard->errors = close_errors_;
   PARIO_ASSIGN_OR_RETURN(uint64_t size, shard->file->size());
@@ -254,29 +260,16 @@ Result<ChunkStore::Place> ChunkStore::locate(const int64_t* index, bool for_writ
   Place p;
   if (!meta_.sharded()) {
     p.where = path;
-    device::OpenOptions o;
-    o.write = o.create = for_write;
-    Result<std::unique_ptr<device::Device>> f = device::open_posix(path, o);
-    if (!f.ok() && f.status().code() == Code::kNotFound && for_write) {  // the first write there
-      PARIO_RETURN_IF_ERROR(make_dirs(dir_, key));
-      f = device::open_posix(path, o);
-    }
-    if (!f.ok()) {
-      if (f.status().code() == Code::kNotFound) return p;  // never written
-      return f.status();
-    }
-    p.file = std::move(f).value();
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> f, open_file(key, for_write));
+    if (!f) return p;  // never written
+    PARIO_ASSIGN_OR_RETURN(uint64_t size, f->size());
+    p.file = std::move(f);
     p.own = true;
-    Result<uint64_t> size = p.file->size();
-    if (!size.ok()) {
-      (void)p.file->close();
-      return size.status();
-    }
-    p.nbytes = meta_.zstd ? *size : chunk_bytes();
+    p.nbytes = meta_.zstd ? size : chunk_bytes();
     return p;
   }
   p.where = path + " (chunk slot " + std::to_string(slot) + ")";
-  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const OpenShard> shard, open_shard(path, for_write));
+  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const OpenShard> shard, open_shard(key, for_write));
   if (!shard) return p;  // never written
   p.offset = shard->entries[2 * slot];
   p.nbytes = shard->entries[2 * slot + 1];

@@ -84,7 +84,10 @@ class ChunkStore {
   struct Place;
   struct OpenShard;  // a shard file kept open, and its index
   struct CloseErrors;
-  Result<std::shared_ptr<const OpenShard>> open_shard(const std::string& path, bool for_write) const;
+  // The chunk file or shard at dir/key; on a first write there, its
+  // directories (and a new shard) are made first. Null: never written.
+  Result<std::unique_ptr<device::Device>> open_file(const std::string& key, bool for_write) const;
+  Result<std::shared_ptr<const OpenShard>> open_shard(const std::string& key, bool for_write) const;
   Result<Place> locate(const int64_t* index, bool for_write) const;
   // A shard's index as (offset, nbytes) pairs, checked against the file.
   Result<std::vector<uint64_t>> read_index(device::Device& f, uint64_t size, const std::string& path) const;
