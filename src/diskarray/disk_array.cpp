@@ -118,7 +118,8 @@ struct Transfer::Job {
   bool whole = false;
   bool in_parts = false;  // a partial chunk written straight to its bytes (ChunkStore::writes_in_parts)
   // In place: each byte of the chunk file, in order, in the owners' memory
-  // (the part) or in `discard`, one file row (zeros for writes' padding).
+  // (the part) or in `discard`, as long as the longest run outside the part
+  // (zeros: a write's padding).
   std::vector<iovec> scatter;
   std::vector<char> discard;
   std::vector<char> buf;     // the chunk, in C order
@@ -274,12 +275,17 @@ bool Transfer::plan_in_place(Job* job) {
   const int nd = job->chunk.ndim, last = nd - 1;
   const int64_t esize = static_cast<int64_t>(meta_.element_bytes());
   const int64_t row = meta_.chunks[last];  // elements per row of the file
-  job->discard.resize(static_cast<size_t>(row * esize));
   std::vector<iovec>& v = job->scatter;
+  // File bytes outside the part go to `discard`, sized to the longest such
+  // run and made once the plan is known (null until then): a row-sized
+  // buffer zeroed for every chunk cost each 2-rank aligned read of 512 MB
+  // about 3200 page faults per rank, and reads ran at 0.8x raw pread.
+  size_t discard_bytes = 0;
   bool back_discarded = false;
   auto add = [&](char* p, int64_t n, bool discarded) {
     if (n == 0) return;
     const size_t len = static_cast<size_t>(n * esize);
+    if (discarded) discard_bytes = std::max(discard_bytes, len);
     if (!v.empty() && !discarded && !back_discarded &&
         static_cast<char*>(v.back().iov_base) + v.back().iov_len == p) {
       v.back().iov_len += len;  // contiguous in memory too: one buffer
@@ -300,10 +306,10 @@ bool Transfer::plan_in_place(Job* job) {
       m[d] = mem_section_.start[d] + (g - disk_.start[d]);
     }
     if (!inside) {
-      add(job->discard.data(), row, true);
+      add(nullptr, row, true);
     } else {
       const int64_t before = job->part.start[last] - job->chunk.start[last], n = job->part.count[last];
-      add(job->discard.data(), before, true);
+      add(nullptr, before, true);
       const int64_t first = mem_section_.start[last] + (job->part.start[last] - disk_.start[last]);
       for (int64_t col = first; col < first + n;) {
         const MemoryArray::LocalPiece* p = nullptr;
@@ -325,7 +331,7 @@ bool Transfer::plan_in_place(Job* job) {
         add(p->base + offset * esize, take, false);
         col += take;
       }
-      add(job->discard.data(), row - before - n, true);
+      add(nullptr, row - before - n, true);
     }
     int d = last - 1;  // next row
     while (d >= 0 && ++r[d] == meta_.chunks[d]) r[d--] = 0;
@@ -334,8 +340,11 @@ bool Transfer::plan_in_place(Job* job) {
   // Many tiny pieces cost more in the kernel than one copy here.
   if (!covered || static_cast<int64_t>(v.size()) * 512 > meta_.chunk_elements() * esize) {
     std::vector<iovec>().swap(job->scatter);
-    std::vector<char>().swap(job->discard);
     return false;
+  }
+  job->discard.assign(discard_bytes, 0);  // zeros: a write's padding
+  for (iovec& piece : v) {
+    if (!piece.iov_base) piece.iov_base = job->discard.data();
   }
   job->bytes = job->discard.size();
   make_room(job->bytes);
