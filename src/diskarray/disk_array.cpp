@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 
+#include "base/buffer_pool.h"
 #include "base/config.h"
 #include "base/thread_pool.h"
 #include "comm/comm.h"
@@ -98,6 +99,16 @@ std::vector<int64_t> shard_shape(const ZarrMeta& m, uint64_t bytes) {
   return grown ? shard : std::vector<int64_t>{};
 }
 
+// Chunk buffers of all transfers, idle ones kept up to one transfer's
+// budget (PARIO_DISK_ARRAY_BUFFER) and freed when an array closes.
+BufferPool& chunk_buffers() {
+  static BufferPool* pool = [] {
+    Result<const Config*> c = config();
+    return new BufferPool(c.ok() ? static_cast<size_t>((*c)->disk_array_buffer) : size_t{64} << 20);
+  }();  // never destroyed, like the I/O threads
+  return *pool;
+}
+
 // The disk array's I/O threads (PARIO_ASYNC_THREADS of them).
 ThreadPool& io_threads() {
   static ThreadPool* pool = [] {
@@ -122,8 +133,8 @@ struct Transfer::Job {
   // (zeros: a write's padding).
   std::vector<iovec> scatter;
   std::vector<char> discard;
-  std::vector<char> buf;     // the chunk, in C order
-  std::vector<char> staged;  // writes of a partial chunk: the part, dense
+  BufferPool::Buffer buf;     // the chunk, in C order
+  BufferPool::Buffer staged;  // writes of a partial chunk: the part, dense
   size_t bytes = 0;          // of buf and staged, counted in bytes_held_
   bool done = false;         // the I/O thread has finished it
   Status status;
@@ -248,10 +259,13 @@ size_t Transfer::buffer_bytes(const Job& job) const {
 Status Transfer::fill_buffers(Job* job) {
   const int nd = job->part.ndim;
   const size_t esize = meta_.element_bytes();
-  job->buf.resize(job->in_parts ? 0 : static_cast<size_t>(meta_.chunk_elements()) * esize);  // zeros: the padding
+  if (!job->in_parts) job->buf = chunk_buffers().take(static_cast<size_t>(meta_.chunk_elements()) * esize);
   if (!write_) return Status::Ok();
-  if (job->whole) return copy_out(job->part, job->buf.data() + job->at * esize, dense_strides(nd, meta_.chunks.data()));
-  job->staged.resize(static_cast<size_t>(job->part.elements()) * esize);
+  if (job->whole) {
+    if (job->chunk.elements() < meta_.chunk_elements()) std::memset(job->buf.data(), 0, job->buf.size());  // the padding
+    return copy_out(job->part, job->buf.data() + job->at * esize, dense_strides(nd, meta_.chunks.data()));
+  }
+  job->staged = chunk_buffers().take(static_cast<size_t>(job->part.elements()) * esize);
   return copy_out(job->part, job->staged.data(), dense_strides(nd, job->part.count.data()));
 }
 
@@ -382,7 +396,7 @@ void Transfer::merge_staged(Job* job) {
   copy_strided(nd, job->part.count.data(), job->buf.data() + job->at * meta_.element_bytes(),
                dense_strides(nd, meta_.chunks.data()), job->staged.data(), dense_strides(nd, job->part.count.data()),
                meta_.element_bytes());
-  std::vector<char>().swap(job->staged);
+  job->staged.reset();
 }
 
 void Transfer::run_shard(const std::vector<Job*>& group) {
@@ -398,8 +412,8 @@ void Transfer::run_shard(const std::vector<Job*>& group) {
   if (s.ok()) s = store_->write_shard(chunks);
   size_t bytes = 0;
   for (Job* job : group) {
-    std::vector<char>().swap(job->buf);
-    std::vector<char>().swap(job->staged);
+    job->buf.reset();
+    job->staged.reset();
     job->status = s;
     bytes += job->bytes;
   }
@@ -419,14 +433,14 @@ void Transfer::run(Job* job) {
   }
   if (s.ok() && job->in_parts) {
     s = write_part(*job);
-    std::vector<char>().swap(job->staged);
+    job->staged.reset();
   } else if (s.ok() && write_) {
     if (!job->whole) merge_staged(job);  // the new part into the chunk's old bytes
     s = job->scatter.empty()
             ? store_->write(job->index.data(), job->buf.data())
             : store_->writev(job->index.data(), job->scatter.data(), static_cast<int>(job->scatter.size()));
-    std::vector<char>().swap(job->buf);  // written: the memory can go
-    std::vector<char>().swap(job->staged);
+    job->buf.reset();  // written: the buffers can go
+    job->staged.reset();
     std::vector<char>().swap(job->discard);
   }
   job->status = s;
@@ -459,7 +473,7 @@ void Transfer::put_chunk(Job* job) {
     const Strides chunk_stride = dense_strides(static_cast<int>(meta_.chunks.size()), meta_.chunks.data());
     job->status = copy_in(job->part, job->buf.data() + job->at * meta_.element_bytes(), chunk_stride);
   }
-  std::vector<char>().swap(job->buf);
+  job->buf.reset();
   std::vector<char>().swap(job->discard);
   std::lock_guard<std::mutex> lock(mu_);
   bytes_held_ -= job->bytes;
@@ -834,6 +848,7 @@ Status DiskArray::close() {
     if (std::shared_ptr<Transfer> t = w.lock()) t->drain();
   }
   in_flight_.clear();
+  chunk_buffers().trim();
   closed_ = true;
   return Status::Ok();
 }
