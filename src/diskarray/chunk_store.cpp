@@ -351,7 +351,15 @@ Status ChunkStore::writev(const int64_t* index, const iovec* v, int n) const {
 Status ChunkStore::write_runs(const int64_t* index, const std::vector<Run>& runs) const {
   PARIO_ASSIGN_OR_RETURN(Place p, locate(index, true));
   Status s;
-  for (size_t i = 0; s.ok() && i < runs.size(); ++i) s = p.file->write_at(p.offset + runs[i].at, runs[i].src, runs[i].len);
+  std::vector<iovec> v;
+  for (size_t first = 0, end = 0; s.ok() && first < runs.size(); first = end) {
+    v.clear();  // the runs [first, end) follow each other in the file: one call
+    do {
+      v.push_back({const_cast<char*>(runs[end].src), runs[end].len});
+      ++end;
+    } while (end < runs.size() && runs[end].at == runs[end - 1].at + runs[end - 1].len);
+    s = p.file->writev_at(p.offset + runs[first].at, v.data(), static_cast<int>(v.size()));
+  }
   Status closed = p.done();
   return s.ok() ? closed : s;
 }

@@ -76,6 +76,8 @@ class ChunkStore {
     const char* src;
     size_t len;
   };
+  // Parts of a chunk (writes_in_parts); runs that follow each other in the
+  // file, in order, go in one vectored call.
   Status write_runs(const int64_t* index, const std::vector<Run>& runs) const;
   // Closes the shards kept open; the first error of closing any of them.
   Status close_files() const;

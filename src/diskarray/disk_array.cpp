@@ -214,25 +214,55 @@ array::Box Transfer::part_of(const std::vector<int64_t>& index, array::Box* chun
 
 std::vector<int> Transfer::choose_movers(const std::vector<std::vector<int64_t>>& order,
                                          const std::vector<int64_t>& group) const {
-  std::vector<int> movers(order.size());
+  struct Group {
+    size_t begin, end;            // its chunks in `order`
+    int64_t elements = 0;         // of its parts: the work it is
+    std::vector<int> candidates;  // ranks holding at least half as much as the one holding most
+  };
+  std::vector<Group> groups;
   for (size_t i = 0; i < order.size();) {
-    size_t end = i + 1;
-    while (end < order.size() && group[end] == group[i]) ++end;
+    Group g;
+    g.begin = i;
+    g.end = i + 1;
+    while (g.end < order.size() && group[g.end] == group[i]) ++g.end;
     std::map<int, int64_t> held;  // rank: elements of the group's parts in its memory
-    for (size_t k = i; k < end; ++k) {
+    for (size_t k = i; k < g.end; ++k) {
       array::Box chunk;
-      mem_->for_each_owner(mem_box(part_of(order[k], &chunk)),
-                           [&](int rank, const array::Box& piece) { held[rank] += piece.elements(); });
+      const array::Box part = part_of(order[k], &chunk);
+      g.elements += part.elements();
+      mem_->for_each_owner(mem_box(part), [&](int rank, const array::Box& piece) { held[rank] += piece.elements(); });
     }
-    std::vector<int> most_ranks;
-    int64_t most = -1;
+    int64_t most = 0;
+    for (const auto& [rank, n] : held) most = std::max(most, n);
     for (const auto& [rank, n] : held) {
-      if (n > most) most = n, most_ranks.clear();
-      if (n == most) most_ranks.push_back(rank);
+      if (n > 0 && 2 * n >= most) g.candidates.push_back(rank);
     }
-    const int mover = most_ranks.empty() ? 0 : most_ranks[static_cast<size_t>(group[i]) % most_ranks.size()];
-    std::fill(movers.begin() + static_cast<ptrdiff_t>(i), movers.begin() + static_cast<ptrdiff_t>(end), mover);
-    i = end;
+    i = g.end;
+    groups.push_back(std::move(g));
+  }
+  // In the order of the groups' numbers, whatever the transfer's order, so
+  // a read of what a write wrote picks the same movers.
+  std::vector<size_t> by_number(groups.size());
+  for (size_t k = 0; k < groups.size(); ++k) by_number[k] = k;
+  std::sort(by_number.begin(), by_number.end(),
+            [&](size_t a, size_t b) { return group[groups[a].begin] < group[groups[b].begin]; });
+  std::vector<int64_t> load(static_cast<size_t>(std::max(1, group_->size())));
+  std::vector<int> movers(order.size());
+  for (size_t k : by_number) {
+    const Group& g = groups[k];
+    int mover = 0;
+    if (!g.candidates.empty()) {
+      // The least loaded candidate; ties go round by number, starting at
+      // a different candidate for each group.
+      const size_t n = g.candidates.size(), first = static_cast<size_t>(group[g.begin]) % n;
+      mover = g.candidates[first];
+      for (size_t c = 1; c < n; ++c) {
+        const int r = g.candidates[(first + c) % n];
+        if (load[static_cast<size_t>(r)] < load[static_cast<size_t>(mover)]) mover = r;
+      }
+    }
+    load[static_cast<size_t>(mover)] += g.elements;
+    std::fill(movers.begin() + static_cast<ptrdiff_t>(g.begin), movers.begin() + static_cast<ptrdiff_t>(g.end), mover);
   }
   return movers;
 }
@@ -366,11 +396,19 @@ bool Transfer::plan_in_place(Job* job) {
 }
 
 Status Transfer::write_part(const Job& job) {
+  std::vector<ChunkStore::Run> runs;
+  if (!job.scatter.empty()) {  // in place: the chunk's bytes but the ones outside the part
+    uint64_t at = 0;
+    for (const iovec& v : job.scatter) {
+      if (v.iov_base != job.discard.data()) runs.push_back({at, static_cast<const char*>(v.iov_base), v.iov_len});
+      at += v.iov_len;
+    }
+    return store_->write_runs(job.index.data(), runs);
+  }
   const int nd = job.part.ndim, last = nd - 1;
   const size_t esize = meta_.element_bytes();
   const size_t row = static_cast<size_t>(job.part.count[last]) * esize;
   const Strides chunk_stride = dense_strides(nd, meta_.chunks.data());
-  std::vector<ChunkStore::Run> runs;
   const char* src = job.staged.data();
   std::array<int64_t, array::kMaxDims> r{};  // the part's row: every index but the last
   for (;;) {
@@ -790,10 +828,12 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
       io_threads().submit([t = t.get(), raw] { t->run_shard(raw); });
       continue;
     }
-    // In place: reads always; writes when the whole chunk is written and
-    // the caller waits at once (iwrite lets the array change on return).
-    const bool in_place = (!write || (blocking && job->whole)) && t->plan_in_place(job.get());
+    // In place: reads always; writes when the caller waits at once (iwrite
+    // lets the array change on return), of whole chunks or, where the store
+    // writes chunks in parts, of the part's bytes alone.
     job->in_parts = write && !job->whole && t->store_->writes_in_parts();
+    const bool in_place =
+        (!write || (blocking && (job->whole || job->in_parts))) && t->plan_in_place(job.get());
     if (!in_place) {  // through a chunk buffer (or, in parts, just the staged part)
       job->bytes = t->buffer_bytes(*job);
       t->make_room(job->bytes);

@@ -158,11 +158,14 @@ class Transfer {
   void put_chunk(Job* job);
   // The chunk at a grid index (its box in *chunk) and the disk section's part in it.
   array::Box part_of(const std::vector<int64_t>& index, array::Box* chunk) const;
-  // Each chunk's mover: the rank holding most of its group's parts in
-  // memory, where consecutive chunks of one group value (a chunk, or a
-  // shard rewritten whole) form a group. Ties go round by group, so chunks
-  // split evenly between ranks (GA puts column halves of a matrix on 2
-  // ranks) do not all fall to the first.
+  // Each chunk's mover, where consecutive chunks of one group value (a
+  // chunk, or a shard rewritten whole) form a group: of the ranks holding
+  // at least half as much of the group's parts in memory as the one
+  // holding most, the one with the least work so far, the groups taken in
+  // the order of their values. Not simply the one holding most: a 4-rank
+  // nonaligned section of whole-row chunks over a 2 x 2 grid of patches
+  // then fell all to the two left ranks (4095 of 8191 columns are on the
+  // right), and the other two did no I/O.
   std::vector<int> choose_movers(const std::vector<std::vector<int64_t>>& order,
                                  const std::vector<int64_t>& group) const;
   std::unique_ptr<Job> make_job(const std::vector<int64_t>& index) const;

@@ -238,6 +238,61 @@ static void many_shards(const char *dir) {
   CHECK(pario_disk_array_delete(world, dir) == PARIO_OK);
 }
 
+/* 70 x 600 doubles in 16 x 256 chunks: big enough that chunks move
+ * straight between the file and the ranks' memory (pario does so when a
+ * chunk's pieces average 512 bytes or more). A blocking nonaligned write
+ * then writes just the section's bytes of each partial chunk, and a read
+ * drops the bytes outside its section: what is outside must stay. */
+static double big(int64_t i, int64_t j) { return (double)(i * 1000 + j) + 0.25; }
+
+static void in_place(const char *dir) {
+  enum { R = 70, C = 600 };
+  const int64_t dims[2] = {R, C}, chunks[2] = {16, 256}, zero[2] = {0, 0};
+  const int64_t from[2] = {5, 7}, count[2] = {40, 400}, to[2] = {20, 100};
+  pario_array_t a, b;
+  pario_disk_array_t d;
+  CHECK(pario_array_create(world, "inplace_src", PARIO_TYPE_DOUBLE, 2, dims, &a) == PARIO_OK);
+  CHECK(pario_array_create(world, "inplace_dst", PARIO_TYPE_DOUBLE, 2, dims, &b) == PARIO_OK);
+  static double all[R * C], back[R * C];
+  for (int64_t i = 0; i < R; ++i)
+    for (int64_t j = 0; j < C; ++j) all[i * C + j] = big(i, j);
+  if (me == 0) CHECK(pario_array_put(a, zero, dims, all, NULL) == PARIO_OK);
+  CHECK(pario_array_sync(a) == PARIO_OK);
+  CHECK(pario_disk_array_create(world, dir, PARIO_TYPE_DOUBLE, 2, dims, chunks, &d) == PARIO_OK);
+  CHECK(pario_disk_array_write(d, a, zero, dims, zero) == PARIO_OK);
+  CHECK(pario_disk_array_write(d, a, from, count, to) == PARIO_OK);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  CHECK(pario_disk_array_open(world, dir, PARIO_MODE_READ, &d) == PARIO_OK);
+  CHECK(pario_disk_array_read(d, b, zero, dims, zero) == PARIO_OK);
+  CHECK(pario_array_get(b, zero, dims, back, NULL) == PARIO_OK);
+  int bad = 0;
+  for (int64_t i = 0; i < R; ++i)
+    for (int64_t j = 0; j < C; ++j) {
+      const int in = i >= to[0] && i < to[0] + count[0] && j >= to[1] && j < to[1] + count[1];
+      bad += back[i * C + j] != (in ? big(i - to[0] + from[0], j - to[1] + from[1]) : big(i, j));
+    }
+  CHECK(bad == 0);
+  /* A nonaligned read into the middle of a filled array: the rest stays. */
+  const double fill = -1;
+  CHECK(pario_array_fill(b, &fill) == PARIO_OK);
+  const int64_t piece[2] = {33, 311}, at[2] = {9, 250}, src[2] = {30, 3};
+  CHECK(pario_disk_array_read(d, b, at, piece, src) == PARIO_OK);
+  CHECK(pario_array_get(b, zero, dims, back, NULL) == PARIO_OK);
+  bad = 0;
+  for (int64_t i = 0; i < R; ++i)
+    for (int64_t j = 0; j < C; ++j) {
+      const int in = i >= at[0] && i < at[0] + piece[0] && j >= at[1] && j < at[1] + piece[1];
+      const int64_t di = i - at[0] + src[0], dj = j - at[1] + src[1];
+      const int written = di >= to[0] && di < to[0] + count[0] && dj >= to[1] && dj < to[1] + count[1];
+      const double want = !in ? fill : written ? big(di - to[0] + from[0], dj - to[1] + from[1]) : big(di, dj);
+      bad += back[i * C + j] != want;
+    }
+  CHECK(bad == 0);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  CHECK(pario_array_destroy(&a) == PARIO_OK && pario_array_destroy(&b) == PARIO_OK);
+  CHECK(pario_disk_array_delete(world, dir) == PARIO_OK);
+}
+
 int main(void) {
   CHECK(pario_init() == PARIO_OK);
   pario_world_rank(&me);
@@ -255,6 +310,7 @@ int main(void) {
   two_d(d2);
   other_shapes(d1, d3);
   many_shards(d1);
+  in_place(d1);
   CHECK(pario_disk_array_delete(world, d2) == PARIO_OK);
   CHECK_FAILS(pario_disk_array_delete(world, d2), me == 0 ? PARIO_ERR_NOT_FOUND : PARIO_ERR_REMOTE,
               "no zarr.json");
