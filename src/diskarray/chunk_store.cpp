@@ -114,7 +114,7 @@ struct ChunkStore::Place {
 ChunkStore::ChunkStore(std::string dir, ZarrMeta meta)
     : dir_(std::move(dir)), meta_(std::move(meta)), close_errors_(std::make_shared<CloseErrors>()) {}
 
-ChunkStore::~ChunkStore() = default;
+ChunkStore::~ChunkStore() { (void)close_files(); }  // gives back its count of kept shards
 
 size_t ChunkStore::chunk_bytes() const {
   return static_cast<size_t>(meta_.chunk_elements()) * meta_.element_bytes();
@@ -192,9 +192,13 @@ Result<std::vector<uint64_t>> ChunkStore::read_index(device::Device& f, uint64_t
   return entries;
 }
 
-// At most this many shards stay open per store: far below the usual limit
-// of 1024 descriptors, and transfers walk the chunks in order.
-constexpr size_t kMaxOpenShards = 64;
+// At most this many shards stay open in the process, over all stores (every
+// transfer has one): far below the usual limit of 1024 descriptors, and
+// transfers walk the chunks in order. Past it, a shard is opened for one
+// chunk call and closed after it. Counted per store, eight requests in
+// flight kept up to 512 open.
+constexpr int kMaxOpenShards = 64;
+std::atomic<int> kept_open{0};
 
 Result<std::unique_ptr<device::Device>> ChunkStore::open_file(const std::string& key, bool for_write) const {
   const std::string path = dir_ + "/" + key;
@@ -231,12 +235,24 @@ Result<std::shared_ptr<const ChunkStore::OpenShard>> ChunkStore::open_shard(cons
   // under the lock: closed outside it, the other threads opened as many
   // again meanwhile (past the limit of a test's 80 descriptors).
   std::lock_guard<std::mutex> lock(mu_);
-  if (open_.size() >= kMaxOpenShards) {
+  if (kept_open.load() >= kMaxOpenShards) {
     for (auto it = open_.begin(); it != open_.end();) {
-      it = it->second.use_count() > 1 ? std::next(it) : open_.erase(it);  // in use: kept
+      if (it->second.use_count() > 1) {
+        ++it;  // in use: kept
+      } else {
+        it = open_.erase(it);
+        --kept_open;
+      }
     }
   }
-  open_[path] = shard;  // a read-only one it replaces closes when its last user is done
+  auto it = open_.find(path);
+  if (it != open_.end()) {
+    it->second = shard;  // a read-only one it replaces closes when its last user is done
+  } else if (kept_open.fetch_add(1) < kMaxOpenShards) {
+    open_.emplace(path, shard);
+  } else {
+    --kept_open;  // no room: closed when this chunk call is done
+  }
   return std::shared_ptr<const OpenShard>(shard);
 }
 
@@ -246,6 +262,7 @@ Status ChunkStore::close_files() const {
     std::lock_guard<std::mutex> lock(mu_);
     dropped.swap(open_);
   }
+  kept_open -= static_cast<int>(dropped.size());
   dropped.clear();
   std::lock_guard<std::mutex> lock(close_errors_->mu);
   return std::exchange(close_errors_->first, Status::Ok());

@@ -23,7 +23,7 @@
 // Calls are thread-safe. A store serves one transfer: it keeps the shards
 // it has opened open, with their checked indexes, until close_files() (a
 // 537 MB read otherwise opened a shard and read and checked its index 512
-// times).
+// times), 64 at most over all stores of the process.
 #pragma once
 
 #include <sys/uio.h>

@@ -195,7 +195,7 @@ static int open_fds(void) {
 
 /* 1280 x 64 doubles in 4 x 4 chunks: with 1 KiB shards (the small-shards
  * run) 640 shards, of which each rank moves chunks of at least 160: more
- * than a transfer keeps open at once (64), and more than the descriptors
+ * than a process keeps open at once (64), and more than the descriptors
  * this process may open during the transfers. The shards a transfer opens
  * stay open until its wait, which closes them. */
 static void many_shards(const char *dir) {
@@ -218,6 +218,15 @@ static void many_shards(const char *dir) {
   CHECK(setrlimit(RLIMIT_NOFILE, &low) == 0);
   CHECK(pario_disk_array_create(world, dir, PARIO_TYPE_DOUBLE, 2, dims, chunks, &d) == PARIO_OK);
   CHECK(pario_disk_array_write(d, a, zero, dims, zero) == PARIO_OK);
+  /* Eight requests in flight at once, each over 80 shards: the shards kept
+   * open are counted for the process, not per request. */
+  pario_request_t req[8];
+  for (int k = 0; k < 8; ++k) {
+    const int64_t at[2] = {k * 160, 0}, block[2] = {160, 64};
+    CHECK(pario_disk_array_iwrite(d, a, at, block, at, NULL, &req[k]) == PARIO_OK);
+  }
+  for (int k = 0; k < 8; ++k) CHECK(pario_request_wait(&req[k]) == PARIO_OK);
+  CHECK(open_fds() == fds);
   CHECK(pario_disk_array_write(d, a, from, count, to) == PARIO_OK); /* partial chunks at every edge */
   CHECK(open_fds() == fds);
   CHECK(pario_disk_array_close(&d) == PARIO_OK);
