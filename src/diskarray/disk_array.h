@@ -11,13 +11,16 @@
 // sections of the same shape, optionally with the axes permuted (perm[d]
 // is the memory array's dimension that disk dimension d runs along; {1, 0}
 // transposes a matrix):
-//   - each chunk a disk section touches is moved by one rank: the one that
-//     holds most of its part in memory, so no two ranks ever write one
-//     chunk, and aligned layouts move by local memory copies; writes into
-//     shards another program packed (zarr-python's) rewrite each shard
-//     whole, so there one rank moves all of a shard's chunks;
-//   - a chunk the section covers only in part is read first and merged
-//     (nothing outside the section is lost; a missing chunk reads as 0);
+//   - each chunk a disk section touches is moved by one rank, of those
+//     holding most of its part in memory the least busy, so no two ranks
+//     ever write one chunk, and aligned layouts move by local memory
+//     copies; writes into shards another program packed (zarr-python's)
+//     rewrite each shard whole, so there one rank moves all of a shard's
+//     chunks;
+//   - a chunk the section covers only in part is read first and merged, or
+//     where chunks sit at fixed offsets (pario's own stores) only the
+//     part's bytes are written (nothing outside the section is lost; a
+//     missing chunk reads as 0);
 //   - each rank moves its chunks' parts to or from memory with one-sided
 //     get/put, whatever the distribution (this is what makes restart on a
 //     different number of ranks work).
