@@ -198,7 +198,7 @@ Result<std::vector<uint64_t>> ChunkStore::read_index(device::Device& f, uint64_t
 // chunk call and closed after it. Counted per store, eight requests in
 // flight kept up to 512 open.
 constexpr int kMaxOpenShards = 64;
-std::atomic<int> kept_open{0};
+static std::atomic<int> kept_open{0};  // shards in all stores' open_
 
 Result<std::unique_ptr<device::Device>> ChunkStore::open_file(const std::string& key, bool for_write) const {
   const std::string path = dir_ + "/" + key;
