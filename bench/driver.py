@@ -423,7 +423,9 @@ def fio_sequential(path, ranks, total, direct, cold=False):
 def bench_dra(args):
     quick = args.quick
     n = 2048 if quick else 8192  # doubles per side: 32 MB, or 512 MB
-    reps = 3 if quick else 5  # first writes into fresh pages vary 3-5x between runs on this VM
+    # First writes into fresh pages vary 3-5x between runs on this VM. Quick:
+    # 2 repetitions, as 3 took 57-59 s of the minute a quick run may take.
+    reps = 2 if quick else 5
     rank_counts = [args.ranks] if args.ranks else [1, 2, 4]
     scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
     launcher, base_env = mpiexec()
