@@ -235,7 +235,7 @@ std::vector<int> Transfer::choose_movers(const std::vector<std::vector<int64_t>>
     int64_t most = 0;
     for (const auto& [rank, n] : held) most = std::max(most, n);
     for (const auto& [rank, n] : held) {
-      if (n > 0 && 2 * n >= most) g.candidates.push_back(rank);
+      if (n > 0 && 2 * n >= most && rank >= 0 && rank < group_->size()) g.candidates.push_back(rank);
     }
     i = g.end;
     groups.push_back(std::move(g));
