@@ -115,6 +115,32 @@ class Device {
 Result<std::unique_ptr<Device>> open_posix(const std::string& path,
                                            const OpenOptions& options);
 
+// A file written in full before it takes its name, so that readers of the
+// name see the old file or the whole new one. Where the file system has
+// O_TMPFILE it has no name until publish(), so a crash leaves nothing
+// behind; elsewhere it is made beside its name as NAME.new.PID.K (0600,
+// exclusive), removed again unless published.
+class NewFile {
+ public:
+  // A new, empty file that is to become path (in path's directory).
+  static Result<NewFile> create(const std::string& path);
+  NewFile(NewFile&&) noexcept = default;
+  NewFile& operator=(NewFile&&) = delete;
+  ~NewFile();  // not published: closed and dropped
+
+  Device& device() { return *device_; }
+  // Gives the file its name and closes it. replace: atomically over any
+  // file there; otherwise kExists when the name is taken (the new file is
+  // then dropped).
+  Status publish(bool replace);
+
+ private:
+  NewFile() = default;
+  std::string path_;
+  std::string temp_;  // its name beside path_; empty while it has none
+  std::unique_ptr<Device> device_;  // null once published
+};
+
 // One logical device striped round-robin over files at `paths` (e.g. one
 // per local disk) in units of stripe_size bytes; each opened as open_posix.
 Result<std::unique_ptr<Device>> open_striped(const std::vector<std::string>& paths,

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cerrno>
 #include <cstdlib>
@@ -256,6 +257,79 @@ Result<std::unique_ptr<Device>> open_posix(const std::string& path,
   }
   return std::unique_ptr<Device>(
       new PosixDevice(path, fd, buffered_fd, o.direct ? direct_alignment(fd) : kDefaultDirectAlign));
+}
+
+namespace {
+
+// A fresh name beside path for a file that is to replace it.
+std::string beside(const std::string& path) {
+  static std::atomic<uint64_t> serial{0};
+  return path + ".new." + std::to_string(::getpid()) + "." + std::to_string(serial++);
+}
+
+// Names the open file fd, made with O_TMPFILE; 0 or an errno. linkat with
+// AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH, /proc/self/fd works for anyone.
+int link_unnamed(int fd, const std::string& path) {
+  if (::linkat(fd, "", AT_FDCWD, path.c_str(), AT_EMPTY_PATH) == 0) return 0;
+  if (errno != ENOENT && errno != EPERM) return errno;
+  const std::string self = "/proc/self/fd/" + std::to_string(fd);
+  return ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+}
+
+}  // namespace
+
+Result<NewFile> NewFile::create(const std::string& path) {
+  if (path.empty() || path.back() == '/') return Status(Code::kInvalidArgument, "'" + path + "': not a file name");
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, std::max<size_t>(slash, 1));
+  NewFile f;
+  f.path_ = path;
+  static const bool can_link = ::access("/proc/self/fd", X_OK) == 0;
+  const int fd = can_link ? ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
+  if (fd >= 0) {
+    f.device_.reset(new PosixDevice(path, fd, -1, kDefaultDirectAlign));
+    return f;
+  }
+  // No O_TMPFILE here (EOPNOTSUPP; EISDIR from kernels before it): a name beside.
+  if (can_link && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) return errno_status(errno, dir);
+  OpenOptions o;
+  o.create = o.exclusive = true;
+  Result<std::unique_ptr<Device>> d = Status(Code::kExists, "");
+  while (!d.ok() && d.status().code() == Code::kExists) {  // a name left by a crashed process
+    f.temp_ = beside(path);
+    d = open_posix(f.temp_, o);
+  }
+  PARIO_RETURN_IF_ERROR(d.status());
+  f.device_ = std::move(*d);
+  return f;
+}
+
+Status NewFile::publish(bool replace) {
+  if (!device_) return Status(Code::kState, path_ + ": the new file was already published");
+  int err = 0;
+  if (temp_.empty() && !replace) {
+    err = link_unnamed(device_->native_fd(), path_);
+  } else if (temp_.empty()) {  // linkat cannot replace: a name beside first, then rename
+    do {
+      temp_ = beside(path_);
+      err = link_unnamed(device_->native_fd(), temp_);
+    } while (err == EEXIST);
+    if (err) temp_.clear();
+  }
+  if (!err && !temp_.empty()) {
+    err = (replace ? ::rename(temp_.c_str(), path_.c_str()) : ::link(temp_.c_str(), path_.c_str())) == 0 ? 0 : errno;
+  }
+  if (!temp_.empty() && !(replace && !err)) ::unlink(temp_.c_str());
+  Status closed = device_->close();
+  device_.reset();
+  if (err) return errno_status(err, path_);
+  return closed;
+}
+
+NewFile::~NewFile() {
+  if (!device_) return;
+  (void)device_->close();
+  if (!temp_.empty()) ::unlink(temp_.c_str());
 }
 
 }  // namespace pario::device

@@ -37,20 +37,6 @@ Status short_chunk(const std::string& where, size_t got, size_t size) {
                                     std::to_string(size) + " (truncated?)");
 }
 
-// A new file (0600, exclusive) named after path, for a shard made beside
-// its final name: *tmp is its name.
-Result<std::unique_ptr<device::Device>> create_beside(const std::string& path, std::string* tmp) {
-  static std::atomic<uint64_t> serial{0};
-  device::OpenOptions o;
-  o.write = o.create = o.exclusive = true;
-  Result<std::unique_ptr<device::Device>> f = Status(Code::kExists, "");
-  while (!f.ok() && f.status().code() == Code::kExists) {  // a name left by a crashed process
-    *tmp = path + ".new." + std::to_string(::getpid()) + "." + std::to_string(serial++);
-    f = device::open_posix(*tmp, o);
-  }
-  return f;
-}
-
 uint64_t load_le64(const char* p) {
   uint64_t v;
   std::memcpy(&v, p, sizeof v);
@@ -130,8 +116,8 @@ size_t ChunkStore::index_bytes() const {
   return static_cast<size_t>(slots()) * 16 + (meta_.index_crc32c ? 4 : 0);
 }
 
-// A new shard in pario's fixed layout, made beside its name and linked
-// into place; when several ranks race, the first link wins and the others'
+// A new shard in pario's fixed layout, made whole and then linked into
+// place; when several ranks race, the first link wins and the others'
 // identical files are dropped.
 Status ChunkStore::make_shard(const std::string& path) const {
   const size_t ib = index_bytes();
@@ -146,16 +132,11 @@ Status ChunkStore::make_shard(const std::string& path) const {
     const uint32_t crc = crc32c(index.data(), ib - 4);
     std::memcpy(index.data() + ib - 4, &crc, 4);
   }
-  std::string tmp;
-  Result<std::unique_ptr<device::Device>> f = create_beside(path, &tmp);
-  PARIO_RETURN_IF_ERROR(f.status());
-  Status s = (*f)->write_at(meta_.index_at_end ? total - ib : 0, index.data(), ib);
-  if (s.ok() && !meta_.index_at_end) s = (*f)->truncate(total);  // the slots: a hole
-  Status closed = (*f)->close();
-  if (s.ok()) s = closed;
-  if (s.ok() && ::link(tmp.c_str(), path.c_str()) != 0 && errno != EEXIST) s = errno_status(errno, path);
-  ::unlink(tmp.c_str());
-  return s;
+  PARIO_ASSIGN_OR_RETURN(device::NewFile f, device::NewFile::create(path));
+  Status s = f.device().write_at(meta_.index_at_end ? total - ib : 0, index.data(), ib);
+  if (s.ok() && !meta_.index_at_end) s = f.device().truncate(total);  // the slots: a hole
+  if (s.ok()) s = f.publish(false);
+  return s.code() == Code::kExists ? Status::Ok() : s;
 }
 
 Result<std::vector<uint64_t>> ChunkStore::read_index(device::Device& f, uint64_t size,
@@ -262,8 +243,12 @@ Status ChunkStore::close_files() const {
     std::lock_guard<std::mutex> lock(mu_);
     dropped.swap(open_);
   }
-  kept_open -= static_cast<int>(dropped.size());
+  // Closed before they are counted out: counted out first, the threads of
+  // other transfers opened as many again meanwhile (EMFILE under a test's
+  // 80 descriptors, now and then on a loaded machine).
+  const int n = static_cast<int>(dropped.size());
   dropped.clear();
+  kept_open -= n;
   std::lock_guard<std::mutex> lock(close_errors_->mu);
   return std::exchange(close_errors_->first, Status::Ok());
 }
@@ -456,17 +441,13 @@ Status ChunkStore::write_shard(const std::vector<NewChunk>& chunks) const {
     const uint32_t crc = crc32c(index.data(), ib - 4);
     std::memcpy(index.data() + ib - 4, &crc, 4);
   }
-  // Beside it, then renamed over it: a reader sees the old shard or the new.
-  std::string tmp;
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> out, create_beside(path, &tmp));
-  Status s = out->write_at(meta_.index_at_end ? data.size() : 0, index.data(), ib);
-  if (s.ok()) s = out->write_at(data_at, data.data(), data.size());
-  Status closed = out->close();
-  if (s.ok()) s = closed;
-  if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) s = errno_status(errno, path);
-  if (!s.ok()) ::unlink(tmp.c_str());
+  // Made whole, then put in place: a reader sees the old shard or the new.
+  PARIO_ASSIGN_OR_RETURN(device::NewFile out, device::NewFile::create(path));
+  Status s = out.device().write_at(meta_.index_at_end ? data.size() : 0, index.data(), ib);
+  if (s.ok()) s = out.device().write_at(data_at, data.data(), data.size());
+  if (s.ok()) s = out.publish(true);
   std::lock_guard<std::mutex> lock(mu_);
-  open_.erase(path);  // the old shard, if read here: its index is stale now
+  if (open_.erase(path)) --kept_open;  // the old shard, if read here: its index is stale now
   return s;
 }
 

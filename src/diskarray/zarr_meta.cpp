@@ -1,12 +1,10 @@
 #include "diskarray/zarr_meta.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "device/device.h"
 
 namespace pario::diskarray {
 namespace {
@@ -219,24 +217,12 @@ Status write_meta(const std::string& dir, const ZarrMeta& m) {
   j["attributes"] = json::parse(m.attributes_json, nullptr, false);
   if (j["attributes"].is_discarded()) j["attributes"] = json::object();
   const std::string text = j.dump(2) + "\n";
-  // Write beside, sync, rename over: readers see the old or the new file.
-  const std::string tmp = dir + "/.zarr.json." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) return errno_status(errno, tmp);
-  const ssize_t n = ::write(fd, text.data(), text.size());
-  const int err = n < 0 ? errno : 0;
-  const bool ok = n == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
-  ::close(fd);
-  if (!ok) {
-    ::unlink(tmp.c_str());
-    return err ? errno_status(err, tmp) : Status(Code::kIo, tmp + ": short write");
-  }
-  if (::rename(tmp.c_str(), (dir + "/zarr.json").c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    return errno_status(e, dir + "/zarr.json");
-  }
-  return Status::Ok();
+  // Written, synced, then put in place: readers see the old file or the new.
+  PARIO_ASSIGN_OR_RETURN(device::NewFile f, device::NewFile::create(dir + "/zarr.json"));
+  Status s = f.device().write_at(0, text.data(), text.size());
+  if (s.ok()) s = f.device().sync();
+  if (s.ok()) s = f.publish(true);
+  return s;
 }
 
 }  // namespace pario::diskarray
