@@ -492,7 +492,7 @@ def bench_dra(args):
         if v.get("pario-ga") and v.get("ga"):
             row["ratios"]["pario-ga/ga"] = round(v["pario-ga"] / v["ga"], 3)
     rows.sort(key=lambda r: (r["case"].endswith("cold"), int(r["case"].split(", ")[1].split()[0]), r["case"]))
-    return {"benchmark": "dra", "machine": machine(), "commit": git_commit(), "quick": quick,
+    return {"benchmark": "dra", "summary": scaling_summary(rows, ("pario", "posix", "ga", "pario-ga")), "machine": machine(), "commit": git_commit(), "quick": quick,
             **page_cache_fields(rows, "write-back (writes land in the page cache) and warm (reads after a "
                                       "reopen); cold rows: the write's time includes syncfs (fio: "
                                       "end_fsync), and the page cache is dropped before the read"),
@@ -508,6 +508,67 @@ def bench_dra(args):
                       "part per job, into one reused buffer. posix and fio have no layout to miss: their "
                       "aligned value stands in the nonaligned rows too",
             "rows": rows}
+
+
+def by_ranks(rows):
+    """{case without its rank count: {ranks: row}}, for the cases measured
+    at more than one rank count ("read aligned, 2 ranks, cold" is
+    "read aligned, cold" at 2)."""
+    out = {}
+    for r in rows:
+        parts = r["case"].split(", ")
+        counts = [p for p in parts if p.endswith((" rank", " ranks")) and p.split()[0].isdigit()]
+        if len(counts) == 1:
+            base = ", ".join(p for p in parts if p != counts[0])
+            out.setdefault(base, {})[int(counts[0].split()[0])] = r
+    return {base: v for base, v in out.items() if len(v) > 1}
+
+
+def scaling_summary(rows, impls):
+    """One line per case: each implementation's throughput at the most
+    ranks over its throughput at the fewest (ChemIO's Figures 6 and 7 plot
+    it; the DRA target is that pario's never shrinks)."""
+    lines = []
+    for base, at in by_ranks(rows).items():
+        lo, hi = min(at), max(at)
+        parts = [f"{i} {at[hi]['values'][i] / at[lo]['values'][i]:.2f}" for i in impls
+                 if at[lo]["values"].get(i) and at[hi]["values"].get(i)]
+        lines.append(f"{hi} ranks / {lo}, {base}: " + ", ".join(parts))
+    return lines
+
+
+def plot_scaling(result, png):
+    """MB/s against ranks, one panel per operation, like ChemIO's Figures 6
+    and 7: solid lines from the page cache, dashed with it defeated."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cases = by_ranks(result["rows"])
+    ops = list(dict.fromkeys(base.removesuffix(", cold") for base in cases))
+    fig, axes = plt.subplots(2, (len(ops) + 1) // 2, figsize=(11, 8), squeeze=False)
+    colors = {}
+    for ax, op in zip(axes.flat, ops):
+        for base, style in ((op, "-"), (op + ", cold", "--")):
+            for impl in dict.fromkeys(i for r in cases.get(base, {}).values() for i in r["values"]):
+                at = {p: r["values"][impl] for p, r in sorted(cases[base].items()) if impl in r["values"]}
+                color = colors.setdefault(impl, f"C{len(colors)}")
+                ax.plot(list(at), list(at.values()), style, marker="o", color=color,
+                        label=impl + (" (cold)" if style == "--" else ""))
+        ax.set_title(op)
+        ax.set_xlabel("MPI ranks")
+        ax.set_ylabel("MB/s (median)")
+        ax.set_xticks(sorted({p for base in (op, op + ", cold") for p in cases.get(base, {})}))
+        ax.set_yscale("log")
+        ax.grid(True, which="both", alpha=0.3)
+    for ax in list(axes.flat)[len(ops):]:
+        ax.axis("off")
+    axes.flat[0].legend(fontsize=7, ncol=2)
+    where = f"{result['file_system']}, " if "file_system" in result else ""
+    fig.suptitle(f"pario {result['benchmark']}: throughput against ranks ({where}"
+                 f"{'quick' if result['quick'] else 'full'}; dashed: page cache defeated)")
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
 
 
 # ---------------------------------------------------------------- fim ------
@@ -777,8 +838,12 @@ def main():
     out.write_text(json.dumps(result, indent=1) + "\n")
     png = out.with_suffix(".png")
     plot(result, png)
+    pngs = [png]
+    if by_ranks(result["rows"]):
+        pngs.append(out.with_name(out.stem + "_scaling.png"))
+        plot_scaling(result, pngs[-1])
     print_table(result)
-    print(f"\nwrote {out} and {png} ({result['seconds']} s)")
+    print(f"\nwrote {out} and {' and '.join(map(str, pngs))} ({result['seconds']} s)")
     return 0
 
 
