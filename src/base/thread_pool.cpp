@@ -24,6 +24,18 @@ void ThreadPool::submit(std::function<void()> task) {
   cv_.notify_one();
 }
 
+void ThreadPool::submit_all(std::vector<std::function<void()>> tasks) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& task : tasks) queue_.push_back(std::move(task));
+  }
+  if (tasks.size() >= workers_.size()) {
+    cv_.notify_all();
+  } else {
+    for (size_t i = 0; i < tasks.size(); ++i) cv_.notify_one();
+  }
+}
+
 void ThreadPool::run() {
   for (;;) {
     std::function<void()> task;

@@ -117,9 +117,10 @@ Result<std::unique_ptr<Device>> open_posix(const std::string& path,
 
 // A file written in full before it takes its name, so that readers of the
 // name see the old file or the whole new one. Where the file system has
-// O_TMPFILE it has no name until publish(), so a crash leaves nothing
-// behind; elsewhere it is made beside its name as NAME.new.PID.K (0600,
-// exclusive), removed again unless published.
+// O_TMPFILE it has no name until publish(), so a crash while it is written
+// leaves nothing behind (a replacing publish names it NAME.new.PID.K for
+// the moment before its rename); elsewhere it is made beside its name as
+// NAME.new.PID.K (0600, exclusive), removed again unless published.
 class NewFile {
  public:
   // A new, empty file that is to become path (in path's directory).

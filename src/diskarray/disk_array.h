@@ -48,6 +48,7 @@
 
 #include <array>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -153,6 +154,10 @@ class Transfer {
   // Before a job of `bytes` is started: waits until the transfer's
   // buffers have room (see above), then counts them.
   void make_room(size_t bytes);
+  void wake_caller();  // under mu_, from an I/O thread
+  // Jobs go to the I/O threads in batches (the caller's thread only).
+  void queue(std::function<void()> task);
+  void submit_queued();
   // Writes that rewrite whole shards: a shard's jobs, merged where partial,
   // written as one new shard.
   void run_shard(const std::vector<Job*>& group);
@@ -216,6 +221,8 @@ class Transfer {
   std::condition_variable done_;
   int running_ = 0;       // jobs not yet finished by the I/O threads
   size_t bytes_held_ = 0;  // chunk buffers allocated and not yet freed
+  bool room_wanted_ = false;  // the caller waits for a job to free buffers
+  std::vector<std::function<void()>> queued_;  // counted in running_, not yet submitted
 };
 
 }  // namespace pario::diskarray
