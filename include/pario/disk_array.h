@@ -1,10 +1,12 @@
 /* Disk resident arrays (ChemIO's DRA): N-d arrays on disk, moved section by
  * section to and from global arrays.
  *
- * A disk array is a Zarr v3 store: a directory with zarr.json and one file
- * per chunk (uncompressed, C order), which the `zarr` Python package opens
- * with no pario installed; pario opens arrays zarr wrote with one "bytes"
- * codec, little-endian, default "/" chunk keys. Chunks never written read
+ * A disk array is a Zarr v3 store: a directory with zarr.json and shard
+ * files of chunks at fixed offsets (uncompressed, C order; see
+ * PARIO_DISK_ARRAY_SHARD and _CODEC for one file per chunk, or zstd),
+ * which the `zarr` Python package opens with no pario installed; pario
+ * opens arrays zarr wrote uncompressed or with zstd, sharded or not,
+ * little-endian, default "/" chunk keys. Chunks never written read
  * as zeros. All calls are collective over the group, and every rank passes
  * the same arguments. Types are the PARIO_TYPE_* of global arrays. */
 #ifndef PARIO_DISK_ARRAY_H

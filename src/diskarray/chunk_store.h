@@ -69,7 +69,7 @@ class ChunkStore {
     const char* bytes;     // the whole chunk, chunk_bytes(), uncompressed
   };
   // Chunks of one shard: the shard is rebuilt with them and its other
-  // chunks as they were, beside it, and renamed over it.
+  // chunks as they were, as a new file (device::NewFile) put in its place.
   Status write_shard(const std::vector<NewChunk>& chunks) const;
   struct Run {
     uint64_t at;  // byte offset inside the chunk

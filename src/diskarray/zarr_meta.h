@@ -11,7 +11,7 @@
 // zstd), and names what it does not support (other codecs, nested
 // sharding, big endian, "." keys are refused with kUnsupported; a
 // malformed file is kCorrupt). The file is replaced atomically: written
-// beside, synced, renamed over.
+// as a new file (device::NewFile), synced, renamed over.
 #pragma once
 
 #include <cstdint>

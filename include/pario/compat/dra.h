@@ -59,7 +59,8 @@ PARIO_API int DRA_Init(int max_arrays, double max_array_size, double total_disk_
 PARIO_API int DRA_Terminate(void);
 PARIO_API int NDRA_Create(int type, int ndim, dra_size_t dims[], char *name, char *filename,
                           int mode, dra_size_t reqdims[], int *d_a);
-/* numfiles and numioprocs are accepted and ignored (one file per chunk). */
+/* numfiles and numioprocs are accepted and ignored (the store's shard files
+ * and the ranks that move each chunk are pario's choice). */
 PARIO_API int NDRA_Create_config(int type, int ndim, dra_size_t dims[], char *name,
                                  char *filename, int mode, dra_size_t reqdims[], int numfiles,
                                  int numioprocs, int *d_a);
