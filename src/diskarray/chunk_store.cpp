@@ -243,9 +243,8 @@ Status ChunkStore::close_files() const {
     std::lock_guard<std::mutex> lock(mu_);
     dropped.swap(open_);
   }
-  // Closed before they are counted out: counted out first, the threads of
-  // other transfers opened as many again meanwhile (EMFILE under a test's
-  // 80 descriptors, now and then on a loaded machine).
+  // Closed before they are counted out, so that other transfers' threads
+  // cannot open as many again while these are still open.
   const int n = static_cast<int>(dropped.size());
   dropped.clear();
   kept_open -= n;
