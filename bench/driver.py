@@ -492,7 +492,8 @@ def bench_dra(args):
         if v.get("pario-ga") and v.get("ga"):
             row["ratios"]["pario-ga/ga"] = round(v["pario-ga"] / v["ga"], 3)
     rows.sort(key=lambda r: (r["case"].endswith("cold"), int(r["case"].split(", ")[1].split()[0]), r["case"]))
-    return {"benchmark": "dra", "summary": scaling_summary(rows, ("pario", "posix", "ga", "pario-ga")), "machine": machine(), "commit": git_commit(), "quick": quick,
+    return {"benchmark": "dra", "machine": machine(), "commit": git_commit(), "quick": quick,
+            "summary": scaling_summary(rows, ("pario", "posix", "ga", "pario-ga")),
             **page_cache_fields(rows, "write-back (writes land in the page cache) and warm (reads after a "
                                       "reopen); cold rows: the write's time includes syncfs (fio: "
                                       "end_fsync), and the page cache is dropped before the read"),
@@ -839,7 +840,7 @@ def main():
     png = out.with_suffix(".png")
     plot(result, png)
     pngs = [png]
-    if by_ranks(result["rows"]):
+    if args.name == "dra" and by_ranks(result["rows"]):  # ChemIO's Figures 6 and 7
         pngs.append(out.with_name(out.stem + "_scaling.png"))
         plot_scaling(result, pngs[-1])
     print_table(result)
