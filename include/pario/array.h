@@ -75,12 +75,12 @@ PARIO_API int pario_group_world(pario_group_t *group_out);
 /* Collective over parent: ranks passing the same color >= 0 form a group
  * (ordered by their rank in parent); color < 0 gives PARIO_GROUP_NULL.
  * DDI's masters scope is a split with color 0 on each group's rank 0. */
-PARIO_API int pario_group_split(pario_group_t parent, int color, pario_group_t *group_out);
+PARIO_COLLECTIVE PARIO_API int pario_group_split(pario_group_t parent, int color, pario_group_t *group_out);
 /* Collective over an MPI communicator given by its Fortran handle
  * (MPI_Comm_c2f in C, the INTEGER in Fortran, comm.py2f() in mpi4py), so
  * this header needs no <mpi.h>: a group of the same ranks, in the same
  * order (the communicator is duplicated; the caller keeps its own). */
-PARIO_API int pario_group_from_fortran_comm(int64_t fortran_comm, pario_group_t *group_out);
+PARIO_COLLECTIVE PARIO_API int pario_group_from_fortran_comm(int64_t fortran_comm, pario_group_t *group_out);
 /* Local: releases the handle (arrays made on the group keep it alive). */
 PARIO_API int pario_group_free(pario_group_t *group);
 PARIO_API int pario_group_rank(pario_group_t group, int *rank_out);
@@ -90,24 +90,24 @@ PARIO_API int pario_group_size(pario_group_t group, int *size_out);
 PARIO_API int pario_group_node_info(pario_group_t group, int *node_out, int *nodes_out,
                                     int *node_rank_out, int *node_size_out);
 /* Collective. */
-PARIO_API int pario_group_barrier(pario_group_t group);
+PARIO_COLLECTIVE PARIO_API int pario_group_barrier(pario_group_t group);
 /* Collective: in-place element-wise sum of count elements over the group. */
-PARIO_API int pario_group_sum(pario_group_t group, int type, void *buf, size_t count);
+PARIO_COLLECTIVE PARIO_API int pario_group_sum(pario_group_t group, int type, void *buf, size_t count);
 /* Collective: root's bytes to every rank. */
-PARIO_API int pario_group_broadcast(pario_group_t group, void *buf, size_t bytes, int root);
+PARIO_COLLECTIVE PARIO_API int pario_group_broadcast(pario_group_t group, void *buf, size_t bytes, int root);
 
 /* ---- arrays ---- */
 
 /* Collective: a zeroed array with GA's regular block distribution (a
  * process grid chosen so patches are near square). name is for messages
  * and statistics (may be NULL). */
-PARIO_API int pario_array_create(pario_group_t group, const char *name, int type, int ndim,
+PARIO_COLLECTIVE PARIO_API int pario_array_create(pario_group_t group, const char *name, int type, int ndim,
                                  const int64_t dims[], pario_array_t *array_out);
 /* Collective: user-given blocks (GA's NGA_Create_irreg): nblocks[d] blocks
  * along dimension d, whose first indices are listed in block_starts, all
  * of dimension 0's first, then dimension 1's, ... (each list starts at 0).
  * The product of nblocks may not exceed the group size. */
-PARIO_API int pario_array_create_irregular(pario_group_t group, const char *name, int type,
+PARIO_COLLECTIVE PARIO_API int pario_array_create_irregular(pario_group_t group, const char *name, int type,
                                            int ndim, const int64_t dims[],
                                            const int64_t nblocks[],
                                            const int64_t block_starts[],
@@ -117,12 +117,12 @@ PARIO_API int pario_array_create_irregular(pario_group_t group, const char *name
  * first_index gives each rank's first index along dimension 0 (group-size
  * entries, nondecreasing; ranks owning nothing must come last), or NULL
  * for an even split. */
-PARIO_API int pario_array_create_columns(pario_group_t group, const char *name, int type,
+PARIO_COLLECTIVE PARIO_API int pario_array_create_columns(pario_group_t group, const char *name, int type,
                                          int ndim, const int64_t dims[],
                                          const int64_t first_index[], pario_array_t *array_out);
 /* Collective: completes pending requests on the array, frees it and sets
  * *array to PARIO_ARRAY_NULL. */
-PARIO_API int pario_array_destroy(pario_array_t *array);
+PARIO_COLLECTIVE PARIO_API int pario_array_destroy(pario_array_t *array);
 
 /* Element type, number of dimensions and extents (dims_out has room for
  * PARIO_ARRAY_MAX_DIMS entries; may be NULL). */
@@ -171,14 +171,14 @@ PARIO_API int pario_array_iacc(pario_array_t array, const int64_t start[], const
 
 /* Collective whole-array operations; each ends with a fence. value and
  * alpha point to one element of the array's type. */
-PARIO_API int pario_array_fill(pario_array_t array, const void *value);
-PARIO_API int pario_array_zero(pario_array_t array);
-PARIO_API int pario_array_scale(pario_array_t array, const void *alpha);
+PARIO_COLLECTIVE PARIO_API int pario_array_fill(pario_array_t array, const void *value);
+PARIO_COLLECTIVE PARIO_API int pario_array_zero(pario_array_t array);
+PARIO_COLLECTIVE PARIO_API int pario_array_scale(pario_array_t array, const void *alpha);
 /* dst = src: same type and shape, any distributions, same group. */
-PARIO_API int pario_array_copy(pario_array_t src, pario_array_t dst);
+PARIO_COLLECTIVE PARIO_API int pario_array_copy(pario_array_t src, pario_array_t dst);
 
 /* Collective fence. */
-PARIO_API int pario_array_sync(pario_array_t array);
+PARIO_COLLECTIVE PARIO_API int pario_array_sync(pario_array_t array);
 /* Group-wide lock on the array: PARIO_LOCK_READ (shared) or
  * PARIO_LOCK_WRITE (exclusive). Not fair. Blocking, local. */
 PARIO_API int pario_array_lock(pario_array_t array, int mode);
@@ -187,9 +187,9 @@ PARIO_API int pario_array_unlock(pario_array_t array);
 /* ---- dynamic load-balancing counters ---- */
 
 /* Collective: one global counter and one counter per rank, all 0. */
-PARIO_API int pario_counter_create(pario_group_t group, pario_counter_t *counter_out);
+PARIO_COLLECTIVE PARIO_API int pario_counter_create(pario_group_t group, pario_counter_t *counter_out);
 /* Collective. */
-PARIO_API int pario_counter_destroy(pario_counter_t *counter);
+PARIO_COLLECTIVE PARIO_API int pario_counter_destroy(pario_counter_t *counter);
 /* The global counter's value before adding 1 (DDI_DLBNext). Local, atomic. */
 PARIO_API int pario_counter_next(pario_counter_t counter, int64_t *value_out);
 /* Adds increment to the global counter (owner PARIO_COUNTER_GLOBAL) or to
@@ -197,7 +197,7 @@ PARIO_API int pario_counter_next(pario_counter_t counter, int64_t *value_out);
 PARIO_API int pario_counter_fetch_add(pario_counter_t counter, int owner, int64_t increment,
                                       int64_t *old_out);
 /* Collective: every counter back to 0 (DDI_DLBReset). */
-PARIO_API int pario_counter_reset(pario_counter_t counter);
+PARIO_COLLECTIVE PARIO_API int pario_counter_reset(pario_counter_t counter);
 
 #ifdef __cplusplus
 }

@@ -31,15 +31,15 @@ typedef struct pario_disk_array_s *pario_disk_array_t;
  * (about 1 MiB chunks of whole rows). A hint larger than about 1 MiB is
  * cut into near-square tiles of it (its longest dimension halved until
  * a chunk is about 1 MiB). */
-PARIO_API int pario_disk_array_create(pario_group_t group, const char *path, int type, int ndim,
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_create(pario_group_t group, const char *path, int type, int ndim,
                                       const int64_t dims[], const int64_t chunk_hint[],
                                       pario_disk_array_t *array_out);
 /* Opens an existing store; mode PARIO_MODE_READ or PARIO_MODE_RDWR. */
-PARIO_API int pario_disk_array_open(pario_group_t group, const char *path, int mode,
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_open(pario_group_t group, const char *path, int mode,
                                     pario_disk_array_t *array_out);
-PARIO_API int pario_disk_array_close(pario_disk_array_t *array);
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_close(pario_disk_array_t *array);
 /* Removes a store (refuses a directory without zarr.json). */
-PARIO_API int pario_disk_array_delete(pario_group_t group, const char *path);
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_delete(pario_group_t group, const char *path);
 /* Type, rank, shape and chunk shape (arrays of PARIO_ARRAY_MAX_DIMS; the
  * outputs may be NULL). Local. */
 PARIO_API int pario_disk_array_info(pario_disk_array_t array, int *type_out, int *ndim_out,
@@ -47,7 +47,7 @@ PARIO_API int pario_disk_array_info(pario_disk_array_t array, int *type_out, int
 /* Collective: stores a string attribute `name` in the store's zarr.json
  * "attributes" (zarr-python shows it in .attrs), replacing one of that
  * name; the array must be open PARIO_MODE_RDWR. "pario" is reserved. */
-PARIO_API int pario_disk_array_set_attribute(pario_disk_array_t array, const char *name, const char *value);
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_set_attribute(pario_disk_array_t array, const char *name, const char *value);
 /* Local: copies attribute `name` into buf like snprintf (a value that is
  * not a string comes as its JSON text). PARIO_ERR_NOT_FOUND when absent,
  * PARIO_ERR_INVALID_ARGUMENT (saying the length needed) when buf is short. */
@@ -55,10 +55,10 @@ PARIO_API int pario_disk_array_get_attribute(pario_disk_array_t array, const cha
 /* disk[disk_start + i] = ga[ga_start + i] for 0 <= i < count, and the
  * reverse; the global array has the disk array's type and rank. Sections
  * need not align with chunks: partly covered chunks are merged. */
-PARIO_API int pario_disk_array_write(pario_disk_array_t array, pario_array_t ga,
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_write(pario_disk_array_t array, pario_array_t ga,
                                      const int64_t ga_start[], const int64_t count[],
                                      const int64_t disk_start[]);
-PARIO_API int pario_disk_array_read(pario_disk_array_t array, pario_array_t ga,
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_read(pario_disk_array_t array, pario_array_t ga,
                                     const int64_t ga_start[], const int64_t count[],
                                     const int64_t disk_start[]);
 
@@ -75,11 +75,11 @@ PARIO_API int pario_disk_array_read(pario_disk_array_t array, pario_array_t ga,
  * local: 1 once this rank's file I/O is done. Requests whose disk sections
  * share a chunk, where one of them writes, take effect in the order they
  * were started. */
-PARIO_API int pario_disk_array_iwrite(pario_disk_array_t array, pario_array_t ga,
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_iwrite(pario_disk_array_t array, pario_array_t ga,
                                       const int64_t ga_start[], const int64_t count[],
                                       const int64_t disk_start[], const int perm[],
                                       pario_request_t *req_out);
-PARIO_API int pario_disk_array_iread(pario_disk_array_t array, pario_array_t ga,
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_iread(pario_disk_array_t array, pario_array_t ga,
                                      const int64_t ga_start[], const int64_t count[],
                                      const int64_t disk_start[], const int perm[],
                                      pario_request_t *req_out);
@@ -111,11 +111,11 @@ typedef struct pario_array_ops {
   int (*access)(void *context, void **ptr_out);
 } pario_array_ops_t;
 
-PARIO_API int pario_disk_array_iwrite_ops(pario_disk_array_t array, const pario_array_ops_t *ops,
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_iwrite_ops(pario_disk_array_t array, const pario_array_ops_t *ops,
                                           const int64_t start[], const int64_t count[],
                                           const int64_t disk_start[], const int perm[],
                                           pario_request_t *req_out);
-PARIO_API int pario_disk_array_iread_ops(pario_disk_array_t array, const pario_array_ops_t *ops,
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_iread_ops(pario_disk_array_t array, const pario_array_ops_t *ops,
                                          const int64_t start[], const int64_t count[],
                                          const int64_t disk_start[], const int perm[],
                                          pario_request_t *req_out);

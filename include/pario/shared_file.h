@@ -46,14 +46,14 @@ typedef struct pario_shared_file_s *pario_shared_file_t;
  * opens the file on every rank. Sizes in bytes, each PARIO_SIZE_UNKNOWN or
  * >= 0: hard_limit bounds every write, soft_limit is the expected size,
  * request_size the typical request. */
-PARIO_API int pario_shared_file_create(pario_group_t group, const char *path, int64_t hard_limit,
+PARIO_COLLECTIVE PARIO_API int pario_shared_file_create(pario_group_t group, const char *path, int64_t hard_limit,
                                        int64_t soft_limit, int64_t request_size,
                                        pario_shared_file_t *file_out);
 /* Collective: completes this rank's requests, closes the file on every
  * rank, and deletes it; sets *file to PARIO_SHARED_FILE_NULL. */
-PARIO_API int pario_shared_file_destroy(pario_shared_file_t *file);
+PARIO_COLLECTIVE PARIO_API int pario_shared_file_destroy(pario_shared_file_t *file);
 /* Collective: as destroy, but the file stays on disk. */
-PARIO_API int pario_shared_file_close(pario_shared_file_t *file);
+PARIO_COLLECTIVE PARIO_API int pario_shared_file_close(pario_shared_file_t *file);
 
 PARIO_API int pario_shared_file_read(pario_shared_file_t file, int64_t offset, void *buf,
                                      size_t bytes);

@@ -4,6 +4,8 @@
 #include <limits>
 #include <string>
 
+#include "base/checked.h"
+
 namespace pario::array {
 namespace {
 
@@ -209,10 +211,10 @@ Status check_section(const Distribution& dist, const Box& section) {
   }
   for (int d = 0; d < section.ndim; ++d) {
     const int64_t lo = section.start[d], n = section.count[d], extent = dist.dims()[d];
-    if (lo < 0 || n < 0 || lo > extent || n > extent - lo) {
-      return Status(Code::kOutOfRange, "dimension " + std::to_string(d) + ": section [" +
-                                           std::to_string(lo) + ", " + std::to_string(lo + n) +
-                                           ") is outside the extent " + std::to_string(extent));
+    if (!inside(lo, n, extent)) {  // no lo + n formed: it could wrap
+      return Status(Code::kOutOfRange, "dimension " + std::to_string(d) + ": section of start " +
+                                           std::to_string(lo) + " and count " + std::to_string(n) +
+                                           " is outside the extent " + std::to_string(extent));
     }
   }
   return Status::Ok();

@@ -60,6 +60,7 @@
 #include <thread>
 
 #include "array/section_copy.h"
+#include "base/checked.h"
 #include "base/config.h"
 
 namespace pario::array {
@@ -274,13 +275,14 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
   a->disp_.assign(g.size(), 0);
   a->local_.assign(g.size(), nullptr);
   a->node_slot_.assign(g.size(), 0);
-  uint64_t my_bytes = 0;
+  uint64_t my_bytes = 0, my_node_bytes = 0;
   for (int n = 0; n < g.topology().nodes; ++n) {
     const auto& ranks = g.ranks_of_node(n);
-    uint64_t off = header_bytes(n);
+    uint64_t off = header_bytes(n), node_bytes = off;
     for (size_t i = 0; i < ranks.size(); ++i) {
       const int r = ranks[i];
       const uint64_t patch = round_up(a->dist_.patch(r).elements() * esize, kPage);
+      node_bytes += patch;  // the caller checked that the array's bytes fit an int64
       a->node_slot_[r] = static_cast<int>(i);
       if (shared) {
         a->target_[r] = r;
@@ -293,6 +295,7 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
       }
     }
     if (!shared && n == my_node && ranks[0] == me) my_bytes = off;
+    if (n == my_node) my_node_bytes = node_bytes;
   }
 
   auto w = std::make_shared<WindowSet>();
@@ -321,7 +324,16 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
     MPI_Info_free(&info);
     return std::move(st).with_context(a->name_);
   };
-  if (!s.ok()) return fail(s);  // same on every rank: decided from the group alone
+  // A node's patches live in one shared segment: more than the node's
+  // memory would fail inside MPI's window creation on some ranks only,
+  // which cannot be undone collectively, so it is refused here.
+  const uint64_t ram = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  if (s.ok() && my_node_bytes > ram) {
+    s = Status(Code::kNoMemory, "the patches of this node need " + std::to_string(my_node_bytes) +
+                                    " bytes, more than its memory (" + std::to_string(ram) + ")");
+  }
+  s = comm::agree(g.comm_object(), s);
+  if (!s.ok()) return fail(s);
   MPI_Win made = MPI_WIN_NULL;
   if (shared) {
     s = mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(my_bytes), 1, info, g.comm(), &base, &made),
@@ -455,6 +467,13 @@ Status GlobalArray::check(const Box& section, const void* buf, const std::vector
                                                 std::to_string(section.count[d]));
     }
     (*buf_shape)[d] = l;
+  }
+  // Offsets into the caller's buffer reach count[0] * ld[0] * ... elements.
+  int64_t span = 0;
+  if (!section.empty() &&
+      (!checked_product(buf_shape->data(), static_cast<size_t>(n), &span) ||
+       !checked_mul(span, static_cast<int64_t>(element_size(type_)), &span))) {
+    return Status(Code::kInvalidArgument, "leading dimensions: the buffer would span more than 2^63 bytes");
   }
   return Status::Ok();
 }
@@ -726,16 +745,25 @@ Result<std::shared_ptr<ArrayRequest>> GlobalArray::iacc(const Box& section, cons
 // --- whole-array operations, fence, locks, queries --------------------------
 
 Status GlobalArray::sync() {
+  Status s = sync_arrive();
+  if (s.ok()) s = group_->barrier();
+  if (s.ok()) s = sync_leave();
+  return s;
+}
+
+Status GlobalArray::sync_arrive() {
   if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
   const WindowSet& w = *windows_;
-  Status s = mpi(MPI_Win_flush_all(w.rma), "MPI_Win_flush_all");
+  PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush_all(w.rma), "MPI_Win_flush_all"));
   // Win_sync orders this rank's plain loads and stores on the shared
   // segment with the other ranks' (MPI's unified memory model).
-  MPI_Win shared = w.node != MPI_WIN_NULL ? w.node : w.rma;
-  if (s.ok()) s = mpi(MPI_Win_sync(shared), "MPI_Win_sync");
-  if (s.ok()) s = group_->barrier();
-  if (s.ok()) s = mpi(MPI_Win_sync(shared), "MPI_Win_sync");
-  return s;
+  return mpi(MPI_Win_sync(w.node != MPI_WIN_NULL ? w.node : w.rma), "MPI_Win_sync");
+}
+
+Status GlobalArray::sync_leave() {
+  if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
+  const WindowSet& w = *windows_;
+  return mpi(MPI_Win_sync(w.node != MPI_WIN_NULL ? w.node : w.rma), "MPI_Win_sync");
 }
 
 Status GlobalArray::fill(const void* value) {

@@ -114,6 +114,10 @@ class GlobalArray {
 
   // Collective fence (see the consistency notes above).
   Status sync();
+  // sync() in its two local halves, for a caller whose own collective
+  // step (a barrier or more) stands between them.
+  Status sync_arrive();
+  Status sync_leave();
   // Group-wide reader/writer lock on the whole array. Not fair: a steady
   // stream of readers can delay a writer.
   Status lock(bool write);

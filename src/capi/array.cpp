@@ -9,7 +9,9 @@
 #include "array/global_array.h"
 #include "base/config.h"
 #include "capi/array_handles.h"
+#include "base/checked.h"
 #include "capi/boundary.h"
+#include "capi/collective.h"
 #include "capi/handles.h"
 #include "capi/request.h"
 #include "capi/runtime.h"
@@ -90,12 +92,20 @@ Status check_type(int type) {
   return Status::Ok();
 }
 
-Result<std::vector<int64_t>> dims_of(int ndim, const int64_t* dims) {
+Result<std::vector<int64_t>> dims_of(int ndim, const int64_t* dims, int type) {
   if (ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) {
     return invalid("ndim " + std::to_string(ndim) + " is not in 1.." +
                    std::to_string(PARIO_ARRAY_MAX_DIMS));
   }
   if (!dims) return invalid("dims is null");
+  // Extents below 1 are the distribution's to name; the bytes must fit.
+  int64_t elements = 0, bytes = 0;
+  const bool positive = std::all_of(dims, dims + ndim, [](int64_t x) { return x >= 1; });
+  if (positive && (!checked_product(dims, static_cast<size_t>(ndim), &elements) ||
+                   !checked_mul(elements, static_cast<int64_t>(array::element_size(static_cast<ElementType>(type))),
+                                &bytes))) {
+    return invalid("dims: the array has more than 2^63 bytes");
+  }
   return std::vector<int64_t>(dims, dims + ndim);
 }
 
@@ -122,14 +132,13 @@ void write_box(const Box& b, int64_t* start_out, int64_t* count_out) {
   }
 }
 
-// Creates an array from a distribution made on every rank (a failure to
-// make it is agreed on, so no rank is left in the window creation).
-Status create(pario_group_t group, const char* name, int type, Result<Distribution> dist,
+// Creates an array from a distribution made on every rank, once the ranks
+// agreed on every check (so no rank is left in the window creation).
+Status create(Entry& e, pario_group_t group, const char* name, int type, Result<Distribution> dist,
               pario_array_t* array_out) {
-  if (!array_out) return invalid("array_out is null");
+  e.check(dist);
+  PARIO_RETURN_IF_ERROR(e.agree());
   PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Group> g, shared_group(group));
-  Status ok = comm::agree(g->comm_object(), dist.status());
-  PARIO_RETURN_IF_ERROR(ok);
   PARIO_ASSIGN_OR_RETURN(std::shared_ptr<GlobalArray> a,
                          GlobalArray::create(g, name ? name : "array",
                                              static_cast<ElementType>(type),
@@ -157,14 +166,49 @@ int nonblocking(const char* call, pario_array_t array, const int64_t* start, con
   });
 }
 
-// Type check that every rank can agree on before any communication.
-Status precheck(pario_group_t group, int type, pario_array_t* array_out) {
-  PARIO_RETURN_IF_ERROR(live(groups(), group, "group").status());
-  if (!array_out) return invalid("array_out is null");
-  return check_type(type);
+// The checks every array create makes on this rank before the ranks meet;
+// the group (nullptr when the handle is not live) and the dims.
+Result<std::vector<int64_t>> precheck(Entry& e, pario_group_t group, int type, int ndim,
+                                      const int64_t* dims, pario_array_t* array_out, Group** g) {
+  Result<Group*> found = live(groups(), group, "group");
+  *g = found.ok() ? *found : nullptr;
+  e.over(*g);
+  e.check(found);
+  if (!array_out) e.check(invalid("array_out is null"));
+  e.check(check_type(type));
+  e.args().add("type", type).add("ndim", ndim);
+  if (!e.ok()) return invalid("checked");  // e holds the reason
+  Result<std::vector<int64_t>> d = dims_of(ndim, dims, type);
+  e.check(d);
+  if (d.ok()) e.args().add("dims", dims, static_cast<size_t>(ndim));
+  return d;
 }
 
+// The object behind a handle of a collective call, checked into e, with
+// its group as the call's (nullptr when the handle is not live).
+template <typename T, typename H>
+T* entry_object(Entry& e, HandleTable<T>& table, H h, const char* what) {
+  Result<T*> p = live(table, h, what);
+  e.check(p);
+  if (!p.ok()) return nullptr;
+  e.over(&(*p)->group());
+  return *p;
+}
+
+GlobalArray* entry_array(Entry& e, pario_array_t a, const char* what) {
+  return entry_object(e, arrays(), a, what);
+}
+Counter* entry_counter(Entry& e, pario_counter_t c) { return entry_object(e, counters(), c, "counter"); }
+
 }  // namespace
+
+Group* entry_group(Entry& e, pario_group_t group) {
+  Result<Group*> g = live(groups(), group, "group");
+  e.check(g);
+  if (!g.ok()) return nullptr;
+  e.over(*g);
+  return *g;
+}
 
 Result<std::shared_ptr<Group>> shared_group(pario_group_t g) {
   PARIO_RETURN_IF_ERROR(live(groups(), g, "group").status());
@@ -211,9 +255,13 @@ int pario_group_world(pario_group_t* group_out) {
 
 int pario_group_split(pario_group_t parent, int color, pario_group_t* group_out) {
   return guarded("pario_group_split", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(Group * p, live(groups(), parent, "group"));
-    if (!group_out) return invalid("group_out is null");
-    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Group> sub, p->split(color));
+    Entry e("pario_group_split");
+    Result<Group*> p = live(groups(), parent, "group");
+    if (p.ok()) e.over(*p);
+    e.check(p);
+    if (!group_out) e.check(invalid("group_out is null"));
+    PARIO_RETURN_IF_ERROR(e.agree());
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Group> sub, (*p)->split(color));
     if (!sub) {
       *group_out = PARIO_GROUP_NULL;
       return Status::Ok();
@@ -227,16 +275,22 @@ int pario_group_split(pario_group_t parent, int color, pario_group_t* group_out)
 
 int pario_group_from_fortran_comm(int64_t fortran_comm, pario_group_t* group_out) {
   return guarded("pario_group_from_fortran_comm", [&]() -> Status {
-    if (!group_out) return invalid("group_out is null");
+    // Collective over the program's communicator, not a pario group: what
+    // the ranks check is agreed on over a duplicate of it, which becomes the
+    // group's. A handle that is not a communicator on one rank alone
+    // cannot be met over; it fails there (MPI has no way to reach the rest).
     PARIO_RETURN_IF_ERROR(world_group().status());  // pario_init came first
     if (fortran_comm < INT32_MIN || fortran_comm > INT32_MAX) {
       return invalid("Fortran communicator handle " + std::to_string(fortran_comm) +
                      " does not fit an MPI_Fint");
     }
     MPI_Comm comm = MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_comm));
-    if (comm == MPI_COMM_NULL) return invalid("the communicator is MPI_COMM_NULL");
+    PARIO_RETURN_IF_ERROR(comm::check_user_comm(comm).with_context("Fortran handle " + std::to_string(fortran_comm)));
+    PARIO_ASSIGN_OR_RETURN(comm::Comm dup, comm::Comm::duplicate(comm));
+    comm::CallDigest digest("pario_group_from_fortran_comm");
+    PARIO_RETURN_IF_ERROR(comm::agree_call(dup, group_out ? Status::Ok() : invalid("group_out is null"), digest));
     PARIO_ASSIGN_OR_RETURN(const Config* cfg, config());
-    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Group> g, Group::create(comm, cfg->ranks_per_node));
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Group> g, Group::create(dup.get(), cfg->ranks_per_node));
     uint64_t id = groups().insert(std::move(g));
     if (id == 0) return Status(Code::kNoMemory, "too many group handles");
     *group_out = handle_of<pario_group_t>(id);
@@ -290,24 +344,39 @@ int pario_group_node_info(pario_group_t group, int* node_out, int* nodes_out, in
 
 int pario_group_barrier(pario_group_t group) {
   return guarded("pario_group_barrier", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(Group * g, live(groups(), group, "group"));
-    return g->barrier();
+    Entry e("pario_group_barrier");
+    entry_group(e, group);
+    return e.agree();  // every rank has arrived once every rank has agreed
   });
 }
 
 int pario_group_sum(pario_group_t group, int type, void* buf, size_t count) {
   return guarded("pario_group_sum", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(Group * g, live(groups(), group, "group"));
-    PARIO_RETURN_IF_ERROR(check_type(type));
-    if (!buf && count > 0) return invalid("buffer is null");
+    Entry e("pario_group_sum");
+    Group* g = entry_group(e, group);
+    e.check(check_type(type));
+    if (!buf && count > 0) e.check(invalid("buffer is null"));
+    if (e.ok() && count > static_cast<size_t>(INT64_MAX) / array::element_size(static_cast<ElementType>(type))) {
+      e.check(invalid("count " + std::to_string(count) + " is larger than any buffer"));
+    }
+    e.args().add("type", type).add("count", static_cast<int64_t>(count));
+    PARIO_RETURN_IF_ERROR(e.agree());
     return g->sum(static_cast<ElementType>(type), buf, count);
   });
 }
 
 int pario_group_broadcast(pario_group_t group, void* buf, size_t bytes, int root) {
   return guarded("pario_group_broadcast", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(Group * g, live(groups(), group, "group"));
-    if (!buf && bytes > 0) return invalid("buffer is null");
+    Entry e("pario_group_broadcast");
+    Group* g = entry_group(e, group);
+    if (!buf && bytes > 0) e.check(invalid("buffer is null"));
+    if (bytes > static_cast<size_t>(INT64_MAX)) e.check(invalid("bytes " + std::to_string(bytes) + " is larger than any buffer"));
+    if (g && (root < 0 || root >= g->size())) {
+      e.check(invalid("root " + std::to_string(root) + " is not a rank of the group (size " +
+                      std::to_string(g->size()) + ")"));
+    }
+    e.args().add("bytes", static_cast<int64_t>(bytes)).add("root", root);
+    PARIO_RETURN_IF_ERROR(e.agree());
     return g->broadcast(buf, bytes, root);
   });
 }
@@ -317,12 +386,12 @@ int pario_group_broadcast(pario_group_t group, void* buf, size_t bytes, int root
 int pario_array_create(pario_group_t group, const char* name, int type, int ndim,
                        const int64_t dims[], pario_array_t* array_out) {
   return guarded("pario_array_create", [&]() -> Status {
-    PARIO_RETURN_IF_ERROR(precheck(group, type, array_out));
-    Result<std::vector<int64_t>> d = dims_of(ndim, dims);
-    Group* g = groups().find(id_of(group));
+    Entry e("pario_array_create");
+    Group* g = nullptr;
+    Result<std::vector<int64_t>> d = precheck(e, group, type, ndim, dims, array_out, &g);
     Result<Distribution> dist =
         d.ok() ? Distribution::block(d.value(), g->size()) : Result<Distribution>(d.status());
-    return create(group, name, type, std::move(dist), array_out);
+    return create(e, group, name, type, std::move(dist), array_out);
   });
 }
 
@@ -330,13 +399,17 @@ int pario_array_create_irregular(pario_group_t group, const char* name, int type
                                  const int64_t dims[], const int64_t nblocks[],
                                  const int64_t block_starts[], pario_array_t* array_out) {
   return guarded("pario_array_create_irregular", [&]() -> Status {
-    PARIO_RETURN_IF_ERROR(precheck(group, type, array_out));
-    Result<std::vector<int64_t>> d = dims_of(ndim, dims);
-    Group* g = groups().find(id_of(group));
-    Result<Distribution> dist = d.status();
-    if (d.ok() && (!nblocks || !block_starts)) {
+    Entry e("pario_array_create_irregular");
+    Group* g = nullptr;
+    Result<std::vector<int64_t>> d = precheck(e, group, type, ndim, dims, array_out, &g);
+    // Every path sets dist to a distribution or to why there is none (a
+    // Result made from an OK status would be neither).
+    Result<Distribution> dist = invalid("unchecked");
+    if (!d.ok()) {
+      dist = d.status();
+    } else if (!nblocks || !block_starts) {
       dist = invalid("nblocks or block_starts is null");
-    } else if (d.ok()) {
+    } else {
       std::vector<std::vector<int64_t>> starts;
       size_t at = 0;
       Status bad;
@@ -349,10 +422,14 @@ int pario_array_create_irregular(pario_group_t group, const char* name, int type
         starts.emplace_back(block_starts + at, block_starts + at + nblocks[k]);
         at += static_cast<size_t>(nblocks[k]);
       }
-      dist = bad.ok() ? Distribution::irregular(d.value(), starts, g->size())
-                      : Result<Distribution>(bad);
+      if (bad.ok()) {
+        dist = Distribution::irregular(d.value(), starts, g->size());
+        e.args().add("nblocks", nblocks, static_cast<size_t>(ndim)).add("block_starts", block_starts, at);
+      } else {
+        dist = bad;
+      }
     }
-    return create(group, name, type, std::move(dist), array_out);
+    return create(e, group, name, type, std::move(dist), array_out);
   });
 }
 
@@ -360,21 +437,26 @@ int pario_array_create_columns(pario_group_t group, const char* name, int type, 
                                const int64_t dims[], const int64_t first_index[],
                                pario_array_t* array_out) {
   return guarded("pario_array_create_columns", [&]() -> Status {
-    PARIO_RETURN_IF_ERROR(precheck(group, type, array_out));
-    Result<std::vector<int64_t>> d = dims_of(ndim, dims);
-    Group* g = groups().find(id_of(group));
+    Entry e("pario_array_create_columns");
+    Group* g = nullptr;
+    Result<std::vector<int64_t>> d = precheck(e, group, type, ndim, dims, array_out, &g);
     std::vector<int64_t> first;
-    if (first_index) first.assign(first_index, first_index + g->size());
+    if (d.ok() && first_index) {
+      first.assign(first_index, first_index + g->size());
+      e.args().add("first_index", first_index, first.size());
+    }
     Result<Distribution> dist =
         d.ok() ? Distribution::columns(d.value(), first, g->size()) : Result<Distribution>(d.status());
-    return create(group, name, type, std::move(dist), array_out);
+    return create(e, group, name, type, std::move(dist), array_out);
   });
 }
 
 int pario_array_destroy(pario_array_t* array) {
   return guarded("pario_array_destroy", [&]() -> Status {
-    if (!array) return invalid("array pointer is null");
-    PARIO_RETURN_IF_ERROR(live(arrays(), *array, "array").status());
+    Entry e("pario_array_destroy");
+    if (!array) e.check(invalid("array pointer is null"));
+    else entry_array(e, *array, "array");
+    PARIO_RETURN_IF_ERROR(e.agree());
     std::shared_ptr<GlobalArray> a = arrays().remove(id_of(*array));
     *array = PARIO_ARRAY_NULL;
     return a->close();
@@ -489,14 +571,20 @@ int pario_array_iacc(pario_array_t array, const int64_t start[], const int64_t c
 
 int pario_array_fill(pario_array_t array, const void* value) {
   return guarded("pario_array_fill", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    Entry e("pario_array_fill");
+    GlobalArray* a = entry_array(e, array, "array");
+    if (!value) e.check(invalid("value is null"));
+    if (a && value) e.args().add_bytes("value", value, array::element_size(a->type()));
+    PARIO_RETURN_IF_ERROR(e.agree());
     return a->fill(value);
   });
 }
 
 int pario_array_zero(pario_array_t array) {
   return guarded("pario_array_zero", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    Entry e("pario_array_zero");
+    GlobalArray* a = entry_array(e, array, "array");
+    PARIO_RETURN_IF_ERROR(e.agree());
     const char zero[16] = {0};  // all-zero bits are zero in every element type
     return a->fill(zero);
   });
@@ -504,26 +592,35 @@ int pario_array_zero(pario_array_t array) {
 
 int pario_array_scale(pario_array_t array, const void* alpha) {
   return guarded("pario_array_scale", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
+    Entry e("pario_array_scale");
+    GlobalArray* a = entry_array(e, array, "array");
+    if (!alpha) e.check(invalid("alpha is null"));
+    if (a && alpha) e.args().add_bytes("alpha", alpha, array::element_size(a->type()));
+    PARIO_RETURN_IF_ERROR(e.agree());
     return a->scale(alpha);
   });
 }
 
 int pario_array_copy(pario_array_t src, pario_array_t dst) {
   return guarded("pario_array_copy", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(GlobalArray * s, live(arrays(), src, "source array"));
-    PARIO_ASSIGN_OR_RETURN(GlobalArray * d, live(arrays(), dst, "destination array"));
-    if (s->group().comm() != d->group().comm()) {
-      return invalid("source and destination are on different groups");
+    Entry e("pario_array_copy");
+    GlobalArray* s = entry_array(e, src, "source array");
+    GlobalArray* d = entry_array(e, dst, "destination array");
+    if (s && d && s->group().comm() != d->group().comm()) {
+      e.check(invalid("source and destination are on different groups"));
     }
+    PARIO_RETURN_IF_ERROR(e.agree());
     return GlobalArray::copy(*s, *d);
   });
 }
 
 int pario_array_sync(pario_array_t array) {
   return guarded("pario_array_sync", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(GlobalArray * a, live(arrays(), array, "array"));
-    return a->sync();
+    Entry e("pario_array_sync");
+    GlobalArray* a = entry_array(e, array, "array");
+    if (a) e.check(a->sync_arrive());
+    PARIO_RETURN_IF_ERROR(e.agree());  // the fence's barrier
+    return a->sync_leave();
   });
 }
 
@@ -549,8 +646,11 @@ int pario_array_unlock(pario_array_t array) {
 
 int pario_counter_create(pario_group_t group, pario_counter_t* counter_out) {
   return guarded("pario_counter_create", [&]() -> Status {
+    Entry e("pario_counter_create");
+    entry_group(e, group);
+    if (!counter_out) e.check(invalid("counter_out is null"));
+    PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Group> g, shared_group(group));
-    if (!counter_out) return invalid("counter_out is null");
     PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Counter> c, Counter::create(g));
     std::shared_ptr<Counter> shared(std::move(c));
     uint64_t id = counters().insert(shared);
@@ -566,8 +666,10 @@ int pario_counter_create(pario_group_t group, pario_counter_t* counter_out) {
 
 int pario_counter_destroy(pario_counter_t* counter) {
   return guarded("pario_counter_destroy", [&]() -> Status {
-    if (!counter) return invalid("counter pointer is null");
-    PARIO_RETURN_IF_ERROR(live(counters(), *counter, "counter").status());
+    Entry e("pario_counter_destroy");
+    if (!counter) e.check(invalid("counter pointer is null"));
+    else entry_counter(e, *counter);
+    PARIO_RETURN_IF_ERROR(e.agree());
     std::shared_ptr<Counter> c = counters().remove(id_of(*counter));
     *counter = PARIO_COUNTER_NULL;
     return c->close();
@@ -595,7 +697,9 @@ int pario_counter_fetch_add(pario_counter_t counter, int owner, int64_t incremen
 
 int pario_counter_reset(pario_counter_t counter) {
   return guarded("pario_counter_reset", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(Counter * c, live(counters(), counter, "counter"));
+    Entry e("pario_counter_reset");
+    Counter* c = entry_counter(e, counter);
+    PARIO_RETURN_IF_ERROR(e.agree());
     return c->reset();
   });
 }

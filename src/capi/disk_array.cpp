@@ -4,9 +4,12 @@
 #include <vector>
 
 #include "capi/array_handles.h"
+#include "base/checked.h"
 #include "capi/boundary.h"
+#include "capi/collective.h"
 #include "capi/handles.h"
 #include "capi/request.h"
+#include "capi/runtime.h"
 #include "comm/comm.h"
 #include "diskarray/disk_array.h"
 #include "pario/disk_array.h"
@@ -87,32 +90,54 @@ Result<std::shared_ptr<diskarray::MemoryArray>> ops_array(const DiskArray& d, co
       std::move(patches), std::move(f), d.group().rank(), static_cast<char*>(own)));
 }
 
+// The live disk array behind a handle of a collective call, checked into e.
+DiskArray* entry_disk_array(Entry& e, pario_disk_array_t da) {
+  Result<DiskArray*> d = live(disk_arrays(), da, "disk array");
+  e.check(d);
+  if (!d.ok()) return nullptr;
+  e.over(&(*d)->group());
+  return *d;
+}
+
 // Starts a transfer between a disk array and a memory array (a pario
-// global array `ga`, or `ops`); waits for it when req_out is null.
+// global array `ga`, or `ops`); waits for it when blocking.
 int transfer(const char* call, bool write, pario_disk_array_t da, pario_array_t ga, const pario_array_ops_t* ops,
              const int64_t* start, const int64_t* count, const int64_t* disk_start, const int* perm,
-             pario_request_t* req_out, bool blocking) {
+             pario_request_t* req_out, bool blocking, bool by_ops) {
   return guarded(call, [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(DiskArray * d, live(disk_arrays(), da, "disk array"));
-    // What one rank finds wrong here (a callback failing on it alone) must
-    // fail the transfer on every rank, or the others would wait in it.
+    // What one rank finds wrong here (a null handle, a callback failing on
+    // it alone) must fail the transfer on every rank, or the others would
+    // wait in it.
+    Entry e(call);
+    DiskArray* d = entry_disk_array(e, da);
     std::shared_ptr<diskarray::MemoryArray> mem;
-    Status local;
-    if (ops) {
-      Result<std::shared_ptr<diskarray::MemoryArray>> m = ops_array(*d, ops);
-      if (m.ok()) mem = *m;
-      local = m.status();
+    if (by_ops) {
+      if (d) {
+        Result<std::shared_ptr<diskarray::MemoryArray>> m = ops_array(*d, ops);
+        e.check(m);
+        if (m.ok()) mem = *m;
+      } else if (!ops) {
+        e.check(invalid("ops is null"));
+      }
     } else {
-      local = live(arrays(), ga, "array").status();
-      if (local.ok()) mem = std::make_shared<diskarray::GlobalArraySource>(arrays().share(id_of(ga)));
+      Result<array::GlobalArray*> a = live(arrays(), ga, "array");
+      e.check(a);
+      if (a.ok()) {
+        e.over(&(*a)->group());
+        mem = std::make_shared<diskarray::GlobalArraySource>(arrays().share(id_of(ga)));
+      }
     }
-    if (local.ok() && (!start || !count || !disk_start)) local = invalid("start, count or disk_start is null");
-    if (local.ok() && !blocking && !req_out) local = invalid("req_out is null");
-    PARIO_RETURN_IF_ERROR(comm::agree(d->group().comm_object(), local));
-    const int nd = static_cast<int>(d->meta().shape.size());
+    if (!start || !count || !disk_start) e.check(invalid("start, count or disk_start is null"));
+    if (!blocking && !req_out) e.check(invalid("req_out is null"));
+    const size_t nd = d ? d->meta().shape.size() : 0;
+    if (e.ok()) {
+      e.args().add("start", start, nd).add("count", count, nd).add("disk_start", disk_start, nd);
+      e.args().add("perm", perm, nd);
+    }
+    PARIO_RETURN_IF_ERROR(e.agree());
     array::Box section;
-    section.ndim = nd;
-    for (int i = 0; i < nd; ++i) {
+    section.ndim = static_cast<int>(nd);
+    for (size_t i = 0; i < nd; ++i) {
       section.start[i] = start[i];
       section.count[i] = count[i];
     }
@@ -138,10 +163,19 @@ int pario_disk_array_create(pario_group_t group, const char* path, int type, int
                             const int64_t dims[], const int64_t chunk_hint[],
                             pario_disk_array_t* array_out) {
   return guarded("pario_disk_array_create", [&]() -> Status {
+    Entry e("pario_disk_array_create");
+    entry_group(e, group);
+    if (!path || !array_out || !dims) e.check(invalid("path, dims or array_out is null"));
+    if (!array::valid_element_type(type)) e.check(invalid("unknown element type " + std::to_string(type)));
+    if (ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) e.check(invalid("ndim " + std::to_string(ndim) + " (1 to 7)"));
+    if (e.ok()) {
+      e.check(diskarray::check_shape(dims, static_cast<size_t>(ndim), static_cast<array::ElementType>(type))
+                  .with_context(std::string(path) + ": dims"));
+      e.args().add("path", path).add("type", type).add("dims", dims, static_cast<size_t>(ndim));
+      e.args().add("chunk_hint", chunk_hint, static_cast<size_t>(ndim));
+    }
+    PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const array::Group> g, group_of(group));
-    if (!path || !array_out || !dims) return invalid("path, dims or array_out is null");
-    if (!array::valid_element_type(type)) return invalid("unknown element type " + std::to_string(type));
-    if (ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) return invalid("ndim " + std::to_string(ndim) + " (1 to 7)");
     std::vector<int64_t> shape(dims, dims + ndim), chunk;
     if (chunk_hint) chunk.assign(chunk_hint, chunk_hint + ndim);
     PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a,
@@ -152,11 +186,15 @@ int pario_disk_array_create(pario_group_t group, const char* path, int type, int
 
 int pario_disk_array_open(pario_group_t group, const char* path, int mode, pario_disk_array_t* array_out) {
   return guarded("pario_disk_array_open", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const array::Group> g, group_of(group));
-    if (!path || !array_out) return invalid("path or array_out is null");
+    Entry e("pario_disk_array_open");
+    entry_group(e, group);
+    if (!path || !array_out) e.check(invalid("path or array_out is null"));
     if (mode != PARIO_MODE_READ && mode != PARIO_MODE_RDWR) {
-      return invalid("mode " + std::to_string(mode) + ": PARIO_MODE_READ or PARIO_MODE_RDWR");
+      e.check(invalid("mode " + std::to_string(mode) + ": PARIO_MODE_READ or PARIO_MODE_RDWR"));
     }
+    e.args().add("path", path).add("mode", mode);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const array::Group> g, group_of(group));
     PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a, DiskArray::open(g, path, mode == PARIO_MODE_RDWR));
     return publish(std::move(a), array_out);
   });
@@ -164,8 +202,10 @@ int pario_disk_array_open(pario_group_t group, const char* path, int mode, pario
 
 int pario_disk_array_close(pario_disk_array_t* array) {
   return guarded("pario_disk_array_close", [&]() -> Status {
-    if (!array) return invalid("array pointer is null");
-    PARIO_RETURN_IF_ERROR(live(disk_arrays(), *array, "disk array").status());
+    Entry e("pario_disk_array_close");
+    if (!array) e.check(invalid("array pointer is null"));
+    else entry_disk_array(e, *array);
+    PARIO_RETURN_IF_ERROR(e.agree());
     std::shared_ptr<DiskArray> a = disk_arrays().remove(id_of(*array));
     *array = PARIO_DISK_ARRAY_NULL;
     return a->close();
@@ -174,8 +214,12 @@ int pario_disk_array_close(pario_disk_array_t* array) {
 
 int pario_disk_array_delete(pario_group_t group, const char* path) {
   return guarded("pario_disk_array_delete", [&]() -> Status {
+    Entry e("pario_disk_array_delete");
+    entry_group(e, group);
+    if (!path) e.check(invalid("path is null"));
+    e.args().add("path", path);
+    PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const array::Group> g, group_of(group));
-    if (!path) return invalid("path is null");
     return DiskArray::remove(*g, path);
   });
 }
@@ -197,8 +241,11 @@ int pario_disk_array_info(pario_disk_array_t array, int* type_out, int* ndim_out
 
 int pario_disk_array_set_attribute(pario_disk_array_t array, const char* name, const char* value) {
   return guarded("pario_disk_array_set_attribute", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(DiskArray * a, live(disk_arrays(), array, "disk array"));
-    if (!name || !value) return invalid("name or value is null");
+    Entry e("pario_disk_array_set_attribute");
+    DiskArray* a = entry_disk_array(e, array);
+    if (!name || !value) e.check(invalid("name or value is null"));
+    e.args().add("name", name).add("value", value);
+    PARIO_RETURN_IF_ERROR(e.agree());
     return a->set_attribute(name, value);
   });
 }
@@ -220,43 +267,41 @@ int pario_disk_array_get_attribute(pario_disk_array_t array, const char* name, c
 int pario_disk_array_write(pario_disk_array_t array, pario_array_t ga, const int64_t ga_start[],
                            const int64_t count[], const int64_t disk_start[]) {
   return transfer("pario_disk_array_write", true, array, ga, nullptr, ga_start, count, disk_start, nullptr,
-                  nullptr, true);
+                  nullptr, true, false);
 }
 
 int pario_disk_array_read(pario_disk_array_t array, pario_array_t ga, const int64_t ga_start[],
                           const int64_t count[], const int64_t disk_start[]) {
   return transfer("pario_disk_array_read", false, array, ga, nullptr, ga_start, count, disk_start, nullptr,
-                  nullptr, true);
+                  nullptr, true, false);
 }
 
 int pario_disk_array_iwrite(pario_disk_array_t array, pario_array_t ga, const int64_t ga_start[],
                             const int64_t count[], const int64_t disk_start[], const int perm[],
                             pario_request_t* req_out) {
   return transfer("pario_disk_array_iwrite", true, array, ga, nullptr, ga_start, count, disk_start, perm,
-                  req_out, false);
+                  req_out, false, false);
 }
 
 int pario_disk_array_iread(pario_disk_array_t array, pario_array_t ga, const int64_t ga_start[],
                            const int64_t count[], const int64_t disk_start[], const int perm[],
                            pario_request_t* req_out) {
   return transfer("pario_disk_array_iread", false, array, ga, nullptr, ga_start, count, disk_start, perm,
-                  req_out, false);
+                  req_out, false, false);
 }
 
 int pario_disk_array_iwrite_ops(pario_disk_array_t array, const pario_array_ops_t* ops, const int64_t start[],
                                 const int64_t count[], const int64_t disk_start[], const int perm[],
                                 pario_request_t* req_out) {
-  if (!ops) return guarded("pario_disk_array_iwrite_ops", [] { return invalid("ops is null"); });
   return transfer("pario_disk_array_iwrite_ops", true, array, nullptr, ops, start, count, disk_start, perm,
-                  req_out, false);
+                  req_out, false, true);
 }
 
 int pario_disk_array_iread_ops(pario_disk_array_t array, const pario_array_ops_t* ops, const int64_t start[],
                                const int64_t count[], const int64_t disk_start[], const int perm[],
                                pario_request_t* req_out) {
-  if (!ops) return guarded("pario_disk_array_iread_ops", [] { return invalid("ops is null"); });
   return transfer("pario_disk_array_iread_ops", false, array, nullptr, ops, start, count, disk_start, perm,
-                  req_out, false);
+                  req_out, false, true);
 }
 
 }  // extern "C"

@@ -10,6 +10,7 @@
 
 #include "base/config.h"
 #include "capi/boundary.h"
+#include "capi/collective.h"
 #include "capi/handles.h"
 #include "capi/request.h"
 #include "device/fs_stat.h"
@@ -34,8 +35,15 @@ HandleTable<PrivateFile>& files() {
   static auto* t = new HandleTable<PrivateFile>();  // outlives static teardown
   return *t;
 }
-HandleTable<SharedFile>& shared_files() {
-  static auto* t = new HandleTable<SharedFile>();
+// A shared file with the group it was created on: its collectives meet
+// over the group's communicator, the one a rank with a bad handle can
+// still name (see capi/collective.h).
+struct SharedFileHandle {
+  std::unique_ptr<SharedFile> file;
+  std::shared_ptr<const array::Group> group;
+};
+HandleTable<SharedFileHandle>& shared_files() {
+  static auto* t = new HandleTable<SharedFileHandle>();
   return *t;
 }
 // A private-file request as the C API's request table sees it.
@@ -61,20 +69,32 @@ Result<PrivateFile*> live_file(pario_file_t f) {
   return p;
 }
 
-Result<SharedFile*> live_shared(pario_shared_file_t f) {
+Result<SharedFileHandle*> live_shared_handle(pario_shared_file_t f) {
   if (f == PARIO_SHARED_FILE_NULL) return invalid("shared file handle is null");
-  SharedFile* p = shared_files().find(reinterpret_cast<uintptr_t>(f));
+  SharedFileHandle* p = shared_files().find(reinterpret_cast<uintptr_t>(f));
   if (!p) return invalid("shared file handle is stale (the file was closed or destroyed)");
   return p;
 }
 
+Result<SharedFile*> live_shared(pario_shared_file_t f) {
+  PARIO_ASSIGN_OR_RETURN(SharedFileHandle * h, live_shared_handle(f));
+  return h->file.get();
+}
+
 // Ends a shared file's life on every rank: close, or destroy (delete too).
-Status end_shared(pario_shared_file_t* file, bool destroy) {
-  if (!file) return invalid("file pointer is null");
-  PARIO_RETURN_IF_ERROR(live_shared(*file).status());
-  std::shared_ptr<SharedFile> f = shared_files().remove(reinterpret_cast<uintptr_t>(*file));
+Status end_shared(const char* call, pario_shared_file_t* file, bool destroy) {
+  Entry e(call);
+  if (!file) {
+    e.check(invalid("file pointer is null"));
+  } else {
+    Result<SharedFileHandle*> h = live_shared_handle(*file);
+    e.check(h);
+    if (h.ok()) e.over((*h)->group.get());
+  }
+  PARIO_RETURN_IF_ERROR(e.agree());
+  std::shared_ptr<SharedFileHandle> h = shared_files().remove(reinterpret_cast<uintptr_t>(*file));
   *file = PARIO_SHARED_FILE_NULL;
-  return destroy ? f->destroy() : f->close();
+  return destroy ? h->file->destroy() : h->file->close();
 }
 
 Status check_range(int64_t offset, const void* buf, size_t bytes) {
@@ -292,19 +312,22 @@ int pario_shared_file_create(pario_group_t group, const char* path, int64_t hard
                              int64_t soft_limit, int64_t request_size,
                              pario_shared_file_t* file_out) {
   return guarded("pario_shared_file_create", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<array::Group> g, shared_group(group));
     // Agreed before anything else, so a rank with a bad argument never
     // leaves the others waiting in a collective.
-    Status args = !path       ? invalid("path is null")
-                  : !file_out ? invalid(std::string(path) + ": file_out is null")
-                              : Status::Ok();
-    PARIO_RETURN_IF_ERROR(comm::agree(g->comm_object(), args));
+    Entry e("pario_shared_file_create");
+    entry_group(e, group);
+    if (!path) e.check(invalid("path is null"));
+    else if (!file_out) e.check(invalid(std::string(path) + ": file_out is null"));
+    e.args().add("path", path).add("hard_limit", hard_limit).add("soft_limit", soft_limit);
+    e.args().add("request_size", request_size);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<array::Group> g, shared_group(group));
     file::SharedFileHints hints{hard_limit, soft_limit, request_size};
     PARIO_ASSIGN_OR_RETURN(std::unique_ptr<SharedFile> f, SharedFile::create(g->comm(), path, hints));
-    std::shared_ptr<SharedFile> shared(std::move(f));
+    auto shared = std::make_shared<SharedFileHandle>(SharedFileHandle{std::move(f), g});
     uint64_t id = shared_files().insert(shared);
     if (id == 0) {
-      (void)shared->destroy();  // every rank's table is full alike
+      (void)shared->file->destroy();  // every rank's table is full alike
       return Status(Code::kNoMemory, "too many shared files");
     }
     *file_out = reinterpret_cast<pario_shared_file_t>(static_cast<uintptr_t>(id));
@@ -313,11 +336,11 @@ int pario_shared_file_create(pario_group_t group, const char* path, int64_t hard
 }
 
 int pario_shared_file_destroy(pario_shared_file_t* file) {
-  return guarded("pario_shared_file_destroy", [&] { return end_shared(file, true); });
+  return guarded("pario_shared_file_destroy", [&] { return end_shared("pario_shared_file_destroy", file, true); });
 }
 
 int pario_shared_file_close(pario_shared_file_t* file) {
-  return guarded("pario_shared_file_close", [&] { return end_shared(file, false); });
+  return guarded("pario_shared_file_close", [&] { return end_shared("pario_shared_file_close", file, false); });
 }
 
 int pario_shared_file_read(pario_shared_file_t file, int64_t offset, void* buf, size_t bytes) {

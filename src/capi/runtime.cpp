@@ -11,6 +11,7 @@
 #include "capi/runtime.h"
 #include "comm/comm.h"
 #include "device/async.h"
+#include "device/device.h"
 #include "file/fim.h"
 #include "pario/runtime.h"
 #include "pario/status.h"
@@ -45,12 +46,12 @@ std::string stats_path_for(std::string path, const std::string& who) {
   return path;
 }
 
+// As every pario file: private (0600), written whole before it takes its
+// name, and a symbolic link at the name is replaced, never followed.
 Status write_text(const std::string& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) return errno_status(errno, path);
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = (std::fclose(f) == 0) && ok;
-  return ok ? Status::Ok() : Status(Code::kIo, path + ": cannot write statistics");
+  PARIO_ASSIGN_OR_RETURN(device::NewFile f, device::NewFile::create(path));
+  PARIO_RETURN_IF_ERROR(f.device().write_at(0, text.data(), text.size()).with_context(path));
+  return f.publish(true).with_context(path);
 }
 
 Status write_stats_json(const std::string& path, int rank) {

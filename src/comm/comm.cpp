@@ -66,6 +66,24 @@ Status finalize() {
   return st;
 }
 
+Status check_user_comm(MPI_Comm c) {
+  if (c == MPI_COMM_NULL) return Status(Code::kInvalidArgument, "the communicator is MPI_COMM_NULL");
+  MPI_Errhandler world_handler = MPI_ERRHANDLER_NULL, self_handler = MPI_ERRHANDLER_NULL;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world_handler);
+  MPI_Comm_get_errhandler(MPI_COMM_SELF, &self_handler);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  int inter = 0;
+  const int rc = MPI_Comm_test_inter(c, &inter);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, world_handler);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, self_handler);
+  MPI_Errhandler_free(&world_handler);
+  MPI_Errhandler_free(&self_handler);
+  if (rc != MPI_SUCCESS) return Status(Code::kInvalidArgument, "not a valid communicator handle");
+  if (inter) return Status(Code::kInvalidArgument, "an intercommunicator (pario groups need an intracommunicator)");
+  return Status::Ok();
+}
+
 bool initialized() { return state().initialized; }
 int thread_level() { return state().thread_level; }
 const Comm& world() { return state().world; }
@@ -158,6 +176,33 @@ Result<NodeTopology> node_topology(const Comm& comm, int ranks_per_node, Comm* n
   return t;
 }
 
+namespace {
+
+// FNV-1a: a digest, not a defence against an adversary (ranks of one job
+// compare their own arguments).
+uint64_t fnv1a(const void* bytes, size_t n, uint64_t h = 14695981039346656037ull) {
+  const auto* p = static_cast<const unsigned char*>(bytes);
+  for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+constexpr uint64_t kNullHash = 0x6e756c6c6e756c6cull;  // "nullnull"
+
+// Tells the failing rank's code and message to every rank (root: failing).
+Status share_failure(const Comm& comm, const Status& local, int failing) {
+  char msg[512] = {0};
+  int code = local.raw_code();
+  if (comm.rank() == failing) std::snprintf(msg, sizeof msg, "%s", local.message().c_str());
+  PARIO_RETURN_IF_ERROR(mpi_status(MPI_Bcast(&code, 1, MPI_INT, failing, comm.get()), "MPI_Bcast"));
+  PARIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Bcast(msg, sizeof msg, MPI_CHAR, failing, comm.get()), "MPI_Bcast"));
+  if (!local.ok()) return local;
+  return Status(Code::kRemote, "rank " + std::to_string(failing) + " failed (" +
+                                   code_name(code) + "): " + msg);
+}
+
+}  // namespace
+
 Status agree(const Comm& comm, const Status& local) {
   struct {
     int failed;
@@ -169,17 +214,75 @@ Status agree(const Comm& comm, const Status& local) {
   PARIO_RETURN_IF_ERROR(mpi_status(
       MPI_Allreduce(&mine, &first, 1, MPI_2INT, MPI_MAXLOC, comm.get()), "MPI_Allreduce"));
   if (!first.failed) return Status::Ok();
-  int failing = -first.rank;
-  // The failing rank tells everyone its code and message.
-  char msg[512] = {0};
-  int code = local.raw_code();
-  if (comm.rank() == failing) std::snprintf(msg, sizeof msg, "%s", local.message().c_str());
-  PARIO_RETURN_IF_ERROR(mpi_status(MPI_Bcast(&code, 1, MPI_INT, failing, comm.get()), "MPI_Bcast"));
-  PARIO_RETURN_IF_ERROR(
-      mpi_status(MPI_Bcast(msg, sizeof msg, MPI_CHAR, failing, comm.get()), "MPI_Bcast"));
-  if (!local.ok()) return local;
-  return Status(Code::kRemote, "rank " + std::to_string(failing) + " failed (" +
-                                   code_name(code) + "): " + msg);
+  return share_failure(comm, local, -first.rank);
+}
+
+CallDigest::CallDigest(const char* call) : call_(call), call_hash_(fnv1a(call, std::strlen(call))) {}
+
+CallDigest& CallDigest::put(const char* name, uint64_t hash) {
+  if (nargs_ == kMaxArgs) {  // fold into the last slot: still compared
+    hashes_[kMaxArgs - 1] = fnv1a(&hash, sizeof hash, hashes_[kMaxArgs - 1]);
+    return *this;
+  }
+  names_[nargs_] = name;
+  hashes_[nargs_++] = hash;
+  return *this;
+}
+
+CallDigest& CallDigest::add(const char* name, int64_t value) { return put(name, fnv1a(&value, sizeof value)); }
+
+CallDigest& CallDigest::add(const char* name, const char* text) {
+  return put(name, text ? fnv1a(text, std::strlen(text)) : kNullHash);
+}
+
+CallDigest& CallDigest::add(const char* name, const int64_t* values, size_t n) {
+  return put(name, values ? fnv1a(values, n * sizeof *values) : kNullHash);
+}
+
+CallDigest& CallDigest::add(const char* name, const int* values, size_t n) {
+  return put(name, values ? fnv1a(values, n * sizeof *values) : kNullHash);
+}
+
+CallDigest& CallDigest::add_bytes(const char* name, const void* bytes, size_t n) {
+  return put(name, bytes ? fnv1a(bytes, n) : kNullHash);
+}
+
+Status agree_call(const Comm& comm, const Status& local, const CallDigest& digest) {
+  // Reduced with MAX: [0] size - rank of a failing rank (so the lowest
+  // wins), then each hash h beside ~h, whose maxima give max(h) and ~min(h):
+  // a slot is the same everywhere when they meet.
+  constexpr int kSlots = 1 + CallDigest::kMaxArgs;
+  int64_t v[1 + 2 * kSlots] = {}, all[1 + 2 * kSlots] = {};
+  const int size = comm.size();
+  v[0] = local.ok() ? 0 : size - comm.rank();
+  auto set = [&](int slot, uint64_t h) {
+    v[1 + 2 * slot] = static_cast<int64_t>(h);
+    v[2 + 2 * slot] = static_cast<int64_t>(~h);
+  };
+  set(0, digest.call_hash());
+  // A rank whose own check failed may have no valid arguments to hash; its
+  // failure is reported first, so its slots only need to be neutral.
+  for (int i = 0; i < CallDigest::kMaxArgs; ++i) {
+    set(1 + i, local.ok() && i < digest.args() ? digest.hash(i) : 0);
+  }
+  PARIO_RETURN_IF_ERROR(mpi_status(
+      MPI_Allreduce(v, all, 1 + 2 * kSlots, MPI_INT64_T, MPI_MAX, comm.get()), "MPI_Allreduce"));
+  auto same = [&](int slot) { return all[1 + 2 * slot] == ~all[2 + 2 * slot]; };
+  if (!same(0)) {
+    return Status(Code::kInvalidArgument,
+                  std::string("the ranks of the group called different collectives (this rank: ") +
+                      digest.call() + "); every rank must make the same collective calls in the same order");
+  }
+  if (all[0] > 0) return share_failure(comm, local, static_cast<int>(size - all[0]));
+  std::string differ;
+  for (int i = 0; i < digest.args(); ++i) {
+    if (!same(1 + i)) differ += (differ.empty() ? "" : ", ") + std::string(digest.name(i));
+  }
+  if (!differ.empty()) {
+    return Status(Code::kInvalidArgument, "arguments differ between ranks (" + differ +
+                                              "); a collective call takes the same ones on every rank");
+  }
+  return Status::Ok();
 }
 
 Status broadcast_string(const Comm& comm, std::string* s, int root) {

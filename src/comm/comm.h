@@ -18,6 +18,8 @@
 
 #include <mpi.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "base/status.h"
@@ -62,6 +64,12 @@ class Comm {
   MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
+// Local: kInvalidArgument unless c is a live intracommunicator. MPI has
+// no query that cannot fail on a bad handle, and its default handler ends
+// the job: while asking, MPI_COMM_WORLD's and MPI_COMM_SELF's handlers
+// (where MPI reports errors on no valid communicator) return instead.
+Status check_user_comm(MPI_Comm c);
+
 // pario's duplicate of MPI_COMM_WORLD (valid after initialize()).
 const Comm& world();
 
@@ -84,5 +92,51 @@ Status broadcast_string(const Comm& comm, std::string* s, int root);
 // while another failed get kRemote naming the failing rank and its message
 // (cut to a few hundred bytes), so nobody is left waiting in a later call.
 Status agree(const Comm& comm, const Status& local);
+
+// What a rank brings to the first step of a collective call: the call's
+// name and a digest of each argument that must be the same on every rank
+// (a path, a shape, a root). Names are kept for the message; only hashes
+// travel.
+class CallDigest {
+ public:
+  static constexpr int kMaxArgs = 8;
+
+  explicit CallDigest(const char* call);
+
+  // Each adds one argument (at most kMaxArgs; later ones fold into the
+  // last). A null pointer is hashed as such, so "null here, a value there"
+  // is a difference too.
+  CallDigest& add(const char* name, int64_t value);
+  CallDigest& add(const char* name, const char* text);
+  CallDigest& add(const char* name, const int64_t* values, size_t n);
+  CallDigest& add(const char* name, const int* values, size_t n);
+  CallDigest& add_bytes(const char* name, const void* bytes, size_t n);
+
+  const char* call() const { return call_; }
+  uint64_t call_hash() const { return call_hash_; }
+  int args() const { return nargs_; }
+  const char* name(int i) const { return names_[i]; }
+  uint64_t hash(int i) const { return hashes_[i]; }
+
+ private:
+  CallDigest& put(const char* name, uint64_t hash);
+  const char* call_;
+  uint64_t call_hash_;
+  int nargs_ = 0;
+  const char* names_[kMaxArgs] = {};
+  uint64_t hashes_[kMaxArgs] = {};
+};
+
+// Collective: the first step of every collective call, after each rank has
+// checked its own arguments. One allreduce of a fixed size (the same for
+// every call, so ranks that entered different collectives on one
+// communicator meet in it instead of waiting for each other) tells every
+// rank, in this order:
+//  - the ranks called different collectives: kInvalidArgument everywhere;
+//  - a rank's own check failed: that status there, kRemote naming the
+//    lowest failing rank elsewhere (as agree());
+//  - an argument differs between ranks: kInvalidArgument everywhere,
+//    naming the arguments.
+Status agree_call(const Comm& comm, const Status& local, const CallDigest& digest);
 
 }  // namespace pario::comm

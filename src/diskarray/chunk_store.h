@@ -95,6 +95,7 @@ class ChunkStore {
   Result<std::vector<uint64_t>> read_index(device::Device& f, uint64_t size, const std::string& path) const;
   Status make_shard(const std::string& path) const;
   Status writev_bytes(const int64_t* index, const iovec* v, int n, size_t len) const;
+  Status write_chunk_file(const int64_t* index, const iovec* v, int n, size_t len) const;
   size_t index_bytes() const;
   int64_t slots() const;
 

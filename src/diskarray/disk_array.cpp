@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "base/buffer_pool.h"
+#include "base/checked.h"
 #include "base/config.h"
 #include "base/thread_pool.h"
 #include "comm/comm.h"
@@ -561,12 +562,13 @@ Status Transfer::wait() {
   }
   if (s.ok()) s = closed;
   jobs_.clear();
-  s = comm::agree(group_->comm_object(), s);
   if (!write_) {
-    Status synced = mem_->sync();  // every rank's puts visible everywhere
+    // Every rank's puts visible everywhere (the sync is collective itself,
+    // so it needs no agreement before it), then one status for all.
+    Status synced = mem_->sync();
     if (s.ok()) s = synced;
   }
-  return s;
+  return comm::agree(group_->comm_object(), s);
 }
 
 DiskArray::~DiskArray() { (void)close(); }
@@ -578,16 +580,15 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array
   const comm::Comm& c = group->comm_object();
   Status s;
   if (dir.empty()) s = Status(Code::kInvalidArgument, "path is empty");
-  else if (shape.empty() || shape.size() > array::kMaxDims) {
-    s = Status(Code::kInvalidArgument, dir + ": " + std::to_string(shape.size()) + " dimensions (1 to " +
-                                           std::to_string(array::kMaxDims) + ")");
+  else if (Status shaped = check_shape(shape.data(), shape.size(), type); !shaped.ok()) {
+    s = std::move(shaped).with_context(dir);
   } else if (!chunk.empty() && chunk.size() != shape.size()) {
     s = Status(Code::kInvalidArgument, dir + ": the chunk hint has " + std::to_string(chunk.size()) +
                                            " dimensions, the array " + std::to_string(shape.size()));
   }
-  for (size_t d = 0; s.ok() && d < shape.size(); ++d) {
-    if (shape[d] < 0 || (!chunk.empty() && chunk[d] < 0)) {
-      s = Status(Code::kInvalidArgument, dir + ": negative extent in dimension " + std::to_string(d));
+  for (size_t d = 0; s.ok() && d < chunk.size(); ++d) {
+    if (chunk[d] < 0) {
+      s = Status(Code::kInvalidArgument, dir + ": negative chunk hint in dimension " + std::to_string(d));
     }
   }
   PARIO_RETURN_IF_ERROR(comm::agree(c, s));
@@ -714,18 +715,18 @@ Status DiskArray::check_transfer(bool write, const MemoryArray& mem, const array
   disk->ndim = nd;
   for (int d = 0; d < nd; ++d) {
     const int64_t lo = mem_section.start[d], n = mem_section.count[d];
-    if (lo < 0 || n < 0 || lo + n > mem.dims()[d]) {
-      return Status(Code::kOutOfRange, dir_ + ": section [" + std::to_string(lo) + ", " + std::to_string(lo + n) +
-                                           ") of dimension " + std::to_string(d) + " of " + mem.name() +
-                                           " is outside [0, " + std::to_string(mem.dims()[d]) + ")");
+    if (!inside(lo, n, mem.dims()[d])) {
+      return Status(Code::kOutOfRange, dir_ + ": section of start " + std::to_string(lo) + " and count " +
+                                           std::to_string(n) + " in dimension " + std::to_string(d) + " of " +
+                                           mem.name() + " is outside [0, " + std::to_string(mem.dims()[d]) + ")");
     }
   }
   for (int d = 0; d < nd; ++d) {
     disk->start[d] = disk_start[d];
     disk->count[d] = mem_section.count[perm.empty() ? d : perm[d]];
-    if (disk->start[d] < 0 || disk->start[d] + disk->count[d] > meta_.shape[d]) {
-      return Status(Code::kOutOfRange, dir_ + ": section [" + std::to_string(disk->start[d]) + ", " +
-                                           std::to_string(disk->start[d] + disk->count[d]) + ") of dimension " +
+    if (!inside(disk->start[d], disk->count[d], meta_.shape[d])) {
+      return Status(Code::kOutOfRange, dir_ + ": disk section of start " + std::to_string(disk->start[d]) +
+                                           " and count " + std::to_string(disk->count[d]) + " in dimension " +
                                            std::to_string(d) + " is outside [0, " +
                                            std::to_string(meta_.shape[d]) + ")");
     }
@@ -779,10 +780,12 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
   }
   PARIO_RETURN_IF_ERROR(order_after_conflicts(*t));
   // Writes: every put before this call is visible. Reads: no rank still
-  // reads what the wait will overwrite.
-  PARIO_RETURN_IF_ERROR(mem->sync());
+  // reads what the wait will overwrite. A sync that fails on one rank
+  // (another library's callback) is reported by the wait, on every rank:
+  // returning here would leave the others waiting in it.
+  t->start_status_ = mem->sync();
   in_flight_.push_back(t);
-  if (disk.empty()) return t;
+  if (disk.empty() || !t->start_status_.ok()) return t;
 
   // The section's chunks, row-major. Writes into pario's shards go slot by
   // slot across the shards, so the I/O threads write different shard files

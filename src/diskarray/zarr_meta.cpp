@@ -1,15 +1,23 @@
 #include "diskarray/zarr_meta.h"
 
-#include <fstream>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/checked.h"
 #include "device/device.h"
 
 namespace pario::diskarray {
 namespace {
 
 using nlohmann::json;
+
+// A zarr.json is a few hundred bytes to a few kilobytes of attributes; a
+// file far larger is not one pario should parse.
+constexpr size_t kMaxMetaBytes = size_t{64} << 20;
 
 Status corrupt(const std::string& dir, const std::string& what) {
   return Status(Code::kCorrupt, dir + "/zarr.json: " + what);
@@ -64,7 +72,51 @@ Status read_sharding(const std::string& dir, const json& conf, ZarrMeta* m) {
   return Status::Ok();
 }
 
+// Chunk and shard sizes: every product a reader forms later fits.
+Status check_grid(const std::string& dir, const ZarrMeta& m) {
+  int64_t chunk = 0, chunk_bytes = 0;
+  if (!checked_product(m.chunks.data(), m.chunks.size(), &chunk) ||
+      !checked_mul(chunk, static_cast<int64_t>(m.element_bytes()), &chunk_bytes)) {
+    return corrupt(dir, "the chunk shape's size overflows");
+  }
+  if (chunk_bytes > kMaxChunkBytes) {
+    return unsupported(dir, "chunks of " + std::to_string(chunk_bytes) + " bytes (pario moves at most " +
+                                std::to_string(kMaxChunkBytes) + " per chunk)");
+  }
+  if (m.sharded()) {
+    int64_t per_shard = 1, index_bytes = 0;
+    for (size_t d = 0; d < m.shard.size(); ++d) {
+      if (!checked_mul(per_shard, m.shard[d] / m.chunks[d], &per_shard)) {
+        return corrupt(dir, "the number of chunks per shard overflows");
+      }
+    }
+    if (!checked_mul(per_shard, 16, &index_bytes) || index_bytes > kMaxChunkBytes) {
+      return unsupported(dir, std::to_string(per_shard) + " chunks per shard (the index would not fit in memory)");
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+Status check_shape(const int64_t* shape, size_t n, array::ElementType type) {
+  if (n < 1 || n > static_cast<size_t>(array::kMaxDims)) {
+    return Status(Code::kInvalidArgument, std::to_string(n) + " dimensions (pario supports 1 to " +
+                                              std::to_string(array::kMaxDims) + ")");
+  }
+  for (size_t d = 0; d < n; ++d) {
+    if (shape[d] < 0) {
+      return Status(Code::kInvalidArgument, "extent " + std::to_string(shape[d]) + " in dimension " +
+                                                std::to_string(d) + " is negative");
+    }
+  }
+  int64_t elements = 0, bytes = 0;
+  if (!checked_product(shape, n, &elements) ||
+      !checked_mul(elements, static_cast<int64_t>(array::element_size(type)), &bytes)) {
+    return Status(Code::kInvalidArgument, "the array would have more than 2^63 bytes");
+  }
+  return Status::Ok();
+}
 
 const char* zarr_data_type(array::ElementType t) {
   switch (t) {
@@ -100,14 +152,45 @@ std::vector<int64_t> ZarrMeta::shard_index(const std::vector<int64_t>& chunk_ind
   return s;
 }
 
-Result<ZarrMeta> read_meta(const std::string& dir) {
-  std::ifstream in(dir + "/zarr.json");
-  if (!in) {
+namespace {
+
+// zarr.json's text; an error names the path and what the OS said.
+Result<std::string> read_meta_text(const std::string& dir) {
+  const std::string path = dir + "/zarr.json";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT) {
     return Status(Code::kNotFound, dir + ": no zarr.json (not a Zarr array, or not created yet)");
   }
+  if (fd < 0) return errno_status(errno, path);
+  std::string text;
+  char buf[65536];
+  Status s;
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      s = errno_status(errno, path);
+      break;
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<size_t>(n));
+    if (text.size() > kMaxMetaBytes) {
+      s = Status(Code::kUnsupported, path + ": larger than " + std::to_string(kMaxMetaBytes) + " bytes");
+      break;
+    }
+  }
+  ::close(fd);
+  if (!s.ok()) return s;
+  return text;
+}
+
+}  // namespace
+
+Result<ZarrMeta> read_meta(const std::string& dir) {
+  PARIO_ASSIGN_OR_RETURN(std::string text, read_meta_text(dir));
   json j;
   try {
-    j = json::parse(in);
+    j = json::parse(text);
   } catch (const json::exception& e) {
     return corrupt(dir, std::string("not valid JSON (") + e.what() + ")");
   }
@@ -129,10 +212,16 @@ Result<ZarrMeta> read_meta(const std::string& dir) {
     const json& grid = j.at("chunk_grid");
     if (grid.at("name") != "regular") return unsupported(dir, "chunk grid " + grid.at("name").dump());
     m.chunks = grid.at("configuration").at("chunk_shape").get<std::vector<int64_t>>();
+    if (m.shape.empty() || m.shape.size() > static_cast<size_t>(array::kMaxDims)) {
+      return unsupported(dir, std::to_string(m.shape.size()) + " dimensions (pario reads 1 to " +
+                                  std::to_string(array::kMaxDims) + ")");
+    }
     if (m.chunks.size() != m.shape.size()) return corrupt(dir, "chunk_shape and shape differ in rank");
     for (size_t d = 0; d < m.shape.size(); ++d) {
       if (m.shape[d] < 0 || m.chunks[d] <= 0) return corrupt(dir, "negative shape or non-positive chunk");
     }
+    Status shape_ok = check_shape(m.shape.data(), m.shape.size(), m.type);
+    if (!shape_ok.ok()) return corrupt(dir, "shape: " + shape_ok.message());
     const json keys = j.value("chunk_key_encoding", json{{"name", "default"}});
     const std::string sep = keys.contains("configuration") ? keys["configuration"].value("separator", "/") : "/";
     if (keys.at("name") != "default" || sep != "/") {
@@ -144,6 +233,7 @@ Result<ZarrMeta> read_meta(const std::string& dir) {
       codecs = &(*codecs)[0].at("configuration").at("codecs");
     }
     PARIO_RETURN_IF_ERROR(read_chunk_codecs(dir, *codecs, &m));
+    PARIO_RETURN_IF_ERROR(check_grid(dir, m));
     const json fill = j.value("fill_value", json(0));
     if (!(fill.is_number() && fill.get<double>() == 0) && !(fill.is_array())) {
       return unsupported(dir, "fill_value " + fill.dump() + " (pario reads 0)");

@@ -9,8 +9,10 @@
 // as "bytes" then "crc32c", at the shard's start or end. Reading accepts
 // what zarr-python writes in these layouts (its default is bytes then
 // zstd), and names what it does not support (other codecs, nested
-// sharding, big endian, "." keys are refused with kUnsupported; a
-// malformed file is kCorrupt). The file is replaced atomically: written
+// sharding, big endian, "." keys, more than kMaxDims dimensions, chunks
+// over kMaxChunkBytes are refused with kUnsupported; a malformed file,
+// including sizes that overflow, is kCorrupt). Everything is checked
+// before use: a zarr.json is untrusted input. The file is replaced atomically: written
 // as a new file (device::NewFile), synced, renamed over.
 #pragma once
 
@@ -18,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "array/distribution.h"
 #include "array/group.h"
 #include "base/status.h"
 
@@ -49,6 +52,14 @@ struct ZarrMeta {
 };
 
 const char* zarr_data_type(array::ElementType t);
+
+// The largest chunk pario moves (an inner chunk when sharded): a chunk is
+// one buffer in memory, so a file cannot ask for more.
+constexpr int64_t kMaxChunkBytes = int64_t{1} << 31;
+
+// kInvalidArgument unless an array of n (1 .. kMaxDims) extents, each
+// >= 0, of this element type has at most 2^63 - 1 bytes in all.
+Status check_shape(const int64_t* shape, size_t n, array::ElementType type);
 
 // User attributes in zarr.json's "attributes": a string value is returned
 // as it is, any other as its JSON text; kNotFound when absent. "pario" is

@@ -111,7 +111,7 @@ static void mismatches_fail_everywhere(void) {
   if (size > 1) {
     /* Ranks disagree on the hard limit. */
     CHECK_FAILS(pario_shared_file_create(world, path, 1000 + rank, -1, -1, &f),
-                PARIO_ERR_INVALID_ARGUMENT, "different paths or hints");
+                PARIO_ERR_INVALID_ARGUMENT, "arguments differ between ranks (hard_limit)");
     /* One rank passes no path: the others learn of it. */
     const int rc = pario_shared_file_create(world, rank == 1 ? NULL : path, -1, -1, -1, &f);
     CHECK(rc != PARIO_OK && f == PARIO_SHARED_FILE_NULL);

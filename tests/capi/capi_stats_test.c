@@ -5,6 +5,8 @@
  * path: the shared file's one path sums every rank's writes. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -49,6 +51,26 @@ int main(void) {
 
   char table[8192];
   CHECK(pario_stats_table(table, sizeof table) > 0 && strstr(table, name) != NULL);
+
+  /* A link planted at the statistics path is replaced, not written
+   * through, and the file is private to the user. */
+  char target[4096], link_path[4096], other[64];
+  snprintf(other, sizeof other, "stats_test_target_%d", me);
+  CHECK(pario_scratch_path(other, target, sizeof target) == PARIO_OK);
+  snprintf(other, sizeof other, "stats_test_link_%d.json", me);
+  CHECK(pario_scratch_path(other, link_path, sizeof link_path) == PARIO_OK);
+  FILE *t = fopen(target, "w");
+  CHECK(t != NULL);
+  if (t) fputs("precious", t), fclose(t);
+  remove(link_path);
+  CHECK(symlink(target, link_path) == 0);
+  CHECK(pario_stats_write_json(link_path) == PARIO_OK);
+  struct stat st;
+  CHECK(lstat(link_path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600);
+  char *kept = slurp(target);
+  CHECK(kept != NULL && strcmp(kept, "precious") == 0);
+  remove(link_path);
+  remove(target);
   CHECK(pario_finalize() == PARIO_OK);
   remove(path);
 

@@ -3,6 +3,7 @@
 #ifndef PARIO_TEST_CHECK_H
 #define PARIO_TEST_CHECK_H
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pario/pario.h"
@@ -36,6 +37,32 @@ static int check_passes = 0;
       ++check_failures;                                               \
     }                                                                 \
   } while (0)
+
+/* A scratch directory for the whole job (rank 0's scratch name), made
+ * empty by rank 0; job_dir_remove takes it away again. Collective. */
+static inline void job_dir(pario_group_t group, const char *name, char *dir, size_t len) {
+  int me = 0;
+  pario_group_rank(group, &me);
+  CHECK(pario_scratch_path(name, dir, len) == PARIO_OK);
+  CHECK(pario_group_broadcast(group, dir, len, 0) == PARIO_OK);
+  if (me == 0) {
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    CHECK(system(cmd) == 0);
+  }
+  CHECK(pario_group_barrier(group) == PARIO_OK);
+}
+
+static inline void job_dir_remove(pario_group_t group, const char *dir) {
+  int me = 0;
+  pario_group_rank(group, &me);
+  CHECK(pario_group_barrier(group) == PARIO_OK);
+  if (me == 0) {
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+  }
+}
 
 static int check_summary(const char *name) {
   printf("%s: %d passed, %d failed\n", name, check_passes, check_failures);

@@ -1,0 +1,35 @@
+// Overflow-checked arithmetic for sizes and offsets that come from a caller
+// or a file: start + count, the product of extents, elements * element size.
+// A wrapped value would pass a bounds check and then index outside a buffer
+// (a disk start near INT64_MAX once corrupted the heap), so every such
+// computation goes through these.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pario {
+
+// a + b and a * b, false when the result does not fit an int64_t.
+inline bool checked_add(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
+inline bool checked_mul(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
+
+// The product of n non-negative values, false on overflow.
+inline bool checked_product(const int64_t* v, size_t n, int64_t* out) {
+  int64_t p = 1;
+  for (size_t i = 0; i < n; ++i) {
+    if (!checked_mul(p, v[i], &p)) return false;
+  }
+  *out = p;
+  return true;
+}
+
+// [start, start + count) lies inside [0, extent): all three checked, with
+// no sum formed that could wrap.
+inline bool inside(int64_t start, int64_t count, int64_t extent) {
+  return start >= 0 && count >= 0 && start <= extent && count <= extent - start;
+}
+
+}  // namespace pario

@@ -1,0 +1,471 @@
+/* The one-rank-failure matrix: every collective of the public headers (the
+ * calls marked PARIO_COLLECTIVE; collective_list.cmake checks that each has
+ * a CASE here) is called with a bad argument on one rank at a time, every
+ * rank in turn. Each case must fail on every rank: the bad rank with its
+ * own error, the others with PARIO_ERR_REMOTE naming it; and the job must
+ * go on (a barrier after every case). Where an argument must be the same on
+ * every rank, a second row passes a rank-dependent value and expects
+ * PARIO_ERR_INVALID_ARGUMENT everywhere. A watchdog ends the job with the
+ * case's name if a case hangs. */
+#include <mpi.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static int rank, size;
+static pario_group_t world;
+static char dir[512];
+static const char *current = "";
+
+enum { kWatchdogSeconds = 60 };
+
+static void watchdog(int sig) {
+  (void)sig;
+  char line[256];
+  const int n = snprintf(line, sizeof line, "rank %d: HANG in case %s\n", rank, current);
+  if (n > 0) (void)!write(2, line, (size_t)n);
+  _exit(3);
+}
+
+/* A 2-D global array of doubles, 8 x 6. */
+static pario_array_t make_array(void) {
+  const int64_t dims[2] = {8, 6};
+  pario_array_t a = PARIO_ARRAY_NULL;
+  CHECK(pario_array_create(world, "m", PARIO_TYPE_DOUBLE, 2, dims, &a) == PARIO_OK);
+  return a;
+}
+
+static void path_of(char *buf, size_t len, const char *name) { snprintf(buf, len, "%s/%s", dir, name); }
+
+static pario_disk_array_t make_disk_array(const char *name) {
+  const int64_t dims[2] = {8, 6};
+  char path[600];
+  path_of(path, sizeof path, name);
+  pario_disk_array_t d = PARIO_DISK_ARRAY_NULL;
+  CHECK(pario_disk_array_create(world, path, PARIO_TYPE_DOUBLE, 2, dims, NULL, &d) == PARIO_OK);
+  return d;
+}
+
+static void drop_disk_array(pario_disk_array_t *d, const char *name) {
+  char path[600];
+  path_of(path, sizeof path, name);
+  CHECK(pario_disk_array_close(d) == PARIO_OK);
+  CHECK(pario_disk_array_delete(world, path) == PARIO_OK);
+}
+
+/* ---- the cases: each calls one collective, bad (1) on one rank ---- */
+
+static int c_group_split(int bad) {
+  pario_group_t g = PARIO_GROUP_NULL;
+  const int rc = pario_group_split(world, 0, bad ? NULL : &g);
+  if (rc == PARIO_OK) pario_group_free(&g);
+  return rc;
+}
+
+static int c_group_from_fortran_comm(int bad) {
+  pario_group_t g = PARIO_GROUP_NULL;
+  const int rc = pario_group_from_fortran_comm(MPI_Comm_c2f(MPI_COMM_WORLD), bad ? NULL : &g);
+  if (rc == PARIO_OK) pario_group_free(&g);
+  return rc;
+}
+
+static int c_group_barrier(int bad) { return pario_group_barrier(bad ? PARIO_GROUP_NULL : world); }
+
+static int c_group_sum(int bad) {
+  double x[3] = {1, 2, 3};
+  return pario_group_sum(world, bad ? 99 : PARIO_TYPE_DOUBLE, x, 3);
+}
+
+static int c_group_broadcast(int bad) {
+  char b[8] = "abc";
+  return pario_group_broadcast(world, b, sizeof b, bad ? size : 0);
+}
+
+static int c_array_create(int bad) {
+  const int64_t dims[2] = {8, 6};
+  pario_array_t a = PARIO_ARRAY_NULL;
+  const int rc = pario_array_create(world, "x", bad ? 99 : PARIO_TYPE_DOUBLE, 2, dims, &a);
+  if (rc == PARIO_OK) pario_array_destroy(&a);
+  return rc;
+}
+
+static int c_array_create_irregular(int bad) {
+  const int64_t dims[2] = {8, 6}, nblocks[2] = {1, 1}, starts[2] = {0, 0};
+  pario_array_t a = PARIO_ARRAY_NULL;
+  const int rc = pario_array_create_irregular(world, "x", PARIO_TYPE_DOUBLE, 2, dims, bad ? NULL : nblocks,
+                                              starts, &a);
+  if (rc == PARIO_OK) pario_array_destroy(&a);
+  return rc;
+}
+
+static int c_array_create_columns(int bad) {
+  const int64_t dims[2] = {8, 6};
+  pario_array_t a = PARIO_ARRAY_NULL;
+  const int rc = pario_array_create_columns(world, "x", PARIO_TYPE_DOUBLE, 2, dims, NULL, bad ? NULL : &a);
+  if (rc == PARIO_OK) pario_array_destroy(&a);
+  return rc;
+}
+
+static int c_array_destroy(int bad) {
+  pario_array_t a = make_array(), none = PARIO_ARRAY_NULL;
+  const int rc = pario_array_destroy(bad ? &none : &a);
+  if (a != PARIO_ARRAY_NULL) CHECK(pario_array_destroy(&a) == PARIO_OK);  /* it lived on everywhere */
+  return rc;
+}
+
+static pario_array_t shared_array;
+
+static int c_array_fill(int bad) {
+  const double v = 2.5;
+  return pario_array_fill(shared_array, bad ? NULL : &v);
+}
+
+static int c_array_zero(int bad) { return pario_array_zero(bad ? PARIO_ARRAY_NULL : shared_array); }
+
+static int c_array_scale(int bad) {
+  const double v = 0.5;
+  return pario_array_scale(shared_array, bad ? NULL : &v);
+}
+
+static int c_array_copy(int bad) {
+  pario_array_t b = make_array();
+  const int rc = pario_array_copy(shared_array, bad ? PARIO_ARRAY_NULL : b);
+  CHECK(pario_array_destroy(&b) == PARIO_OK);
+  return rc;
+}
+
+static int c_array_sync(int bad) { return pario_array_sync(bad ? PARIO_ARRAY_NULL : shared_array); }
+
+static int c_counter_create(int bad) {
+  pario_counter_t c = PARIO_COUNTER_NULL;
+  const int rc = pario_counter_create(world, bad ? NULL : &c);
+  if (rc == PARIO_OK) pario_counter_destroy(&c);
+  return rc;
+}
+
+static int c_counter_destroy(int bad) {
+  pario_counter_t c = PARIO_COUNTER_NULL, none = PARIO_COUNTER_NULL;
+  CHECK(pario_counter_create(world, &c) == PARIO_OK);
+  const int rc = pario_counter_destroy(bad ? &none : &c);
+  if (c != PARIO_COUNTER_NULL) CHECK(pario_counter_destroy(&c) == PARIO_OK);
+  return rc;
+}
+
+static int c_counter_reset(int bad) {
+  pario_counter_t c = PARIO_COUNTER_NULL;
+  CHECK(pario_counter_create(world, &c) == PARIO_OK);
+  const int rc = pario_counter_reset(bad ? PARIO_COUNTER_NULL : c);
+  CHECK(pario_counter_destroy(&c) == PARIO_OK);
+  return rc;
+}
+
+static int c_shared_file_create(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "sf");
+  pario_shared_file_t f = PARIO_SHARED_FILE_NULL;
+  const int rc = pario_shared_file_create(world, bad ? NULL : path, -1, -1, -1, &f);
+  if (rc == PARIO_OK) pario_shared_file_destroy(&f);
+  return rc;
+}
+
+static int end_shared_file(int bad, int destroy) {
+  char path[600];
+  path_of(path, sizeof path, "sf");
+  pario_shared_file_t f = PARIO_SHARED_FILE_NULL;
+  CHECK(pario_shared_file_create(world, path, -1, -1, -1, &f) == PARIO_OK);
+  pario_shared_file_t *which = bad ? NULL : &f;
+  const int rc = destroy ? pario_shared_file_destroy(which) : pario_shared_file_close(which);
+  if (f != PARIO_SHARED_FILE_NULL) CHECK(pario_shared_file_destroy(&f) == PARIO_OK);
+  else if (!destroy && rank == 0) pario_file_delete(path);
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+  return rc;
+}
+static int c_shared_file_destroy(int bad) { return end_shared_file(bad, 1); }
+static int c_shared_file_close(int bad) { return end_shared_file(bad, 0); }
+
+static int c_disk_array_create(int bad) {
+  const int64_t dims[2] = {8, 6};
+  char path[600];
+  path_of(path, sizeof path, "da_new");
+  pario_disk_array_t d = PARIO_DISK_ARRAY_NULL;
+  const int rc = pario_disk_array_create(world, path, bad ? 99 : PARIO_TYPE_DOUBLE, 2, dims, NULL, &d);
+  if (rc == PARIO_OK) drop_disk_array(&d, "da_new");
+  return rc;
+}
+
+static pario_disk_array_t shared_disk_array;
+
+static int c_disk_array_open(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "da");
+  pario_disk_array_t d = PARIO_DISK_ARRAY_NULL;
+  const int rc = pario_disk_array_open(world, path, bad ? 999 : PARIO_MODE_READ, &d);
+  if (rc == PARIO_OK) CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  return rc;
+}
+
+static int c_disk_array_close(int bad) {
+  pario_disk_array_t d = make_disk_array("da_close"), none = PARIO_DISK_ARRAY_NULL;
+  const int rc = pario_disk_array_close(bad ? &none : &d);
+  if (d != PARIO_DISK_ARRAY_NULL) drop_disk_array(&d, "da_close");
+  else {
+    char path[600];
+    path_of(path, sizeof path, "da_close");
+    CHECK(pario_disk_array_delete(world, path) == PARIO_OK);
+  }
+  return rc;
+}
+
+static int c_disk_array_delete(int bad) {
+  pario_disk_array_t d = make_disk_array("da_del");
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  char path[600];
+  path_of(path, sizeof path, "da_del");
+  const int rc = pario_disk_array_delete(world, bad ? NULL : path);
+  if (rc != PARIO_OK) CHECK(pario_disk_array_delete(world, path) == PARIO_OK);
+  return rc;
+}
+
+static int c_disk_array_set_attribute(int bad) {
+  return pario_disk_array_set_attribute(shared_disk_array, "units", bad ? NULL : "hartree");
+}
+
+static const int64_t zero2[2] = {0, 0}, count2[2] = {8, 6};
+
+static int c_disk_array_write(int bad) {
+  return pario_disk_array_write(bad ? PARIO_DISK_ARRAY_NULL : shared_disk_array, shared_array, zero2, count2,
+                                zero2);
+}
+
+static int c_disk_array_read(int bad) {
+  return pario_disk_array_read(shared_disk_array, bad ? PARIO_ARRAY_NULL : shared_array, zero2, count2, zero2);
+}
+
+static int wait_if_ok(int rc, pario_request_t *req) {
+  if (rc != PARIO_OK) return rc;
+  return pario_request_wait(req);
+}
+
+static int c_disk_array_iwrite(int bad) {
+  pario_request_t req = PARIO_REQUEST_NULL;
+  return wait_if_ok(pario_disk_array_iwrite(shared_disk_array, shared_array, zero2, count2, zero2, NULL,
+                                            bad ? NULL : &req),
+                    &req);
+}
+
+static int c_disk_array_iread(int bad) {
+  pario_request_t req = PARIO_REQUEST_NULL;
+  return wait_if_ok(pario_disk_array_iread(shared_disk_array, shared_array, bad ? NULL : zero2, count2, zero2,
+                                           NULL, &req),
+                    &req);
+}
+
+/* Another library's array, seen through callbacks: one rank holds it all. */
+static double foreign[8 * 6];
+static int fail_sync_here;
+static int ops_distribution(void *ctx, int r, int64_t start[], int64_t count[]) {
+  (void)ctx;
+  start[0] = start[1] = 0;
+  count[0] = r == 0 ? 8 : 0;
+  count[1] = r == 0 ? 6 : 0;
+  return PARIO_OK;
+}
+static int ops_get(void *ctx, const int64_t s[], const int64_t c[], void *buf, const int64_t ld[]) {
+  (void)ctx, (void)ld;
+  for (int64_t i = 0; i < c[0]; ++i) memcpy((double *)buf + i * c[1], foreign + (s[0] + i) * 6 + s[1], c[1] * sizeof(double));
+  return PARIO_OK;
+}
+static int ops_put(void *ctx, const int64_t s[], const int64_t c[], const void *buf, const int64_t ld[]) {
+  (void)ctx, (void)ld;
+  for (int64_t i = 0; i < c[0]; ++i) memcpy(foreign + (s[0] + i) * 6 + s[1], (const double *)buf + i * c[1], c[1] * sizeof(double));
+  return PARIO_OK;
+}
+static int ops_sync(void *ctx) {
+  (void)ctx;
+  return fail_sync_here ? PARIO_ERR_IO : PARIO_OK;
+}
+static pario_array_ops_t foreign_ops(void) {
+  pario_array_ops_t o;
+  memset(&o, 0, sizeof o);
+  o.name = "foreign";
+  o.type = PARIO_TYPE_DOUBLE;
+  o.ndim = 2;
+  o.dims[0] = 8;
+  o.dims[1] = 6;
+  o.distribution = ops_distribution;
+  o.get = ops_get;
+  o.put = ops_put;
+  o.sync = ops_sync;
+  return o;
+}
+
+static int c_disk_array_iwrite_ops(int bad) {
+  pario_array_ops_t o = foreign_ops();
+  pario_request_t req = PARIO_REQUEST_NULL;
+  return wait_if_ok(pario_disk_array_iwrite_ops(shared_disk_array, bad ? NULL : &o, zero2, count2, zero2, NULL, &req),
+                    &req);
+}
+
+static int c_disk_array_iread_ops(int bad) {
+  pario_array_ops_t o = foreign_ops();
+  pario_request_t req = PARIO_REQUEST_NULL;
+  fail_sync_here = bad;  /* the sync callback fails on this rank alone */
+  const int rc = wait_if_ok(pario_disk_array_iread_ops(shared_disk_array, &o, zero2, count2, zero2, NULL, &req), &req);
+  fail_sync_here = 0;
+  return rc;
+}
+
+/* ---- rows whose arguments differ between ranks ---- */
+
+static int d_group_sum(void) {
+  double x[4] = {0};
+  return pario_group_sum(world, PARIO_TYPE_DOUBLE, x, (size_t)(2 + rank % 2));
+}
+static int d_group_broadcast(void) {
+  char b[4] = "ab";
+  return pario_group_broadcast(world, b, sizeof b, rank % 2);
+}
+static int d_array_create(void) {
+  const int64_t dims[2] = {8 + rank % 2, 6};
+  pario_array_t a = PARIO_ARRAY_NULL;
+  const int rc = pario_array_create(world, "x", PARIO_TYPE_DOUBLE, 2, dims, &a);
+  if (rc == PARIO_OK) pario_array_destroy(&a);
+  return rc;
+}
+static int d_array_fill(void) {
+  const double v = rank % 2;
+  return pario_array_fill(shared_array, &v);
+}
+static int d_disk_array_create(void) {
+  const int64_t dims[2] = {8, 6};
+  char path[600];
+  snprintf(path, sizeof path, "%s/da_rank%d", dir, rank % 2);
+  pario_disk_array_t d = PARIO_DISK_ARRAY_NULL;
+  const int rc = pario_disk_array_create(world, path, PARIO_TYPE_DOUBLE, 2, dims, NULL, &d);
+  if (rc == PARIO_OK) pario_disk_array_close(&d);
+  return rc;
+}
+static int d_disk_array_open(void) {
+  char path[600];
+  path_of(path, sizeof path, "da");
+  pario_disk_array_t d = PARIO_DISK_ARRAY_NULL;
+  const int rc = pario_disk_array_open(world, path, rank % 2 ? PARIO_MODE_RDWR : PARIO_MODE_READ, &d);
+  if (rc == PARIO_OK) pario_disk_array_close(&d);
+  return rc;
+}
+static int d_disk_array_set_attribute(void) {
+  return pario_disk_array_set_attribute(shared_disk_array, "units", rank % 2 ? "eV" : "hartree");
+}
+static int d_disk_array_write(void) {
+  const int64_t at[2] = {0, rank % 2}, count[2] = {8, 5};
+  return pario_disk_array_write(shared_disk_array, shared_array, zero2, count, at);
+}
+static int d_shared_file_create(void) {
+  char path[600];
+  path_of(path, sizeof path, "sf");
+  pario_shared_file_t f = PARIO_SHARED_FILE_NULL;
+  const int rc = pario_shared_file_create(world, path, 1000 + rank % 2, -1, -1, &f);
+  if (rc == PARIO_OK) pario_shared_file_destroy(&f);
+  return rc;
+}
+/* Ranks in different collectives: the bad one closes, the others write. */
+static int d_close_while_others_write(void) {
+  if (rank % 2) return pario_disk_array_close(&shared_disk_array);
+  return pario_disk_array_write(shared_disk_array, shared_array, zero2, count2, zero2);
+}
+
+#define CASE(name) {"pario_" #name, c_##name}
+static const struct {
+  const char *name;
+  int (*call)(int bad);
+} cases[] = {
+    CASE(group_split),         CASE(group_from_fortran_comm), CASE(group_barrier),
+    CASE(group_sum),           CASE(group_broadcast),         CASE(array_create),
+    CASE(array_create_irregular), CASE(array_create_columns), CASE(array_destroy),
+    CASE(array_fill),          CASE(array_zero),              CASE(array_scale),
+    CASE(array_copy),          CASE(array_sync),              CASE(counter_create),
+    CASE(counter_destroy),     CASE(counter_reset),           CASE(shared_file_create),
+    CASE(shared_file_destroy), CASE(shared_file_close),       CASE(disk_array_create),
+    CASE(disk_array_open),     CASE(disk_array_close),        CASE(disk_array_delete),
+    CASE(disk_array_set_attribute), CASE(disk_array_write),   CASE(disk_array_read),
+    CASE(disk_array_iwrite),   CASE(disk_array_iread),        CASE(disk_array_iwrite_ops),
+    CASE(disk_array_iread_ops),
+};
+
+static const struct {
+  const char *name;
+  int (*call)(void);
+  const char *expect;
+} differing[] = {
+    {"pario_group_sum", d_group_sum, "(count)"},
+    {"pario_group_broadcast", d_group_broadcast, "(root)"},
+    {"pario_array_create", d_array_create, "(dims)"},
+    {"pario_array_fill", d_array_fill, "(value)"},
+    {"pario_disk_array_create", d_disk_array_create, "(path)"},
+    {"pario_disk_array_open", d_disk_array_open, "(mode)"},
+    {"pario_disk_array_set_attribute", d_disk_array_set_attribute, "(value)"},
+    {"pario_disk_array_write", d_disk_array_write, "(disk_start)"},
+    {"pario_shared_file_create", d_shared_file_create, "(hard_limit)"},
+    {"close on some ranks, write on others", d_close_while_others_write, "different collectives"},
+};
+
+static void expect_all_failed(const char *name, int bad_rank, int rc) {
+  char msg[512], want[32];
+  pario_last_error_message(msg, sizeof msg);
+  snprintf(want, sizeof want, "rank %d failed", bad_rank);
+  const int good = rank == bad_rank ? rc != PARIO_OK && rc != PARIO_ERR_REMOTE
+                                    : rc == PARIO_ERR_REMOTE && strstr(msg, want) != NULL;
+  if (!good) {
+    fprintf(stderr, "rank %d: %s with rank %d bad: status %d (%s), message '%s'\n", rank, name, bad_rank, rc,
+            pario_status_string(rc), msg);
+  }
+  CHECK(good);
+}
+
+int main(void) {
+  signal(SIGALRM, watchdog);
+  CHECK(pario_init() == PARIO_OK);
+  pario_world_rank(&rank);
+  pario_world_size(&size);
+  CHECK(pario_group_world(&world) == PARIO_OK);
+  job_dir(world, "matrix", dir, sizeof dir);
+  shared_array = make_array();
+  shared_disk_array = make_disk_array("da");
+
+  int rows = 0;
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    for (int bad = 0; bad < size; ++bad) {
+      current = cases[c].name;
+      alarm(kWatchdogSeconds);
+      expect_all_failed(cases[c].name, bad, cases[c].call(rank == bad));
+      CHECK(pario_group_barrier(world) == PARIO_OK);  /* the job goes on */
+      alarm(0);
+      ++rows;
+    }
+  }
+  if (size > 1) {
+    for (size_t c = 0; c < sizeof differing / sizeof differing[0]; ++c) {
+      current = differing[c].name;
+      alarm(kWatchdogSeconds);
+      CHECK_FAILS(differing[c].call(), PARIO_ERR_INVALID_ARGUMENT, differing[c].expect);
+      CHECK(pario_group_barrier(world) == PARIO_OK);
+      alarm(0);
+      ++rows;
+    }
+  }
+  /* The disk array survived: every rank still has it open and usable. */
+  CHECK(pario_disk_array_write(shared_disk_array, shared_array, zero2, count2, zero2) == PARIO_OK);
+  drop_disk_array(&shared_disk_array, "da");
+  CHECK(pario_array_destroy(&shared_array) == PARIO_OK);
+  job_dir_remove(world, dir);
+  CHECK(pario_finalize() == PARIO_OK);
+  /* After finalize a collective is refused, not an abort inside MPI. */
+  CHECK_FAILS(pario_group_barrier(world), PARIO_ERR_STATE, "pario_init");
+  if (rank == 0) printf("%d rows at %d ranks\n", rows, size);
+  return check_summary("capi_collective_matrix_test");
+}
