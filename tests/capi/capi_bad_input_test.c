@@ -129,6 +129,12 @@ static void caller_sizes(void) {
   CHECK(pario_disk_array_delete(world, path) == PARIO_OK);
   CHECK(pario_array_destroy(&a) == PARIO_OK);
 
+  /* Handles that are not communicators: errors, not MPI's fatal handler. */
+  pario_group_t g = PARIO_GROUP_NULL;
+  CHECK_FAILS(pario_group_from_fortran_comm(123456, &g), PARIO_ERR_INVALID_ARGUMENT, "communicator");
+  CHECK_FAILS(pario_group_from_fortran_comm(-7, &g), PARIO_ERR_INVALID_ARGUMENT, "communicator");
+  CHECK(g == PARIO_GROUP_NULL);
+
   /* Counts larger than any buffer: refused at once, not looped over. */
   double x = 1;
   CHECK_FAILS(pario_group_sum(world, PARIO_TYPE_DOUBLE, &x, SIZE_MAX), PARIO_ERR_INVALID_ARGUMENT, "count");
