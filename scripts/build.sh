@@ -2,7 +2,8 @@
 # Configures and builds one flavour of pario with Debian's Open MPI (or
 # MPICH), named explicitly: Debian's alternatives decide what plain mpicc
 # means, and a machine may have been switched by hand.
-#   scripts/build.sh release|asan|tsan|mpich  (mpich: Debian's MPICH instead)
+#   scripts/build.sh release|asan|tsan|mpich|fuzz  (mpich: Debian's MPICH
+#   instead; fuzz: clang's libFuzzer targets of tests/fuzz)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 flavour=${1:-release}
@@ -14,7 +15,11 @@ case "$flavour" in
   tsan) extra=(-DCMAKE_BUILD_TYPE=Debug -DPARIO_SANITIZE=thread -DPARIO_BUILD_BENCH=OFF -DPARIO_PYTHON=OFF) ;;
   mpich) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARIO_BUILD_BENCH=OFF -DPARIO_PYTHON=ON
                 "-DPython_EXECUTABLE=$here/.venv/bin/python") ;;
-  *) echo "build.sh: unknown flavour '$flavour' (release, asan, tsan, mpich)" >&2; exit 2 ;;
+  # libFuzzer targets (tests/fuzz) with ASan+UBSan, everything else off.
+  fuzz) extra=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
+               -DPARIO_FUZZ=ON "-DPARIO_SANITIZE=address;undefined" -DPARIO_FORTRAN=OFF
+               -DPARIO_BUILD_TESTS=OFF -DPARIO_BUILD_BENCH=OFF -DPARIO_PYTHON=OFF) ;;
+  *) echo "build.sh: unknown flavour '$flavour' (release, asan, tsan, mpich, fuzz)" >&2; exit 2 ;;
 esac
 mpi=openmpi
 [ "$flavour" = mpich ] && mpi=mpich

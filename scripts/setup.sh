@@ -15,6 +15,8 @@ packages=(
   # MPICH must build and pass too (scripts/build.sh mpich); named explicitly,
   # so Debian's mpicc/mpiexec alternatives may point anywhere
   mpich libmpich-dev
+  # the libFuzzer targets of tests/fuzz (scripts/build.sh fuzz)
+  clang-14 libclang-rt-14-dev
   # peers for the benchmarks only
   libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev libblas-dev liblapack-dev fio
 )

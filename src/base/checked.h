@@ -16,8 +16,15 @@ namespace pario {
 inline bool checked_add(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
 inline bool checked_mul(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
 
-// The product of n non-negative values, false on overflow.
+// The product of n non-negative values, false on overflow (0 when any is
+// 0, however large the others: an empty array is not an overflow).
 inline bool checked_product(const int64_t* v, size_t n, int64_t* out) {
+  for (size_t i = 0; i < n; ++i) {
+    if (v[i] == 0) {
+      *out = 0;
+      return true;
+    }
+  }
   int64_t p = 1;
   for (size_t i = 0; i < n; ++i) {
     if (!checked_mul(p, v[i], &p)) return false;
@@ -31,5 +38,9 @@ inline bool checked_product(const int64_t* v, size_t n, int64_t* out) {
 inline bool inside(int64_t start, int64_t count, int64_t extent) {
   return start >= 0 && count >= 0 && start <= extent && count <= extent - start;
 }
+
+// ceil(a / b) for a >= 0 and b > 0, without forming a + b - 1 (which
+// wraps for an extent near INT64_MAX).
+inline int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
 }  // namespace pario

@@ -48,8 +48,10 @@ Status errno_status(int err, const std::string& what) {
   }
   char buf[128];
   // GNU strerror_r may return a static string instead of filling buf.
-  const char* text = strerror_r(err, buf, sizeof buf);
-  return Status(code, what.empty() ? std::string(text) : what + ": " + text, err);
+  std::string text = strerror_r(err, buf, sizeof buf);
+  if (err == EMFILE) text += " (the process's limit on open files: raise it with ulimit -n)";
+  if (err == ENFILE) text += " (the system's limit on open files: fs.file-max)";
+  return Status(code, what.empty() ? text : what + ": " + text, err);
 }
 
 const char* code_name(int code) {

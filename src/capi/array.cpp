@@ -24,7 +24,7 @@ HandleTable<array::Group>& groups() {
   return *t;
 }
 HandleTable<array::GlobalArray>& arrays() {
-  static auto* t = new HandleTable<array::GlobalArray>();
+  static auto* t = new HandleTable<array::GlobalArray>(/*remember_removed=*/true);
   return *t;
 }
 
@@ -38,7 +38,7 @@ using array::GlobalArray;
 using array::Group;
 
 HandleTable<Counter>& counters() {
-  static auto* t = new HandleTable<Counter>();
+  static auto* t = new HandleTable<Counter>(/*remember_removed=*/true);
   return *t;
 }
 
@@ -190,7 +190,10 @@ template <typename T, typename H>
 T* entry_object(Entry& e, HandleTable<T>& table, H h, const char* what) {
   Result<T*> p = live(table, h, what);
   e.check(p);
-  if (!p.ok()) return nullptr;
+  if (!p.ok()) {
+    if (std::shared_ptr<T> gone = table.removed(id_of(h))) e.over_removed(gone, &gone->group());
+    return nullptr;
+  }
   e.over(&(*p)->group());
   return *p;
 }

@@ -10,16 +10,20 @@
 // that entered different collectives on one group meet and fail, rather
 // than wait for each other.
 //
-// Which group: the one behind the call's first live handle. A rank whose
-// handles are all null or stale cannot know the group; it meets over the
-// world group (pario_group_world), which is every object's group unless
-// the program split one or made it from its own communicator. On such a
-// group a rank with a null handle still fails, but the others are not
-// reached: the one case left that the program must not make.
+// Which group: the one behind the call's first live handle. A handle this
+// rank already freed still names its object's group while the handle
+// table remembers the object (until its slot's next object is freed in
+// turn). A rank with only null or forgotten handles cannot know the group;
+// it meets over the world group (pario_group_world), which is every
+// object's group unless the program split one or made it from its own
+// communicator. On such a group that rank still fails, but the others are
+// not reached: the one case left that the program must not make.
 //
 // Thread safety: one Entry per call; collective calls from one thread per
 // rank, as the headers say.
 #pragma once
+
+#include <memory>
 
 #include "array/group.h"
 #include "base/status.h"
@@ -35,6 +39,13 @@ class Entry {
   // (Borrowed: the handle that names it keeps it alive during the call.)
   void over(const array::Group* group) {
     if (!group_) group_ = group;
+  }
+  // The group of an object a stale handle named (HandleTable::removed),
+  // kept alive by `owner` until the call returns.
+  void over_removed(std::shared_ptr<const void> owner, const array::Group* group) {
+    if (group_) return;
+    removed_ = std::move(owner);
+    group_ = group;
   }
   // Records this rank's first failed check (later ones add nothing).
   void check(const Status& s) {
@@ -54,6 +65,7 @@ class Entry {
  private:
   comm::CallDigest digest_;
   const array::Group* group_ = nullptr;
+  std::shared_ptr<const void> removed_;
   Status local_;
 };
 

@@ -21,7 +21,7 @@ namespace {
 using diskarray::DiskArray;
 
 HandleTable<DiskArray>& disk_arrays() {
-  static auto* t = new HandleTable<DiskArray>();
+  static auto* t = new HandleTable<DiskArray>(/*remember_removed=*/true);
   return *t;
 }
 
@@ -94,7 +94,10 @@ Result<std::shared_ptr<diskarray::MemoryArray>> ops_array(const DiskArray& d, co
 DiskArray* entry_disk_array(Entry& e, pario_disk_array_t da) {
   Result<DiskArray*> d = live(disk_arrays(), da, "disk array");
   e.check(d);
-  if (!d.ok()) return nullptr;
+  if (!d.ok()) {
+    if (std::shared_ptr<DiskArray> gone = disk_arrays().removed(id_of(da))) e.over_removed(gone, &gone->group());
+    return nullptr;
+  }
   e.over(&(*d)->group());
   return *d;
 }

@@ -43,7 +43,7 @@ struct SharedFileHandle {
   std::shared_ptr<const array::Group> group;
 };
 HandleTable<SharedFileHandle>& shared_files() {
-  static auto* t = new HandleTable<SharedFileHandle>();
+  static auto* t = new HandleTable<SharedFileHandle>(/*remember_removed=*/true);
   return *t;
 }
 // A private-file request as the C API's request table sees it.
@@ -89,7 +89,11 @@ Status end_shared(const char* call, pario_shared_file_t* file, bool destroy) {
   } else {
     Result<SharedFileHandle*> h = live_shared_handle(*file);
     e.check(h);
-    if (h.ok()) e.over((*h)->group.get());
+    if (h.ok()) {
+      e.over((*h)->group.get());
+    } else if (auto gone = shared_files().removed(reinterpret_cast<uintptr_t>(*file))) {
+      e.over_removed(gone, gone->group.get());
+    }
   }
   PARIO_RETURN_IF_ERROR(e.agree());
   std::shared_ptr<SharedFileHandle> h = shared_files().remove(reinterpret_cast<uintptr_t>(*file));

@@ -23,6 +23,9 @@ namespace pario::capi {
 template <typename T>
 class HandleTable {
  public:
+  // remember_removed: keep each slot's last removed object for removed()
+  // (tables of objects with collective calls).
+  explicit HandleTable(bool remember_removed = false) : remember_removed_(remember_removed) {}
   ~HandleTable() {
     for (auto& c : chunks_) delete[] c.load();
   }
@@ -60,7 +63,8 @@ class HandleTable {
     return s && s->ptr.load() ? s->owner : nullptr;
   }
 
-  // Removes and returns the object (nullptr if id is not live).
+  // Removes and returns the object (nullptr if id is not live). The slot
+  // keeps it as its last removed object (see removed()).
   std::shared_ptr<T> remove(uint64_t id) {
     std::lock_guard<std::mutex> lock(mu_);
     Slot* s = lookup(id);
@@ -68,7 +72,20 @@ class HandleTable {
     s->ptr.store(nullptr, std::memory_order_release);
     s->gen.fetch_add(1, std::memory_order_release);
     free_.push_back(static_cast<uint32_t>((id & 0xffffffffu) - 1));
+    if (remember_removed_) s->last_removed = s->owner;
     return std::move(s->owner);
+  }
+
+  // The object a stale id named, while its slot remembers it: until the
+  // next object in that slot is removed in turn. Collectives use it to
+  // find the group of a handle a rank already freed, so that rank still
+  // meets the others (capi/collective.h).
+  std::shared_ptr<T> removed(uint64_t id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const uint64_t low = id & 0xffffffffu;
+    if (low == 0 || low > next_) return nullptr;
+    Slot& s = slot(static_cast<uint32_t>(low - 1));
+    return s.gen.load() == (id >> 32) + 1 ? s.last_removed : nullptr;
   }
 
  private:
@@ -78,6 +95,7 @@ class HandleTable {
     std::atomic<uint32_t> gen{1};
     std::atomic<T*> ptr{nullptr};
     std::shared_ptr<T> owner;
+    std::shared_ptr<T> last_removed;  // the object of generation gen - 1
   };
 
   Slot& slot(uint32_t index) const {
@@ -96,6 +114,7 @@ class HandleTable {
   }
 
   mutable std::array<std::atomic<Slot*>, kChunks> chunks_{};
+  const bool remember_removed_;
   std::mutex mu_;
   std::vector<uint32_t> free_;
   uint32_t next_ = 0;

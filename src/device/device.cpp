@@ -15,6 +15,18 @@ std::string at(uint64_t offset) { return "at offset " + std::to_string(offset); 
 
 }  // namespace
 
+// A write that moves no bytes and reports no error: how MPI-IO (ROMIO)
+// answers a full disk. Said so when the file system has no room left.
+Status Device::no_progress(uint64_t offset, size_t done, size_t len) const {
+  const int64_t free = free_bytes();
+  if (free >= 0 && free < 65536) {
+    return Status(Code::kNoSpace, path_ + ": write " + at(offset) + ": no space left on the file system (" +
+                                      std::to_string(done) + " of " + std::to_string(len) +
+                                      " bytes written; " + std::to_string(free) + " bytes free)");
+  }
+  return Status(Code::kIo, path_ + ": write " + at(offset) + ": no progress");
+}
+
 Status Device::read_at(uint64_t offset, void* buf, size_t len, size_t* got) {
   char* p = static_cast<char*>(buf);
   size_t done = 0;
@@ -48,9 +60,7 @@ Status Device::write_at(uint64_t offset, const void* buf, size_t len) {
       }
       return s;
     }
-    if (*r == 0) {  // a zero-byte write that is not an error would loop forever
-      return Status(Code::kIo, path_ + ": write " + at(offset + done) + ": no progress");
-    }
+    if (*r == 0) return no_progress(offset + done, done, len);  // would loop forever
     done += *r;
   }
   return Status::Ok();
@@ -114,7 +124,11 @@ Status Device::writev_at(uint64_t offset, const iovec* iov, int count) {
       if (retryable(r.status())) continue;
       return std::move(r).status().with_context(path_ + ": write " + at(offset + done));
     }
-    if (*r == 0) return Status(Code::kIo, path_ + ": write " + at(offset + done) + ": no progress");
+    if (*r == 0) {
+      size_t total = 0;
+      for (int i = 0; i < count; ++i) total += iov[i].iov_len;
+      return no_progress(offset + done, done, total);
+    }
     done += *r;
     rest.advance(*r);
   }

@@ -105,6 +105,8 @@ class Device {
   }
   // Free bytes where the device lives, for "no space" messages; -1 unknown.
   virtual int64_t free_bytes() const { return -1; }
+  // The status of a write that moved no bytes and reported no error.
+  Status no_progress(uint64_t offset, size_t done, size_t len) const;
 
  private:
   std::string path_;

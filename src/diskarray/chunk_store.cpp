@@ -149,17 +149,29 @@ Result<std::vector<uint64_t>> ChunkStore::read_index(device::Device& f, uint64_t
   std::vector<char> idx(ib);
   size_t got = 0;
   PARIO_RETURN_IF_ERROR(f.read_at(meta_.index_at_end ? size - ib : 0, idx.data(), ib, &got));
-  if (meta_.index_crc32c) {
+  if (got != ib) return Status(Code::kCorrupt, path + ": the shard index is cut short (truncated?)");
+  return parse_shard_index(meta_, idx.data(), ib, size, path);
+}
+
+Result<std::vector<uint64_t>> parse_shard_index(const ZarrMeta& meta, const char* idx, size_t ib,
+                                                uint64_t size, const std::string& path) {
+  int64_t slots = 1;
+  for (size_t d = 0; d < meta.shard.size(); ++d) slots *= meta.shard[d] / meta.chunks[d];  // checked by read_meta
+  if (ib != static_cast<size_t>(slots) * 16 + (meta.index_crc32c ? 4 : 0) || size < ib) {
+    return Status(Code::kCorrupt, path + ": the shard index has " + std::to_string(ib) + " bytes, not " +
+                                      std::to_string(slots * 16 + (meta.index_crc32c ? 4 : 0)));
+  }
+  if (meta.index_crc32c) {
     uint32_t stored;
-    std::memcpy(&stored, idx.data() + ib - 4, 4);
-    if (got != ib || stored != crc32c(idx.data(), ib - 4)) {
+    std::memcpy(&stored, idx + ib - 4, 4);
+    if (stored != crc32c(idx, ib - 4)) {
       return Status(Code::kCorrupt, path + ": the shard index's checksum does not match (truncated or damaged?)");
     }
   }
-  const uint64_t begin = meta_.index_at_end ? 0 : ib, end = meta_.index_at_end ? size - ib : size;
-  std::vector<uint64_t> entries(static_cast<size_t>(2 * slots()));
+  const uint64_t begin = meta.index_at_end ? 0 : ib, end = meta.index_at_end ? size - ib : size;
+  std::vector<uint64_t> entries(static_cast<size_t>(2 * slots));
   for (size_t e = 0; e < entries.size(); e += 2) {
-    const uint64_t offset = load_le64(idx.data() + e * 8), nbytes = load_le64(idx.data() + e * 8 + 8);
+    const uint64_t offset = load_le64(idx + e * 8), nbytes = load_le64(idx + e * 8 + 8);
     if (offset == kEmptySlot && nbytes == kEmptySlot) {
       entries[e] = entries[e + 1] = kEmptySlot;
       continue;

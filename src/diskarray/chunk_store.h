@@ -110,4 +110,11 @@ class ChunkStore {
 // after the data).
 uint32_t crc32c(const void* data, size_t n);
 
+// A sharded store's shard index, ib bytes read from a shard file of `size`
+// bytes, as (offset, nbytes) pairs (both ~0 for a slot the shard leaves
+// out), each checked to lie in the shard's data; kCorrupt naming path
+// otherwise. Pure: the bytes are untrusted (fuzzed in tests/fuzz).
+Result<std::vector<uint64_t>> parse_shard_index(const ZarrMeta& meta, const char* idx, size_t ib,
+                                                uint64_t size, const std::string& path);
+
 }  // namespace pario::diskarray

@@ -91,7 +91,7 @@ std::vector<int64_t> shard_shape(const ZarrMeta& m, uint64_t bytes) {
   uint64_t size = static_cast<uint64_t>(m.chunk_elements()) * m.element_bytes();
   bool grown = false;
   for (size_t d = nd; d-- > 0;) {
-    const int64_t chunks_along = (m.shape[d] + m.chunks[d] - 1) / m.chunks[d];
+    const int64_t chunks_along = ceil_div(m.shape[d], m.chunks[d]);
     const int64_t k = std::max<int64_t>(1, std::min<int64_t>(chunks_along, static_cast<int64_t>(bytes / size)));
     shard[d] *= k;
     size *= static_cast<uint64_t>(k);
@@ -612,14 +612,14 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array
   // block distributions where whole rows span the ranks of a grid row
   // (pario's DRA on GA handles, 4096 x 4096 doubles at 2 ranks: reads
   // 2273-2848 MB/s with whole rows, 4894-7711 with 256 x 512 tiles).
-  while (m.chunk_elements() * static_cast<int64_t>(m.element_bytes()) > kTargetChunkBytes) {
+  while (m.chunk_elements() > kTargetChunkBytes / static_cast<int64_t>(m.element_bytes())) {
     size_t d = 0;
     if (hinted) {
       d = static_cast<size_t>(std::max_element(m.chunks.begin(), m.chunks.end()) - m.chunks.begin());
     } else {
       while (m.chunks[d] == 1) ++d;  // the outermost that can still be halved
     }
-    m.chunks[d] = (m.chunks[d] + 1) / 2;
+    m.chunks[d] = m.chunks[d] / 2 + m.chunks[d] % 2;  // (c + 1) / 2 would wrap at INT64_MAX
   }
   Result<const Config*> cfg = config();
   m.zstd = cfg.ok() && (*cfg)->disk_array_zstd_level >= 0;
@@ -828,7 +828,7 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
     const std::vector<int64_t> at = by_shard ? meta_.shard_index(order[i], &slot) : order[i];
     for (int d = 0; d < nd; ++d) {
       const int64_t unit = by_shard ? meta_.shard[d] : meta_.chunks[d];
-      group[i] = group[i] * ((meta_.shape[d] + unit - 1) / unit) + at[d];
+      group[i] = group[i] * ceil_div(meta_.shape[d], unit) + at[d];
     }
   }
   const std::vector<int> movers = t->choose_movers(order, group);

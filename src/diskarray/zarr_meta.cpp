@@ -26,6 +26,22 @@ Status unsupported(const std::string& dir, const std::string& what) {
   return Status(Code::kUnsupported, dir + "/zarr.json: " + what);
 }
 
+// A JSON integer that fits an int64_t. get<int64_t> would cast a float
+// (2e103) or an unsigned above INT64_MAX with undefined behaviour.
+bool fits_int64(const json& x) {
+  return x.is_number_integer() && !(x.is_number_unsigned() && x.get<uint64_t>() > uint64_t{INT64_MAX});
+}
+
+Result<std::vector<int64_t>> int_list(const std::string& dir, const json& v, const std::string& what) {
+  if (!v.is_array()) return corrupt(dir, what + " is not a list");
+  std::vector<int64_t> out;
+  for (const json& x : v) {
+    if (!fits_int64(x)) return corrupt(dir, what + " holds " + x.dump() + ", not a 64-bit integer");
+    out.push_back(x.get<int64_t>());
+  }
+  return out;
+}
+
 // The chunk codecs: "bytes" (little-endian), optionally then "zstd".
 Status read_chunk_codecs(const std::string& dir, const json& codecs, ZarrMeta* m) {
   const bool zstd = codecs.size() == 2 && codecs[1].at("name") == "zstd";
@@ -35,7 +51,11 @@ Status read_chunk_codecs(const std::string& dir, const json& codecs, ZarrMeta* m
   }
   if (zstd) {
     m->zstd = true;
-    m->zstd_level = codecs[1].value("configuration", json::object()).value("level", 0);
+    const json level = codecs[1].value("configuration", json::object()).value("level", json(0));
+    if (!fits_int64(level) || level.get<int64_t>() < -(1 << 17) || level.get<int64_t>() > 22) {
+      return unsupported(dir, "zstd level " + level.dump());
+    }
+    m->zstd_level = static_cast<int>(level.get<int64_t>());
   }
   if (m->element_bytes() > 1 && codecs[0].contains("configuration") &&
       codecs[0]["configuration"].value("endian", "little") != "little") {
@@ -48,7 +68,7 @@ Status read_chunk_codecs(const std::string& dir, const json& codecs, ZarrMeta* m
 // the shards, and its chunk_shape the chunks.
 Status read_sharding(const std::string& dir, const json& conf, ZarrMeta* m) {
   m->shard = m->chunks;
-  m->chunks = conf.at("chunk_shape").get<std::vector<int64_t>>();
+  PARIO_ASSIGN_OR_RETURN(m->chunks, int_list(dir, conf.at("chunk_shape"), "the inner chunk_shape"));
   if (m->chunks.size() != m->shard.size()) return corrupt(dir, "inner chunk_shape and shape differ in rank");
   for (size_t d = 0; d < m->shard.size(); ++d) {
     if (m->chunks[d] <= 0 || m->shard[d] % m->chunks[d] != 0) {
@@ -131,8 +151,10 @@ const char* zarr_data_type(array::ElementType t) {
 
 int64_t ZarrMeta::chunk_elements() const {
   int64_t n = 1;
-  for (int64_t c : chunks) n *= c;
-  return n;
+  // Saturates: while a new array's chunks are being sized (from extents
+  // that may be huge beside a zero one) the product can exceed int64;
+  // read_meta refuses such chunks, so elsewhere it is exact.
+  return checked_product(chunks.data(), chunks.size(), &n) ? n : INT64_MAX;
 }
 
 std::string ZarrMeta::chunk_key(const std::vector<int64_t>& index) const {
@@ -188,6 +210,10 @@ Result<std::string> read_meta_text(const std::string& dir) {
 
 Result<ZarrMeta> read_meta(const std::string& dir) {
   PARIO_ASSIGN_OR_RETURN(std::string text, read_meta_text(dir));
+  return parse_meta(text, dir);
+}
+
+Result<ZarrMeta> parse_meta(const std::string& text, const std::string& dir) {
   json j;
   try {
     j = json::parse(text);
@@ -195,10 +221,12 @@ Result<ZarrMeta> read_meta(const std::string& dir) {
     return corrupt(dir, std::string("not valid JSON (") + e.what() + ")");
   }
   try {
-    if (j.value("zarr_format", 0) != 3) return unsupported(dir, "zarr_format is not 3");
+    if (!j.is_object()) return corrupt(dir, "not a JSON object");
+    const json format = j.value("zarr_format", json());
+    if (!fits_int64(format) || format.get<int64_t>() != 3) return unsupported(dir, "zarr_format is not 3");
     if (j.value("node_type", "") != "array") return unsupported(dir, "node_type is not \"array\"");
     ZarrMeta m;
-    m.shape = j.at("shape").get<std::vector<int64_t>>();
+    PARIO_ASSIGN_OR_RETURN(m.shape, int_list(dir, j.at("shape"), "shape"));
     const std::string dtype = j.at("data_type").get<std::string>();
     bool known = false;
     for (auto t : {array::ElementType::kDouble, array::ElementType::kFloat, array::ElementType::kInt32,
@@ -211,7 +239,7 @@ Result<ZarrMeta> read_meta(const std::string& dir) {
     if (!known) return unsupported(dir, "data_type " + dtype);
     const json& grid = j.at("chunk_grid");
     if (grid.at("name") != "regular") return unsupported(dir, "chunk grid " + grid.at("name").dump());
-    m.chunks = grid.at("configuration").at("chunk_shape").get<std::vector<int64_t>>();
+    PARIO_ASSIGN_OR_RETURN(m.chunks, int_list(dir, grid.at("configuration").at("chunk_shape"), "chunk_shape"));
     if (m.shape.empty() || m.shape.size() > static_cast<size_t>(array::kMaxDims)) {
       return unsupported(dir, std::to_string(m.shape.size()) + " dimensions (pario reads 1 to " +
                                   std::to_string(array::kMaxDims) + ")");

@@ -68,6 +68,9 @@ Result<std::string> get_attribute(const ZarrMeta& meta, const std::string& name)
 Status set_attribute(ZarrMeta* meta, const std::string& name, const std::string& value);
 
 Result<ZarrMeta> read_meta(const std::string& dir);
+// The checks of read_meta on zarr.json's text (dir names it in messages).
+// Pure: the text is untrusted (fuzzed in tests/fuzz).
+Result<ZarrMeta> parse_meta(const std::string& text, const std::string& dir);
 Status write_meta(const std::string& dir, const ZarrMeta& meta);
 
 }  // namespace pario::diskarray

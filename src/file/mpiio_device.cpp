@@ -97,6 +97,12 @@ class MpiioDevice final : public device::Device {
   }
   Status mpi(int rc, const char* call) const {
     if (rc == MPI_SUCCESS) return Status::Ok();
+    int error_class = MPI_ERR_OTHER;
+    MPI_Error_class(rc, &error_class);
+    if (error_class == MPI_ERR_NO_SPACE || error_class == MPI_ERR_QUOTA) {
+      Status s = comm::mpi_status(rc, call);
+      return Status(Code::kNoSpace, path() + ": " + s.message());
+    }
     return comm::mpi_status(rc, call).with_context(path());
   }
   std::optional<std::unique_lock<std::mutex>> guard() {

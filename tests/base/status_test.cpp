@@ -30,6 +30,11 @@ TEST(Status, ErrnoMapsToCodesOnce) {
   EXPECT_EQ(s.message(), "/scratch/f: No space left on device");
 }
 
+TEST(Status, TooManyOpenFilesSaysWhichLimit) {
+  EXPECT_NE(errno_status(EMFILE, "x").message().find("ulimit -n"), std::string::npos);
+  EXPECT_NE(errno_status(ENFILE, "x").message().find("fs.file-max"), std::string::npos);
+}
+
 TEST(Status, ContextIsPrependedAndCodeKept) {
   Status s = Status(Code::kIo, "cause", EIO).with_context("call");
   EXPECT_EQ(s.message(), "call: cause");

@@ -93,6 +93,16 @@ static void caller_sizes(void) {
   const int64_t huge[2] = {INT64_C(1) << 62, INT64_C(1) << 62};
   CHECK_FAILS(pario_disk_array_create(world, path, PARIO_TYPE_DOUBLE, 2, huge, NULL, &d),
               PARIO_ERR_INVALID_ARGUMENT, "2^63");
+  /* Huge extents beside a zero one: an empty array, whose chunk sizing
+   * must not overflow (found by the C API fuzz target). */
+  const int64_t zero_extent[3] = {INT64_MAX, INT64_MAX, 0};
+  CHECK(pario_disk_array_create(world, path, PARIO_TYPE_DOUBLE, 3, zero_extent, zero_extent, &d) == PARIO_OK);
+  int64_t shape[PARIO_ARRAY_MAX_DIMS], chunks[PARIO_ARRAY_MAX_DIMS];
+  int nd = 0;
+  CHECK(pario_disk_array_info(d, NULL, &nd, shape, chunks) == PARIO_OK && nd == 3);
+  CHECK(chunks[0] >= 1 && chunks[1] >= 1 && chunks[2] == 1 && chunks[0] <= (1 << 20) / chunks[1]);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  CHECK(pario_disk_array_delete(world, path) == PARIO_OK);
   pario_array_t a = PARIO_ARRAY_NULL;
   const int64_t big_bytes[2] = {INT64_C(1) << 31, INT64_C(1) << 31};  /* 2^62 elements, 2^65 bytes */
   CHECK_FAILS(pario_array_create(world, "big", PARIO_TYPE_DOUBLE, 2, big_bytes, &a), PARIO_ERR_INVALID_ARGUMENT,

@@ -458,6 +458,29 @@ int main(void) {
       ++rows;
     }
   }
+  /* A handle one rank already destroyed, on a split group (not the world):
+   * that rank still finds the group, so the others do not wait. */
+  {
+    pario_group_t half = PARIO_GROUP_NULL;
+    CHECK(pario_group_split(world, rank % 2, &half) == PARIO_OK);
+    int hrank = 0;
+    pario_group_rank(half, &hrank);
+    const int64_t dims[2] = {4, 4};
+    pario_array_t old = PARIO_ARRAY_NULL, cur = PARIO_ARRAY_NULL;
+    CHECK(pario_array_create(half, "old", PARIO_TYPE_DOUBLE, 2, dims, &old) == PARIO_OK);
+    pario_array_t stale = old;
+    CHECK(pario_array_destroy(&old) == PARIO_OK);
+    CHECK(pario_array_create(half, "cur", PARIO_TYPE_DOUBLE, 2, dims, &cur) == PARIO_OK);
+    current = "stale handle on a split group";
+    alarm(kWatchdogSeconds);
+    const int rc = pario_array_sync(hrank == 0 ? stale : cur);
+    alarm(0);
+    if (hrank == 0) CHECK(rc == PARIO_ERR_INVALID_ARGUMENT);
+    else CHECK(rc == PARIO_ERR_REMOTE);
+    CHECK(pario_array_destroy(&cur) == PARIO_OK);
+    CHECK(pario_group_free(&half) == PARIO_OK);
+    CHECK(pario_group_barrier(world) == PARIO_OK);
+  }
   /* The disk array survived: every rank still has it open and usable. */
   CHECK(pario_disk_array_write(shared_disk_array, shared_array, zero2, count2, zero2) == PARIO_OK);
   drop_disk_array(&shared_disk_array, "da");

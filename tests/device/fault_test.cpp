@@ -26,6 +26,36 @@ TEST(Fault, ShortTransfersAndEintrAreRetried) {
   EXPECT_EQ(back, data);
 }
 
+// A device that takes no bytes and reports no error, on a full file
+// system: MPI-IO's way of saying the disk is full.
+class StalledDevice : public Device {
+ public:
+  explicit StalledDevice(int64_t free) : Device("/scratch/stalled.dat"), free_(free) {}
+  Status sync() override { return Status::Ok(); }
+  Result<uint64_t> size() override { return uint64_t{0}; }
+  Status truncate(uint64_t) override { return Status::Ok(); }
+  Status close() override { return Status::Ok(); }
+
+ protected:
+  Result<size_t> read_some(uint64_t, void*, size_t) override { return size_t{0}; }
+  Result<size_t> write_some(uint64_t, const void*, size_t) override { return size_t{0}; }
+  int64_t free_bytes() const override { return free_; }
+
+ private:
+  int64_t free_;
+};
+
+TEST(Fault, AWriteWithNoProgressOnAFullDiskIsNoSpace) {
+  char data[100] = {0};
+  StalledDevice full(0), roomy(int64_t{1} << 30);
+  Status s = full.write_at(0, data, sizeof data);
+  EXPECT_EQ(s.code(), Code::kNoSpace) << s.message();
+  EXPECT_NE(s.message().find("0 of 100 bytes written"), std::string::npos) << s.message();
+  const iovec v{data, sizeof data};
+  EXPECT_EQ(full.writev_at(0, &v, 1).code(), Code::kNoSpace);
+  EXPECT_EQ(roomy.write_at(0, data, sizeof data).code(), Code::kIo);  // a stall with room is not "no space"
+}
+
 TEST(Fault, NoSpaceNamesPathAndKeepsEarlierData) {
   FaultPlan plan;
   plan.fail_errno = ENOSPC;

@@ -68,6 +68,21 @@ _ERRORS = [InvalidArgument, StateError, NotFound, Exists, OutOfRange, NoMemory, 
            MPIError, Unsupported, Corrupt, Canceled, RemoteError, InternalError, PermissionDenied]
 
 
+def _type_code(dtype):
+    """The C type of a NumPy dtype, or 0 (which C refuses) when it has none."""
+    return _TYPES.get(dtype, 0)
+
+
+def _check_collective(result, dtype):
+    """_check for a collective create: a dtype pario lacks still goes through
+    C, so that every rank fails together (the others with RemoteError)
+    instead of this rank raising alone and the others waiting; here the
+    error names the dtype."""
+    if dtype not in _TYPES and result[0] != 0:
+        raise InvalidArgument(1, f"dtype {dtype}: expected one of {', '.join(str(t) for t in _TYPES)}")
+    return _check(*result)
+
+
 def _check(rc, *outputs):
     """Raises the Error of a non-zero status; returns the outputs."""
     if rc != 0:
@@ -400,12 +415,10 @@ class GlobalArray:
     def __init__(self, shape, dtype=np.float64, group=None, name="array"):
         self.group = _group(group)
         self.dtype = np.dtype(dtype)
-        if self.dtype not in _TYPES:
-            raise InvalidArgument(1, f"dtype {self.dtype}: expected one of "
-                                     f"{', '.join(str(t) for t in _TYPES)}")
         shape = (shape,) if isinstance(shape, int) else tuple(int(n) for n in shape)
         self._handle = 0
-        self._handle = _check(*_pario.array_create(self.group._handle, name, _TYPES[self.dtype], list(shape)))
+        self._handle = _check_collective(_pario.array_create(self.group._handle, name, _type_code(self.dtype),
+                                                             list(shape)), self.dtype)
         self.shape = shape
         self.name = name
 
@@ -600,10 +613,9 @@ class DiskArray:
         if shape is not None:
             shape = (shape,) if isinstance(shape, int) else tuple(int(n) for n in shape)
             dt = np.dtype(dtype)
-            if dt not in _TYPES:
-                raise InvalidArgument(1, f"dtype {dt}: expected one of {', '.join(str(t) for t in _TYPES)}")
-            self._handle = _check(*_pario.disk_array_create(self.group._handle, self.path, _TYPES[dt],
-                                                            list(shape), list(chunks or [])))
+            self._handle = _check_collective(_pario.disk_array_create(self.group._handle, self.path,
+                                                                      _type_code(dt), list(shape),
+                                                                      list(chunks or [])), dt)
         else:
             if mode not in ("r", "r+"):
                 raise InvalidArgument(1, f"mode {mode!r}: expected 'r' or 'r+'")
