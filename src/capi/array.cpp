@@ -177,7 +177,7 @@ Result<std::vector<int64_t>> precheck(Entry& e, pario_group_t group, int type, i
   if (!array_out) e.check(invalid("array_out is null"));
   e.check(check_type(type));
   e.args().add("type", type).add("ndim", ndim);
-  if (!e.ok()) return invalid("checked");  // e holds the reason
+  if (!e.ok()) return e.local();
   Result<std::vector<int64_t>> d = dims_of(ndim, dims, type);
   e.check(d);
   if (d.ok()) e.args().add("dims", dims, static_cast<size_t>(ndim));

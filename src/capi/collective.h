@@ -56,6 +56,8 @@ class Entry {
     check(r.status());
   }
   bool ok() const { return local_.ok(); }
+  // This rank's first failed check (OK if none).
+  const Status& local() const { return local_; }
   comm::CallDigest& args() { return digest_; }
 
   // Collective: every rank of the group returns the same status (see above).

@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "capi/array_handles.h"
-#include "base/checked.h"
 #include "capi/boundary.h"
 #include "capi/collective.h"
 #include "capi/handles.h"

@@ -114,6 +114,7 @@ program pario_module_test
 
   call typed_arrays()
   call buffer_errors()
+  call bad_arguments()
 
   ! Counter: 10 values per rank, each handed out once.
   call pario_counter_create(c, world)
@@ -259,6 +260,31 @@ contains
     call check(all(m == 7), 'nothing moved')
     call pario_array_get(ad, [1_int64, 1_int64], [1_int64, 4_int64], m(1, :))
     call check(all(m(1, :) == 1) .and. all(m(2:, :) == 7), 'a strided buffer is fine for a blocking get')
+    call pario_array_destroy(ad)
+  end subroutine
+
+  ! Bad arguments to collectives from Fortran: clear errors on every rank,
+  ! no crash, and the job goes on.
+  subroutine bad_arguments()
+    type(pario_disk_array) :: dd
+    type(pario_array) :: ad
+    type(pario_group) :: never
+    character(len=256) :: dpath
+    write (dpath, '(a, a)') trim(dir), '/fortran_bad_args.zarr'
+    call pario_disk_array_create(dd, world, trim(dpath), [(2_int64, i = 1, 9)], ierr=ierr)
+    call check(ierr == 1 .and. index(pario_error_message(), 'ndim 9') > 0, 'a disk array of 9 dimensions is refused')
+    call pario_array_create(ad, world, 'bad', [8_int64, 6_int64])
+    call pario_disk_array_create(dd, world, trim(dpath), [8_int64, 6_int64])
+    call pario_disk_array_write(dd, ad, [1_int64, 1_int64], [8_int64, 6_int64], &
+                                [huge(0_int64) - 1, 1_int64], ierr)
+    call check(ierr == 5 .and. index(pario_error_message(), 'outside') > 0, &
+               'a disk section near huge(0_int64) is out of range, on every rank')
+    call pario_group_barrier(never, ierr)
+    call check(ierr == 1 .and. index(pario_error_message(), 'group handle is null') > 0, &
+               'a collective on a group never made is refused')
+    call pario_group_barrier(world)
+    call pario_disk_array_close(dd)
+    call pario_disk_array_delete(world, trim(dpath))
     call pario_array_destroy(ad)
   end subroutine
 
