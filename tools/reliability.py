@@ -2,11 +2,11 @@
 """Runs pario's reliability tests and writes docs/reliability.md: what was
 tried, and what held (clean errors, crashes, hangs, data lost, leftovers).
 
-    tools/reliability.py [--build build/release] [--mpich build/mpich]
+    tools/reliability.py [--build build/release] [--asan build/asan] [--mpich build/mpich]
                          [--fuzz build/fuzz] [--fuzz-seconds 60] [--out docs/reliability.md]
 
-Each build directory that exists is used (scripts/build.sh release|mpich|fuzz
-make them). Every number in the page comes from this run. A test that
+Each build directory that exists is used (scripts/build.sh
+release|asan|mpich|fuzz make them). Every number in the page comes from this run. A test that
 passes has asserted its own conditions (every rank's status, the data read
 back, no temporary file, no segment left; a watchdog turns a hang into a
 failure), so its row says 0 where it held; a failing test says so and names
@@ -85,13 +85,14 @@ def fuzz_rows(build, seconds):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default=os.path.join(HERE, "build", "release"))
+    p.add_argument("--asan", default=os.path.join(HERE, "build", "asan"))
     p.add_argument("--mpich", default=os.path.join(HERE, "build", "mpich"))
     p.add_argument("--fuzz", default=os.path.join(HERE, "build", "fuzz"))
     p.add_argument("--fuzz-seconds", type=int, default=60)
     p.add_argument("--out", default=os.path.join(HERE, "docs", "reliability.md"))
     a = p.parse_args()
     rows = []
-    for build, mpi in ((a.build, "Open MPI"), (a.mpich, "MPICH")):
+    for build, mpi in ((a.build, "Open MPI"), (a.asan, "Open MPI, ASan+UBSan"), (a.mpich, "MPICH")):
         if os.path.isdir(build):
             print(f"reliability: tests in {build} ({mpi})", file=sys.stderr)
             rows += test_rows(build, mpi)

@@ -48,6 +48,10 @@ struct Impl {
   std::string name;
   std::function<void(int64_t off, int64_t n, double* buf)> get, put, acc;
   std::function<long()> next;
+  // Collectives, each checked and agreed on by pario (one small allreduce
+  // before it acts): a fence of the array, and a sum of one double.
+  std::function<void()> fence;
+  std::function<void(double*)> sum;
 };
 
 // Times `ops` calls of op on every rank; returns the slowest rank's seconds.
@@ -114,7 +118,9 @@ int main(int argc, char** argv) {
                      int64_t v;
                      check(pario_counter_next(pc, &v), "next");
                      return static_cast<long>(v);
-                   }});
+                   },
+                   [&]() { check(pario_array_sync(pa), "sync"); },
+                   [&](double* x) { check(pario_group_sum(world, PARIO_TYPE_DOUBLE, x, 1), "sum"); }});
   // Raw MPI RMA: MPI_Win_allocate, one lock_all epoch, flush per operation.
   MPI_Info info;
   MPI_Info_create(&info);
@@ -147,7 +153,14 @@ int main(int argc, char** argv) {
                      MPI_Fetch_and_op(&one, &old, MPI_INT64_T, 0, 0, MPI_SUM, raw_counter);
                      MPI_Win_flush(0, raw_counter);
                      return static_cast<long>(old);
-                   }});
+                   },
+                   [&]() {  // what a fence of a passive-target epoch needs
+                     MPI_Win_flush_all(raw);
+                     MPI_Win_sync(raw);
+                     MPI_Barrier(MPI_COMM_WORLD);
+                     MPI_Win_sync(raw);
+                   },
+                   [&](double* x) { MPI_Allreduce(MPI_IN_PLACE, x, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); }});
 #if PARIO_BENCH_HAVE_GA
   GA_Initialize();
   MA_init(C_DBL, 1 << 20, 1 << 20);
@@ -181,7 +194,9 @@ int main(int argc, char** argv) {
                    [&]() {
                      int sub[1] = {0};
                      return NGA_Read_inc(gcount, sub, 1);
-                   }});
+                   },
+                   [&]() { GA_Sync(); },
+                   [&](double* x) { GA_Dgop(x, 1, const_cast<char*>("+")); }});
 #endif
 
   std::vector<double> buf(kPatch, 1.0), src(kPatch, 2.0);
@@ -199,12 +214,13 @@ int main(int argc, char** argv) {
     const char* name;
     const char* unit;
     int64_t elems;  // per operation (0: counter)
-    int kind;       // 0 get, 1 put, 2 acc, 3 counter, 4 memcpy, 5 mp2 mix
+    int kind;       // 0 get, 1 put, 2 acc, 3 counter, 4 memcpy, 5 mp2 mix, 6 fence, 7 sum
   };
   const Case cases[] = {
       {"get 8 B", "kops/s", 1, 0},          {"get 50 kB", "GB/s", 6400, 0},
       {"put 200 kB", "GB/s", 25600, 1},     {"acc 1.6 MB", "GB/s", 204800, 2},
       {"counter", "kops/s", 0, 3},          {"mp2 mix", "GB/s", 0, 5},
+      {"sync", "kops/s", 1, 6},             {"sum 8 B", "kops/s", 1, 7},
   };
   auto op_for = [&](const Impl& im, const Case& c) -> std::function<void()> {
     switch (c.kind) {
@@ -212,6 +228,8 @@ int main(int argc, char** argv) {
       case 1: return [&, n = c.elems]() { im.put(0, n, src.data()); };
       case 2: return [&, n = c.elems]() { im.acc(0, n, src.data()); };
       case 3: return [&]() { (void)im.next(); };
+      case 6: return [&]() { im.fence(); };
+      case 7: return [&]() { double x = 1; im.sum(&x); };
       default:
         // DDI's MP2 gradient (Table 2): about 14 gets of 50 kB, 1 accumulate
         // of 1.6 MB and half a put of 200 kB, by count.

@@ -13,6 +13,14 @@ bool retryable(const Status& s) {
 
 std::string at(uint64_t offset) { return "at offset " + std::to_string(offset); }
 
+// Adds "<path>: <what>" once: a device that passes a request on to another
+// of the same path (Files in Memory spilling to disk) already got it from
+// that device's own call.
+Status in_context(Status s, const std::string& path, const std::string& what) {
+  if (s.message().rfind(path + ": ", 0) == 0) return s;
+  return std::move(s).with_context(path + ": " + what);
+}
+
 }  // namespace
 
 // A write that moves no bytes and reports no error: how MPI-IO (ROMIO)
@@ -34,7 +42,7 @@ Status Device::read_at(uint64_t offset, void* buf, size_t len, size_t* got) {
     Result<size_t> r = read_some(offset + done, p + done, len - done);
     if (!r.ok()) {
       if (retryable(r.status())) continue;
-      return std::move(r).status().with_context(path_ + ": read " + at(offset + done));
+      return in_context(std::move(r).status(), path_, "read " + at(offset + done));
     }
     if (*r == 0) break;  // end of file
     done += *r;
@@ -50,8 +58,8 @@ Status Device::write_at(uint64_t offset, const void* buf, size_t len) {
     Result<size_t> r = write_some(offset + done, p + done, len - done);
     if (!r.ok()) {
       if (retryable(r.status())) continue;
-      Status s = std::move(r).status().with_context(path_ + ": write " + at(offset + done));
-      if (s.code() == Code::kNoSpace) {
+      Status s = in_context(std::move(r).status(), path_, "write " + at(offset + done));
+      if (s.code() == Code::kNoSpace && s.message().find(" bytes written") == std::string::npos) {
         int64_t free = free_bytes();
         std::string detail = " (" + std::to_string(done) + " of " + std::to_string(len) +
                              " bytes written";
@@ -105,7 +113,7 @@ Status Device::readv_at(uint64_t offset, const iovec* iov, int count, size_t* go
     Result<size_t> r = readv_some(offset + done, rest.data(), rest.count());
     if (!r.ok()) {
       if (retryable(r.status())) continue;
-      return std::move(r).status().with_context(path_ + ": read " + at(offset + done));
+      return in_context(std::move(r).status(), path_, "read " + at(offset + done));
     }
     if (*r == 0) break;  // end of file
     done += *r;
@@ -122,7 +130,7 @@ Status Device::writev_at(uint64_t offset, const iovec* iov, int count) {
     Result<size_t> r = writev_some(offset + done, rest.data(), rest.count());
     if (!r.ok()) {
       if (retryable(r.status())) continue;
-      return std::move(r).status().with_context(path_ + ": write " + at(offset + done));
+      return in_context(std::move(r).status(), path_, "write " + at(offset + done));
     }
     if (*r == 0) {
       size_t total = 0;

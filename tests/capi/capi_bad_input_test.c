@@ -108,6 +108,20 @@ static void caller_sizes(void) {
   CHECK_FAILS(pario_array_create(world, "big", PARIO_TYPE_DOUBLE, 2, big_bytes, &a), PARIO_ERR_INVALID_ARGUMENT,
               "2^63");
 
+  /* A column distribution where the last rank's patch (8 TB) cannot be
+   * allocated: refused on every rank before any window is made. */
+  {
+    int np = 1;
+    pario_world_size(&np);
+    int64_t first[64];
+    for (int r = 0; r < np && r < 64; ++r) first[r] = r;
+    const int64_t columns[2] = {INT64_C(1) << 40, 1};
+    const int rc = pario_array_create_columns(world, "too_big", PARIO_TYPE_DOUBLE, 2, columns, first, &a);
+    CHECK(rc == PARIO_ERR_NO_MEMORY || rc == PARIO_ERR_REMOTE);
+    CHECK(a == PARIO_ARRAY_NULL);
+    CHECK(pario_group_barrier(world) == PARIO_OK);
+  }
+
   const int64_t dims[2] = {16, 8}, zero[2] = {0, 0};
   CHECK(pario_array_create(world, "m", PARIO_TYPE_DOUBLE, 2, dims, &a) == PARIO_OK);
   CHECK(pario_disk_array_create(world, path, PARIO_TYPE_DOUBLE, 2, dims, NULL, &d) == PARIO_OK);

@@ -26,11 +26,14 @@ static void pattern(char *buf, int owner, int block) {
 
 static int is_full(int rc) { return rc == PARIO_ERR_NO_SPACE; }
 
+/* The message names the file, once (a RAM file's spill to disk once said
+ * it twice, with its context). */
 static void check_full_message(const char *where) {
-  char msg[512];
+  char msg[1024];
   pario_last_error_message(msg, sizeof msg);
-  if (!strstr(msg, where)) {
-    fprintf(stderr, "rank %d: message '%s' does not name '%s'\n", me, msg, where);
+  const char *first = strstr(msg, where);
+  if (!first || strstr(first + 1, where)) {
+    fprintf(stderr, "rank %d: message '%s' does not name '%s' once\n", me, msg, where);
     ++check_failures;
   }
 }
