@@ -471,8 +471,7 @@ Status GlobalArray::check(const Box& section, const void* buf, const std::vector
   // Offsets into the caller's buffer reach count[0] * ld[0] * ... elements.
   int64_t span = 0;
   if (!section.empty() &&
-      (!checked_product(buf_shape->data(), static_cast<size_t>(n), &span) ||
-       !checked_mul(span, static_cast<int64_t>(element_size(type_)), &span))) {
+      !checked_bytes(buf_shape->data(), static_cast<size_t>(n), static_cast<int64_t>(element_size(type_)), &span)) {
     return Status(Code::kInvalidArgument, "leading dimensions: the buffer would span more than 2^63 bytes");
   }
   return Status::Ok();

@@ -33,6 +33,13 @@ inline bool checked_product(const int64_t* v, size_t n, int64_t* out) {
   return true;
 }
 
+// The bytes of n extents of elements of esize bytes each, false when
+// either product does not fit an int64_t.
+inline bool checked_bytes(const int64_t* v, size_t n, int64_t esize, int64_t* out) {
+  int64_t elements = 0;
+  return checked_product(v, n, &elements) && checked_mul(elements, esize, out);
+}
+
 // [start, start + count) lies inside [0, extent): all three checked, with
 // no sum formed that could wrap.
 inline bool inside(int64_t start, int64_t count, int64_t extent) {

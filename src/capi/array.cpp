@@ -7,9 +7,9 @@
 
 #include "array/counter.h"
 #include "array/global_array.h"
+#include "base/checked.h"
 #include "base/config.h"
 #include "capi/array_handles.h"
-#include "base/checked.h"
 #include "capi/boundary.h"
 #include "capi/collective.h"
 #include "capi/handles.h"
@@ -99,11 +99,10 @@ Result<std::vector<int64_t>> dims_of(int ndim, const int64_t* dims, int type) {
   }
   if (!dims) return invalid("dims is null");
   // Extents below 1 are the distribution's to name; the bytes must fit.
-  int64_t elements = 0, bytes = 0;
+  int64_t bytes = 0;
   const bool positive = std::all_of(dims, dims + ndim, [](int64_t x) { return x >= 1; });
-  if (positive && (!checked_product(dims, static_cast<size_t>(ndim), &elements) ||
-                   !checked_mul(elements, static_cast<int64_t>(array::element_size(static_cast<ElementType>(type))),
-                                &bytes))) {
+  const auto esize = static_cast<int64_t>(array::element_size(static_cast<ElementType>(type)));
+  if (positive && !checked_bytes(dims, static_cast<size_t>(ndim), esize, &bytes)) {
     return invalid("dims: the array has more than 2^63 bytes");
   }
   return std::vector<int64_t>(dims, dims + ndim);

@@ -94,9 +94,8 @@ Status read_sharding(const std::string& dir, const json& conf, ZarrMeta* m) {
 
 // Chunk and shard sizes: every product a reader forms later fits.
 Status check_grid(const std::string& dir, const ZarrMeta& m) {
-  int64_t chunk = 0, chunk_bytes = 0;
-  if (!checked_product(m.chunks.data(), m.chunks.size(), &chunk) ||
-      !checked_mul(chunk, static_cast<int64_t>(m.element_bytes()), &chunk_bytes)) {
+  int64_t chunk_bytes = 0;
+  if (!checked_bytes(m.chunks.data(), m.chunks.size(), static_cast<int64_t>(m.element_bytes()), &chunk_bytes)) {
     return corrupt(dir, "the chunk shape's size overflows");
   }
   if (chunk_bytes > kMaxChunkBytes) {
@@ -130,9 +129,8 @@ Status check_shape(const int64_t* shape, size_t n, array::ElementType type) {
                                                 std::to_string(d) + " is negative");
     }
   }
-  int64_t elements = 0, bytes = 0;
-  if (!checked_product(shape, n, &elements) ||
-      !checked_mul(elements, static_cast<int64_t>(array::element_size(type)), &bytes)) {
+  int64_t bytes = 0;
+  if (!checked_bytes(shape, n, static_cast<int64_t>(array::element_size(type)), &bytes)) {
     return Status(Code::kInvalidArgument, "the array would have more than 2^63 bytes");
   }
   return Status::Ok();

@@ -20,8 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t nd = meta.shape.size();
   if (nd < 1 || nd > static_cast<size_t>(array::kMaxDims) || meta.chunks.size() != nd) std::abort();
   int64_t elements = 0, bytes = 0;
-  if (!checked_product(meta.chunks.data(), nd, &elements) ||
-      !checked_mul(elements, static_cast<int64_t>(meta.element_bytes()), &bytes) || bytes > kMaxChunkBytes) {
+  if (!checked_bytes(meta.chunks.data(), nd, static_cast<int64_t>(meta.element_bytes()), &bytes) ||
+      bytes > kMaxChunkBytes) {
     std::abort();  // parse_meta let through a chunk pario cannot hold
   }
   if (!checked_product(meta.shape.data(), nd, &elements)) std::abort();
