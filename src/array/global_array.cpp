@@ -61,7 +61,6 @@
 
 #include "array/section_copy.h"
 #include "base/checked.h"
-#include "base/config.h"
 
 namespace pario::array {
 
@@ -230,7 +229,7 @@ Result<bool> ArrayRequest::test() {
 
 Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const Group> group,
                                                          std::string name, ElementType type,
-                                                         Distribution dist) {
+                                                         Distribution dist, ArrayWindowChoice window) {
   const Group& g = *group;
   // Every rank must describe the same array: compare a fingerprint.
   uint64_t print = 1469598103934665603ull;
@@ -258,8 +257,7 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
   a->direct_acc_ = g.topology().nodes == 1;
   const int me = g.rank(), my_node = g.topology().node;
 
-  auto config = pario::config();
-  ArrayWindowChoice choice = config.ok() ? config.value()->array_window : ArrayWindowChoice::kAuto;
+  const ArrayWindowChoice choice = window;
   const bool shared = choice == ArrayWindowChoice::kShared ||
                       (choice == ArrayWindowChoice::kAuto && g.one_physical_node());
 

@@ -31,6 +31,7 @@
 
 #include "array/distribution.h"
 #include "array/group.h"
+#include "base/config.h"
 #include "base/stats.h"
 #include "base/status.h"
 
@@ -74,9 +75,12 @@ class GlobalArray {
 
   // Collective over the group; every rank must pass the same arguments
   // (checked: a mismatch fails on every rank). The array starts zeroed.
+  // window: how its RMA windows are built (PARIO_ARRAY_WINDOW; auto: one
+  // shared window when the group is on one physical node).
   static Result<std::shared_ptr<GlobalArray>> create(std::shared_ptr<const Group> group,
                                                      std::string name, ElementType type,
-                                                     Distribution dist);
+                                                     Distribution dist,
+                                                     ArrayWindowChoice window = ArrayWindowChoice::kAuto);
   // Collective: completes pending requests and frees the windows.
   Status close();
 

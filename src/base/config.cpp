@@ -239,10 +239,10 @@ Result<Config> parse_config_from_env() {
   return c;
 }
 
-bool fim_matches(const Config& config, const std::string& path) {
+bool fim_matches(const std::vector<std::string>& patterns, const std::string& path) {
   const size_t slash = path.rfind('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  for (const std::string& p : config.fim_patterns) {
+  for (const std::string& p : patterns) {
     const bool whole = p.find('/') != std::string::npos;
     if (::fnmatch(p.c_str(), (whole ? path : name).c_str(), 0) == 0) return true;
   }

@@ -1,8 +1,10 @@
 // Run-time configuration: environment variables read once per process.
 //
 // Every run-time choice (where scratch goes, which I/O engine, statistics)
-// is made here and nowhere else, so that all languages see the same names.
-// The table of variables is in the README; keep the two in step.
+// is parsed here and nowhere else, so that all languages see the same names.
+// Only the C boundary calls config(): capi/options.h turns it into the
+// options structs the layers below take as arguments. The table of
+// variables is in the README; keep the two in step.
 //
 // Thread safety: config() parses on first use under std::call_once and is
 // read-only afterwards.
@@ -51,7 +53,7 @@ struct Config {
 
 // Whether a file's path matches one of the PARIO_FIM patterns: a pattern
 // with a '/' is matched against the whole path, others against the name.
-bool fim_matches(const Config& config, const std::string& path);
+bool fim_matches(const std::vector<std::string>& patterns, const std::string& path);
 
 // Parses the environment. A malformed value is an error naming the variable
 // and what was expected; nothing is guessed.

@@ -12,6 +12,7 @@
 #include "capi/array_handles.h"
 #include "capi/boundary.h"
 #include "capi/collective.h"
+#include "capi/options.h"
 #include "capi/handles.h"
 #include "capi/request.h"
 #include "capi/runtime.h"
@@ -138,10 +139,11 @@ Status create(Entry& e, pario_group_t group, const char* name, int type, Result<
   e.check(dist);
   PARIO_RETURN_IF_ERROR(e.agree());
   PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Group> g, shared_group(group));
+  PARIO_ASSIGN_OR_RETURN(const Resources* settings, resources());
   PARIO_ASSIGN_OR_RETURN(std::shared_ptr<GlobalArray> a,
                          GlobalArray::create(g, name ? name : "array",
                                              static_cast<ElementType>(type),
-                                             std::move(dist).value()));
+                                             std::move(dist).value(), settings->config->array_window));
   uint64_t id = arrays().insert(a);
   if (id == 0) {
     (void)a->close();  // every rank's table is full alike: the close matches

@@ -6,6 +6,7 @@
 #include "capi/array_handles.h"
 #include "capi/boundary.h"
 #include "capi/collective.h"
+#include "capi/options.h"
 #include "capi/handles.h"
 #include "capi/request.h"
 #include "capi/runtime.h"
@@ -180,8 +181,9 @@ int pario_disk_array_create(pario_group_t group, const char* path, int type, int
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const array::Group> g, group_of(group));
     std::vector<int64_t> shape(dims, dims + ndim), chunk;
     if (chunk_hint) chunk.assign(chunk_hint, chunk_hint + ndim);
+    PARIO_ASSIGN_OR_RETURN(diskarray::DiskArrayOptions options, disk_array_options(path));
     PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a,
-                           DiskArray::create(g, path, static_cast<array::ElementType>(type), shape, chunk));
+                           DiskArray::create(g, path, static_cast<array::ElementType>(type), shape, chunk, options));
     return publish(std::move(a), array_out);
   });
 }
@@ -197,7 +199,8 @@ int pario_disk_array_open(pario_group_t group, const char* path, int mode, pario
     e.args().add("path", path).add("mode", mode);
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const array::Group> g, group_of(group));
-    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a, DiskArray::open(g, path, mode == PARIO_MODE_RDWR));
+    PARIO_ASSIGN_OR_RETURN(diskarray::DiskArrayOptions options, disk_array_options(path));
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a, DiskArray::open(g, path, mode == PARIO_MODE_RDWR, options));
     return publish(std::move(a), array_out);
   });
 }

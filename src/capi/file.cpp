@@ -11,6 +11,7 @@
 #include "base/config.h"
 #include "capi/boundary.h"
 #include "capi/collective.h"
+#include "capi/options.h"
 #include "capi/handles.h"
 #include "capi/request.h"
 #include "device/fs_stat.h"
@@ -135,6 +136,7 @@ int pario_file_open(const char* path, int mode, pario_file_t* file_out) {
         !(mode & PARIO_MODE_WRITE)) {
       return invalid(std::string(path) + ": CREATE, TRUNCATE and EXCLUSIVE need PARIO_MODE_WRITE");
     }
+    PARIO_ASSIGN_OR_RETURN(const Resources* settings, resources());
     file::PrivateFileOptions o;
     o.read = mode & PARIO_MODE_READ;
     o.write = mode & PARIO_MODE_WRITE;
@@ -142,7 +144,7 @@ int pario_file_open(const char* path, int mode, pario_file_t* file_out) {
     o.truncate = mode & PARIO_MODE_TRUNCATE;
     o.exclusive = mode & PARIO_MODE_EXCLUSIVE;
     o.direct = mode & PARIO_MODE_DIRECT;
-    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<PrivateFile> f, PrivateFile::open(path, o));
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<PrivateFile> f, PrivateFile::open(path, o, settings->files));
     uint64_t id = files().insert(std::shared_ptr<PrivateFile>(std::move(f)));
     if (id == 0) return Status(Code::kNoMemory, std::string(path) + ": too many open files");
     *file_out = reinterpret_cast<pario_file_t>(static_cast<uintptr_t>(id));
@@ -163,7 +165,8 @@ int pario_file_close(pario_file_t* file) {
 int pario_file_delete(const char* path) {
   return guarded("pario_file_delete", [&]() -> Status {
     if (!path || !*path) return invalid("path is null or empty");
-    PARIO_ASSIGN_OR_RETURN(file::Placement where, file::place(path, 0));
+    PARIO_ASSIGN_OR_RETURN(const Resources* settings, resources());
+    PARIO_ASSIGN_OR_RETURN(file::Placement where, file::place(path, 0, settings->files));
     const bool was_in_ram = file::fim::forget_private(path);
     Status removed = file::remove_files(where);
     // A RAM file that never spilled has no disk file to remove.
@@ -327,7 +330,8 @@ int pario_shared_file_create(pario_group_t group, const char* path, int64_t hard
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<array::Group> g, shared_group(group));
     file::SharedFileHints hints{hard_limit, soft_limit, request_size};
-    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<SharedFile> f, SharedFile::create(g->comm(), path, hints));
+    PARIO_ASSIGN_OR_RETURN(const Resources* settings, resources());
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<SharedFile> f, SharedFile::create(g->comm(), path, hints, settings->files));
     auto shared = std::make_shared<SharedFileHandle>(SharedFileHandle{std::move(f), g});
     uint64_t id = shared_files().insert(shared);
     if (id == 0) {

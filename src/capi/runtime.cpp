@@ -8,6 +8,7 @@
 #include "base/config.h"
 #include "base/stats.h"
 #include "capi/boundary.h"
+#include "capi/options.h"
 #include "capi/runtime.h"
 #include "comm/comm.h"
 #include "device/async.h"
@@ -132,16 +133,16 @@ int pario_init(void) {
     if (rt.up) return Status::Ok();
     // Configuration first: a bad variable must fail before MPI starts, and
     // on every rank alike (all ranks see the same environment).
-    PARIO_RETURN_IF_ERROR(config().status());
+    PARIO_ASSIGN_OR_RETURN(const Resources* res, resources());
     PARIO_RETURN_IF_ERROR(comm::initialize());
-    const Config& cfg = **config();
+    const Config& cfg = *res->config;
     Result<std::shared_ptr<array::Group>> world =
         array::Group::create(comm::world().get(), cfg.ranks_per_node);
     Status agreed = comm::agree(comm::world(), world.status());
     if (agreed.ok()) {
       rt.world = std::move(world).value();
       // Files in Memory: dead jobs' segments go, the node's RAM budget comes.
-      agreed = file::fim::start(comm::world(), cfg.ranks_per_node);
+      agreed = file::fim::start(comm::world(), {cfg.fim_patterns, cfg.fim_budget, cfg.fim_spill}, res->files);
     }
     if (!agreed.ok()) {
       rt.world.reset();  // its communicators go before MPI does
@@ -162,7 +163,7 @@ int pario_finalize(void) {
     Status st = close_leftovers();
     Status ram = file::fim::stop();  // RAM files still there go to disk
     if (st.ok()) st = ram;
-    Result<const Config*> cfg = config();
+    Result<const Config*> cfg = config();  // pario_init parsed it
     if (cfg.ok() && (*cfg)->stats) {
       std::fprintf(stderr, "[rank %d] %s", world_rank(), StatsRegistry::global().table().c_str());
     }
@@ -227,7 +228,8 @@ int pario_node_info(int* node_out, int* nodes_out, int* node_rank_out, int* node
 int pario_io_engine(char* buf, size_t len) {
   return guarded("pario_io_engine", [&]() -> Status {
     if (!buf || len == 0) return invalid("buf is null or len is 0");
-    copy_out(device::engine_description(), buf, len);
+    Result<const Resources*> res = resources();
+    copy_out(res.ok() ? (*res)->engine_description : "none (" + res.status().message() + ")", buf, len);
     return Status::Ok();
   });
 }

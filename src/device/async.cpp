@@ -2,7 +2,6 @@
 
 #include <mutex>
 
-#include "base/config.h"
 #include "base/thread_pool.h"
 
 namespace pario::device {
@@ -83,49 +82,6 @@ class ThreadEngine final : public AsyncEngine {
   ThreadPool pool_;
 };
 
-struct DefaultEngine {
-  std::unique_ptr<AsyncEngine> engine;
-  std::string description;
-  Status error;
-};
-
-DefaultEngine& default_engine_state() {
-  // Never destroyed: requests may still complete while statics are torn down.
-  static DefaultEngine* state = [] {
-    auto* s = new DefaultEngine();
-    Result<const Config*> cfg = config();
-    if (!cfg.ok()) {
-      s->error = cfg.status();
-      return s;
-    }
-    const Config& c = **cfg;
-    switch (c.io_engine) {
-      case IoEngineChoice::kSync:
-        s->engine = make_sync_engine();
-        break;
-      case IoEngineChoice::kThreads:
-        s->engine = make_thread_engine(c.async_threads);
-        break;
-      case IoEngineChoice::kAuto:
-      case IoEngineChoice::kUring: {
-        auto r = make_uring_engine(c.uring_depth, c.async_threads);
-        if (r.ok()) {
-          s->engine = std::move(r).value();
-        } else {
-          s->engine = make_thread_engine(c.async_threads);
-          s->description = std::string("threads (io_uring unavailable: ") +
-                           r.status().message() + ")";
-        }
-        break;
-      }
-    }
-    if (s->description.empty()) s->description = s->engine->name();
-    StatsRegistry::global().set_note("io_engine", s->description);
-    return s;
-  }();
-  return *state;
-}
-
 }  // namespace
 
 std::unique_ptr<AsyncEngine> make_sync_engine() { return std::make_unique<SyncEngine>(); }
@@ -134,15 +90,30 @@ std::unique_ptr<AsyncEngine> make_thread_engine(int threads) {
   return std::make_unique<ThreadEngine>(threads);
 }
 
-Result<AsyncEngine*> default_engine() {
-  DefaultEngine& s = default_engine_state();
-  if (!s.error.ok()) return s.error;
-  return s.engine.get();
-}
-
-std::string engine_description() {
-  DefaultEngine& s = default_engine_state();
-  return s.error.ok() ? s.description : "none (" + s.error.message() + ")";
+std::unique_ptr<AsyncEngine> make_engine(const EngineOptions& options, std::string* description) {
+  std::unique_ptr<AsyncEngine> engine;
+  std::string why;
+  switch (options.choice) {
+    case IoEngineChoice::kSync:
+      engine = make_sync_engine();
+      break;
+    case IoEngineChoice::kThreads:
+      engine = make_thread_engine(options.threads);
+      break;
+    case IoEngineChoice::kAuto:
+    case IoEngineChoice::kUring: {
+      auto r = make_uring_engine(options.uring_depth, options.threads);
+      if (r.ok()) {
+        engine = std::move(r).value();
+      } else {
+        engine = make_thread_engine(options.threads);
+        why = std::string("threads (io_uring unavailable: ") + r.status().message() + ")";
+      }
+      break;
+    }
+  }
+  if (description) *description = why.empty() ? engine->name() : why;
+  return engine;
 }
 
 }  // namespace pario::device

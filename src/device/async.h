@@ -11,10 +11,10 @@
 //   threads  a pool of worker threads running Device::read_at/write_at;
 //   io_uring the kernel's ring; requests the kernel cannot take as they are
 //            (O_DIRECT unaligned, devices without an fd) go to a thread pool.
-// The process-wide engine is chosen by PARIO_IO_ENGINE. If io_uring was
-// asked for (or "auto") but the kernel or a sandbox refuses it, the thread
-// engine runs instead and the reason is recorded: engine_description() and
-// the statistics notes say so, never silently.
+// capi builds the process's engine at start from PARIO_IO_ENGINE
+// (make_engine). If io_uring was asked for (or "auto") but the kernel or a
+// sandbox refuses it, the thread engine runs instead and the reason is
+// recorded: pario_io_engine and the statistics notes say so, never silently.
 //
 // There is no limit on outstanding requests: each engine queues what it
 // cannot start yet.
@@ -31,6 +31,7 @@
 #include <mutex>
 #include <string>
 
+#include "base/config.h"
 #include "base/stats.h"
 #include "base/status.h"
 #include "device/device.h"
@@ -108,9 +109,14 @@ std::unique_ptr<AsyncEngine> make_thread_engine(int threads);
 // refuses it; the message says why.
 Result<std::unique_ptr<AsyncEngine>> make_uring_engine(unsigned depth, int fallback_threads);
 
-// The process-wide engine chosen by configuration, created on first use.
-Result<AsyncEngine*> default_engine();
+struct EngineOptions {
+  IoEngineChoice choice = IoEngineChoice::kAuto;  // PARIO_IO_ENGINE
+  int threads = 4;                                // PARIO_ASYNC_THREADS
+  unsigned uring_depth = 128;                     // PARIO_URING_DEPTH
+};
+// The engine the options ask for; io_uring (asked for, or auto) that the
+// kernel or a sandbox refuses becomes the thread engine. *description:
 // "io_uring", "threads", "sync", or "threads (io_uring unavailable: ...)".
-std::string engine_description();
+std::unique_ptr<AsyncEngine> make_engine(const EngineOptions& options, std::string* description);
 
 }  // namespace pario::device

@@ -97,8 +97,11 @@ struct ChunkStore::Place {
   Status done() { return own ? file->close() : Status::Ok(); }
 };
 
-ChunkStore::ChunkStore(std::string dir, ZarrMeta meta)
-    : dir_(std::move(dir)), meta_(std::move(meta)), close_errors_(std::make_shared<CloseErrors>()) {}
+ChunkStore::ChunkStore(std::string dir, ZarrMeta meta, std::shared_ptr<device::Storage> storage)
+    : dir_(std::move(dir)),
+      meta_(std::move(meta)),
+      storage_(std::move(storage)),
+      close_errors_(std::make_shared<CloseErrors>()) {}
 
 ChunkStore::~ChunkStore() { (void)close_files(); }  // gives back its count of kept shards
 
@@ -132,10 +135,10 @@ Status ChunkStore::make_shard(const std::string& path) const {
     const uint32_t crc = crc32c(index.data(), ib - 4);
     std::memcpy(index.data() + ib - 4, &crc, 4);
   }
-  PARIO_ASSIGN_OR_RETURN(device::NewFile f, device::NewFile::create(path));
-  Status s = f.device().write_at(meta_.index_at_end ? total - ib : 0, index.data(), ib);
-  if (s.ok() && !meta_.index_at_end) s = f.device().truncate(total);  // the slots: a hole
-  if (s.ok()) s = f.publish(false);
+  Status s = storage_->write_whole(path, false, [&](device::Device& f) {
+    PARIO_RETURN_IF_ERROR(f.write_at(meta_.index_at_end ? total - ib : 0, index.data(), ib));
+    return meta_.index_at_end ? Status::Ok() : f.truncate(total);  // the slots: a hole
+  });
   return s.code() == Code::kExists ? Status::Ok() : s;
 }
 
@@ -198,11 +201,11 @@ Result<std::unique_ptr<device::Device>> ChunkStore::open_file(const std::string&
   device::OpenOptions o;
   o.write = for_write;
   o.create = for_write && !meta_.sharded();
-  Result<std::unique_ptr<device::Device>> f = device::open_posix(path, o);
+  Result<std::unique_ptr<device::Device>> f = storage_->open(path, o);
   if (!f.ok() && f.status().code() == Code::kNotFound && for_write) {  // the first write there
     PARIO_RETURN_IF_ERROR(make_dirs(dir_, key));
     if (meta_.sharded()) PARIO_RETURN_IF_ERROR(make_shard(path));
-    f = device::open_posix(path, o);
+    f = storage_->open(path, o);
   }
   if (!f.ok() && f.status().code() == Code::kNotFound) return std::unique_ptr<device::Device>();  // never written
   return f;
@@ -398,7 +401,7 @@ Status ChunkStore::write_chunk_file(const int64_t* index, const iovec* v, int n,
   if (!meta_.zstd) {
     device::OpenOptions o;
     o.write = true;
-    Result<std::unique_ptr<device::Device>> f = device::open_posix(path, o);
+    Result<std::unique_ptr<device::Device>> f = storage_->open(path, o);
     if (f.ok()) {
       Status s = (*f)->writev_at(0, v, n);
       Result<uint64_t> size = (*f)->size();
@@ -410,9 +413,7 @@ Status ChunkStore::write_chunk_file(const int64_t* index, const iovec* v, int n,
     if (f.status().code() != Code::kNotFound) return f.status();
   }
   PARIO_RETURN_IF_ERROR(make_dirs(dir_, key));
-  PARIO_ASSIGN_OR_RETURN(device::NewFile made, device::NewFile::create(path));
-  PARIO_RETURN_IF_ERROR(made.device().writev_at(0, v, n).with_context(path));
-  return made.publish(true);
+  return storage_->write_whole(path, true, [&](device::Device& f) { return f.writev_at(0, v, n); });
 }
 
 // The new shard is built in memory: its old chunks that stay (raw, as
@@ -434,7 +435,7 @@ Status ChunkStore::write_shard(const std::vector<NewChunk>& chunks) const {
   std::vector<char> old;
   std::vector<uint64_t> entries(fresh.size() * 2, kEmptySlot);
   device::OpenOptions ro;
-  Result<std::unique_ptr<device::Device>> f = device::open_posix(path, ro);
+  Result<std::unique_ptr<device::Device>> f = storage_->open(path, ro);
   if (f.ok()) {
     Result<uint64_t> size = (*f)->size();
     Status s = size.status();
@@ -479,10 +480,10 @@ Status ChunkStore::write_shard(const std::vector<NewChunk>& chunks) const {
     std::memcpy(index.data() + ib - 4, &crc, 4);
   }
   // Made whole, then put in place: a reader sees the old shard or the new.
-  PARIO_ASSIGN_OR_RETURN(device::NewFile out, device::NewFile::create(path));
-  Status s = out.device().write_at(meta_.index_at_end ? data.size() : 0, index.data(), ib);
-  if (s.ok()) s = out.device().write_at(data_at, data.data(), data.size());
-  if (s.ok()) s = out.publish(true);
+  Status s = storage_->write_whole(path, true, [&](device::Device& f) {
+    PARIO_RETURN_IF_ERROR(f.write_at(meta_.index_at_end ? data.size() : 0, index.data(), ib));
+    return f.write_at(data_at, data.data(), data.size());
+  });
   std::lock_guard<std::mutex> lock(mu_);
   if (open_.erase(path)) --kept_open;  // the old shard, if read here: its index is stale now
   return s;

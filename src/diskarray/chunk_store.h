@@ -37,13 +37,16 @@
 
 #include "base/status.h"
 #include "device/device.h"
+#include "device/storage.h"
 #include "diskarray/zarr_meta.h"
 
 namespace pario::diskarray {
 
 class ChunkStore {
  public:
-  ChunkStore(std::string dir, ZarrMeta meta);
+  // Its files are opened and made through storage (O_DIRECT, MPI-IO or
+  // RAM as the caller chose).
+  ChunkStore(std::string dir, ZarrMeta meta, std::shared_ptr<device::Storage> storage);
   ~ChunkStore();
   size_t chunk_bytes() const;
   // The chunk at grid index `index` (one entry per dimension) into dst,
@@ -101,6 +104,7 @@ class ChunkStore {
 
   std::string dir_;
   ZarrMeta meta_;
+  std::shared_ptr<device::Storage> storage_;
   mutable std::mutex mu_;  // guards open_
   mutable std::map<std::string, std::shared_ptr<const OpenShard>> open_;  // by path
   std::shared_ptr<CloseErrors> close_errors_;

@@ -12,7 +12,6 @@
 
 #include "base/buffer_pool.h"
 #include "base/checked.h"
-#include "base/config.h"
 #include "base/thread_pool.h"
 #include "comm/comm.h"
 #include "diskarray/chunk_store.h"
@@ -99,25 +98,6 @@ std::vector<int64_t> shard_shape(const ZarrMeta& m, uint64_t bytes) {
     if (k < chunks_along) break;
   }
   return grown ? shard : std::vector<int64_t>{};
-}
-
-// Chunk buffers of all transfers, idle ones kept up to one transfer's
-// budget (PARIO_DISK_ARRAY_BUFFER) and freed when an array closes.
-BufferPool& chunk_buffers() {
-  static BufferPool* pool = [] {
-    Result<const Config*> c = config();
-    return new BufferPool(c.ok() ? static_cast<size_t>((*c)->disk_array_buffer) : size_t{64} << 20);
-  }();  // never destroyed, like the I/O threads
-  return *pool;
-}
-
-// The disk array's I/O threads (PARIO_ASYNC_THREADS of them).
-ThreadPool& io_threads() {
-  static ThreadPool* pool = [] {
-    Result<const Config*> c = config();
-    return new ThreadPool(c.ok() ? std::max(1, (*c)->async_threads) : 4);
-  }();  // never destroyed: a transfer may outlive static teardown's order
-  return *pool;
 }
 
 }  // namespace
@@ -291,13 +271,13 @@ size_t Transfer::buffer_bytes(const Job& job) const {
 Status Transfer::fill_buffers(Job* job) {
   const int nd = job->part.ndim;
   const size_t esize = meta_.element_bytes();
-  if (!job->in_parts) job->buf = chunk_buffers().take(static_cast<size_t>(meta_.chunk_elements()) * esize);
+  if (!job->in_parts) job->buf = buffers_->take(static_cast<size_t>(meta_.chunk_elements()) * esize);
   if (!write_) return Status::Ok();
   if (job->whole) {
     if (job->chunk.elements() < meta_.chunk_elements()) std::memset(job->buf.data(), 0, job->buf.size());  // the padding
     return copy_out(job->part, job->buf.data() + job->at * esize, dense_strides(nd, meta_.chunks.data()));
   }
-  job->staged = chunk_buffers().take(static_cast<size_t>(job->part.elements()) * esize);
+  job->staged = buffers_->take(static_cast<size_t>(job->part.elements()) * esize);
   return copy_out(job->part, job->staged.data(), dense_strides(nd, job->part.count.data()));
 }
 
@@ -510,7 +490,12 @@ void Transfer::queue(std::function<void()> task) {
 }
 
 void Transfer::submit_queued() {
-  if (!queued_.empty()) io_threads().submit_all(std::exchange(queued_, {}));
+  if (queued_.empty()) return;
+  if (io_threads_) {
+    io_threads_->submit_all(std::exchange(queued_, {}));
+  } else {
+    for (auto& task : std::exchange(queued_, {})) task();  // PARIO_IO_ENGINE=sync
+  }
 }
 
 void Transfer::make_room(size_t bytes) {
@@ -573,10 +558,19 @@ Status Transfer::wait() {
 
 DiskArray::~DiskArray() { (void)close(); }
 
+void DiskArray::use(const DiskArrayOptions& options) {
+  options_ = options;
+  if (!options_.storage) options_.storage = device::posix_storage();
+  if (!options_.buffers) {
+    options_.buffers = std::make_shared<BufferPool>(static_cast<size_t>(std::min<uint64_t>(options_.buffer_bytes, SIZE_MAX)));
+  }
+}
+
 Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array::Group> group,
                                                      const std::string& dir, array::ElementType type,
                                                      const std::vector<int64_t>& shape,
-                                                     const std::vector<int64_t>& chunk) {
+                                                     const std::vector<int64_t>& chunk,
+                                                     const DiskArrayOptions& options) {
   const comm::Comm& c = group->comm_object();
   Status s;
   if (dir.empty()) s = Status(Code::kInvalidArgument, "path is empty");
@@ -596,6 +590,7 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array
   a->group_ = group;
   a->dir_ = dir;
   a->writable_ = true;
+  a->use(options);
   ZarrMeta& m = a->meta_;
   m.type = type;
   m.shape = shape;
@@ -621,10 +616,9 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array
     }
     m.chunks[d] = m.chunks[d] / 2 + m.chunks[d] % 2;  // (c + 1) / 2 would wrap at INT64_MAX
   }
-  Result<const Config*> cfg = config();
-  m.zstd = cfg.ok() && (*cfg)->disk_array_zstd_level >= 0;
-  if (m.zstd) m.zstd_level = (*cfg)->disk_array_zstd_level;
-  if (!m.zstd && cfg.ok()) m.shard = shard_shape(m, (*cfg)->disk_array_shard);
+  m.zstd = options.zstd_level >= 0;
+  if (m.zstd) m.zstd_level = options.zstd_level;
+  if (!m.zstd) m.shard = shard_shape(m, options.shard_bytes);
   m.fixed_slots = m.sharded();
   m.attributes_json = std::string(R"({"pario": {"writer": "pario", "layout": ")") +
                       (m.sharded() ? "shards of fixed-offset chunks, " : "chunk files, ") + "C order, " +
@@ -643,7 +637,8 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array
 }
 
 Result<std::unique_ptr<DiskArray>> DiskArray::open(std::shared_ptr<const array::Group> group,
-                                                   const std::string& dir, bool writable) {
+                                                   const std::string& dir, bool writable,
+                                                   const DiskArrayOptions& options) {
   Result<ZarrMeta> m = read_meta(dir);
   PARIO_RETURN_IF_ERROR(comm::agree(group->comm_object(), m.status()));
   std::unique_ptr<DiskArray> a(new DiskArray());
@@ -651,6 +646,7 @@ Result<std::unique_ptr<DiskArray>> DiskArray::open(std::shared_ptr<const array::
   a->dir_ = dir;
   a->meta_ = std::move(m).value();
   a->writable_ = writable;
+  a->use(options);
   return a;
 }
 
@@ -764,14 +760,15 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
   t->write_ = write;
   t->dir_ = dir_;
   t->meta_ = meta_;
-  t->store_ = std::make_unique<ChunkStore>(dir_, meta_);
+  t->store_ = std::make_unique<ChunkStore>(dir_, meta_, options_.storage);
+  t->io_threads_ = options_.io_threads;
+  t->buffers_ = options_.buffers;
   t->group_ = group_;
   t->mem_ = mem;
   t->mem_section_ = mem_section;
   t->disk_ = disk;
   t->identity_ = true;
-  Result<const Config*> cfg = config();
-  t->budget_ = cfg.ok() ? static_cast<size_t>((*cfg)->disk_array_buffer) : size_t{64} << 20;
+  t->budget_ = static_cast<size_t>(std::min<uint64_t>(options_.buffer_bytes, SIZE_MAX));
   for (int d = 0; d < nd; ++d) {
     t->perm_.push_back(perm.empty() ? d : perm[d]);
     t->identity_ &= t->perm_[d] == d;
@@ -922,7 +919,7 @@ Status DiskArray::close() {
     if (std::shared_ptr<Transfer> t = w.lock()) t->drain();
   }
   in_flight_.clear();
-  chunk_buffers().trim();
+  options_.buffers->trim();
   closed_ = true;
   return Status::Ok();
 }

@@ -55,7 +55,10 @@
 #include <vector>
 
 #include "array/group.h"
+#include "base/buffer_pool.h"
 #include "base/status.h"
+#include "base/thread_pool.h"
+#include "device/storage.h"
 #include "diskarray/chunk_store.h"
 #include "diskarray/memory_array.h"
 #include "diskarray/zarr_meta.h"
@@ -63,6 +66,22 @@
 namespace pario::diskarray {
 
 class Transfer;
+
+// What the C boundary hands a disk array: the configuration's choices
+// (their defaults and variables are in base/config.h) and the
+// process-wide resources it built from them.
+struct DiskArrayOptions {
+  uint64_t buffer_bytes = 0;  // chunk buffers per rank and transfer (at least one chunk)
+  int zstd_level = -1;        // new arrays: zstd chunks at this level; -1 uncompressed
+  uint64_t shard_bytes = 0;   // new uncompressed arrays: shards of about this size; 0 chunk files
+  // Where chunk and shard files are opened; null: plain POSIX files.
+  std::shared_ptr<device::Storage> storage;
+  // The I/O threads chunks move on; null: on the calling thread inside
+  // start (PARIO_IO_ENGINE=sync), so transfers are not asynchronous.
+  std::shared_ptr<ThreadPool> io_threads;
+  std::shared_ptr<BufferPool> buffers;  // chunk buffers; null: a pool of the array's own
+};
+
 // Element strides of a buffer, per dimension.
 using Strides = std::array<int64_t, array::kMaxDims>;
 
@@ -75,11 +94,13 @@ class DiskArray {
   static Result<std::unique_ptr<DiskArray>> create(std::shared_ptr<const array::Group> group,
                                                    const std::string& dir, array::ElementType type,
                                                    const std::vector<int64_t>& shape,
-                                                   const std::vector<int64_t>& chunk);
+                                                   const std::vector<int64_t>& chunk,
+                                                   const DiskArrayOptions& options);
   // Collective. Opens an existing store (pario's, or zarr-python's in a
   // supported layout).
   static Result<std::unique_ptr<DiskArray>> open(std::shared_ptr<const array::Group> group,
-                                                 const std::string& dir, bool writable);
+                                                 const std::string& dir, bool writable,
+                                                 const DiskArrayOptions& options);
   // Collective: removes a store (its chunks, zarr.json, the directory).
   static Status remove(const array::Group& group, const std::string& dir);
 
@@ -114,6 +135,7 @@ class DiskArray {
 
  private:
   DiskArray() = default;
+  void use(const DiskArrayOptions& options);  // fills in what options left null
   // blocking: the caller waits at once, so the memory cannot change
   // under the I/O threads and writes may gather straight from it.
   Result<std::shared_ptr<Transfer>> start(bool write, std::shared_ptr<MemoryArray> mem,
@@ -129,6 +151,7 @@ class DiskArray {
   std::shared_ptr<const array::Group> group_;
   std::string dir_;
   ZarrMeta meta_;
+  DiskArrayOptions options_;
   bool writable_ = false;
   bool closed_ = false;
   std::vector<std::weak_ptr<Transfer>> in_flight_;  // started, not yet waited
@@ -205,6 +228,8 @@ class Transfer {
   std::string dir_;
   ZarrMeta meta_;
   std::unique_ptr<ChunkStore> store_;
+  std::shared_ptr<ThreadPool> io_threads_;  // null: jobs run on the caller's thread
+  std::shared_ptr<BufferPool> buffers_;
   std::shared_ptr<const array::Group> group_;
   std::shared_ptr<MemoryArray> mem_;
   array::Box mem_section_, disk_;

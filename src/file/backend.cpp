@@ -5,27 +5,25 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "base/config.h"
 #include "file/mpiio_device.h"
 
 namespace pario::file {
 
-Result<Placement> place(const std::string& path, uint64_t request_hint) {
-  PARIO_ASSIGN_OR_RETURN(const Config* cfg, config());
+Result<Placement> place(const std::string& path, uint64_t request_hint, const FileSettings& settings) {
   Placement where;
   where.paths.push_back(path);
-  where.mpiio = cfg->file_backend == FileBackendChoice::kMpiio;
-  if (cfg->file_backend != FileBackendChoice::kStriped || cfg->scratch_dirs.size() < 2) {
+  where.mpiio = settings.backend == FileBackendChoice::kMpiio;
+  if (settings.backend != FileBackendChoice::kStriped || settings.scratch_dirs.size() < 2) {
     return where;
   }
   const size_t slash = path.rfind('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  for (size_t i = 1; i < cfg->scratch_dirs.size(); ++i) {
-    where.paths.push_back(cfg->scratch_dirs[i] + "/" + name + ".stripe" + std::to_string(i));
+  for (size_t i = 1; i < settings.scratch_dirs.size(); ++i) {
+    where.paths.push_back(settings.scratch_dirs[i] + "/" + name + ".stripe" + std::to_string(i));
   }
   constexpr uint64_t kAlign = 4096, kDefault = 1 << 20, kMax = uint64_t{64} << 20;
-  if (cfg->stripe_size) {
-    where.stripe = cfg->stripe_size;
+  if (settings.stripe_size) {
+    where.stripe = settings.stripe_size;
   } else if (request_hint) {
     where.stripe = std::min(kMax, (request_hint + kAlign - 1) / kAlign * kAlign);
   } else {

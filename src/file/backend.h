@@ -17,10 +17,23 @@
 #include <string>
 #include <vector>
 
+#include "base/config.h"
 #include "base/status.h"
+#include "device/async.h"
 #include "device/device.h"
 
 namespace pario::file {
+
+// What the C boundary hands every file it opens: the configuration's
+// placement rules (base/config.h names the variables) and the engine.
+struct FileSettings {
+  FileBackendChoice backend = FileBackendChoice::kPosix;
+  std::vector<std::string> scratch_dirs;  // stripes go to the second and later ones
+  uint64_t stripe_size = 0;               // 0: chosen from the request size
+  bool direct = false;                    // every file O_DIRECT
+  int ranks_per_node = 0;                 // emulated nodes (0: real ones)
+  device::AsyncEngine* engine = nullptr;  // asynchronous requests; never null when opening
+};
 
 struct Placement {
   std::vector<std::string> paths;  // one per component; one for posix
@@ -28,9 +41,9 @@ struct Placement {
   bool mpiio = false;              // one file, through MPI-IO
 };
 
-// The files behind `path` under the configured backend. request_hint is the
+// The files behind `path` under the settings' backend. request_hint is the
 // typical request size in bytes (0: unknown).
-Result<Placement> place(const std::string& path, uint64_t request_hint);
+Result<Placement> place(const std::string& path, uint64_t request_hint, const FileSettings& settings);
 Result<std::unique_ptr<device::Device>> open_device(const Placement& where,
                                                     const device::OpenOptions& options);
 // Deletes every file of the placement. kNotFound if the first is missing;

@@ -8,7 +8,6 @@
 #include <mutex>
 #include <vector>
 
-#include "base/config.h"
 #include "base/stats.h"
 
 namespace pario::file::fim {
@@ -16,6 +15,8 @@ namespace {
 
 struct State {
   std::mutex mu;
+  Rules rules;            // from start(); none before it
+  FileSettings settings;  // where RAM files spill and go at stop()
   std::shared_ptr<device::RamBudget> budget;
   std::map<std::string, std::shared_ptr<device::RamFile>> private_files;
 };
@@ -31,17 +32,26 @@ Result<std::shared_ptr<device::RamBudget>> budget() {
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   if (!s.budget) {
-    PARIO_ASSIGN_OR_RETURN(const Config* cfg, config());
-    PARIO_ASSIGN_OR_RETURN(s.budget, device::RamBudget::create(cfg->fim_budget));
+    PARIO_ASSIGN_OR_RETURN(s.budget, device::RamBudget::create(s.rules.budget));
     s.budget->unlink_name();
   }
   return s.budget;
 }
 
+Rules rules() {
+  std::lock_guard<std::mutex> lock(state().mu);
+  return state().rules;
+}
+
+FileSettings settings() {
+  std::lock_guard<std::mutex> lock(state().mu);
+  return state().settings;
+}
+
 device::SpillOpener spill_to(const Placement& disk, const std::string& path) {
-  const Config* cfg = *config();
-  if (!cfg->fim_spill) {
-    const uint64_t limit = cfg->fim_budget;
+  const Rules r = rules();
+  if (!r.spill) {
+    const uint64_t limit = r.budget;
     return [path, limit](bool) -> Result<std::unique_ptr<device::Device>> {
       return Status(Code::kNoSpace, path + ": the RAM budget of " + std::to_string(limit) +
                                         " bytes per node is spent (PARIO_FIM_SPILL=error)");
@@ -61,20 +71,24 @@ void note(const std::string& path, const std::string& what) {
 
 }  // namespace
 
-Status start(const comm::Comm& world, int ranks_per_node) {
-  PARIO_ASSIGN_OR_RETURN(const Config* cfg, config());
+Status start(const comm::Comm& world, const Rules& rules, const FileSettings& settings) {
+  {
+    std::lock_guard<std::mutex> lock(state().mu);
+    state().rules = rules;
+    state().settings = settings;
+  }
   comm::Comm node;
-  PARIO_ASSIGN_OR_RETURN(comm::NodeTopology topo, comm::node_topology(world, ranks_per_node, &node));
+  PARIO_ASSIGN_OR_RETURN(comm::NodeTopology topo, comm::node_topology(world, settings.ranks_per_node, &node));
   // Dead jobs' segments go first (one rank per node is enough).
   Status s = topo.node_rank == 0 ? device::remove_stale_segments().status() : Status::Ok();
   PARIO_RETURN_IF_ERROR(comm::agree(world, s));
-  if (cfg->fim_patterns.empty()) return Status::Ok();
+  if (rules.patterns.empty()) return Status::Ok();
   // The node master creates the budget; the others attach by name.
   std::shared_ptr<device::RamBudget> b;
   std::string name;
   s = Status::Ok();
   if (topo.node_rank == 0) {
-    Result<std::shared_ptr<device::RamBudget>> made = device::RamBudget::create(cfg->fim_budget);
+    Result<std::shared_ptr<device::RamBudget>> made = device::RamBudget::create(rules.budget);
     if (made.ok()) {
       b = std::move(made).value();
       name = b->name();
@@ -104,7 +118,7 @@ Status stop() {
   }
   Status first;
   for (auto& [path, file] : files) {
-    Result<Placement> disk = place(path, 0);
+    Result<Placement> disk = place(path, 0, s.settings);
     Status w = disk.ok() ? write_to_disk(file, path, *disk) : disk.status();
     if (first.ok() && !w.ok()) first = w;
   }
@@ -114,10 +128,7 @@ Status stop() {
   return first;
 }
 
-bool wants_ram(const std::string& path) {
-  Result<const Config*> cfg = config();
-  return cfg.ok() && fim_matches(**cfg, path);
-}
+bool wants_ram(const std::string& path) { return fim_matches(rules().patterns, path); }
 
 Result<std::unique_ptr<device::Device>> open_private(const std::string& path, const Placement& disk,
                                                      const device::OpenOptions& o) {
@@ -180,9 +191,8 @@ Result<uint64_t> common_ram_part(const comm::Comm& comm, bool master, const devi
 
 Result<SharedRam> create_shared(const comm::Comm& comm, const std::string& path, uint64_t size_hint) {
   if (!wants_ram(path)) return SharedRam{};
-  PARIO_ASSIGN_OR_RETURN(const Config* cfg, config());
   comm::Comm node;
-  PARIO_ASSIGN_OR_RETURN(comm::NodeTopology topo, comm::node_topology(comm, cfg->ranks_per_node, &node));
+  PARIO_ASSIGN_OR_RETURN(comm::NodeTopology topo, comm::node_topology(comm, settings().ranks_per_node, &node));
   const bool spans = topo.nodes > 1, master = topo.node_rank == 0;
   if (spans && comm::thread_level() != MPI_THREAD_MULTIPLE) {
     note(path, "on disk: the group spans nodes and MPI did not grant MPI_THREAD_MULTIPLE");

@@ -25,6 +25,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "comm/comm.h"
@@ -35,13 +36,21 @@
 
 namespace pario::file::fim {
 
-// Collective over world at pario_init: clears dead jobs' segments and, if
-// PARIO_FIM is set, sets up one RAM budget per (possibly emulated) node.
-Status start(const comm::Comm& world, int ranks_per_node);
+// The rules (PARIO_FIM, PARIO_FIM_BUDGET, PARIO_FIM_SPILL).
+struct Rules {
+  std::vector<std::string> patterns;  // files that go to RAM (base/config.h: fim_matches)
+  uint64_t budget = 0;                // RAM per node, bytes
+  bool spill = true;                  // a spent budget spills to disk (false: kNoSpace)
+};
+
+// Collective over world at pario_init: keeps the rules and the settings
+// RAM files spill and go to disk with, clears dead jobs' segments and, if
+// there are patterns, sets up one RAM budget per (possibly emulated) node.
+Status start(const comm::Comm& world, const Rules& rules, const FileSettings& settings);
 // At pario_finalize: writes private RAM files to disk and lets go of RAM.
 Status stop();
 
-// Whether path is to live in RAM (PARIO_FIM matches it).
+// Whether path is to live in RAM (a pattern matches it).
 bool wants_ram(const std::string& path);
 
 // A private file under the rules: its RAM device, or null when it is to be

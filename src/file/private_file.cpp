@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "base/config.h"
 #include "file/backend.h"
 #include "file/fim.h"
 
@@ -22,30 +21,28 @@ PrivateFile::PrivateFile(std::unique_ptr<device::Device> device, bool readable,
 PrivateFile::~PrivateFile() { (void)close(); }
 
 Result<std::unique_ptr<PrivateFile>> PrivateFile::open(const std::string& path,
-                                                       const PrivateFileOptions& o) {
-  PARIO_ASSIGN_OR_RETURN(const Config* cfg, config());
+                                                       const PrivateFileOptions& o,
+                                                       const FileSettings& settings) {
   device::OpenOptions dev;
   dev.read = o.read;
   dev.write = o.write;
   dev.create = o.create && o.write;
   dev.truncate = o.truncate;
   dev.exclusive = o.exclusive;
-  dev.direct = o.direct || cfg->direct_io;
-  PARIO_ASSIGN_OR_RETURN(Placement where, place(path, 0));
+  dev.direct = o.direct || settings.direct;
+  PARIO_ASSIGN_OR_RETURN(Placement where, place(path, 0, settings));
   if (fim::wants_ram(path)) {
     PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> ram, fim::open_private(path, where, dev));
-    if (ram) return wrap(std::move(ram), o.read, o.write);
+    if (ram) return wrap(std::move(ram), o.read, o.write, settings.engine);
   }
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> d, open_device(where, dev));
-  return wrap(std::move(d), o.read, o.write);
+  return wrap(std::move(d), o.read, o.write, settings.engine);
 }
 
 Result<std::unique_ptr<PrivateFile>> PrivateFile::wrap(std::unique_ptr<device::Device> device,
                                                        bool readable, bool writable,
                                                        device::AsyncEngine* engine) {
-  if (!engine) {
-    PARIO_ASSIGN_OR_RETURN(engine, device::default_engine());
-  }
+  if (!engine) return Status(Code::kInternal, device->path() + ": opened with no asynchronous engine");
   auto f = std::unique_ptr<PrivateFile>(
       new PrivateFile(std::move(device), readable, writable, engine));
   if (f->stats_) {

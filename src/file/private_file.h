@@ -22,6 +22,7 @@
 #include "base/status.h"
 #include "device/async.h"
 #include "device/device.h"
+#include "file/backend.h"
 
 namespace pario::file {
 
@@ -31,19 +32,21 @@ struct PrivateFileOptions {
   bool create = true;
   bool truncate = false;
   bool exclusive = false;
-  bool direct = false;  // also forced on by PARIO_DIRECT=1
+  bool direct = false;  // also forced on by FileSettings::direct (PARIO_DIRECT=1)
 };
 
 class PrivateFile {
  public:
-  // Opens `path` on the configured backend (file/backend.h) with the
-  // process's configured engine.
+  // Opens `path` on the settings' backend (file/backend.h), Files in
+  // Memory and engine.
   static Result<std::unique_ptr<PrivateFile>> open(const std::string& path,
-                                                   const PrivateFileOptions& options);
-  // Wraps an already open device (memory, fault-injecting, ...).
+                                                   const PrivateFileOptions& options,
+                                                   const FileSettings& settings);
+  // Wraps an already open device (memory, fault-injecting, ...); its
+  // requests go to engine.
   static Result<std::unique_ptr<PrivateFile>> wrap(std::unique_ptr<device::Device> device,
                                                    bool readable, bool writable,
-                                                   device::AsyncEngine* engine = nullptr);
+                                                   device::AsyncEngine* engine);
   ~PrivateFile();
 
   // Reads exactly len bytes; kOutOfRange if the file ends first.

@@ -2,7 +2,6 @@
 
 #include <cstring>
 
-#include "base/config.h"
 
 namespace pario::file {
 namespace {
@@ -30,8 +29,10 @@ Status check_hints(const SharedFileHints& h) {
 }  // namespace
 
 Result<std::unique_ptr<SharedFile>> SharedFile::create(MPI_Comm comm, const std::string& path,
-                                                       const SharedFileHints& hints) {
+                                                       const SharedFileHints& hints,
+                                                       const FileSettings& settings) {
   std::unique_ptr<SharedFile> f(new SharedFile());
+  f->settings_ = settings;
   PARIO_ASSIGN_OR_RETURN(f->comm_, comm::Comm::duplicate(comm));
   const comm::Comm& c = f->comm_;
   f->path_ = path;
@@ -48,7 +49,7 @@ Result<std::unique_ptr<SharedFile>> SharedFile::create(MPI_Comm comm, const std:
     return Status(Code::kInvalidArgument,
                   path + ": ranks passed different paths or hints to a collective create");
   }
-  Result<Placement> where = place(path, hints.request_size > 0 ? hints.request_size : 0);
+  Result<Placement> where = place(path, hints.request_size > 0 ? hints.request_size : 0, settings);
   PARIO_RETURN_IF_ERROR(comm::agree(c, where.status()).with_context(path));
   f->where_ = std::move(where).value();
 
@@ -61,18 +62,15 @@ Result<std::unique_ptr<SharedFile>> SharedFile::create(MPI_Comm comm, const std:
     if (removed.code() == Code::kNotFound) removed = Status::Ok();
     PARIO_RETURN_IF_ERROR(comm::agree(c, removed));
     Result<std::unique_ptr<PrivateFile>> file =
-        PrivateFile::wrap(fim::shared_device(path, f->ram_, f->where_), true, true);
+        PrivateFile::wrap(fim::shared_device(path, f->ram_, f->where_), true, true, settings.engine);
     PARIO_RETURN_IF_ERROR(comm::agree(c, file.status()));
     f->file_ = std::move(file).value();
     return f;
   }
 
   // Rank 0 makes the file (truncating an old one) before anyone opens it.
-  Result<const Config*> cfg = config();
-  PARIO_RETURN_IF_ERROR(comm::agree(c, cfg.status()));
-  f->direct_ = (*cfg)->direct_io;
   device::OpenOptions opts;
-  opts.direct = f->direct_;
+  opts.direct = settings.direct;
   opts.create = true;
   opts.truncate = true;
   std::unique_ptr<device::Device> dev;
@@ -85,7 +83,7 @@ Result<std::unique_ptr<SharedFile>> SharedFile::create(MPI_Comm comm, const std:
   opts.truncate = false;
   Status opened = c.rank() == 0 ? Status::Ok() : open();
   if (opened.ok()) {
-    Result<std::unique_ptr<PrivateFile>> file = PrivateFile::wrap(std::move(dev), true, true);
+    Result<std::unique_ptr<PrivateFile>> file = PrivateFile::wrap(std::move(dev), true, true, settings.engine);
     if (file.ok()) f->file_ = std::move(file).value();
     else opened = file.status();
   }
@@ -164,14 +162,14 @@ Status SharedFile::resume(bool writable) {
   }
   device::OpenOptions opts;
   opts.write = writable;
-  opts.direct = direct_;
+  opts.direct = settings_.direct;
   std::unique_ptr<device::Device> dev;
   if (ram_) {
     dev = fim::shared_device(path_, ram_, where_);
   } else {
     PARIO_ASSIGN_OR_RETURN(dev, open_device(where_, opts));
   }
-  PARIO_ASSIGN_OR_RETURN(file_, PrivateFile::wrap(std::move(dev), true, writable));
+  PARIO_ASSIGN_OR_RETURN(file_, PrivateFile::wrap(std::move(dev), true, writable, settings_.engine));
   return Status::Ok();
 }
 

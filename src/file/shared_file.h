@@ -47,7 +47,8 @@ class SharedFile {
   // Collective over comm (which is duplicated). Rank 0 creates the file,
   // replacing an old one of that name; then every rank opens it.
   static Result<std::unique_ptr<SharedFile>> create(MPI_Comm comm, const std::string& path,
-                                                    const SharedFileHints& hints);
+                                                    const SharedFileHints& hints,
+                                                    const FileSettings& settings);
   ~SharedFile();
 
   Status read(uint64_t offset, void* buf, size_t len);
@@ -88,7 +89,7 @@ class SharedFile {
   Placement where_;
   std::unique_ptr<PrivateFile> file_;  // null while suspended or closed
   bool closed_ = false;
-  bool direct_ = false;  // PARIO_DIRECT at create
+  FileSettings settings_;  // as at create
   fim::SharedRam ram_;  // the node's copy (Files in Memory)
 };
 

@@ -14,10 +14,21 @@ namespace {
 using device::testing::random_bytes;
 using device::testing::scratch_path;
 
+// What capi would hand down: plain POSIX files and a thread engine.
+const FileSettings& settings() {
+  static device::AsyncEngine* engine = device::make_thread_engine(2).release();  // outlives every file
+  static const FileSettings s = [] {
+    FileSettings f;
+    f.engine = engine;
+    return f;
+  }();
+  return s;
+}
+
 TEST(PrivateFile, CreatedPrivateToTheUser) {
   std::string p = scratch_path("mode");
   ::umask(0);  // even a permissive umask must not widen the mode
-  auto f = PrivateFile::open(p, {});
+  auto f = PrivateFile::open(p, {}, settings());
   ::umask(022);
   ASSERT_TRUE(f.ok()) << f.status().message();
   struct stat st;
@@ -30,7 +41,7 @@ TEST(PrivateFile, CreatedPrivateToTheUser) {
 TEST(PrivateFile, RefusesToFollowASymlink) {
   std::string target = scratch_path("target"), link = scratch_path("link");
   ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
-  auto f = PrivateFile::open(link, {});
+  auto f = PrivateFile::open(link, {}, settings());
   ASSERT_FALSE(f.ok());
   EXPECT_EQ(f.status().code(), Code::kPermission);
   EXPECT_NE(::access(target.c_str(), F_OK), 0) << "the link's target was created";
@@ -39,16 +50,16 @@ TEST(PrivateFile, RefusesToFollowASymlink) {
 
 TEST(PrivateFile, ExclusiveCreateOfAnExistingFileFails) {
   std::string p = scratch_path("excl");
-  ASSERT_TRUE(PrivateFile::open(p, {}).ok());
+  ASSERT_TRUE(PrivateFile::open(p, {}, settings()).ok());
   PrivateFileOptions o;
   o.exclusive = true;
-  EXPECT_EQ(PrivateFile::open(p, o).status().code(), Code::kExists);
+  EXPECT_EQ(PrivateFile::open(p, o, settings()).status().code(), Code::kExists);
   ::unlink(p.c_str());
 }
 
 TEST(PrivateFile, ReadPastEndIsOutOfRangeAndModesAreEnforced) {
   std::string p = scratch_path("eof");
-  auto f = std::move(PrivateFile::open(p, {})).value();
+  auto f = std::move(PrivateFile::open(p, {}, settings())).value();
   auto data = random_bytes(100, 1);
   ASSERT_TRUE(f->write(0, data.data(), data.size()).ok());
   char buf[200];
@@ -59,7 +70,7 @@ TEST(PrivateFile, ReadPastEndIsOutOfRangeAndModesAreEnforced) {
   PrivateFileOptions ro;
   ro.write = false;
   ro.create = false;
-  auto r = std::move(PrivateFile::open(p, ro)).value();
+  auto r = std::move(PrivateFile::open(p, ro, settings())).value();
   EXPECT_EQ(r->write(0, buf, 1).code(), Code::kState);
   EXPECT_EQ(r->truncate(0).code(), Code::kState);
   ASSERT_TRUE(r->read(0, buf, 100).ok());
@@ -69,7 +80,7 @@ TEST(PrivateFile, ReadPastEndIsOutOfRangeAndModesAreEnforced) {
 
 TEST(PrivateFile, FilesBeyondTwoGigabytesAreSparseAndExact) {
   std::string p = scratch_path("big");
-  auto f = std::move(PrivateFile::open(p, {})).value();
+  auto f = std::move(PrivateFile::open(p, {}, settings())).value();
   const uint64_t far = (uint64_t{5} << 30) + 12345;  // 5 GB + a bit
   auto data = random_bytes(4096, 2);
   ASSERT_TRUE(f->write(far, data.data(), data.size()).ok());
@@ -89,7 +100,7 @@ TEST(PrivateFile, FilesBeyondTwoGigabytesAreSparseAndExact) {
 
 TEST(PrivateFile, CloseCompletesOutstandingRequests) {
   std::string p = scratch_path("pending");
-  auto f = std::move(PrivateFile::open(p, {})).value();
+  auto f = std::move(PrivateFile::open(p, {}, settings())).value();
   std::vector<std::vector<char>> data;
   std::vector<std::shared_ptr<device::Request>> reqs;
   for (int i = 0; i < 200; ++i) {
@@ -104,7 +115,7 @@ TEST(PrivateFile, CloseCompletesOutstandingRequests) {
   EXPECT_EQ(f->write(0, "x", 1).code(), Code::kState);
   PrivateFileOptions ro;
   ro.write = false;
-  auto g = std::move(PrivateFile::open(p, ro)).value();
+  auto g = std::move(PrivateFile::open(p, ro, settings())).value();
   std::vector<char> back(5000);
   ASSERT_TRUE(g->read(199 * 5000, back.data(), 5000).ok());
   EXPECT_EQ(back, data[199]);
@@ -115,7 +126,7 @@ TEST(PrivateFile, DirectModeServesUnalignedRequests) {
   std::string p = scratch_path("direct");
   PrivateFileOptions o;
   o.direct = true;
-  auto f = PrivateFile::open(p, o);
+  auto f = PrivateFile::open(p, o, settings());
   if (!f.ok() && f.status().code() == Code::kUnsupported) GTEST_SKIP() << f.status().message();
   ASSERT_TRUE(f.ok()) << f.status().message();
   auto data = random_bytes(1601, 3);  // ChemIO's 1.6 kB, deliberately odd

@@ -1,0 +1,54 @@
+#include "capi/options.h"
+
+#include <algorithm>
+
+#include "base/stats.h"
+#include "file/storage.h"
+
+namespace pario::capi {
+namespace {
+
+Result<Resources*> build() {
+  PARIO_ASSIGN_OR_RETURN(const Config* cfg, config());
+  auto* r = new Resources();
+  r->config = cfg;
+  device::EngineOptions engine{cfg->io_engine, cfg->async_threads, cfg->uring_depth};
+  r->engine = device::make_engine(engine, &r->engine_description);
+  StatsRegistry::global().set_note("io_engine", r->engine_description);
+
+  file::FileSettings& f = r->files;
+  f.backend = cfg->file_backend;
+  f.scratch_dirs = cfg->scratch_dirs;
+  f.stripe_size = cfg->stripe_size;
+  f.direct = cfg->direct_io;
+  f.ranks_per_node = cfg->ranks_per_node;
+  f.engine = r->engine.get();
+
+  diskarray::DiskArrayOptions& d = r->disk_arrays;
+  d.buffer_bytes = cfg->disk_array_buffer;
+  d.zstd_level = cfg->disk_array_zstd_level;
+  d.shard_bytes = cfg->disk_array_shard;
+  // PARIO_IO_ENGINE=sync: chunks move inside the call, as its requests do.
+  if (cfg->io_engine != IoEngineChoice::kSync) {
+    d.io_threads = std::make_shared<ThreadPool>(std::max(1, cfg->async_threads));
+  }
+  d.buffers = std::make_shared<BufferPool>(static_cast<size_t>(std::min<uint64_t>(cfg->disk_array_buffer, SIZE_MAX)));
+  return r;
+}
+
+}  // namespace
+
+Result<const Resources*> resources() {
+  static const Result<Resources*> built = build();  // a bad variable fails every call alike
+  if (!built.ok()) return built.status();
+  return *built;
+}
+
+Result<diskarray::DiskArrayOptions> disk_array_options(const std::string& path) {
+  PARIO_ASSIGN_OR_RETURN(const Resources* r, resources());
+  diskarray::DiskArrayOptions o = r->disk_arrays;
+  PARIO_ASSIGN_OR_RETURN(o.storage, file::storage_for(path, r->files));
+  return o;
+}
+
+}  // namespace pario::capi

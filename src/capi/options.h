@@ -1,0 +1,33 @@
+// The one reader of the configuration (base/config.h) below the public
+// API. It turns the environment into the options each layer takes as
+// arguments, and builds once the process-wide resources they share: the
+// asynchronous engine, the disk arrays' I/O threads and chunk buffers.
+// Nothing below capi calls config(); a reader follows a setting from here
+// to the device through arguments.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/config.h"
+#include "base/status.h"
+#include "diskarray/disk_array.h"
+#include "file/backend.h"
+
+namespace pario::capi {
+
+// Built on first use (pario_init, or a private file opened before it);
+// never destroyed, since requests may complete while statics go away.
+struct Resources {
+  const Config* config = nullptr;
+  std::unique_ptr<device::AsyncEngine> engine;
+  std::string engine_description;  // what pario_io_engine reports
+  file::FileSettings files;        // every private and shared file's
+  diskarray::DiskArrayOptions disk_arrays;  // without storage: storage_for adds it per store
+};
+Result<const Resources*> resources();
+
+// A disk array's options, with the storage for its store at `path`.
+Result<diskarray::DiskArrayOptions> disk_array_options(const std::string& path);
+
+}  // namespace pario::capi

@@ -1,0 +1,29 @@
+// The device::Storage that capi hands a disk array (and the layers still to
+// come): the same placement rules that private and shared files follow,
+// for every file of one store.
+//
+//   PARIO_DIRECT        every file O_DIRECT (whole files made by
+//                       write_whole, such as compressed chunks, are written
+//                       through the page cache: see device/storage.h);
+//   PARIO_FILE_BACKEND  mpiio: opened through MPI-IO (file/mpiio_device.h);
+//                       striped: refused (kUnsupported), since stripes lie
+//                       in other directories, outside the store, where no
+//                       Zarr reader would look;
+//   PARIO_FIM           a pattern that matches the store's path puts all of
+//                       its new files in node-shared RAM (file/fim.h).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/status.h"
+#include "device/storage.h"
+#include "file/backend.h"
+
+namespace pario::file {
+
+// The storage for the files under directory `store`; kUnsupported for a
+// backend that cannot keep them there.
+Result<std::shared_ptr<device::Storage>> storage_for(const std::string& store, const FileSettings& settings);
+
+}  // namespace pario::file
