@@ -167,7 +167,7 @@ int pario_disk_array_create(pario_group_t group, const char* path, int type, int
                             pario_disk_array_t* array_out) {
   return guarded("pario_disk_array_create", [&]() -> Status {
     Entry e("pario_disk_array_create");
-    entry_group(e, group);
+    const array::Group* on = entry_group(e, group);
     if (!path || !array_out || !dims) e.check(invalid("path, dims or array_out is null"));
     if (!array::valid_element_type(type)) e.check(invalid("unknown element type " + std::to_string(type)));
     if (ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) e.check(invalid("ndim " + std::to_string(ndim) + " (1 to 7)"));
@@ -177,13 +177,14 @@ int pario_disk_array_create(pario_group_t group, const char* path, int type, int
       e.args().add("path", path).add("type", type).add("dims", dims, static_cast<size_t>(ndim));
       e.args().add("chunk_hint", chunk_hint, static_cast<size_t>(ndim));
     }
+    Result<diskarray::DiskArrayOptions> options = disk_array_options(path ? path : "", on && on->topology().nodes == 1, true);
+    e.check(options);
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const array::Group> g, group_of(group));
     std::vector<int64_t> shape(dims, dims + ndim), chunk;
     if (chunk_hint) chunk.assign(chunk_hint, chunk_hint + ndim);
-    PARIO_ASSIGN_OR_RETURN(diskarray::DiskArrayOptions options, disk_array_options(path));
     PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a,
-                           DiskArray::create(g, path, static_cast<array::ElementType>(type), shape, chunk, options));
+                           DiskArray::create(g, path, static_cast<array::ElementType>(type), shape, chunk, *options));
     return publish(std::move(a), array_out);
   });
 }
@@ -191,16 +192,17 @@ int pario_disk_array_create(pario_group_t group, const char* path, int type, int
 int pario_disk_array_open(pario_group_t group, const char* path, int mode, pario_disk_array_t* array_out) {
   return guarded("pario_disk_array_open", [&]() -> Status {
     Entry e("pario_disk_array_open");
-    entry_group(e, group);
+    const array::Group* on = entry_group(e, group);
     if (!path || !array_out) e.check(invalid("path or array_out is null"));
     if (mode != PARIO_MODE_READ && mode != PARIO_MODE_RDWR) {
       e.check(invalid("mode " + std::to_string(mode) + ": PARIO_MODE_READ or PARIO_MODE_RDWR"));
     }
     e.args().add("path", path).add("mode", mode);
+    Result<diskarray::DiskArrayOptions> options = disk_array_options(path ? path : "", on && on->topology().nodes == 1, true);
+    e.check(options);
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const array::Group> g, group_of(group));
-    PARIO_ASSIGN_OR_RETURN(diskarray::DiskArrayOptions options, disk_array_options(path));
-    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a, DiskArray::open(g, path, mode == PARIO_MODE_RDWR, options));
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a, DiskArray::open(g, path, mode == PARIO_MODE_RDWR, *options));
     return publish(std::move(a), array_out);
   });
 }
@@ -220,12 +222,14 @@ int pario_disk_array_close(pario_disk_array_t* array) {
 int pario_disk_array_delete(pario_group_t group, const char* path) {
   return guarded("pario_disk_array_delete", [&]() -> Status {
     Entry e("pario_disk_array_delete");
-    entry_group(e, group);
+    const array::Group* on = entry_group(e, group);
     if (!path) e.check(invalid("path is null"));
     e.args().add("path", path);
+    Result<diskarray::DiskArrayOptions> options = disk_array_options(path ? path : "", on && on->topology().nodes == 1, false);
+    e.check(options);
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const array::Group> g, group_of(group));
-    return DiskArray::remove(*g, path);
+    return DiskArray::remove(*g, path, *options->storage);
   });
 }
 

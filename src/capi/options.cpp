@@ -44,10 +44,11 @@ Result<const Resources*> resources() {
   return *built;
 }
 
-Result<diskarray::DiskArrayOptions> disk_array_options(const std::string& path) {
+Result<diskarray::DiskArrayOptions> disk_array_options(const std::string& path, bool one_node, bool making) {
   PARIO_ASSIGN_OR_RETURN(const Resources* r, resources());
+  if (making) PARIO_RETURN_IF_ERROR(file::check_store_backend(path, r->files));
   diskarray::DiskArrayOptions o = r->disk_arrays;
-  PARIO_ASSIGN_OR_RETURN(o.storage, file::storage_for(path, r->files));
+  o.storage = file::storage_for(path, r->files, one_node);
   return o;
 }
 

@@ -27,7 +27,9 @@ struct Resources {
 };
 Result<const Resources*> resources();
 
-// A disk array's options, with the storage for its store at `path`.
-Result<diskarray::DiskArrayOptions> disk_array_options(const std::string& path);
+// A disk array's options, with the storage for its store at `path` used by
+// a group on one node or not. making: for a create or an open, which a
+// backend that cannot keep a store refuses (a delete goes ahead).
+Result<diskarray::DiskArrayOptions> disk_array_options(const std::string& path, bool one_node, bool making);
 
 }  // namespace pario::capi

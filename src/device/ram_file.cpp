@@ -68,6 +68,8 @@ struct RamFile::Header {
   std::atomic<uint64_t> spilled;   // bytes written to the spill device
   std::atomic<uint64_t> holders;   // processes holding the file
   std::atomic<uint32_t> growing;   // spin lock of extend_ram
+  std::atomic<uint64_t> tag;       // published files: which path the name stands for
+  std::atomic<uint64_t> replaced;  // 1: another file took its name
 };
 
 RamFile::RamFile(std::unique_ptr<ShmSegment> s, std::shared_ptr<RamBudget> budget)
@@ -93,7 +95,7 @@ Result<std::shared_ptr<RamFile>> RamFile::create(std::shared_ptr<RamBudget> budg
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<ShmSegment> s,
                          ShmSegment::create(kHeaderBytes + std::max<uint64_t>(budget->limit(), 1)));
   PARIO_RETURN_IF_ERROR(s->grow(kHeaderBytes));
-  new (s->data()) Header{kFileMagic, {0}, {0}, {0}, {0}, {0}, {0}};
+  new (s->data()) Header{kFileMagic, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}};
   return std::shared_ptr<RamFile>(new RamFile(std::move(s), std::move(budget)));
 }
 
@@ -146,6 +148,14 @@ Status RamFile::fix_ram(uint64_t end) {
 }
 
 void RamFile::set_size(uint64_t size) { header()->size.store(size); }
+uint64_t RamFile::tag() const { return header()->tag.load(); }
+bool RamFile::replaced() const { return header()->replaced.load() != 0; }
+void RamFile::mark_replaced() { header()->replaced.store(1); }
+
+Status RamFile::publish_as(const std::string& name, uint64_t tag, bool replace) {
+  header()->tag.store(tag);
+  return segment_->publish_as(name, replace);
+}
 void RamFile::count_spilled(uint64_t n) { header()->spilled.fetch_add(n); }
 
 // ---- the device ----

@@ -79,6 +79,14 @@ class RamFile {
   void set_size(uint64_t size);
   // Counts bytes a writer put in the spill device itself.
   void count_spilled(uint64_t n);
+  // A file that other processes find by a name of its own (a disk array's
+  // file in RAM): published under `name` (ShmSegment::publish_as), with
+  // `tag` telling which path it stands for, since names come from a hash.
+  Status publish_as(const std::string& name, uint64_t tag, bool replace);
+  uint64_t tag() const;
+  // Set on a published file when a newer one took its name.
+  bool replaced() const;
+  void mark_replaced();
 
  private:
   friend class RamDevice;

@@ -48,8 +48,14 @@ Result<std::unique_ptr<ShmSegment>> ShmSegment::attach(const std::string& name, 
   }
   std::unique_ptr<ShmSegment> s(new ShmSegment());
   s->name_ = name;
-  s->fd_ = ::shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0);
+  s->fd_ = ::shm_open(name.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0);
   if (s->fd_ < 0) return errno_status(errno, "shm_open " + name);
+  // Another user may have made a name this one could predict.
+  struct stat st;
+  if (::fstat(s->fd_, &st) != 0) return errno_status(errno, "fstat " + name);
+  if (st.st_uid != ::getuid() || (st.st_mode & 077) != 0) {
+    return Status(Code::kPermission, "shared-memory object " + name + " is not private to this user");
+  }
   return attach_mapping(std::move(s), capacity);
 }
 
@@ -96,6 +102,29 @@ void ShmSegment::unlink_name() {
   named_ = false;
   ::shm_unlink(name_.c_str());
 }
+
+Status ShmSegment::publish_as(const std::string& name, bool replace) {
+  if (name.rfind("/" + segment_prefix(), 0) != 0) {
+    return Status(Code::kInvalidArgument, "shared-memory name " + name + " is not of this user's prefix");
+  }
+  if (!named_) return Status(Code::kState, name_ + ": has no name to publish from");
+  // POSIX shared memory is a tmpfs directory on Linux: link and rename
+  // there give the name at once, whole.
+  const std::string from = "/dev/shm" + name_, to = "/dev/shm" + name;
+  if (replace) {
+    if (::rename(from.c_str(), to.c_str()) != 0) return errno_status(errno, "rename " + from + " to " + to);
+  } else {
+    if (::link(from.c_str(), to.c_str()) != 0) {
+      return errno == EEXIST ? Status(Code::kExists, name + ": taken") : errno_status(errno, "link " + to);
+    }
+    ::shm_unlink(name_.c_str());
+  }
+  named_ = false;
+  name_ = name;
+  return Status::Ok();
+}
+
+bool unlink_segment(const std::string& name) { return ::shm_unlink(name.c_str()) == 0; }
 
 Result<int> remove_stale_segments() {
   DIR* dir = ::opendir("/dev/shm");

@@ -30,7 +30,8 @@ class ShmSegment {
  public:
   // A new object of size 0 that can grow to `capacity` bytes.
   static Result<std::unique_ptr<ShmSegment>> create(uint64_t capacity);
-  // Maps an object another process created (same capacity).
+  // Maps an object another process created (same capacity). Refused
+  // (kPermission) unless this user owns it and nobody else may open it.
   static Result<std::unique_ptr<ShmSegment>> attach(const std::string& name, uint64_t capacity);
   ~ShmSegment();
   ShmSegment(const ShmSegment&) = delete;
@@ -44,6 +45,10 @@ class ShmSegment {
   Status grow(uint64_t size);
   // Removes the name (the memory stays while mapped). Idempotent.
   void unlink_name();
+  // Gives the object a lasting name of this user's prefix: atomically over
+  // an object of that name (replace), or kExists when it is taken. The new
+  // name is not this object's to remove (unlink_segment does).
+  Status publish_as(const std::string& name, bool replace);
 
  private:
   ShmSegment() = default;
@@ -62,5 +67,7 @@ Result<int> remove_stale_segments();
 
 // The /dev/shm prefix of this user's segments ("pario.<uid>.").
 std::string segment_prefix();
+// Removes a published name; false if there was none.
+bool unlink_segment(const std::string& name);
 
 }  // namespace pario::device

@@ -31,6 +31,9 @@ class Storage {
   // see the old file or the whole new one.
   virtual Status write_whole(const std::string& path, bool replace,
                              const std::function<Status(Device&)>& fill) = 0;
+  // Lets go of what it keeps of the files under dir beside the disk
+  // (files in RAM), once they were removed there.
+  virtual void forget(const std::string& /*dir*/) {}
 };
 
 // Plain POSIX files, O_DIRECT when direct.

@@ -664,7 +664,7 @@ Status DiskArray::set_attribute(const std::string& name, const std::string& valu
   return Status::Ok();
 }
 
-Status DiskArray::remove(const array::Group& group, const std::string& dir) {
+Status DiskArray::remove(const array::Group& group, const std::string& dir, device::Storage& storage) {
   Status s;
   if (group.rank() == 0) {
     // Only a store: a directory with a zarr.json.
@@ -677,7 +677,9 @@ Status DiskArray::remove(const array::Group& group, const std::string& dir) {
       if (ec) s = errno_status(ec.value(), dir);
     }
   }
-  return comm::agree(group.comm_object(), s);
+  s = comm::agree(group.comm_object(), s);
+  if (s.ok()) storage.forget(dir);  // its files in RAM go too
+  return s;
 }
 
 Status DiskArray::check_transfer(bool write, const MemoryArray& mem, const array::Box& mem_section,

@@ -101,8 +101,9 @@ class DiskArray {
   static Result<std::unique_ptr<DiskArray>> open(std::shared_ptr<const array::Group> group,
                                                  const std::string& dir, bool writable,
                                                  const DiskArrayOptions& options);
-  // Collective: removes a store (its chunks, zarr.json, the directory).
-  static Status remove(const array::Group& group, const std::string& dir);
+  // Collective: removes a store (its chunks, zarr.json, the directory),
+  // and what storage keeps of its files beside the disk.
+  static Status remove(const array::Group& group, const std::string& dir, device::Storage& storage);
 
   const ZarrMeta& meta() const { return meta_; }
   const std::string& dir() const { return dir_; }

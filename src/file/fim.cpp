@@ -1,6 +1,10 @@
 #include "file/fim.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
 
 #include <algorithm>
 #include <cstdint>
@@ -18,7 +22,10 @@ struct State {
   Rules rules;            // from start(); none before it
   FileSettings settings;  // where RAM files spill and go at stop()
   std::shared_ptr<device::RamBudget> budget;
+  std::string node_tag;  // the budget's name: unique to the job and the node
   std::map<std::string, std::shared_ptr<device::RamFile>> private_files;
+  // Disk arrays' files this process published, by path.
+  std::map<std::string, std::shared_ptr<device::RamFile>> store_files;
 };
 
 State& state() {
@@ -33,6 +40,7 @@ Result<std::shared_ptr<device::RamBudget>> budget() {
   std::lock_guard<std::mutex> lock(s.mu);
   if (!s.budget) {
     PARIO_ASSIGN_OR_RETURN(s.budget, device::RamBudget::create(s.rules.budget));
+    s.node_tag = s.budget->name();
     s.budget->unlink_name();
   }
   return s.budget;
@@ -67,6 +75,65 @@ device::SpillOpener spill_to(const Placement& disk, const std::string& path) {
 // Counts a file's move to RAM (or why it stayed on disk) in the statistics.
 void note(const std::string& path, const std::string& what) {
   if (StatsRegistry::global().enabled()) StatsRegistry::global().set_note("fim " + path, what);
+}
+
+uint64_t fnv1a(const std::string& text, uint64_t seed) {
+  uint64_t h = seed;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// The name every rank of the node finds a disk array's RAM file by: the
+// node's budget name (unique to the job and the node), then a hash of the
+// path; the file's tag, a second hash, tells a collision apart.
+std::string store_file_name(const std::string& node_tag, const std::string& path) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(path, 1469598103934665603ull)));
+  return node_tag + ".f" + hex;
+}
+uint64_t path_tag(const std::string& path) { return fnv1a(path, 0x9e3779b97f4a7c15ull) | 1; }
+
+// A store file's bytes past its RAM go beside it (no Zarr reader looks
+// there), not to its own path: another rank would take a file there for
+// one on disk before the RAM file is published.
+Placement spill_place(const Placement& disk) {
+  Placement beside = disk;
+  beside.paths[0] += ".pario-spill";
+  return beside;
+}
+device::SpillOpener store_spill(const Placement& disk, const std::string& path) {
+  return spill_to(spill_place(disk), path);
+}
+
+// A store file at stop(): its RAM and spilled bytes, made whole on disk
+// before it takes its name (device::NewFile); the spill file goes.
+Status store_file_to_disk(const std::shared_ptr<device::RamFile>& file, const std::string& path,
+                          const Placement& disk) {
+  std::unique_ptr<device::Device> from = device::make_ram_device(path, file, store_spill(disk, path));
+  PARIO_ASSIGN_OR_RETURN(device::NewFile out, device::NewFile::create(path));
+  const uint64_t size = file->size();
+  std::vector<char> buf(std::min<uint64_t>(size, uint64_t{8} << 20));
+  for (uint64_t at = 0; at < size; at += buf.size()) {
+    const size_t n = std::min<uint64_t>(buf.size(), size - at);
+    size_t got = 0;
+    PARIO_RETURN_IF_ERROR(from->read_at(at, buf.data(), n, &got));
+    PARIO_RETURN_IF_ERROR(out.device().write_at(at, buf.data(), n).with_context(path));
+  }
+  PARIO_RETURN_IF_ERROR(from->close());
+  PARIO_RETURN_IF_ERROR(out.publish(true));
+  const std::string spilled = spill_place(disk).paths[0];
+  if (::unlink(spilled.c_str()) != 0 && errno != ENOENT) return errno_status(errno, spilled);
+  return Status::Ok();
+}
+
+// The directories of a store file (they exist on disk once the store
+// wrote there; a file that never left RAM may be the first).
+Status make_parent_dirs(const std::string& path) {
+  for (size_t at = path.find('/', 1); at != std::string::npos; at = path.find('/', at + 1)) {
+    const std::string dir = path.substr(0, at);
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return errno_status(errno, dir);
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -105,6 +172,7 @@ Status start(const comm::Comm& world, const Rules& rules, const FileSettings& se
   PARIO_RETURN_IF_ERROR(comm::agree(world, s));
   if (b) b->unlink_name();  // all attached: the name is no longer needed
   std::lock_guard<std::mutex> lock(state().mu);
+  state().node_tag = name;
   state().budget = std::move(b);
   return Status::Ok();
 }
@@ -116,13 +184,29 @@ Status stop() {
     std::lock_guard<std::mutex> lock(s.mu);
     files.swap(s.private_files);
   }
+  std::map<std::string, std::shared_ptr<device::RamFile>> store_files;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    store_files.swap(s.store_files);
+  }
   Status first;
   for (auto& [path, file] : files) {
     Result<Placement> disk = place(path, 0, s.settings);
     Status w = disk.ok() ? write_to_disk(file, path, *disk) : disk.status();
     if (first.ok() && !w.ok()) first = w;
   }
+  // Each disk array's file is written by the process that published it,
+  // unless a newer one took its name (whose publisher writes that).
+  for (auto& [path, file] : store_files) {
+    if (file->replaced()) continue;
+    Status w = make_parent_dirs(path);
+    Result<Placement> disk = place(path, 0, s.settings);
+    if (w.ok()) w = disk.ok() ? store_file_to_disk(file, path, *disk) : disk.status();
+    (void)device::unlink_segment(store_file_name(s.node_tag, path));
+    if (first.ok() && !w.ok()) first = w;
+  }
   files.clear();
+  store_files.clear();
   std::lock_guard<std::mutex> lock(s.mu);
   s.budget.reset();
   return first;
@@ -159,6 +243,108 @@ Result<std::unique_ptr<device::Device>> open_private(const std::string& path, co
   auto dev = device::make_ram_device(path, file, spill_to(disk, path));
   if (o.truncate) PARIO_RETURN_IF_ERROR(dev->truncate(0));
   return dev;
+}
+
+namespace {
+
+// Drops published files that a newer one replaced (their RAM goes back
+// when the last process lets go of them).
+void sweep_replaced(State& s) {
+  for (auto it = s.store_files.begin(); it != s.store_files.end();) {
+    it = it->second->replaced() ? s.store_files.erase(it) : std::next(it);
+  }
+}
+
+// The RAM file published for path; null when there is none.
+Result<std::shared_ptr<device::RamFile>> find_store_file(const std::string& path) {
+  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<device::RamBudget> b, budget());
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(state().mu);
+    sweep_replaced(state());
+    name = store_file_name(state().node_tag, path);
+  }
+  Result<std::shared_ptr<device::RamFile>> f = device::RamFile::attach(name, b);
+  if (!f.ok()) {
+    if (f.status().code() == Code::kNotFound) return std::shared_ptr<device::RamFile>();
+    return std::move(f).status().with_context(path);
+  }
+  if ((*f)->tag() != path_tag(path)) {
+    return Status(Code::kInternal, path + ": its RAM file's name " + name + " stands for another path");
+  }
+  return f;
+}
+
+// A new RAM file for path, filled (fill may be null: empty), then
+// published under its name.
+Result<std::shared_ptr<device::RamFile>> publish_store_file(const std::string& path, bool replace,
+                                                            const std::function<Status(device::Device&)>& fill,
+                                                            const Placement& disk) {
+  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<device::RamBudget> b, budget());
+  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<device::RamFile> f, device::RamFile::create(b));
+  if (fill) {
+    std::unique_ptr<device::Device> dev = device::make_ram_device(path, f, store_spill(disk, path));
+    Status filled = fill(*dev);
+    Status closed = dev->close();
+    PARIO_RETURN_IF_ERROR(filled.with_context(path));
+    PARIO_RETURN_IF_ERROR(closed);
+  }
+  std::shared_ptr<device::RamFile> old;
+  if (replace) {
+    Result<std::shared_ptr<device::RamFile>> found = find_store_file(path);
+    if (found.ok()) old = std::move(found).value();
+  }
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(state().mu);
+    name = store_file_name(state().node_tag, path);
+  }
+  PARIO_RETURN_IF_ERROR(f->publish_as(name, path_tag(path), replace));
+  if (old) old->mark_replaced();
+  std::lock_guard<std::mutex> lock(state().mu);
+  state().store_files[path] = f;
+  return f;
+}
+
+}  // namespace
+
+bool store_file_on_disk(const std::string& path, const Placement& disk) {
+  Result<std::shared_ptr<device::RamFile>> f = find_store_file(path);
+  return f.ok() && !*f && ::access(disk.paths[0].c_str(), F_OK) == 0;
+}
+
+Result<std::unique_ptr<device::Device>> open_store_file(const std::string& path, const device::OpenOptions& o,
+                                                        const Placement& disk) {
+  PARIO_ASSIGN_OR_RETURN(std::shared_ptr<device::RamFile> f, find_store_file(path));
+  if (!f) {
+    if (::access(disk.paths[0].c_str(), F_OK) == 0) return std::unique_ptr<device::Device>();  // stays on disk
+    if (!o.create) return Status(Code::kNotFound, path + ": no such file");
+    Result<std::shared_ptr<device::RamFile>> made = publish_store_file(path, false, nullptr, disk);
+    if (made.ok()) {
+      f = std::move(made).value();
+    } else if (made.status().code() == Code::kExists) {  // another rank made it first
+      PARIO_ASSIGN_OR_RETURN(f, find_store_file(path));
+      if (!f) return Status(Code::kInternal, path + ": its RAM file vanished as it was made");
+    } else {
+      return std::move(made).status();
+    }
+  }
+  return device::make_ram_device(path, f, store_spill(disk, path));
+}
+
+Status write_store_file(const std::string& path, bool replace,
+                        const std::function<Status(device::Device&)>& fill, const Placement& disk) {
+  return publish_store_file(path, replace, fill, disk).status();
+}
+
+void forget_store(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(state().mu);
+  State& s = state();
+  const std::string under = dir + "/";
+  for (auto it = s.store_files.lower_bound(under); it != s.store_files.end() && it->first.rfind(under, 0) == 0;) {
+    if (!it->second->replaced()) (void)device::unlink_segment(store_file_name(s.node_tag, it->first));
+    it = s.store_files.erase(it);
+  }
 }
 
 bool forget_private(const std::string& path) {

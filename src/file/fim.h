@@ -23,6 +23,7 @@
 // Thread safety: calls may come from any thread (one registry lock).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,6 +61,27 @@ Result<std::unique_ptr<device::Device>> open_private(const std::string& path,
                                                      const device::OpenOptions& options);
 // Drops a private RAM file of that path; false if there was none.
 bool forget_private(const std::string& path);
+
+// Disk arrays (file/storage.h): each file under a store that a rule
+// matches is one node-shared RAM file, found by every rank of the node by
+// a name made from its path, so ranks write chunks of one shard side by
+// side and read each other's chunks as on disk. The store's group must lie
+// on one node (capi keeps a spanning one on disk). New files are published
+// whole (a new file takes the name, as device::NewFile does on disk). At
+// stop() each file is written to its disk path by the process that
+// published it; forget_store drops a removed store's files.
+//
+// Whether path is a file on disk that has no RAM file (it stays on disk).
+bool store_file_on_disk(const std::string& path, const Placement& disk);
+// Its RAM device; null when it is on disk (open it there); kNotFound when
+// it is nowhere and not to be created.
+Result<std::unique_ptr<device::Device>> open_store_file(const std::string& path, const device::OpenOptions& options,
+                                                        const Placement& disk);
+// A new RAM file, filled, then published over the old (replace) or
+// dropped with kExists when the name is taken.
+Status write_store_file(const std::string& path, bool replace,
+                        const std::function<Status(device::Device&)>& fill, const Placement& disk);
+void forget_store(const std::string& dir);
 
 // A shared file's RAM: this node's copy, and the write-through to the
 // other nodes' copies when the group spans nodes.

@@ -1,41 +1,81 @@
 #include "file/storage.h"
 
+#include "base/stats.h"
+#include "file/fim.h"
 #include "file/mpiio_device.h"
 
 namespace pario::file {
 namespace {
 
-// O_DIRECT and MPI-IO for the files a store opens; whole new files are
-// made as device::posix_storage makes them.
+// O_DIRECT and MPI-IO for the files a store opens, or RAM; whole new
+// files on disk are made as device::posix_storage makes them.
 class SettingsStorage : public device::Storage {
  public:
-  explicit SettingsStorage(const FileSettings& settings)
-      : mpiio_(settings.backend == FileBackendChoice::kMpiio),
+  SettingsStorage(const FileSettings& settings, bool ram)
+      : settings_(settings),
+        mpiio_(settings.backend == FileBackendChoice::kMpiio),
+        ram_(ram),
         posix_(device::posix_storage(settings.direct)) {}
 
   Result<std::unique_ptr<device::Device>> open(const std::string& path,
                                                const device::OpenOptions& options) override {
+    if (ram_) {
+      PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> in_ram,
+                             fim::open_store_file(path, options, disk(path)));
+      if (in_ram) return in_ram;
+    }
     return mpiio_ ? open_mpiio(path, options) : posix_->open(path, options);
   }
   Status write_whole(const std::string& path, bool replace,
                      const std::function<Status(device::Device&)>& fill) override {
+    if (ram_ && !fim::store_file_on_disk(path, disk(path))) {
+      return fim::write_store_file(path, replace, fill, disk(path));
+    }
     return posix_->write_whole(path, replace, fill);
+  }
+  void forget(const std::string& dir) override {
+    if (ram_) fim::forget_store(dir);
   }
 
  private:
-  const bool mpiio_;
+  // Where a RAM file spills: the path itself (never striped, see above).
+  Placement disk(const std::string& path) const {
+    Placement where;
+    where.paths.push_back(path);
+    where.mpiio = mpiio_;
+    return where;
+  }
+
+  const FileSettings settings_;
+  const bool mpiio_, ram_;
   std::shared_ptr<device::Storage> posix_;
 };
 
+void note_fim(const std::string& store, const std::string& what) {
+  if (StatsRegistry::global().enabled()) StatsRegistry::global().set_note("fim " + store, what);
+}
+
 }  // namespace
 
-Result<std::shared_ptr<device::Storage>> storage_for(const std::string& store, const FileSettings& settings) {
+Status check_store_backend(const std::string& store, const FileSettings& settings) {
   if (settings.backend == FileBackendChoice::kStriped && settings.scratch_dirs.size() > 1) {
     return Status(Code::kUnsupported,
                   store + ": PARIO_FILE_BACKEND=striped would put a disk array's stripes in other "
                           "scratch directories, outside its Zarr store; use posix or mpiio for disk arrays");
   }
-  return std::shared_ptr<device::Storage>(std::make_shared<SettingsStorage>(settings));
+  return Status::Ok();
+}
+
+std::shared_ptr<device::Storage> storage_for(const std::string& store, const FileSettings& settings,
+                                             bool one_node) {
+  bool ram = fim::wants_ram(store);
+  if (ram && !one_node) {
+    ram = false;
+    note_fim(store, "on disk: the disk array's group spans nodes");
+  } else if (ram) {
+    note_fim(store, "in RAM: every new file of the store, one copy for the node");
+  }
+  return std::make_shared<SettingsStorage>(settings, ram);
 }
 
 }  // namespace pario::file

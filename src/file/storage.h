@@ -10,7 +10,9 @@
 //                       in other directories, outside the store, where no
 //                       Zarr reader would look;
 //   PARIO_FIM           a pattern that matches the store's path puts all of
-//                       its new files in node-shared RAM (file/fim.h).
+//                       its new files in node-shared RAM (file/fim.h), when
+//                       the group lies on one (possibly emulated) node; files
+//                       already on disk stay there.
 #pragma once
 
 #include <memory>
@@ -22,8 +24,11 @@
 
 namespace pario::file {
 
-// The storage for the files under directory `store`; kUnsupported for a
-// backend that cannot keep them there.
-Result<std::shared_ptr<device::Storage>> storage_for(const std::string& store, const FileSettings& settings);
+// kUnsupported for a backend that cannot keep a store's files in it.
+Status check_store_backend(const std::string& store, const FileSettings& settings);
+// The storage for the files under directory `store`, used by a group
+// that lies on one node or not (then Files in Memory keeps it on disk).
+std::shared_ptr<device::Storage> storage_for(const std::string& store, const FileSettings& settings,
+                                             bool one_node);
 
 }  // namespace pario::file
