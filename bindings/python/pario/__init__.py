@@ -63,13 +63,30 @@ class RemoteError(Error, RuntimeError): pass        # noqa: E701
 class InternalError(Error, RuntimeError): pass      # noqa: E701
 class PermissionDenied(Error, PermissionError): pass  # noqa: E701
 
-# In the order of the C codes (pario/status.h), from 1.
-_ERRORS = [InvalidArgument, StateError, NotFound, Exists, OutOfRange, NoMemory, NoSpace, IOFailure,
-           MPIError, Unsupported, Corrupt, Canceled, RemoteError, InternalError, PermissionDenied]
+# Keyed by the C constants, so neither order nor numbering is repeated
+# here; a code missing from this table raises the base Error
+# (tests/python/test_constants.py requires every code of the header).
+_ERRORS = {
+    _pario.ERR_INVALID_ARGUMENT: InvalidArgument,
+    _pario.ERR_STATE: StateError,
+    _pario.ERR_NOT_FOUND: NotFound,
+    _pario.ERR_EXISTS: Exists,
+    _pario.ERR_OUT_OF_RANGE: OutOfRange,
+    _pario.ERR_NO_MEMORY: NoMemory,
+    _pario.ERR_NO_SPACE: NoSpace,
+    _pario.ERR_IO: IOFailure,
+    _pario.ERR_MPI: MPIError,
+    _pario.ERR_UNSUPPORTED: Unsupported,
+    _pario.ERR_CORRUPT: Corrupt,
+    _pario.ERR_CANCELED: Canceled,
+    _pario.ERR_REMOTE: RemoteError,
+    _pario.ERR_INTERNAL: InternalError,
+    _pario.ERR_PERMISSION: PermissionDenied,
+}
 
 
 def _type_code(dtype):
-    """The C type of a NumPy dtype, or 0 (which C refuses) when it has none."""
+    """The C type of a NumPy dtype, or 0 (no PARIO_TYPE_*, so C refuses it) when it has none."""
     return _TYPES.get(dtype, 0)
 
 
@@ -78,16 +95,16 @@ def _check_collective(result, dtype):
     C, so that every rank fails together (the others with RemoteError)
     instead of this rank raising alone and the others waiting; here the
     error names the dtype."""
-    if dtype not in _TYPES and result[0] != 0:
-        raise InvalidArgument(1, f"dtype {dtype}: expected one of {', '.join(str(t) for t in _TYPES)}")
+    if dtype not in _TYPES and result[0] != _pario.OK:
+        raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT,
+                              f"dtype {dtype}: expected one of {', '.join(str(t) for t in _TYPES)}")
     return _check(*result)
 
 
 def _check(rc, *outputs):
-    """Raises the Error of a non-zero status; returns the outputs."""
-    if rc != 0:
-        kind = _ERRORS[rc - 1] if 0 < rc <= len(_ERRORS) else Error
-        raise kind(rc, _pario.last_error_message())
+    """Raises the Error of a failed status; returns the outputs."""
+    if rc != _pario.OK:
+        raise _ERRORS.get(rc, Error)(rc, _pario.last_error_message())
     if not outputs:
         return None
     return outputs[0] if len(outputs) == 1 else outputs
@@ -169,7 +186,7 @@ def _bytes_view(data):
     """A flat uint8 view of any contiguous buffer (NumPy array, bytes, ...)."""
     a = np.asarray(memoryview(data)) if not isinstance(data, np.ndarray) else data
     if not a.flags.c_contiguous:
-        raise InvalidArgument(1, "buffer is not C-contiguous")
+        raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT, "buffer is not C-contiguous")
     return a.reshape(-1).view(np.uint8)
 
 
@@ -235,8 +252,11 @@ def wait_all(requests):
 
 # ---------------------------------------------------------------- files --
 
-_MODES = {"r": 0x01, "w": 0x02 | 0x04 | 0x08, "r+": 0x03, "w+": 0x03 | 0x04 | 0x08, "a+": 0x03 | 0x04,
-          "x": 0x02 | 0x04 | 0x10, "x+": 0x03 | 0x04 | 0x10}
+# Python's open() modes as C mode bits.
+_R, _W, _RW = _pario.MODE_READ, _pario.MODE_WRITE, _pario.MODE_RDWR
+_CREATE, _TRUNCATE, _EXCLUSIVE = _pario.MODE_CREATE, _pario.MODE_TRUNCATE, _pario.MODE_EXCLUSIVE
+_MODES = {"r": _R, "w": _W | _CREATE | _TRUNCATE, "r+": _RW, "w+": _RW | _CREATE | _TRUNCATE,
+          "a+": _RW | _CREATE, "x": _W | _CREATE | _EXCLUSIVE, "x+": _RW | _CREATE | _EXCLUSIVE}
 
 
 class _Transfers:
@@ -274,7 +294,7 @@ class _Transfers:
 
     def _live(self):
         if not self._handle:
-            raise StateError(2, f"{self.path}: the file is closed")
+            raise StateError(_pario.ERR_STATE, f"{self.path}: the file is closed")
         return self._handle
 
 
@@ -290,10 +310,12 @@ class File(_Transfers):
     def __init__(self, path, mode="r+", direct=False):
         init()
         if mode not in _MODES:
-            raise InvalidArgument(1, f"mode {mode!r}: expected one of {', '.join(_MODES)}")
+            raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT,
+                                  f"mode {mode!r}: expected one of {', '.join(_MODES)}")
         self.path = os.fspath(path)
         self._handle = 0
-        self._handle = _check(*_pario.file_open(self.path, _MODES[mode] | (0x20 if direct else 0)))
+        bits = _MODES[mode] | (_pario.MODE_DIRECT if direct else 0)
+        self._handle = _check(*_pario.file_open(self.path, bits))
 
     def length(self):
         return _check(*_pario.file_length(self._live()))
@@ -354,7 +376,7 @@ def _group(group):
 
 
 def _size_hint(v):
-    return -1 if v is None else int(v)
+    return _pario.SIZE_UNKNOWN if v is None else int(v)
 
 
 class SharedFile(_Transfers):
@@ -400,8 +422,10 @@ class SharedFile(_Transfers):
 
 # ---------------------------------------------------------------- arrays --
 
-_TYPES = {np.dtype(np.float64): 1, np.dtype(np.float32): 2, np.dtype(np.int32): 3,
-          np.dtype(np.int64): 4, np.dtype(np.complex128): 5}
+# NumPy's dtypes of the C element types.
+_TYPES = {np.dtype(np.float64): _pario.TYPE_DOUBLE, np.dtype(np.float32): _pario.TYPE_FLOAT,
+          np.dtype(np.int32): _pario.TYPE_INT32, np.dtype(np.int64): _pario.TYPE_INT64,
+          np.dtype(np.complex128): _pario.TYPE_COMPLEX_DOUBLE}
 
 
 class GlobalArray:
@@ -428,7 +452,7 @@ class GlobalArray:
 
     def _live(self):
         if not self._handle:
-            raise StateError(2, f"array {self.name} is destroyed")
+            raise StateError(_pario.ERR_STATE, f"array {self.name} is destroyed")
         return self._handle
 
     def _section(self, key):
@@ -440,20 +464,22 @@ class GlobalArray:
             key = key[:i] + (slice(None),) * (self.ndim - len(key) + 1) + key[i + 1:]
         key = key + (slice(None),) * (self.ndim - len(key))
         if len(key) != self.ndim:
-            raise InvalidArgument(1, f"{len(key)} indices for a {self.ndim}-d array")
+            raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT,
+                                  f"{len(key)} indices for a {self.ndim}-d array")
         start, count, shape = [], [], []
         for k, n in zip(key, self.shape):
             if isinstance(k, slice):
                 lo, hi, step = k.indices(n)
                 if step != 1:
-                    raise InvalidArgument(1, "sections take unit steps only")
+                    raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT, "sections take unit steps only")
                 start.append(lo)
                 count.append(max(0, hi - lo))
                 shape.append(count[-1])
             else:
                 i = int(k) + (n if int(k) < 0 else 0)
                 if not 0 <= i < n:
-                    raise OutOfRange(5, f"index {k} is out of range for a dimension of {n}")
+                    raise OutOfRange(_pario.ERR_OUT_OF_RANGE,
+                                     f"index {k} is out of range for a dimension of {n}")
                 start.append(i)
                 count.append(1)
         return start, count, tuple(shape)
@@ -542,7 +568,8 @@ class Counter:
     def fetch_add(self, increment, owner=None):
         """Adds increment (to rank owner's counter, default the global one)
         and returns the value before, atomically."""
-        return _check(*_pario.counter_fetch_add(self._handle, -1 if owner is None else owner, increment))
+        owner = _pario.COUNTER_GLOBAL if owner is None else owner
+        return _check(*_pario.counter_fetch_add(self._handle, owner, increment))
 
     def __iter__(self):
         """Values until the caller stops (e.g. `for i in c: if i >= n: break`)."""
@@ -567,6 +594,8 @@ class Counter:
 # ------------------------------------------------------------ disk arrays --
 
 _DTYPES = {code: dtype for dtype, code in _TYPES.items()}
+# A store opens read-only or read-write (nothing else in disk_array.h).
+_OPEN_MODES = {"r": _pario.MODE_READ, "r+": _pario.MODE_RDWR}
 
 
 class _Attributes:
@@ -580,17 +609,18 @@ class _Attributes:
 
     def __getitem__(self, name):
         rc, value = _pario.disk_array_get_attribute(self._array._live(), str(name))
-        if rc == _ERRORS.index(NotFound) + 1:
+        if rc == _pario.ERR_NOT_FOUND:
             raise KeyError(name)
         return _check(rc, value)
 
     def __setitem__(self, name, value):
         if not isinstance(value, str):
-            raise InvalidArgument(1, f"attribute {name!r}: values are strings, got {type(value).__name__}")
+            raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT,
+                                  f"attribute {name!r}: values are strings, got {type(value).__name__}")
         _check(_pario.disk_array_set_attribute(self._array._live(), str(name), value))
 
     def __contains__(self, name):
-        return _pario.disk_array_get_attribute(self._array._live(), str(name))[0] == 0
+        return _pario.disk_array_get_attribute(self._array._live(), str(name))[0] == _pario.OK
 
     def get(self, name, default=None):
         return self[name] if name in self else default
@@ -617,10 +647,9 @@ class DiskArray:
                                                                       _type_code(dt), list(shape),
                                                                       list(chunks or [])), dt)
         else:
-            if mode not in ("r", "r+"):
-                raise InvalidArgument(1, f"mode {mode!r}: expected 'r' or 'r+'")
-            self._handle = _check(*_pario.disk_array_open(self.group._handle, self.path,
-                                                          0x01 if mode == "r" else 0x03))
+            if mode not in _OPEN_MODES:
+                raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT, f"mode {mode!r}: expected 'r' or 'r+'")
+            self._handle = _check(*_pario.disk_array_open(self.group._handle, self.path, _OPEN_MODES[mode]))
         type_code, dims, chunks = _check(*_pario.disk_array_info(self._handle))
         self.dtype, self.shape, self.chunks = _DTYPES[type_code], tuple(dims), tuple(chunks)
         self.attrs = _Attributes(self)
@@ -653,7 +682,7 @@ class DiskArray:
 
     def _live(self):
         if not self._handle:
-            raise StateError(2, f"{self.path}: the disk array is closed")
+            raise StateError(_pario.ERR_STATE, f"{self.path}: the disk array is closed")
         return self._handle
 
     def close(self):
