@@ -4,8 +4,7 @@ for every element type."""
 import sys
 from pathlib import Path
 
-import pario
-from pario import _pario
+from pario import _arrays, _errors, _pario
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from header_constants import header_constants  # noqa: E402
@@ -32,9 +31,9 @@ def test_every_mode_type_and_status_code_is_exported():
 
 
 def test_each_status_code_has_its_own_exception():
-    assert sorted(pario._ERRORS) == sorted(header_group("PARIO_ERR_").values())
-    assert len(set(pario._ERRORS.values())) == len(pario._ERRORS)
+    assert sorted(_errors._ERRORS) == sorted(header_group("PARIO_ERR_").values())
+    assert len(set(_errors._ERRORS.values())) == len(_errors._ERRORS)
 
 
 def test_each_element_type_has_one_dtype():
-    assert sorted(pario._TYPES.values()) == sorted(header_group("PARIO_TYPE_").values())
+    assert sorted(_arrays._TYPES.values()) == sorted(header_group("PARIO_TYPE_").values())
