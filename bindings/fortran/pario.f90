@@ -38,7 +38,14 @@ module pario
   integer(int64), parameter, public :: PARIO_UNKNOWN = -1_int64
   integer, parameter, public :: PARIO_TYPE_DOUBLE = 1, PARIO_TYPE_FLOAT = 2, PARIO_TYPE_INT32 = 3, &
                                 PARIO_TYPE_INT64 = 4, PARIO_TYPE_COMPLEX_DOUBLE = 5
-  integer(c_int), parameter :: INVALID_ARGUMENT = 1
+  ! Status codes (pario/status.h): what ierr receives when a call fails.
+  integer, parameter, public :: PARIO_ERR_INVALID_ARGUMENT = 1, PARIO_ERR_STATE = 2, PARIO_ERR_NOT_FOUND = 3, &
+                                PARIO_ERR_EXISTS = 4, PARIO_ERR_OUT_OF_RANGE = 5, PARIO_ERR_NO_MEMORY = 6, &
+                                PARIO_ERR_NO_SPACE = 7, PARIO_ERR_IO = 8, PARIO_ERR_MPI = 9, &
+                                PARIO_ERR_UNSUPPORTED = 10, PARIO_ERR_CORRUPT = 11, PARIO_ERR_CANCELED = 12, &
+                                PARIO_ERR_REMOTE = 13, PARIO_ERR_INTERNAL = 14, PARIO_ERR_PERMISSION = 15
+  ! The module's own refusals, in the kind refuse() takes.
+  integer(c_int), parameter :: INVALID_ARGUMENT = PARIO_ERR_INVALID_ARGUMENT
   integer, parameter :: PARIO_ARRAY_MAX_DIMS = 7
 
   type, public :: pario_file

@@ -47,12 +47,12 @@ program pario_module_test
   call pario_file_read(f, 8080_int64, text)
   call check(text == 'hello pario' .and. pario_file_length(f) == 8091_int64, 'a character scalar counts its length')
   call pario_file_read(f, 8000_int64, y, ierr)
-  call check(ierr == 5, 'read past end of file gives PARIO_ERR_OUT_OF_RANGE')
+  call check(ierr == PARIO_ERR_OUT_OF_RANGE, 'read past end of file gives PARIO_ERR_OUT_OF_RANGE')
   call check(index(pario_error_message(), 'past end of file') > 0, 'the message says why')
   call pario_file_close(f)
   call pario_file_delete(path)
   call pario_file_open(f, path, PARIO_READ, ierr)
-  call check(ierr == 3, 'a deleted file is not found')
+  call check(ierr == PARIO_ERR_NOT_FOUND, 'a deleted file is not found')
 
   ! Shared file: block i by rank mod(i, np), then read the next rank's.
   call pario_group_world(world)
@@ -105,7 +105,7 @@ program pario_module_test
   call check(all(tw == transpose(whole)), 'disk array written transposed, read back')
   call pario_disk_array_iwrite(d, a, [1_int64, 1_int64], [7_int64, 5_int64], [1_int64, 1_int64], req, &
                                axes=[1, 1], ierr=ierr)
-  call check(ierr == 1, 'a repeated axis is refused')
+  call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'a repeated axis is refused')
   call check(index(pario_error_message(), 'perm') > 0, 'the message names the permutation')
   call pario_disk_array_close(d)
   call pario_disk_array_delete(world, path)
@@ -240,22 +240,25 @@ contains
     call pario_array_create(ad, world, 'errors', [4_int64, 4_int64])
     call pario_array_fill(ad, 1.0_real64)
     call pario_array_put(ad, [1_int64, 1_int64], [4_int64, 1_int64], wrong, ierr)
-    call check(ierr == 1 .and. index(pario_error_message(), 'pario_array_put: the buffer holds integer(int32) &
-               &elements, the array real(real64)') > 0, 'a buffer of another type is refused')
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), &
+               'pario_array_put: the buffer holds integer(int32) elements, the array real(real64)') > 0, &
+               'a buffer of another type is refused')
     call pario_array_get(ad, [1_int64, 1_int64], [4_int64, 1_int64], small, ierr)
-    call check(ierr == 1 .and. index(pario_error_message(), 'the buffer has 3 elements, the section 4') > 0, &
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. &
+               index(pario_error_message(), 'the buffer has 3 elements, the section 4') > 0, &
                'a buffer smaller than the section is refused')
     call pario_array_fill(ad, 1, ierr)
-    call check(ierr == 1 .and. index(pario_error_message(), 'one real(real64)') > 0, &
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), 'one real(real64)') > 0, &
                'a fill value of another type is refused')
     call pario_array_acc(ad, [1_int64, 1_int64], [4_int64, 1_int64], m(:, 1), 2.0_real32, ierr)
-    call check(ierr == 1 .and. index(pario_error_message(), 'alpha must be one real(real64)') > 0, &
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), 'alpha must be one real(real64)') > 0, &
                'an alpha of another type is refused')
     call pario_array_iget(ad, [1_int64, 1_int64], [1_int64, 4_int64], m(1, :), r, ierr)
-    call check(ierr == 1 .and. index(pario_error_message(), 'strided') > 0, &
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), 'strided') > 0, &
                'a strided buffer for a nonblocking get is refused')
     call pario_array_get(ad, [1_int64, 1_int64, 1_int64], [4_int64, 4_int64, 1_int64], m, ierr)
-    call check(ierr == 1 .and. index(pario_error_message(), 'one bound per dimension: 2, not 3 and 3') > 0, &
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. &
+               index(pario_error_message(), 'one bound per dimension: 2, not 3 and 3') > 0, &
                'lo and hi of the wrong rank are refused')
     call check(all(m == 7), 'nothing moved')
     call pario_array_get(ad, [1_int64, 1_int64], [1_int64, 4_int64], m(1, :))
@@ -272,15 +275,16 @@ contains
     character(len=256) :: dpath
     write (dpath, '(a, a)') trim(dir), '/fortran_bad_args.zarr'
     call pario_disk_array_create(dd, world, trim(dpath), [(2_int64, i = 1, 9)], ierr=ierr)
-    call check(ierr == 1 .and. index(pario_error_message(), 'ndim 9') > 0, 'a disk array of 9 dimensions is refused')
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), 'ndim 9') > 0, &
+               'a disk array of 9 dimensions is refused')
     call pario_array_create(ad, world, 'bad', [8_int64, 6_int64])
     call pario_disk_array_create(dd, world, trim(dpath), [8_int64, 6_int64])
     call pario_disk_array_write(dd, ad, [1_int64, 1_int64], [8_int64, 6_int64], &
                                 [huge(0_int64) - 1, 1_int64], ierr)
-    call check(ierr == 5 .and. index(pario_error_message(), 'outside') > 0, &
+    call check(ierr == PARIO_ERR_OUT_OF_RANGE .and. index(pario_error_message(), 'outside') > 0, &
                'a disk section near huge(0_int64) is out of range, on every rank')
     call pario_group_barrier(never, ierr)
-    call check(ierr == 1 .and. index(pario_error_message(), 'group handle is null') > 0, &
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), 'group handle is null') > 0, &
                'a collective on a group never made is refused')
     call pario_group_barrier(world)
     call pario_disk_array_close(dd)

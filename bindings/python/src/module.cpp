@@ -1,7 +1,7 @@
 // pario._pario: a thin nanobind layer over the public C API. Every function
 // returns the C status code first (and its outputs after it); the Python
-// package (pario/__init__.py) turns codes into exceptions and builds the
-// Pythonic objects. Handles travel as integers. The GIL is released around
+// package (pario/*.py) turns codes into exceptions and builds the Pythonic
+// objects. Handles travel as integers. The GIL is released around
 // every call that may block (I/O, waits, collectives).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -58,6 +58,53 @@ nb::dlpack::dtype dlpack_type(int type) {
     default: return nb::dtype<double>();
   }
 }
+
+// ---- constants ----
+
+// The C header's constants as module attributes without the PARIO_ prefix
+// (MODE_READ, TYPE_DOUBLE, ERR_NOT_FOUND, ...), so the package takes every
+// value from C and never keeps a copy that could drift. The cast: status
+// codes are an unnamed enum, which nanobind cannot convert.
+#define PARIO_CONSTANT(name) m.attr(#name) = static_cast<int64_t>(PARIO_##name)
+
+void bind_constants(nb::module_& m) {
+  PARIO_CONSTANT(OK);
+  PARIO_CONSTANT(ERR_INVALID_ARGUMENT);
+  PARIO_CONSTANT(ERR_STATE);
+  PARIO_CONSTANT(ERR_NOT_FOUND);
+  PARIO_CONSTANT(ERR_EXISTS);
+  PARIO_CONSTANT(ERR_OUT_OF_RANGE);
+  PARIO_CONSTANT(ERR_NO_MEMORY);
+  PARIO_CONSTANT(ERR_NO_SPACE);
+  PARIO_CONSTANT(ERR_IO);
+  PARIO_CONSTANT(ERR_MPI);
+  PARIO_CONSTANT(ERR_UNSUPPORTED);
+  PARIO_CONSTANT(ERR_CORRUPT);
+  PARIO_CONSTANT(ERR_CANCELED);
+  PARIO_CONSTANT(ERR_REMOTE);
+  PARIO_CONSTANT(ERR_INTERNAL);
+  PARIO_CONSTANT(ERR_PERMISSION);
+
+  PARIO_CONSTANT(MODE_READ);
+  PARIO_CONSTANT(MODE_WRITE);
+  PARIO_CONSTANT(MODE_RDWR);
+  PARIO_CONSTANT(MODE_CREATE);
+  PARIO_CONSTANT(MODE_TRUNCATE);
+  PARIO_CONSTANT(MODE_EXCLUSIVE);
+  PARIO_CONSTANT(MODE_DIRECT);
+
+  PARIO_CONSTANT(TYPE_DOUBLE);
+  PARIO_CONSTANT(TYPE_FLOAT);
+  PARIO_CONSTANT(TYPE_INT32);
+  PARIO_CONSTANT(TYPE_INT64);
+  PARIO_CONSTANT(TYPE_COMPLEX_DOUBLE);
+
+  PARIO_CONSTANT(ARRAY_MAX_DIMS);
+  PARIO_CONSTANT(COUNTER_GLOBAL);
+  PARIO_CONSTANT(SIZE_UNKNOWN);
+}
+
+#undef PARIO_CONSTANT
 
 // ---- files and requests ----
 
@@ -378,6 +425,7 @@ NB_MODULE(_pario, m) {
     size_t n = pario_stats_table(buf.data(), buf.size());
     return std::string(buf.data(), std::min(n, buf.size() - 1));
   });
+  bind_constants(m);
   bind_files(m);
   bind_arrays(m);
 }
