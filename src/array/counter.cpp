@@ -6,10 +6,10 @@ namespace pario::array {
 
 Counter::~Counter() = default;  // a window not closed is MPI's at finalize
 
-Result<std::unique_ptr<Counter>> Counter::create(std::shared_ptr<const Group> group) {
+Result<std::unique_ptr<Counter>> Counter::create(std::shared_ptr<const comm::Group> group) {
   std::unique_ptr<Counter> c(new Counter());
   c->group_ = std::move(group);
-  const Group& g = *c->group_;
+  const comm::Group& g = *c->group_;
   MPI_Info info;
   MPI_Info_create(&info);
   MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
@@ -61,7 +61,7 @@ Result<int64_t> Counter::fetch_add(int owner, int64_t increment) {
 
 Status Counter::reset() {
   if (win_ == MPI_WIN_NULL) return Status(Code::kInvalidArgument, "counter is closed");
-  const Group& g = *group_;
+  const comm::Group& g = *group_;
   // Every increment issued before the call has completed (fetch_add
   // flushes); the barrier makes sure nobody is still issuing.
   PARIO_RETURN_IF_ERROR(g.barrier());

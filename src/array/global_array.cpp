@@ -228,10 +228,10 @@ Result<bool> ArrayRequest::test() {
 
 // --- create and close -------------------------------------------------------
 
-Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const Group> group,
+Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const comm::Group> group,
                                                          std::string name, ElementType type,
                                                          Distribution dist) {
-  const Group& g = *group;
+  const comm::Group& g = *group;
   // Every rank must describe the same array: compare a fingerprint.
   uint64_t print = 1469598103934665603ull;
   auto mix = [&](int64_t v) { print = (print ^ static_cast<uint64_t>(v)) * 1099511628211ull; };
@@ -481,7 +481,7 @@ Status GlobalArray::issue_node(RmaOp op, const Piece* pieces, size_t k, int targ
                                const Box& section, char* origin, char* result,
                                const Shape& shape, ArrayRequest* async) {
   if (op == RmaOp::kGetAcc) return fetch_add_rows(pieces, k, target, section, origin, result, shape);
-  const MPI_Datatype base = element_mpi_type(type_);
+  const MPI_Datatype base = comm::element_mpi_type(type_);
   const size_t esize = element_size(type_);
   const int n = section.ndim;
   TypeGuard otype, ttype;
@@ -567,7 +567,7 @@ Status GlobalArray::issue_node(RmaOp op, const Piece* pieces, size_t k, int targ
 // while contiguous runs stayed exact. DDI_GetAcc sections are small.
 Status GlobalArray::fetch_add_rows(const Piece* pieces, size_t k, int target, const Box& section,
                                    char* origin, char* result, const Shape& shape) {
-  const MPI_Datatype base = element_mpi_type(type_);
+  const MPI_Datatype base = comm::element_mpi_type(type_);
   const int64_t esize = static_cast<int64_t>(element_size(type_));
   Status st;
   for (size_t p = 0; p < k && st.ok(); ++p) {
@@ -594,7 +594,7 @@ Status GlobalArray::transfer(RmaOp op, const Box& section, char* buf,
   Shape shape{};
   PARIO_RETURN_IF_ERROR(check(section, buf, ld, &shape));
   if (section.empty()) return Status::Ok();
-  const Group& g = *group_;
+  const comm::Group& g = *group_;
   const WindowSet& w = *windows_;
   const int my_node = g.topology().node;
   const size_t esize = element_size(type_);
@@ -851,7 +851,7 @@ Status GlobalArray::unlock() {
 
 Result<char*> GlobalArray::access(int rank, Box* patch) const {
   if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
-  const Group& g = *group_;
+  const comm::Group& g = *group_;
   if (rank < 0 || rank >= g.size()) {
     return Status(Code::kInvalidArgument, "rank " + std::to_string(rank) + " is not in the group");
   }
@@ -867,7 +867,7 @@ Result<char*> GlobalArray::access(int rank, Box* patch) const {
 bool GlobalArray::one_message_per_node() const { return windows_ && windows_->node != MPI_WIN_NULL; }
 
 Result<Box> GlobalArray::node_box(int node) const {
-  const Group& g = *group_;
+  const comm::Group& g = *group_;
   if (node < 0 || node >= g.topology().nodes) {
     return Status(Code::kInvalidArgument, "node " + std::to_string(node) + " does not exist");
   }

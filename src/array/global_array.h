@@ -30,9 +30,9 @@
 #include <vector>
 
 #include "array/distribution.h"
-#include "array/group.h"
 #include "base/stats.h"
 #include "base/status.h"
+#include "comm/group.h"
 
 namespace pario::array {
 
@@ -74,7 +74,7 @@ class GlobalArray {
 
   // Collective over the group; every rank must pass the same arguments
   // (checked: a mismatch fails on every rank). The array starts zeroed.
-  static Result<std::shared_ptr<GlobalArray>> create(std::shared_ptr<const Group> group,
+  static Result<std::shared_ptr<GlobalArray>> create(std::shared_ptr<const comm::Group> group,
                                                      std::string name, ElementType type,
                                                      Distribution dist);
   // Collective: completes pending requests and frees the windows.
@@ -83,7 +83,7 @@ class GlobalArray {
   const std::string& name() const { return name_; }
   ElementType type() const { return type_; }
   const Distribution& distribution() const { return dist_; }
-  const Group& group() const { return *group_; }
+  const comm::Group& group() const { return *group_; }
   bool closed() const;
 
   // Blocking transfers of `section` from/to a buffer with leading
@@ -155,7 +155,7 @@ class GlobalArray {
   // Remembers a request so close() can complete it.
   void track(const std::shared_ptr<ArrayRequest>& req);
 
-  std::shared_ptr<const Group> group_;
+  std::shared_ptr<const comm::Group> group_;
   std::string name_;
   ElementType type_ = ElementType::kDouble;
   Distribution dist_;

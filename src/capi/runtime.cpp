@@ -24,7 +24,7 @@ thread_local std::string last_error;
 struct Runtime {
   bool up = false;
   comm::NodeTopology topology;
-  std::shared_ptr<array::Group> world;
+  std::shared_ptr<comm::Group> world;
 };
 
 Runtime& runtime() {
@@ -97,7 +97,7 @@ int world_rank() { return comm::initialized() ? comm::world().rank() : 0; }
 
 }  // namespace
 
-Result<std::shared_ptr<array::Group>> world_group() {
+Result<std::shared_ptr<comm::Group>> world_group() {
   if (!runtime().up) return Status(Code::kState, "call pario_init first");
   return runtime().world;
 }
@@ -135,8 +135,8 @@ int pario_init(void) {
     PARIO_RETURN_IF_ERROR(config().status());
     PARIO_RETURN_IF_ERROR(comm::initialize());
     const Config& cfg = **config();
-    Result<std::shared_ptr<array::Group>> world =
-        array::Group::create(comm::world().get(), cfg.ranks_per_node);
+    Result<std::shared_ptr<comm::Group>> world =
+        comm::Group::create(comm::world().get(), cfg.ranks_per_node);
     Status agreed = comm::agree(comm::world(), world.status());
     if (agreed.ok()) {
       rt.world = std::move(world).value();

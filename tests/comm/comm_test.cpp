@@ -1,10 +1,12 @@
 // Multi-rank tests of the comm layer; run under mpiexec with 1, 2 and 4
 // ranks, and with PARIO_RANKS_PER_NODE=2 on 4 ranks (two emulated nodes).
 #include "comm/comm.h"
+#include "comm/group.h"
 #include "mpi_main.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 
 namespace pario::comm {
@@ -58,6 +60,36 @@ TEST(Comm, AgreeGivesEveryRankTheSameOutcome) {
     EXPECT_NE(all.message().find("disk full on the last rank"), std::string::npos);
     EXPECT_NE(all.message().find("rank " + std::to_string(size - 1)), std::string::npos);
   }
+}
+
+TEST(Group, KnowsItsNodesAndStaysWithinItself) {
+  const char* env = std::getenv("PARIO_RANKS_PER_NODE");
+  auto made = Group::create(world().get(), env ? std::atoi(env) : 0);
+  ASSERT_TRUE(made.ok()) << made.status().message();
+  std::shared_ptr<Group> g = *made;
+  EXPECT_EQ(g->rank(), world().rank());
+  EXPECT_EQ(g->size(), world().size());
+  EXPECT_TRUE(g->one_physical_node());  // tests run on one machine
+  const int node = g->topology().node;
+  EXPECT_EQ(g->node_of(g->rank()), node);
+  EXPECT_EQ(g->ranks_of_node(node).front(), g->master_of_node(node));
+  // Sums and broadcasts of each element type's MPI datatype.
+  int64_t n = 1;
+  ASSERT_TRUE(g->sum(ElementType::kInt64, &n, 1).ok());
+  EXPECT_EQ(n, g->size());
+  EXPECT_EQ(element_mpi_type(ElementType::kDouble), MPI_DOUBLE);
+  double x = g->rank() == 0 ? 2.5 : 0;
+  ASSERT_TRUE(g->broadcast(&x, sizeof x, 0).ok());
+  EXPECT_EQ(x, 2.5);
+  EXPECT_EQ(g->broadcast(&x, sizeof x, g->size()).code(), Code::kInvalidArgument);
+  // A split: ranks of one parity, and "no group" for a negative color.
+  auto half = g->split(g->rank() % 2).value();
+  ASSERT_TRUE(half);
+  int32_t one = 1;
+  ASSERT_TRUE(half->sum(ElementType::kInt32, &one, 1).ok());
+  EXPECT_EQ(one, (g->size() + 1 - g->rank() % 2) / 2);
+  auto none = g->split(-1).value();
+  EXPECT_FALSE(none);
 }
 
 }  // namespace
