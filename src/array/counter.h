@@ -14,6 +14,7 @@
 
 #include "base/status.h"
 #include "comm/group.h"
+#include "comm/handles.h"
 
 namespace pario::array {
 
@@ -36,12 +37,12 @@ class Counter {
   // Collective: sets every counter to 0.
   Status reset();
   const comm::Group& group() const { return *group_; }
-  bool closed() const { return win_ == MPI_WIN_NULL; }
+  bool closed() const { return win_.get() == MPI_WIN_NULL; }
 
  private:
   Counter() = default;
   std::shared_ptr<const comm::Group> group_;
-  MPI_Win win_ = MPI_WIN_NULL;
+  comm::Window win_;
   int64_t* slots_ = nullptr;  // [0] the global counter (used on rank 0), [1] this rank's
 };
 

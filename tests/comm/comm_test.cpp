@@ -2,12 +2,14 @@
 // ranks, and with PARIO_RANKS_PER_NODE=2 on 4 ranks (two emulated nodes).
 #include "comm/comm.h"
 #include "comm/group.h"
+#include "comm/handles.h"
 #include "mpi_main.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdlib>
+#include <utility>
 
 namespace pario::comm {
 namespace {
@@ -90,6 +92,53 @@ TEST(Group, KnowsItsNodesAndStaysWithinItself) {
   EXPECT_EQ(one, (g->size() + 1 - g->rank() % 2) / 2);
   auto none = g->split(-1).value();
   EXPECT_FALSE(none);
+}
+
+TEST(Handles, InfoHoldsItsHints) {
+  auto info = Info::create({{"same_disp_unit", "true"}, {"pario_test_key", "42"}});
+  ASSERT_TRUE(info.ok()) << info.status().message();
+  char value[16] = {0};
+  int found = 0;
+  MPI_Info_get(info->get(), "pario_test_key", sizeof value - 1, value, &found);
+  EXPECT_TRUE(found);
+  EXPECT_STREQ(value, "42");
+  Info moved = std::move(info).value();
+  EXPECT_NE(moved.get(), MPI_INFO_NULL);
+  moved = Info();  // frees the held object
+  EXPECT_EQ(moved.get(), MPI_INFO_NULL);
+}
+
+TEST(Handles, DatatypeIsFreedAndReplaced) {
+  Datatype t;
+  ASSERT_TRUE(mpi_status(MPI_Type_contiguous(3, MPI_INT, t.out()), "MPI_Type_contiguous").ok());
+  ASSERT_TRUE(t.commit().ok());
+  int size = 0;
+  MPI_Type_size(t.get(), &size);
+  EXPECT_EQ(size, 3 * static_cast<int>(sizeof(int)));
+  // A second creation through out() frees the first type.
+  ASSERT_TRUE(mpi_status(MPI_Type_contiguous(2, MPI_INT, t.out()), "MPI_Type_contiguous").ok());
+  ASSERT_TRUE(t.commit().ok());
+  Datatype other(std::move(t));
+  EXPECT_EQ(t.get(), MPI_DATATYPE_NULL);
+  MPI_Type_size(other.get(), &size);
+  EXPECT_EQ(size, 2 * static_cast<int>(sizeof(int)));
+}
+
+TEST(Handles, WindowIsFreedCollectively) {
+  // A shared window, as counters make on one machine (MPI_Win_create
+  // needs an RMA transport that a one-rank Open MPI job may lack).
+  void* base = nullptr;
+  Window w;
+  Status made = mpi_status(MPI_Win_allocate_shared(sizeof(int64_t), sizeof(int64_t), MPI_INFO_NULL,
+                                                   world().get(), &base, w.out()),
+                           "MPI_Win_allocate_shared");
+  ASSERT_TRUE(made.ok()) << made.message();
+  ASSERT_NE(w.get(), MPI_WIN_NULL);
+  Window moved(std::move(w));
+  EXPECT_EQ(w.get(), MPI_WIN_NULL);
+  EXPECT_TRUE(w.free().ok());  // an empty owner: nothing to free
+  ASSERT_TRUE(moved.free().ok());
+  EXPECT_EQ(moved.get(), MPI_WIN_NULL);
 }
 
 }  // namespace
