@@ -3,12 +3,14 @@
 #include "comm/comm.h"
 #include "comm/group.h"
 #include "comm/handles.h"
+#include "comm/stats_gather.h"
 #include "mpi_main.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <utility>
 
 namespace pario::comm {
@@ -139,6 +141,29 @@ TEST(Handles, WindowIsFreedCollectively) {
   EXPECT_TRUE(w.free().ok());  // an empty owner: nothing to free
   ASSERT_TRUE(moved.free().ok());
   EXPECT_EQ(moved.get(), MPI_WIN_NULL);
+}
+
+TEST(Stats, GatherSumsEveryRankOnRankZero) {
+  const int rank = world().rank(), size = world().size();
+  StatsTotals t;
+  t.v[0] = 1;
+  t.v[1] = static_cast<uint64_t>(rank);
+  StatsTotals::PathSums& shared = t.paths["shared"];
+  shared.ranks = 1;
+  shared.size = 100 + static_cast<uint64_t>(rank);
+  shared.v[0] = 2;
+  t.paths["rank" + std::to_string(rank)].ranks = 1;
+  ASSERT_TRUE(gather_stats(world(), &t).ok());
+  if (rank != 0) {
+    EXPECT_EQ(t.v[0], 1u);  // unchanged
+    return;
+  }
+  EXPECT_EQ(t.v[0], static_cast<uint64_t>(size));
+  EXPECT_EQ(t.v[1], static_cast<uint64_t>(size * (size - 1) / 2));
+  EXPECT_EQ(t.paths.size(), static_cast<size_t>(size) + 1);
+  EXPECT_EQ(t.paths["shared"].ranks, static_cast<uint64_t>(size));
+  EXPECT_EQ(t.paths["shared"].size, 100u + static_cast<uint64_t>(size - 1));  // the largest
+  EXPECT_EQ(t.paths["shared"].v[0], 2u * static_cast<uint64_t>(size));
 }
 
 }  // namespace
