@@ -1,7 +1,8 @@
 # Checks every #include "<layer>/..." in src/ against the layer table in
 # src/README.md (kept in step with STYLE.md): a layer may include itself and
 # the layers listed for it, nothing else. Also: only comm and layers above it
-# may include <mpi.h>. Run as: cmake -DSRC=<src dir> -P layering.cmake
+# may include <mpi.h>, and only dataset may include <hdf5.h> (HDF5 stays
+# behind one layer). Run as: cmake -DSRC=<src dir> -P layering.cmake
 cmake_minimum_required(VERSION 3.20)
 set(allowed_base "")
 set(allowed_comm "base")
@@ -16,6 +17,7 @@ set(allowed_capi "base;comm;device;file;array;collective;diskarray;dataset;exodu
 set(allowed_compat "")
 set(layers base comm device file array collective diskarray dataset exodus capi compat)
 set(mpi_ok comm file array collective diskarray dataset exodus capi)
+set(hdf5_ok dataset)
 
 set(errors "")
 foreach(layer IN LISTS layers)
@@ -34,6 +36,9 @@ foreach(layer IN LISTS layers)
       endif()
       if(line MATCHES "<mpi.h>" AND NOT layer IN_LIST mpi_ok)
         string(APPEND errors "${f}: layer '${layer}' may not include <mpi.h>\n")
+      endif()
+      if(line MATCHES "<hdf5.h>" AND NOT layer IN_LIST hdf5_ok)
+        string(APPEND errors "${f}: layer '${layer}' may not include <hdf5.h>\n")
       endif()
     endforeach()
   endforeach()

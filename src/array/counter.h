@@ -12,8 +12,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "array/group.h"
 #include "base/status.h"
+#include "comm/group.h"
+#include "comm/handles.h"
 
 namespace pario::array {
 
@@ -26,7 +27,7 @@ class Counter {
   Counter& operator=(const Counter&) = delete;
 
   // Collective over the group; all counters start at 0.
-  static Result<std::unique_ptr<Counter>> create(std::shared_ptr<const Group> group);
+  static Result<std::unique_ptr<Counter>> create(std::shared_ptr<const comm::Group> group);
   // Collective.
   Status close();
 
@@ -35,13 +36,13 @@ class Counter {
   Result<int64_t> fetch_add(int owner, int64_t increment);
   // Collective: sets every counter to 0.
   Status reset();
-  const Group& group() const { return *group_; }
-  bool closed() const { return win_ == MPI_WIN_NULL; }
+  const comm::Group& group() const { return *group_; }
+  bool closed() const { return win_.get() == MPI_WIN_NULL; }
 
  private:
   Counter() = default;
-  std::shared_ptr<const Group> group_;
-  MPI_Win win_ = MPI_WIN_NULL;
+  std::shared_ptr<const comm::Group> group_;
+  comm::Window win_;
   int64_t* slots_ = nullptr;  // [0] the global counter (used on rank 0), [1] this rank's
 };
 

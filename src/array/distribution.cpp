@@ -66,24 +66,6 @@ void best_grid(const std::vector<int64_t>& dims, int remaining, size_t d, std::v
 
 }  // namespace
 
-int64_t Box::elements() const {
-  int64_t n = ndim > 0 ? 1 : 0;
-  for (int d = 0; d < ndim; ++d) n *= count[d];
-  return n;
-}
-
-Box Box::intersect(const Box& other) const {
-  Box r;
-  r.ndim = ndim;
-  for (int d = 0; d < ndim; ++d) {
-    int64_t lo = std::max(start[d], other.start[d]);
-    int64_t hi = std::min(start[d] + count[d], other.start[d] + other.count[d]);
-    r.start[d] = lo;
-    r.count[d] = std::max<int64_t>(0, hi - lo);
-  }
-  return r;
-}
-
 Distribution::Distribution(std::vector<int64_t> dims, std::vector<std::vector<int64_t>> starts)
     : dims_(std::move(dims)), starts_(std::move(starts)) {
   patches_ = 1;

@@ -22,26 +22,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/box.h"
 #include "base/status.h"
 
 namespace pario::array {
-
-constexpr int kMaxDims = 7;
-
-// Extents or strides, one per dimension.
-using Shape = std::array<int64_t, kMaxDims>;
-
-// A rectangular section: start and count per dimension (count may be 0).
-struct Box {
-  int ndim = 0;
-  std::array<int64_t, kMaxDims> start{};
-  std::array<int64_t, kMaxDims> count{};
-
-  int64_t elements() const;
-  bool empty() const { return elements() == 0; }
-  // The overlap of two boxes of the same rank (possibly empty).
-  Box intersect(const Box& other) const;
-};
 
 class Distribution {
  public:

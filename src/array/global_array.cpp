@@ -61,17 +61,21 @@
 
 #include "array/section_copy.h"
 #include "base/checked.h"
+#include "comm/handles.h"
 
 namespace pario::array {
 
 struct WindowSet {
-  MPI_Win rma = MPI_WIN_NULL;   // all RMA traffic; a lock_all epoch for life
-  MPI_Win node = MPI_WIN_NULL;  // the node segment, when separate from rma
-  MPI_Aint lock_disp = 0;       // the reader/writer lock word: in rma, at group rank 0
-  char* node_base = nullptr;    // this node's segment, mapped here
+  comm::Window rma;           // all RMA traffic; a lock_all epoch for life
+  comm::Window node;          // the node segment, when separate from rma
+  MPI_Aint lock_disp = 0;     // the reader/writer lock word: in rma, at group rank 0
+  char* node_base = nullptr;  // this node's segment, mapped here
   bool master = false;
   int node_ranks = 0;
   bool open = false;
+
+  // The window over this node's shared segment (for MPI_Win_sync).
+  MPI_Win segment() const { return node.get() != MPI_WIN_NULL ? node.get() : rma.get(); }
 
   pthread_mutex_t* mutex(int slot) const {
     return reinterpret_cast<pthread_mutex_t*>(node_base + 64 * static_cast<size_t>(slot));
@@ -86,14 +90,6 @@ constexpr int64_t kWriter = int64_t{1} << 40;
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 Status mpi(int rc, const char* call) { return comm::mpi_status(rc, call); }
-
-// Frees a derived datatype when it goes out of scope.
-struct TypeGuard {
-  MPI_Datatype t = MPI_DATATYPE_NULL;
-  ~TypeGuard() {
-    if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
-  }
-};
 
 Status to_int(int64_t v, int* out, const char* what) {
   if (v > INT_MAX) {
@@ -189,7 +185,7 @@ Status ArrayRequest::finish_locked() {
             "MPI_Waitall");
   }
   for (int t : flush_) {
-    if (s.ok()) s = mpi(MPI_Win_flush(t, windows_->rma), "MPI_Win_flush");
+    if (s.ok()) s = mpi(MPI_Win_flush(t, windows_->rma.get()), "MPI_Win_flush");
   }
   mpi_.clear();
   flush_.clear();
@@ -227,10 +223,10 @@ Result<bool> ArrayRequest::test() {
 
 // --- create and close -------------------------------------------------------
 
-Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const Group> group,
+Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const comm::Group> group,
                                                          std::string name, ElementType type,
                                                          Distribution dist, ArrayWindowChoice window) {
-  const Group& g = *group;
+  const comm::Group& g = *group;
   // Every rank must describe the same array: compare a fingerprint.
   uint64_t print = 1469598103934665603ull;
   auto mix = [&](int64_t v) { print = (print ^ static_cast<uint64_t>(v)) * 1099511628211ull; };
@@ -300,13 +296,11 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
   w->master = g.master_of_node(my_node) == me;
   w->node_ranks = static_cast<int>(g.ranks_of_node(my_node).size());
 
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "alloc_shared_noncontig", "true");
-  MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
-  MPI_Info_set(info, "accumulate_ordering", "none");
-  Status s;
-  if (shared && !g.one_physical_node()) {
+  Result<comm::Info> info = comm::Info::create({{"alloc_shared_noncontig", "true"},
+                                                {"accumulate_ops", "same_op_no_op"},
+                                                {"accumulate_ordering", "none"}});
+  Status s = info.status();
+  if (s.ok() && shared && !g.one_physical_node()) {
     s = Status(Code::kUnsupported, "PARIO_ARRAY_WINDOW=shared needs all ranks on one physical node");
   }
   // Each window creation is agreed on before the next step, so a failure
@@ -316,10 +310,7 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
   void* base = nullptr;
   const int master = g.master_of_node(my_node);
   auto fail = [&](Status st) -> Status {
-    for (MPI_Win* win : {&w->rma, &w->node}) {
-      if (*win != MPI_WIN_NULL) MPI_Win_free(win);
-    }
-    MPI_Info_free(&info);
+    for (comm::Window* win : {&w->rma, &w->node}) (void)win->free();
     return std::move(st).with_context(a->name_);
   };
   // A node's patches live in one shared segment: more than the node's
@@ -334,32 +325,33 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
   if (!s.ok()) return fail(s);
   MPI_Win made = MPI_WIN_NULL;
   if (shared) {
-    s = mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(my_bytes), 1, info, g.comm(), &base, &made),
+    s = mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(my_bytes), 1, info->get(), g.comm(),
+                                    &base, &made),
             "MPI_Win_allocate_shared");
     s = comm::agree(g.comm_object(), s);
     if (!s.ok()) return fail(s);
-    w->rma = made;
+    w->rma = comm::Window(made);
   } else {
-    s = mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(my_bytes), 1, info, g.node_comm(), &base,
-                                    &made),
+    s = mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(my_bytes), 1, info->get(), g.node_comm(),
+                                    &base, &made),
             "MPI_Win_allocate_shared");
     s = comm::agree(g.comm_object(), s);
     if (!s.ok()) return fail(s);
-    w->node = made;
+    w->node = comm::Window(made);
     MPI_Aint size_q = 0;
     int unit_q = 0;
-    s = mpi(MPI_Win_shared_query(w->node, 0, &size_q, &unit_q, &base), "MPI_Win_shared_query");
+    s = mpi(MPI_Win_shared_query(w->node.get(), 0, &size_q, &unit_q, &base),
+            "MPI_Win_shared_query");
     made = MPI_WIN_NULL;
     if (s.ok()) {
-      s = mpi(MPI_Win_create(w->master ? base : nullptr, static_cast<MPI_Aint>(my_bytes), 1, info,
-                             g.comm(), &made),
+      s = mpi(MPI_Win_create(w->master ? base : nullptr, static_cast<MPI_Aint>(my_bytes), 1,
+                             info->get(), g.comm(), &made),
               "MPI_Win_create");
     }
     s = comm::agree(g.comm_object(), s);
     if (!s.ok()) return fail(s);
-    w->rma = made;
+    w->rma = comm::Window(made);
   }
-  MPI_Info_free(&info);
   // Where this node's header and patches are mapped in this process.
   auto mapped = [&](MPI_Win win, int rank, char** out) {
     MPI_Aint size_q = 0;
@@ -370,11 +362,11 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
     return q;
   };
   char* header = nullptr;
-  s = shared ? mapped(w->rma, master, &header) : mapped(w->node, 0, &header);
+  s = shared ? mapped(w->rma.get(), master, &header) : mapped(w->node.get(), 0, &header);
   for (int r : g.ranks_of_node(my_node)) {
     if (!s.ok()) break;
     if (shared) {
-      s = mapped(w->rma, r, &a->local_[r]);
+      s = mapped(w->rma.get(), r, &a->local_[r]);
       a->local_[r] += a->disp_[r];
     } else {
       a->local_[r] = header + a->disp_[r];
@@ -390,7 +382,7 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const G
   w->lock_disp = static_cast<MPI_Aint>(64 * g.ranks_of_node(0).size());
   w->node_base = header;
   w->open = true;
-  for (MPI_Win win : {w->rma, w->node}) {
+  for (MPI_Win win : {w->rma.get(), w->node.get()}) {
     if (win != MPI_WIN_NULL) MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
   }
   if (w->master) {
@@ -431,10 +423,10 @@ Status GlobalArray::close() {
   if (w.master) {
     for (int i = 0; i < w.node_ranks; ++i) pthread_mutex_destroy(w.mutex(i));
   }
-  for (MPI_Win* win : {&w.rma, &w.node}) {
-    if (*win == MPI_WIN_NULL) continue;
-    MPI_Win_unlock_all(*win);
-    Status f = mpi(MPI_Win_free(win), "MPI_Win_free");
+  for (comm::Window* win : {&w.rma, &w.node}) {
+    if (win->get() == MPI_WIN_NULL) continue;
+    MPI_Win_unlock_all(win->get());
+    Status f = win->free();
     if (first.ok()) first = f;
   }
   w.open = false;
@@ -479,10 +471,10 @@ Status GlobalArray::issue_node(RmaOp op, const Piece* pieces, size_t k, int targ
                                const Box& section, char* origin, char* result,
                                const Shape& shape, ArrayRequest* async) {
   if (op == RmaOp::kGetAcc) return fetch_add_rows(pieces, k, target, section, origin, result, shape);
-  const MPI_Datatype base = element_mpi_type(type_);
+  const MPI_Datatype base = comm::element_mpi_type(type_);
   const size_t esize = element_size(type_);
   const int n = section.ndim;
-  TypeGuard otype, ttype;
+  comm::Datatype otype, ttype;
   MPI_Datatype ot = base, tt = base;
   int count = 1;
   char* oaddr = origin;
@@ -497,36 +489,39 @@ Status GlobalArray::issue_node(RmaOp op, const Piece* pieces, size_t k, int targ
                                   offset_in(pieces[0].box, first, shape_of(first)) * esize);
   } else {
     // A struct of subarrays on each side, piece by piece in the same order.
-    std::vector<MPI_Datatype> os(k, MPI_DATATYPE_NULL), ts(k, MPI_DATATYPE_NULL);
+    // The pieces' subarrays go once the structs are made (a struct keeps
+    // what it needs of its members).
+    std::vector<comm::Datatype> os(k), ts(k);
+    std::vector<MPI_Datatype> oraw(k, MPI_DATATYPE_NULL), traw(k, MPI_DATATYPE_NULL);
     std::vector<MPI_Aint> odisp(k, 0), tdisps(k);
     std::vector<int> ones(k, 1);
     Status st;
     for (size_t p = 0; p < k && st.ok(); ++p) {
       const Box pbox = dist_.patch(pieces[p].rank);
-      st = subarray(n, shape, pieces[p].box, section, base, &os[p]);
-      if (st.ok()) st = subarray(n, shape_of(pbox), pieces[p].box, pbox, base, &ts[p]);
+      st = subarray(n, shape, pieces[p].box, section, base, os[p].out());
+      if (st.ok()) st = subarray(n, shape_of(pbox), pieces[p].box, pbox, base, ts[p].out());
+      oraw[p] = os[p].get();
+      traw[p] = ts[p].get();
       tdisps[p] = static_cast<MPI_Aint>(disp_[pieces[p].rank]);
     }
     const int kk = static_cast<int>(k);
     if (st.ok()) {
-      st = mpi(MPI_Type_create_struct(kk, ones.data(), odisp.data(), os.data(), &otype.t),
+      st = mpi(MPI_Type_create_struct(kk, ones.data(), odisp.data(), oraw.data(), otype.out()),
                "MPI_Type_create_struct");
     }
     if (st.ok()) {
-      st = mpi(MPI_Type_create_struct(kk, ones.data(), tdisps.data(), ts.data(), &ttype.t),
+      st = mpi(MPI_Type_create_struct(kk, ones.data(), tdisps.data(), traw.data(), ttype.out()),
                "MPI_Type_create_struct");
     }
-    for (size_t p = 0; p < k; ++p) {
-      if (os[p] != MPI_DATATYPE_NULL) MPI_Type_free(&os[p]);
-      if (ts[p] != MPI_DATATYPE_NULL) MPI_Type_free(&ts[p]);
-    }
+    os.clear();
+    ts.clear();
     PARIO_RETURN_IF_ERROR(st);
-    PARIO_RETURN_IF_ERROR(mpi(MPI_Type_commit(&otype.t), "MPI_Type_commit"));
-    PARIO_RETURN_IF_ERROR(mpi(MPI_Type_commit(&ttype.t), "MPI_Type_commit"));
-    ot = otype.t;
-    tt = ttype.t;
+    PARIO_RETURN_IF_ERROR(otype.commit());
+    PARIO_RETURN_IF_ERROR(ttype.commit());
+    ot = otype.get();
+    tt = ttype.get();
   }
-  const MPI_Win win = windows_->rma;
+  const MPI_Win win = windows_->rma.get();
   MPI_Request req = MPI_REQUEST_NULL;
   int rc = MPI_ERR_OTHER;
   switch (op) {
@@ -565,7 +560,7 @@ Status GlobalArray::issue_node(RmaOp op, const Piece* pieces, size_t k, int targ
 // while contiguous runs stayed exact. DDI_GetAcc sections are small.
 Status GlobalArray::fetch_add_rows(const Piece* pieces, size_t k, int target, const Box& section,
                                    char* origin, char* result, const Shape& shape) {
-  const MPI_Datatype base = element_mpi_type(type_);
+  const MPI_Datatype base = comm::element_mpi_type(type_);
   const int64_t esize = static_cast<int64_t>(element_size(type_));
   Status st;
   for (size_t p = 0; p < k && st.ok(); ++p) {
@@ -579,7 +574,7 @@ Status GlobalArray::fetch_add_rows(const Piece* pieces, size_t k, int target, co
       const auto disp =
           static_cast<MPI_Aint>(patch_at + offset_in(row, pbox, shape_of(pbox)) * esize);
       st = mpi(MPI_Get_accumulate(origin + at, count, base, result + at, count, base, target, disp,
-                                  count, base, MPI_SUM, windows_->rma),
+                                  count, base, MPI_SUM, windows_->rma.get()),
                "MPI_Get_accumulate");
     });
   }
@@ -592,7 +587,7 @@ Status GlobalArray::transfer(RmaOp op, const Box& section, char* buf,
   Shape shape{};
   PARIO_RETURN_IF_ERROR(check(section, buf, ld, &shape));
   if (section.empty()) return Status::Ok();
-  const Group& g = *group_;
+  const comm::Group& g = *group_;
   const WindowSet& w = *windows_;
   const int my_node = g.topology().node;
   const size_t esize = element_size(type_);
@@ -668,8 +663,8 @@ Status GlobalArray::transfer(RmaOp op, const Box& section, char* buf,
     // also after a failure, so no operation still uses the buffer when
     // this returns. Nonblocking: the request completes them.
     if (!async && messages > 0) {
-      Status f = messages == 1 ? mpi(MPI_Win_flush(last_target, w.rma), "MPI_Win_flush")
-                               : mpi(MPI_Win_flush_all(w.rma), "MPI_Win_flush_all");
+      Status f = messages == 1 ? mpi(MPI_Win_flush(last_target, w.rma.get()), "MPI_Win_flush")
+                               : mpi(MPI_Win_flush_all(w.rma.get()), "MPI_Win_flush_all");
       if (st.ok()) st = f;
     }
     PARIO_RETURN_IF_ERROR(st);
@@ -751,16 +746,16 @@ Status GlobalArray::sync() {
 Status GlobalArray::sync_arrive() {
   if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
   const WindowSet& w = *windows_;
-  PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush_all(w.rma), "MPI_Win_flush_all"));
+  PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush_all(w.rma.get()), "MPI_Win_flush_all"));
   // Win_sync orders this rank's plain loads and stores on the shared
   // segment with the other ranks' (MPI's unified memory model).
-  return mpi(MPI_Win_sync(w.node != MPI_WIN_NULL ? w.node : w.rma), "MPI_Win_sync");
+  return mpi(MPI_Win_sync(w.segment()), "MPI_Win_sync");
 }
 
 Status GlobalArray::sync_leave() {
   if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
   const WindowSet& w = *windows_;
-  return mpi(MPI_Win_sync(w.node != MPI_WIN_NULL ? w.node : w.rma), "MPI_Win_sync");
+  return mpi(MPI_Win_sync(w.segment()), "MPI_Win_sync");
 }
 
 Status GlobalArray::fill(const void* value) {
@@ -807,7 +802,7 @@ Status GlobalArray::copy(GlobalArray& src, GlobalArray& dst) {
 Status GlobalArray::lock(bool write) {
   if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
   if (lock_held_) return Status(Code::kState, name_ + ": this rank already holds the array lock");
-  const MPI_Win win = windows_->rma;
+  const MPI_Win win = windows_->rma.get();
   const MPI_Aint at = windows_->lock_disp;
   int64_t old = 0;
   // Only MPI_SUM on the lock word: a writer adds kWriter, a reader 1; an
@@ -827,7 +822,7 @@ Status GlobalArray::lock(bool write) {
   }
   lock_held_ = write ? 2 : 1;
   // See the updates of the previous holder made by plain stores.
-  MPI_Win shared = windows_->node != MPI_WIN_NULL ? windows_->node : windows_->rma;
+  MPI_Win shared = windows_->segment();
   return mpi(MPI_Win_sync(shared), "MPI_Win_sync");
 }
 
@@ -835,21 +830,20 @@ Status GlobalArray::unlock() {
   if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
   if (!lock_held_) return Status(Code::kState, name_ + ": this rank does not hold the array lock");
   const WindowSet& w = *windows_;
-  PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush_all(w.rma), "MPI_Win_flush_all"));
-  PARIO_RETURN_IF_ERROR(
-      mpi(MPI_Win_sync(w.node != MPI_WIN_NULL ? w.node : w.rma), "MPI_Win_sync"));
+  PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush_all(w.rma.get()), "MPI_Win_flush_all"));
+  PARIO_RETURN_IF_ERROR(mpi(MPI_Win_sync(w.segment()), "MPI_Win_sync"));
   const int64_t release = lock_held_ == 2 ? -kWriter : -1;
   int64_t old = 0;
   PARIO_RETURN_IF_ERROR(mpi(
-      MPI_Fetch_and_op(&release, &old, MPI_INT64_T, 0, w.lock_disp, MPI_SUM, w.rma),
+      MPI_Fetch_and_op(&release, &old, MPI_INT64_T, 0, w.lock_disp, MPI_SUM, w.rma.get()),
       "MPI_Fetch_and_op"));
   lock_held_ = 0;
-  return mpi(MPI_Win_flush(0, w.rma), "MPI_Win_flush");
+  return mpi(MPI_Win_flush(0, w.rma.get()), "MPI_Win_flush");
 }
 
 Result<char*> GlobalArray::access(int rank, Box* patch) const {
   if (closed()) return Status(Code::kInvalidArgument, name_ + ": the array is closed");
-  const Group& g = *group_;
+  const comm::Group& g = *group_;
   if (rank < 0 || rank >= g.size()) {
     return Status(Code::kInvalidArgument, "rank " + std::to_string(rank) + " is not in the group");
   }
@@ -862,10 +856,12 @@ Result<char*> GlobalArray::access(int rank, Box* patch) const {
   return local_[rank];
 }
 
-bool GlobalArray::one_message_per_node() const { return windows_ && windows_->node != MPI_WIN_NULL; }
+bool GlobalArray::one_message_per_node() const {
+  return windows_ && windows_->node.get() != MPI_WIN_NULL;
+}
 
 Result<Box> GlobalArray::node_box(int node) const {
-  const Group& g = *group_;
+  const comm::Group& g = *group_;
   if (node < 0 || node >= g.topology().nodes) {
     return Status(Code::kInvalidArgument, "node " + std::to_string(node) + " does not exist");
   }

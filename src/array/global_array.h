@@ -30,10 +30,10 @@
 #include <vector>
 
 #include "array/distribution.h"
-#include "array/group.h"
 #include "base/config.h"
 #include "base/stats.h"
 #include "base/status.h"
+#include "comm/group.h"
 
 namespace pario::array {
 
@@ -77,7 +77,7 @@ class GlobalArray {
   // (checked: a mismatch fails on every rank). The array starts zeroed.
   // window: how its RMA windows are built (PARIO_ARRAY_WINDOW; auto: one
   // shared window when the group is on one physical node).
-  static Result<std::shared_ptr<GlobalArray>> create(std::shared_ptr<const Group> group,
+  static Result<std::shared_ptr<GlobalArray>> create(std::shared_ptr<const comm::Group> group,
                                                      std::string name, ElementType type,
                                                      Distribution dist,
                                                      ArrayWindowChoice window = ArrayWindowChoice::kAuto);
@@ -87,7 +87,7 @@ class GlobalArray {
   const std::string& name() const { return name_; }
   ElementType type() const { return type_; }
   const Distribution& distribution() const { return dist_; }
-  const Group& group() const { return *group_; }
+  const comm::Group& group() const { return *group_; }
   bool closed() const;
 
   // Blocking transfers of `section` from/to a buffer with leading
@@ -159,7 +159,7 @@ class GlobalArray {
   // Remembers a request so close() can complete it.
   void track(const std::shared_ptr<ArrayRequest>& req);
 
-  std::shared_ptr<const Group> group_;
+  std::shared_ptr<const comm::Group> group_;
   std::string name_;
   ElementType type_ = ElementType::kDouble;
   Distribution dist_;

@@ -11,8 +11,8 @@
 #include <array>
 #include <cstdint>
 
-#include "array/distribution.h"
-#include "array/group.h"
+#include "base/box.h"
+#include "base/element_type.h"
 
 namespace pario::array {
 

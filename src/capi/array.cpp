@@ -20,8 +20,8 @@
 
 namespace pario::capi {
 // Groups are shared: arrays and counters made on a group keep it alive.
-HandleTable<array::Group>& groups() {
-  static auto* t = new HandleTable<array::Group>();  // outlives static teardown
+HandleTable<comm::Group>& groups() {
+  static auto* t = new HandleTable<comm::Group>();  // outlives static teardown
   return *t;
 }
 HandleTable<array::GlobalArray>& arrays() {
@@ -31,12 +31,10 @@ HandleTable<array::GlobalArray>& arrays() {
 
 namespace {
 
-using array::Box;
 using array::Counter;
 using array::Distribution;
-using array::ElementType;
 using array::GlobalArray;
-using array::Group;
+using comm::Group;
 
 HandleTable<Counter>& counters() {
   static auto* t = new HandleTable<Counter>(/*remember_removed=*/true);
@@ -86,7 +84,7 @@ Status publish(Result<std::shared_ptr<array::ArrayRequest>> r, pario_request_t* 
 }
 
 Status check_type(int type) {
-  if (!array::valid_element_type(type)) {
+  if (!valid_element_type(type)) {
     return invalid("unknown element type " + std::to_string(type) +
                    " (use PARIO_TYPE_DOUBLE .. PARIO_TYPE_COMPLEX_DOUBLE)");
   }
@@ -102,7 +100,7 @@ Result<std::vector<int64_t>> dims_of(int ndim, const int64_t* dims, int type) {
   // Extents below 1 are the distribution's to name; the bytes must fit.
   int64_t bytes = 0;
   const bool positive = std::all_of(dims, dims + ndim, [](int64_t x) { return x >= 1; });
-  const auto esize = static_cast<int64_t>(array::element_size(static_cast<ElementType>(type)));
+  const auto esize = static_cast<int64_t>(element_size(static_cast<ElementType>(type)));
   if (positive && !checked_bytes(dims, static_cast<size_t>(ndim), esize, &bytes)) {
     return invalid("dims: the array has more than 2^63 bytes");
   }
@@ -360,7 +358,7 @@ int pario_group_sum(pario_group_t group, int type, void* buf, size_t count) {
     Group* g = entry_group(e, group);
     e.check(check_type(type));
     if (!buf && count > 0) e.check(invalid("buffer is null"));
-    if (e.ok() && count > static_cast<size_t>(INT64_MAX) / array::element_size(static_cast<ElementType>(type))) {
+    if (e.ok() && count > static_cast<size_t>(INT64_MAX) / element_size(static_cast<ElementType>(type))) {
       e.check(invalid("count " + std::to_string(count) + " is larger than any buffer"));
     }
     e.args().add("type", type).add("count", static_cast<int64_t>(count));
@@ -578,7 +576,7 @@ int pario_array_fill(pario_array_t array, const void* value) {
     Entry e("pario_array_fill");
     GlobalArray* a = entry_array(e, array, "array");
     if (!value) e.check(invalid("value is null"));
-    if (a && value) e.args().add_bytes("value", value, array::element_size(a->type()));
+    if (a && value) e.args().add_bytes("value", value, element_size(a->type()));
     PARIO_RETURN_IF_ERROR(e.agree());
     return a->fill(value);
   });
@@ -599,7 +597,7 @@ int pario_array_scale(pario_array_t array, const void* alpha) {
     Entry e("pario_array_scale");
     GlobalArray* a = entry_array(e, array, "array");
     if (!alpha) e.check(invalid("alpha is null"));
-    if (a && alpha) e.args().add_bytes("alpha", alpha, array::element_size(a->type()));
+    if (a && alpha) e.args().add_bytes("alpha", alpha, element_size(a->type()));
     PARIO_RETURN_IF_ERROR(e.agree());
     return a->scale(alpha);
   });

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "array/global_array.h"
-#include "array/group.h"
+#include "comm/group.h"
 #include <string>
 
 #include "capi/boundary.h"
@@ -29,7 +29,7 @@ Result<T*> live(HandleTable<T>& table, H h, const char* what) {
   return p;
 }
 
-HandleTable<array::Group>& groups();
+HandleTable<comm::Group>& groups();
 HandleTable<array::GlobalArray>& arrays();
 
 }  // namespace pario::capi

@@ -6,11 +6,11 @@ namespace pario::capi {
 
 Status Entry::agree() {
   // After pario_finalize MPI may be gone: no communicator can be touched.
-  Result<std::shared_ptr<array::Group>> world = world_group();
+  Result<std::shared_ptr<comm::Group>> world = world_group();
   if (!world.ok()) {
     return Status(Code::kState, "pario is not running (call pario_init first; pario_finalize ends it)");
   }
-  const array::Group& g = group_ ? *group_ : **world;
+  const comm::Group& g = group_ ? *group_ : **world;
   return comm::agree_call(g.comm_object(), local_, digest_);
 }
 

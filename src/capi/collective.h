@@ -25,9 +25,9 @@
 
 #include <memory>
 
-#include "array/group.h"
 #include "base/status.h"
 #include "comm/comm.h"
+#include "comm/group.h"
 
 namespace pario::capi {
 
@@ -37,12 +37,12 @@ class Entry {
 
   // The group the call is collective over; the first one given wins.
   // (Borrowed: the handle that names it keeps it alive during the call.)
-  void over(const array::Group* group) {
+  void over(const comm::Group* group) {
     if (!group_) group_ = group;
   }
   // The group of an object a stale handle named (HandleTable::removed),
   // kept alive by `owner` until the call returns.
-  void over_removed(std::shared_ptr<const void> owner, const array::Group* group) {
+  void over_removed(std::shared_ptr<const void> owner, const comm::Group* group) {
     if (group_) return;
     removed_ = std::move(owner);
     group_ = group;
@@ -66,7 +66,7 @@ class Entry {
 
  private:
   comm::CallDigest digest_;
-  const array::Group* group_ = nullptr;
+  const comm::Group* group_ = nullptr;
   std::shared_ptr<const void> removed_;
   Status local_;
 };

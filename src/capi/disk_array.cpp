@@ -25,11 +25,11 @@ HandleTable<DiskArray>& disk_arrays() {
   return *t;
 }
 
-Result<std::shared_ptr<const array::Group>> group_of(pario_group_t g) {
+Result<std::shared_ptr<const comm::Group>> group_of(pario_group_t g) {
   if (!g) return invalid("group handle is null");
-  std::shared_ptr<array::Group> p = groups().share(id_of(g));
+  std::shared_ptr<comm::Group> p = groups().share(id_of(g));
   if (!p) return invalid("group handle is stale (already freed)");
-  return std::shared_ptr<const array::Group>(std::move(p));
+  return std::shared_ptr<const comm::Group>(std::move(p));
 }
 
 Status publish(std::unique_ptr<DiskArray> a, pario_disk_array_t* out) {
@@ -58,26 +58,26 @@ Status callback_status(const char* what, const std::string& name, int rc) {
 }
 
 // The memory side of a transfer given by callbacks.
-Result<std::shared_ptr<diskarray::MemoryArray>> ops_array(const DiskArray& d, const pario_array_ops_t* ops) {
+Result<std::shared_ptr<array::MemoryArray>> ops_array(const DiskArray& d, const pario_array_ops_t* ops) {
   if (!ops) return invalid("ops is null");
   if (!ops->distribution || !ops->get || !ops->put || !ops->sync) {
     return invalid("ops lacks a distribution, get, put or sync callback");
   }
-  if (!array::valid_element_type(ops->type)) return invalid("ops: unknown element type " + std::to_string(ops->type));
+  if (!valid_element_type(ops->type)) return invalid("ops: unknown element type " + std::to_string(ops->type));
   if (ops->ndim < 1 || ops->ndim > PARIO_ARRAY_MAX_DIMS) return invalid("ops: ndim " + std::to_string(ops->ndim));
   const pario_array_ops_t o = *ops;  // copied: the caller's struct may go away
   const std::string name = o.name ? o.name : "foreign array";
-  std::vector<array::Box> patches(static_cast<size_t>(d.group().size()));
+  std::vector<Box> patches(static_cast<size_t>(d.group().size()));
   for (size_t r = 0; r < patches.size(); ++r) {
     patches[r].ndim = o.ndim;
     PARIO_RETURN_IF_ERROR(callback_status("distribution", name, o.distribution(
         o.context, static_cast<int>(r), patches[r].start.data(), patches[r].count.data())));
   }
-  diskarray::PatchArray::Ops f;
-  f.get = [o, name](const array::Box& b, void* buf, const std::vector<int64_t>& ld) {
+  array::PatchArray::Ops f;
+  f.get = [o, name](const Box& b, void* buf, const std::vector<int64_t>& ld) {
     return callback_status("get", name, o.get(o.context, b.start.data(), b.count.data(), buf, ld.data()));
   };
-  f.put = [o, name](const array::Box& b, const void* buf, const std::vector<int64_t>& ld) {
+  f.put = [o, name](const Box& b, const void* buf, const std::vector<int64_t>& ld) {
     return callback_status("put", name, o.put(o.context, b.start.data(), b.count.data(), buf, ld.data()));
   };
   f.sync = [o, name] { return callback_status("sync", name, o.sync(o.context)); };
@@ -85,8 +85,8 @@ Result<std::shared_ptr<diskarray::MemoryArray>> ops_array(const DiskArray& d, co
   // collective transfer there alone, so get and put then do it all.
   void* own = nullptr;
   if (o.access && o.access(o.context, &own) != PARIO_OK) own = nullptr;
-  return std::shared_ptr<diskarray::MemoryArray>(std::make_shared<diskarray::PatchArray>(
-      name, static_cast<array::ElementType>(o.type), std::vector<int64_t>(o.dims, o.dims + o.ndim),
+  return std::shared_ptr<array::MemoryArray>(std::make_shared<array::PatchArray>(
+      name, static_cast<ElementType>(o.type), std::vector<int64_t>(o.dims, o.dims + o.ndim),
       std::move(patches), std::move(f), d.group().rank(), static_cast<char*>(own)));
 }
 
@@ -113,10 +113,10 @@ int transfer(const char* call, bool write, pario_disk_array_t da, pario_array_t 
     // wait in it.
     Entry e(call);
     DiskArray* d = entry_disk_array(e, da);
-    std::shared_ptr<diskarray::MemoryArray> mem;
+    std::shared_ptr<array::MemoryArray> mem;
     if (by_ops) {
       if (d) {
-        Result<std::shared_ptr<diskarray::MemoryArray>> m = ops_array(*d, ops);
+        Result<std::shared_ptr<array::MemoryArray>> m = ops_array(*d, ops);
         e.check(m);
         if (m.ok()) mem = *m;
       } else if (!ops) {
@@ -127,7 +127,7 @@ int transfer(const char* call, bool write, pario_disk_array_t da, pario_array_t 
       e.check(a);
       if (a.ok()) {
         e.over(&(*a)->group());
-        mem = std::make_shared<diskarray::GlobalArraySource>(arrays().share(id_of(ga)));
+        mem = std::make_shared<array::GlobalArraySource>(arrays().share(id_of(ga)));
       }
     }
     if (!start || !count || !disk_start) e.check(invalid("start, count or disk_start is null"));
@@ -138,7 +138,7 @@ int transfer(const char* call, bool write, pario_disk_array_t da, pario_array_t 
       e.args().add("perm", perm, nd);
     }
     PARIO_RETURN_IF_ERROR(e.agree());
-    array::Box section;
+    Box section;
     section.ndim = static_cast<int>(nd);
     for (size_t i = 0; i < nd; ++i) {
       section.start[i] = start[i];
@@ -167,12 +167,12 @@ int pario_disk_array_create(pario_group_t group, const char* path, int type, int
                             pario_disk_array_t* array_out) {
   return guarded("pario_disk_array_create", [&]() -> Status {
     Entry e("pario_disk_array_create");
-    const array::Group* on = entry_group(e, group);
+    const comm::Group* on = entry_group(e, group);
     if (!path || !array_out || !dims) e.check(invalid("path, dims or array_out is null"));
-    if (!array::valid_element_type(type)) e.check(invalid("unknown element type " + std::to_string(type)));
+    if (!valid_element_type(type)) e.check(invalid("unknown element type " + std::to_string(type)));
     if (ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) e.check(invalid("ndim " + std::to_string(ndim) + " (1 to 7)"));
     if (e.ok()) {
-      e.check(diskarray::check_shape(dims, static_cast<size_t>(ndim), static_cast<array::ElementType>(type))
+      e.check(diskarray::check_shape(dims, static_cast<size_t>(ndim), static_cast<ElementType>(type))
                   .with_context(std::string(path) + ": dims"));
       e.args().add("path", path).add("type", type).add("dims", dims, static_cast<size_t>(ndim));
       e.args().add("chunk_hint", chunk_hint, static_cast<size_t>(ndim));
@@ -180,11 +180,11 @@ int pario_disk_array_create(pario_group_t group, const char* path, int type, int
     Result<diskarray::DiskArrayOptions> options = disk_array_options(path ? path : "", on && on->topology().nodes == 1, true);
     e.check(options);
     PARIO_RETURN_IF_ERROR(e.agree());
-    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const array::Group> g, group_of(group));
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const comm::Group> g, group_of(group));
     std::vector<int64_t> shape(dims, dims + ndim), chunk;
     if (chunk_hint) chunk.assign(chunk_hint, chunk_hint + ndim);
     PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a,
-                           DiskArray::create(g, path, static_cast<array::ElementType>(type), shape, chunk, *options));
+                           DiskArray::create(g, path, static_cast<ElementType>(type), shape, chunk, *options));
     return publish(std::move(a), array_out);
   });
 }
@@ -192,7 +192,7 @@ int pario_disk_array_create(pario_group_t group, const char* path, int type, int
 int pario_disk_array_open(pario_group_t group, const char* path, int mode, pario_disk_array_t* array_out) {
   return guarded("pario_disk_array_open", [&]() -> Status {
     Entry e("pario_disk_array_open");
-    const array::Group* on = entry_group(e, group);
+    const comm::Group* on = entry_group(e, group);
     if (!path || !array_out) e.check(invalid("path or array_out is null"));
     if (mode != PARIO_MODE_READ && mode != PARIO_MODE_RDWR) {
       e.check(invalid("mode " + std::to_string(mode) + ": PARIO_MODE_READ or PARIO_MODE_RDWR"));
@@ -201,7 +201,7 @@ int pario_disk_array_open(pario_group_t group, const char* path, int mode, pario
     Result<diskarray::DiskArrayOptions> options = disk_array_options(path ? path : "", on && on->topology().nodes == 1, true);
     e.check(options);
     PARIO_RETURN_IF_ERROR(e.agree());
-    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const array::Group> g, group_of(group));
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const comm::Group> g, group_of(group));
     PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a, DiskArray::open(g, path, mode == PARIO_MODE_RDWR, *options));
     return publish(std::move(a), array_out);
   });
@@ -222,13 +222,13 @@ int pario_disk_array_close(pario_disk_array_t* array) {
 int pario_disk_array_delete(pario_group_t group, const char* path) {
   return guarded("pario_disk_array_delete", [&]() -> Status {
     Entry e("pario_disk_array_delete");
-    const array::Group* on = entry_group(e, group);
+    const comm::Group* on = entry_group(e, group);
     if (!path) e.check(invalid("path is null"));
     e.args().add("path", path);
     Result<diskarray::DiskArrayOptions> options = disk_array_options(path ? path : "", on && on->topology().nodes == 1, false);
     e.check(options);
     PARIO_RETURN_IF_ERROR(e.agree());
-    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const array::Group> g, group_of(group));
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const comm::Group> g, group_of(group));
     return DiskArray::remove(*g, path, *options->storage);
   });
 }

@@ -41,7 +41,7 @@ HandleTable<PrivateFile>& files() {
 // still name (see capi/collective.h).
 struct SharedFileHandle {
   std::unique_ptr<SharedFile> file;
-  std::shared_ptr<const array::Group> group;
+  std::shared_ptr<const comm::Group> group;
 };
 HandleTable<SharedFileHandle>& shared_files() {
   static auto* t = new HandleTable<SharedFileHandle>(/*remember_removed=*/true);
@@ -328,7 +328,7 @@ int pario_shared_file_create(pario_group_t group, const char* path, int64_t hard
     e.args().add("path", path).add("hard_limit", hard_limit).add("soft_limit", soft_limit);
     e.args().add("request_size", request_size);
     PARIO_RETURN_IF_ERROR(e.agree());
-    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<array::Group> g, shared_group(group));
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
     file::SharedFileHints hints{hard_limit, soft_limit, request_size};
     PARIO_ASSIGN_OR_RETURN(const Resources* settings, resources());
     PARIO_ASSIGN_OR_RETURN(std::unique_ptr<SharedFile> f, SharedFile::create(g->comm(), path, hints, settings->files));

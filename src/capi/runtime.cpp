@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <vector>
 
 #include "base/config.h"
 #include "base/stats.h"
@@ -11,6 +10,7 @@
 #include "capi/options.h"
 #include "capi/runtime.h"
 #include "comm/comm.h"
+#include "comm/stats_gather.h"
 #include "device/async.h"
 #include "device/device.h"
 #include "file/fim.h"
@@ -25,7 +25,7 @@ thread_local std::string last_error;
 struct Runtime {
   bool up = false;
   comm::NodeTopology topology;
-  std::shared_ptr<array::Group> world;
+  std::shared_ptr<comm::Group> world;
 };
 
 Runtime& runtime() {
@@ -64,31 +64,9 @@ Status write_stats_json(const std::string& path, int rank) {
 Status report_totals(const Config& cfg) {
   const comm::Comm& world = comm::world();
   StatsTotals t = StatsRegistry::global().totals();
-  const bool root = world.rank() == 0;
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(
-      MPI_Reduce(root ? MPI_IN_PLACE : t.v.data(), t.v.data(), static_cast<int>(t.v.size()),
-                 MPI_UINT64_T, MPI_SUM, 0, world.get()),
-      "MPI_Reduce"));
-  // Per-path sums: every rank's packed records gathered to rank 0.
-  const std::string mine = t.pack_paths();
-  int bytes = static_cast<int>(mine.size());
-  std::vector<int> counts(root ? world.size() : 0), displs(counts.size());
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(
-      MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, world.get()), "MPI_Gather"));
-  std::vector<char> all;
-  if (root) {
-    for (size_t i = 1; i < counts.size(); ++i) displs[i] = displs[i - 1] + counts[i - 1];
-    all.resize(static_cast<size_t>(displs.back()) + counts.back());
-  }
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(
-      MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
-                  0, world.get()),
-      "MPI_Gatherv"));
-  if (!root || world.size() == 1) return Status::Ok();  // one rank: its own table says it all
-  t.paths.clear();
-  if (!t.merge_paths(all.data(), all.size())) {
-    return Status(Code::kInternal, "statistics: malformed per-path records from another rank");
-  }
+  PARIO_RETURN_IF_ERROR(comm::gather_stats(world, &t));
+  // Rank 0 reports; with one rank its own table says it all.
+  if (world.rank() != 0 || world.size() == 1) return Status::Ok();
   if (cfg.stats) std::fprintf(stderr, "%s", t.table(world.size()).c_str());
   if (cfg.stats_file.empty()) return Status::Ok();
   return write_text(stats_path_for(cfg.stats_file, "sum"), t.json(world.size()) + "\n");
@@ -98,7 +76,7 @@ int world_rank() { return comm::initialized() ? comm::world().rank() : 0; }
 
 }  // namespace
 
-Result<std::shared_ptr<array::Group>> world_group() {
+Result<std::shared_ptr<comm::Group>> world_group() {
   if (!runtime().up) return Status(Code::kState, "call pario_init first");
   return runtime().world;
 }
@@ -136,8 +114,8 @@ int pario_init(void) {
     PARIO_ASSIGN_OR_RETURN(const Resources* res, resources());
     PARIO_RETURN_IF_ERROR(comm::initialize());
     const Config& cfg = *res->config;
-    Result<std::shared_ptr<array::Group>> world =
-        array::Group::create(comm::world().get(), cfg.ranks_per_node);
+    Result<std::shared_ptr<comm::Group>> world =
+        comm::Group::create(comm::world().get(), cfg.ranks_per_node);
     Status agreed = comm::agree(comm::world(), world.status());
     if (agreed.ok()) {
       rt.world = std::move(world).value();

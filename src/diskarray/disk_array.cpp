@@ -105,8 +105,8 @@ std::vector<int64_t> shard_shape(const ZarrMeta& m, uint64_t bytes) {
 // A chunk this rank moves.
 struct Transfer::Job {
   std::vector<int64_t> index;  // in the chunk grid
-  array::Box chunk;  // the chunk's elements inside the array
-  array::Box part;   // the part of the disk section in it
+  Box chunk;  // the chunk's elements inside the array
+  Box part;   // the part of the disk section in it
   int64_t at = 0;    // element offset of the part in the chunk buffer
   bool whole = false;
   bool in_parts = false;  // a partial chunk written straight to its bytes (ChunkStore::writes_in_parts)
@@ -147,8 +147,8 @@ bool Transfer::overlaps(const Transfer& other) const {
   return true;
 }
 
-array::Box Transfer::mem_box(const array::Box& part) const {
-  array::Box m;
+Box Transfer::mem_box(const Box& part) const {
+  Box m;
   m.ndim = part.ndim;
   for (int d = 0; d < part.ndim; ++d) {
     const int k = perm_[d];
@@ -158,9 +158,9 @@ array::Box Transfer::mem_box(const array::Box& part) const {
   return m;
 }
 
-Status Transfer::copy_out(const array::Box& part, char* dst, const Strides& dst_stride) {
+Status Transfer::copy_out(const Box& part, char* dst, const Strides& dst_stride) {
   const int nd = part.ndim;
-  const array::Box m = mem_box(part);
+  const Box m = mem_box(part);
   if (identity_) return mem_->get(m, dst, ld_of(nd, dst_stride));
   const size_t esize = meta_.element_bytes();
   std::vector<char> dense(static_cast<size_t>(m.elements()) * esize);
@@ -172,9 +172,9 @@ Status Transfer::copy_out(const array::Box& part, char* dst, const Strides& dst_
   return Status::Ok();
 }
 
-Status Transfer::copy_in(const array::Box& part, const char* src, const Strides& src_stride) {
+Status Transfer::copy_in(const Box& part, const char* src, const Strides& src_stride) {
   const int nd = part.ndim;
-  const array::Box m = mem_box(part);
+  const Box m = mem_box(part);
   if (identity_) return mem_->put(m, src, ld_of(nd, src_stride));
   const size_t esize = meta_.element_bytes();
   std::vector<char> dense(static_cast<size_t>(m.elements()) * esize);
@@ -185,7 +185,7 @@ Status Transfer::copy_in(const array::Box& part, const char* src, const Strides&
   return mem_->put(m, dense.data(), ld_of(nd, mem_stride));
 }
 
-array::Box Transfer::part_of(const std::vector<int64_t>& index, array::Box* chunk) const {
+Box Transfer::part_of(const std::vector<int64_t>& index, Box* chunk) const {
   chunk->ndim = disk_.ndim;
   for (int d = 0; d < disk_.ndim; ++d) {
     chunk->start[d] = index[d] * meta_.chunks[d];
@@ -209,10 +209,10 @@ std::vector<int> Transfer::choose_movers(const std::vector<std::vector<int64_t>>
     while (g.end < order.size() && group[g.end] == group[i]) ++g.end;
     std::map<int, int64_t> held;  // rank: elements of the group's parts in its memory
     for (size_t k = i; k < g.end; ++k) {
-      array::Box chunk;
-      const array::Box part = part_of(order[k], &chunk);
+      Box chunk;
+      const Box part = part_of(order[k], &chunk);
       g.elements += part.elements();
-      mem_->for_each_owner(mem_box(part), [&](int rank, const array::Box& piece) { held[rank] += piece.elements(); });
+      mem_->for_each_owner(mem_box(part), [&](int rank, const Box& piece) { held[rank] += piece.elements(); });
     }
     int64_t most = 0;
     for (const auto& [rank, n] : held) most = std::max(most, n);
@@ -296,7 +296,7 @@ Status Transfer::read_chunk_in_place(const Job& job) {
 
 bool Transfer::plan_in_place(Job* job) {
   if (!identity_ || meta_.zstd) return false;  // compressed chunks go through a buffer
-  std::vector<MemoryArray::LocalPiece> pieces;
+  std::vector<array::MemoryArray::LocalPiece> pieces;
   if (!mem_->local_pieces(mem_box(job->part), &pieces)) return false;
   const int nd = job->chunk.ndim, last = nd - 1;
   const int64_t esize = static_cast<int64_t>(meta_.element_bytes());
@@ -321,11 +321,11 @@ bool Transfer::plan_in_place(Job* job) {
     back_discarded = discarded;
   };
   // The file, row by row (all indices but the last), in the chunk's padded shape.
-  std::array<int64_t, array::kMaxDims> r{};
+  std::array<int64_t, kMaxDims> r{};
   bool covered = true;
   while (covered) {
     bool inside = true;
-    std::array<int64_t, array::kMaxDims> m{};  // the row's memory index
+    std::array<int64_t, kMaxDims> m{};  // the row's memory index
     for (int d = 0; d < last; ++d) {
       const int64_t g = job->chunk.start[d] + r[d];
       inside &= g >= job->part.start[d] && g < job->part.start[d] + job->part.count[d];
@@ -338,7 +338,7 @@ bool Transfer::plan_in_place(Job* job) {
       add(nullptr, before, true);
       const int64_t first = mem_section_.start[last] + (job->part.start[last] - disk_.start[last]);
       for (int64_t col = first; col < first + n;) {
-        const MemoryArray::LocalPiece* p = nullptr;
+        const array::MemoryArray::LocalPiece* p = nullptr;
         for (const auto& q : pieces) {
           bool holds = col >= q.piece.start[last] && col < q.piece.start[last] + q.piece.count[last];
           for (int d = 0; holds && d < last; ++d) {
@@ -392,7 +392,7 @@ Status Transfer::write_part(const Job& job) {
   const size_t row = static_cast<size_t>(job.part.count[last]) * esize;
   const Strides chunk_stride = dense_strides(nd, meta_.chunks.data());
   const char* src = job.staged.data();
-  std::array<int64_t, array::kMaxDims> r{};  // the part's row: every index but the last
+  std::array<int64_t, kMaxDims> r{};  // the part's row: every index but the last
   for (;;) {
     int64_t at = job.part.start[last] - job.chunk.start[last];
     for (int d = 0; d < last; ++d) at += (job.part.start[d] - job.chunk.start[d] + r[d]) * chunk_stride[d];
@@ -566,8 +566,8 @@ void DiskArray::use(const DiskArrayOptions& options) {
   }
 }
 
-Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array::Group> group,
-                                                     const std::string& dir, array::ElementType type,
+Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const comm::Group> group,
+                                                     const std::string& dir, ElementType type,
                                                      const std::vector<int64_t>& shape,
                                                      const std::vector<int64_t>& chunk,
                                                      const DiskArrayOptions& options) {
@@ -636,7 +636,7 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const array
   return a;
 }
 
-Result<std::unique_ptr<DiskArray>> DiskArray::open(std::shared_ptr<const array::Group> group,
+Result<std::unique_ptr<DiskArray>> DiskArray::open(std::shared_ptr<const comm::Group> group,
                                                    const std::string& dir, bool writable,
                                                    const DiskArrayOptions& options) {
   Result<ZarrMeta> m = read_meta(dir);
@@ -664,7 +664,7 @@ Status DiskArray::set_attribute(const std::string& name, const std::string& valu
   return Status::Ok();
 }
 
-Status DiskArray::remove(const array::Group& group, const std::string& dir, device::Storage& storage) {
+Status DiskArray::remove(const comm::Group& group, const std::string& dir, device::Storage& storage) {
   Status s;
   if (group.rank() == 0) {
     // Only a store: a directory with a zarr.json.
@@ -682,16 +682,16 @@ Status DiskArray::remove(const array::Group& group, const std::string& dir, devi
   return s;
 }
 
-Status DiskArray::check_transfer(bool write, const MemoryArray& mem, const array::Box& mem_section,
+Status DiskArray::check_transfer(bool write, const array::MemoryArray& mem, const Box& mem_section,
                                  const std::vector<int64_t>& disk_start, const std::vector<int>& perm,
-                                 array::Box* disk) const {
+                                 Box* disk) const {
   if (closed_) return Status(Code::kState, dir_ + ": the disk array is closed");
   if (write && !writable_) return Status(Code::kState, dir_ + ": opened read-only");
   const int nd = static_cast<int>(meta_.shape.size());
   if (mem.type() != meta_.type) {
     return Status(Code::kInvalidArgument, dir_ + ": array " + mem.name() + " holds " +
-                                              array::element_name(mem.type()) + ", the disk array " +
-                                              array::element_name(meta_.type));
+                                              element_name(mem.type()) + ", the disk array " +
+                                              element_name(meta_.type));
   }
   Status s = mem.check_group(*group_);
   if (!s.ok()) return s.with_context(dir_);
@@ -749,11 +749,11 @@ Status DiskArray::order_after_conflicts(const Transfer& t) {
   return conflict ? group_->barrier() : Status::Ok();
 }
 
-Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<MemoryArray> mem,
-                                                   const array::Box& mem_section,
+Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<array::MemoryArray> mem,
+                                                   const Box& mem_section,
                                                    const std::vector<int64_t>& disk_start,
                                                    const std::vector<int>& perm, bool blocking) {
-  array::Box disk;
+  Box disk;
   Status s = mem ? check_transfer(write, *mem, mem_section, disk_start, perm, &disk)
                  : Status(Code::kInvalidArgument, dir_ + ": no memory array");
   PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), s));
@@ -889,28 +889,28 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<M
   return t;
 }
 
-Result<std::shared_ptr<Transfer>> DiskArray::start_write(std::shared_ptr<MemoryArray> mem,
-                                                         const array::Box& mem_section,
+Result<std::shared_ptr<Transfer>> DiskArray::start_write(std::shared_ptr<array::MemoryArray> mem,
+                                                         const Box& mem_section,
                                                          const std::vector<int64_t>& disk_start,
                                                          const std::vector<int>& perm) {
   return start(true, std::move(mem), mem_section, disk_start, perm);
 }
 
-Result<std::shared_ptr<Transfer>> DiskArray::start_read(std::shared_ptr<MemoryArray> mem,
-                                                        const array::Box& mem_section,
+Result<std::shared_ptr<Transfer>> DiskArray::start_read(std::shared_ptr<array::MemoryArray> mem,
+                                                        const Box& mem_section,
                                                         const std::vector<int64_t>& disk_start,
                                                         const std::vector<int>& perm) {
   return start(false, std::move(mem), mem_section, disk_start, perm);
 }
 
-Status DiskArray::write(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
+Status DiskArray::write(std::shared_ptr<array::MemoryArray> mem, const Box& mem_section,
                         const std::vector<int64_t>& disk_start, const std::vector<int>& perm) {
   PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Transfer> t,
                          start(true, std::move(mem), mem_section, disk_start, perm, /*blocking=*/true));
   return t->wait();
 }
 
-Status DiskArray::read(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
+Status DiskArray::read(std::shared_ptr<array::MemoryArray> mem, const Box& mem_section,
                        const std::vector<int64_t>& disk_start, const std::vector<int>& perm) {
   PARIO_ASSIGN_OR_RETURN(std::shared_ptr<Transfer> t, start_read(std::move(mem), mem_section, disk_start, perm));
   return t->wait();

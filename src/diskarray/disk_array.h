@@ -54,13 +54,13 @@
 #include <string>
 #include <vector>
 
-#include "array/group.h"
+#include "array/memory_array.h"
 #include "base/buffer_pool.h"
 #include "base/status.h"
 #include "base/thread_pool.h"
+#include "comm/group.h"
 #include "device/storage.h"
 #include "diskarray/chunk_store.h"
-#include "diskarray/memory_array.h"
 #include "diskarray/zarr_meta.h"
 
 namespace pario::diskarray {
@@ -83,7 +83,7 @@ struct DiskArrayOptions {
 };
 
 // Element strides of a buffer, per dimension.
-using Strides = std::array<int64_t, array::kMaxDims>;
+using Strides = std::array<int64_t, kMaxDims>;
 
 class DiskArray {
  public:
@@ -91,40 +91,40 @@ class DiskArray {
   // Collective. Creates the store at `dir` (which must not exist). chunk
   // is the typical request shape (empty or zeros: chosen, about 1 MiB per
   // chunk, whole rows first).
-  static Result<std::unique_ptr<DiskArray>> create(std::shared_ptr<const array::Group> group,
-                                                   const std::string& dir, array::ElementType type,
+  static Result<std::unique_ptr<DiskArray>> create(std::shared_ptr<const comm::Group> group,
+                                                   const std::string& dir, ElementType type,
                                                    const std::vector<int64_t>& shape,
                                                    const std::vector<int64_t>& chunk,
                                                    const DiskArrayOptions& options);
   // Collective. Opens an existing store (pario's, or zarr-python's in a
   // supported layout).
-  static Result<std::unique_ptr<DiskArray>> open(std::shared_ptr<const array::Group> group,
+  static Result<std::unique_ptr<DiskArray>> open(std::shared_ptr<const comm::Group> group,
                                                  const std::string& dir, bool writable,
                                                  const DiskArrayOptions& options);
   // Collective: removes a store (its chunks, zarr.json, the directory),
   // and what storage keeps of its files beside the disk.
-  static Status remove(const array::Group& group, const std::string& dir, device::Storage& storage);
+  static Status remove(const comm::Group& group, const std::string& dir, device::Storage& storage);
 
   const ZarrMeta& meta() const { return meta_; }
   const std::string& dir() const { return dir_; }
-  const array::Group& group() const { return *group_; }
+  const comm::Group& group() const { return *group_; }
 
   // Collective: starts disk[disk_start + i] = mem[mem_section.start + P(i)]
   // for every index i of the disk section, whose extents are
   // mem_section.count permuted (disk extent d = count[perm[d]]); empty
   // perm is the identity. start_read is the reverse; the memory section
   // must not be touched until its wait.
-  Result<std::shared_ptr<Transfer>> start_write(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
+  Result<std::shared_ptr<Transfer>> start_write(std::shared_ptr<array::MemoryArray> mem, const Box& mem_section,
                                                 const std::vector<int64_t>& disk_start,
                                                 const std::vector<int>& perm = {});
-  Result<std::shared_ptr<Transfer>> start_read(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
+  Result<std::shared_ptr<Transfer>> start_read(std::shared_ptr<array::MemoryArray> mem, const Box& mem_section,
                                                const std::vector<int64_t>& disk_start,
                                                const std::vector<int>& perm = {});
   // Blocking forms: start, then wait (a write then gathers whole chunks
   // straight from node-local memory, with no staging copy).
-  Status write(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
+  Status write(std::shared_ptr<array::MemoryArray> mem, const Box& mem_section,
                const std::vector<int64_t>& disk_start, const std::vector<int>& perm = {});
-  Status read(std::shared_ptr<MemoryArray> mem, const array::Box& mem_section,
+  Status read(std::shared_ptr<array::MemoryArray> mem, const Box& mem_section,
               const std::vector<int64_t>& disk_start, const std::vector<int>& perm = {});
   // Collective: stores a string attribute in zarr.json (rank 0 rewrites it
   // atomically); needs a writable array. attribute() is local.
@@ -139,17 +139,17 @@ class DiskArray {
   void use(const DiskArrayOptions& options);  // fills in what options left null
   // blocking: the caller waits at once, so the memory cannot change
   // under the I/O threads and writes may gather straight from it.
-  Result<std::shared_ptr<Transfer>> start(bool write, std::shared_ptr<MemoryArray> mem,
-                                          const array::Box& mem_section, const std::vector<int64_t>& disk_start,
+  Result<std::shared_ptr<Transfer>> start(bool write, std::shared_ptr<array::MemoryArray> mem,
+                                          const Box& mem_section, const std::vector<int64_t>& disk_start,
                                           const std::vector<int>& perm, bool blocking = false);
-  Status check_transfer(bool write, const MemoryArray& mem, const array::Box& mem_section,
+  Status check_transfer(bool write, const array::MemoryArray& mem, const Box& mem_section,
                         const std::vector<int64_t>& disk_start, const std::vector<int>& perm,
-                        array::Box* disk) const;
+                        Box* disk) const;
   // Lets the I/O of earlier unwaited transfers that conflict with t finish
   // on every rank.
   Status order_after_conflicts(const Transfer& t);
 
-  std::shared_ptr<const array::Group> group_;
+  std::shared_ptr<const comm::Group> group_;
   std::string dir_;
   ZarrMeta meta_;
   DiskArrayOptions options_;
@@ -189,7 +189,7 @@ class Transfer {
   // Reads: puts a finished job's chunk into memory and frees its buffer.
   void put_chunk(Job* job);
   // The chunk at a grid index (its box in *chunk) and the disk section's part in it.
-  array::Box part_of(const std::vector<int64_t>& index, array::Box* chunk) const;
+  Box part_of(const std::vector<int64_t>& index, Box* chunk) const;
   // Each chunk's mover, where consecutive chunks of one group value (a
   // chunk, or a shard rewritten whole) form a group: of the ranks holding
   // at least half as much of the group's parts in memory as the one
@@ -218,11 +218,11 @@ class Transfer {
   Status write_part(const Job& job);
   bool overlaps(const Transfer& other) const;
   // The memory section that a part of the disk section maps to.
-  array::Box mem_box(const array::Box& disk_part) const;
+  Box mem_box(const Box& disk_part) const;
   // Memory to a buffer laid out in disk order with the given strides, and
   // back (through a dense copy when the axes are permuted).
-  Status copy_out(const array::Box& disk_part, char* dst, const Strides& dst_stride);
-  Status copy_in(const array::Box& disk_part, const char* src, const Strides& src_stride);
+  Status copy_out(const Box& disk_part, char* dst, const Strides& dst_stride);
+  Status copy_in(const Box& disk_part, const char* src, const Strides& src_stride);
 
   bool write_ = false;
   bool waited_ = false;
@@ -231,9 +231,9 @@ class Transfer {
   std::unique_ptr<ChunkStore> store_;
   std::shared_ptr<ThreadPool> io_threads_;  // null: jobs run on the caller's thread
   std::shared_ptr<BufferPool> buffers_;
-  std::shared_ptr<const array::Group> group_;
-  std::shared_ptr<MemoryArray> mem_;
-  array::Box mem_section_, disk_;
+  std::shared_ptr<const comm::Group> group_;
+  std::shared_ptr<array::MemoryArray> mem_;
+  Box mem_section_, disk_;
   std::vector<int> perm_;  // always filled (the identity when none was given)
   bool identity_ = true;
   std::vector<int64_t> first_chunk_, last_chunk_;  // chunk index range of the disk section

@@ -118,10 +118,10 @@ Status check_grid(const std::string& dir, const ZarrMeta& m) {
 
 }  // namespace
 
-Status check_shape(const int64_t* shape, size_t n, array::ElementType type) {
-  if (n < 1 || n > static_cast<size_t>(array::kMaxDims)) {
+Status check_shape(const int64_t* shape, size_t n, ElementType type) {
+  if (n < 1 || n > static_cast<size_t>(kMaxDims)) {
     return Status(Code::kInvalidArgument, std::to_string(n) + " dimensions (pario supports 1 to " +
-                                              std::to_string(array::kMaxDims) + ")");
+                                              std::to_string(kMaxDims) + ")");
   }
   for (size_t d = 0; d < n; ++d) {
     if (shape[d] < 0) {
@@ -130,19 +130,19 @@ Status check_shape(const int64_t* shape, size_t n, array::ElementType type) {
     }
   }
   int64_t bytes = 0;
-  if (!checked_bytes(shape, n, static_cast<int64_t>(array::element_size(type)), &bytes)) {
+  if (!checked_bytes(shape, n, static_cast<int64_t>(element_size(type)), &bytes)) {
     return Status(Code::kInvalidArgument, "the array would have more than 2^63 bytes");
   }
   return Status::Ok();
 }
 
-const char* zarr_data_type(array::ElementType t) {
+const char* zarr_data_type(ElementType t) {
   switch (t) {
-    case array::ElementType::kDouble: return "float64";
-    case array::ElementType::kFloat: return "float32";
-    case array::ElementType::kInt32: return "int32";
-    case array::ElementType::kInt64: return "int64";
-    case array::ElementType::kComplexDouble: return "complex128";
+    case ElementType::kDouble: return "float64";
+    case ElementType::kFloat: return "float32";
+    case ElementType::kInt32: return "int32";
+    case ElementType::kInt64: return "int64";
+    case ElementType::kComplexDouble: return "complex128";
   }
   return "?";
 }
@@ -227,8 +227,8 @@ Result<ZarrMeta> parse_meta(const std::string& text, const std::string& dir) {
     PARIO_ASSIGN_OR_RETURN(m.shape, int_list(dir, j.at("shape"), "shape"));
     const std::string dtype = j.at("data_type").get<std::string>();
     bool known = false;
-    for (auto t : {array::ElementType::kDouble, array::ElementType::kFloat, array::ElementType::kInt32,
-                   array::ElementType::kInt64, array::ElementType::kComplexDouble}) {
+    for (auto t : {ElementType::kDouble, ElementType::kFloat, ElementType::kInt32,
+                   ElementType::kInt64, ElementType::kComplexDouble}) {
       if (dtype == zarr_data_type(t)) {
         m.type = t;
         known = true;
@@ -238,9 +238,9 @@ Result<ZarrMeta> parse_meta(const std::string& text, const std::string& dir) {
     const json& grid = j.at("chunk_grid");
     if (grid.at("name") != "regular") return unsupported(dir, "chunk grid " + grid.at("name").dump());
     PARIO_ASSIGN_OR_RETURN(m.chunks, int_list(dir, grid.at("configuration").at("chunk_shape"), "chunk_shape"));
-    if (m.shape.empty() || m.shape.size() > static_cast<size_t>(array::kMaxDims)) {
+    if (m.shape.empty() || m.shape.size() > static_cast<size_t>(kMaxDims)) {
       return unsupported(dir, std::to_string(m.shape.size()) + " dimensions (pario reads 1 to " +
-                                  std::to_string(array::kMaxDims) + ")");
+                                  std::to_string(kMaxDims) + ")");
     }
     if (m.chunks.size() != m.shape.size()) return corrupt(dir, "chunk_shape and shape differ in rank");
     for (size_t d = 0; d < m.shape.size(); ++d) {
@@ -309,7 +309,7 @@ Status write_meta(const std::string& dir, const ZarrMeta& m) {
   j["data_type"] = zarr_data_type(m.type);
   j["chunk_grid"] = {{"name", "regular"}, {"configuration", {{"chunk_shape", m.sharded() ? m.shard : m.chunks}}}};
   j["chunk_key_encoding"] = {{"name", "default"}, {"configuration", {{"separator", "/"}}}};
-  if (m.type == array::ElementType::kComplexDouble) {
+  if (m.type == ElementType::kComplexDouble) {
     j["fill_value"] = json::array({0.0, 0.0});
   } else {
     j["fill_value"] = 0;

@@ -20,14 +20,14 @@
 #include <string>
 #include <vector>
 
-#include "array/distribution.h"
-#include "array/group.h"
+#include "base/box.h"
+#include "base/element_type.h"
 #include "base/status.h"
 
 namespace pario::diskarray {
 
 struct ZarrMeta {
-  array::ElementType type = array::ElementType::kDouble;
+  ElementType type = ElementType::kDouble;
   std::vector<int64_t> shape;
   std::vector<int64_t> chunks;  // the chunk: the unit pario moves (inner chunk when sharded)
   std::vector<int64_t> shard;   // empty: one file per chunk; else a multiple of chunks
@@ -41,7 +41,7 @@ struct ZarrMeta {
   bool zstd = false;    // chunks zstd-compressed
   int zstd_level = 3;   // the level pario compresses with (0: zstd's default)
 
-  size_t element_bytes() const { return array::element_size(type); }
+  size_t element_bytes() const { return element_size(type); }
   int64_t chunk_elements() const;
   bool sharded() const { return !shard.empty(); }
   // "c/1/0/3" for chunk grid index {1, 0, 3} ("c" for a 0-d array).
@@ -51,7 +51,7 @@ struct ZarrMeta {
   std::vector<int64_t> shard_index(const std::vector<int64_t>& chunk_index, int64_t* slot) const;
 };
 
-const char* zarr_data_type(array::ElementType t);
+const char* zarr_data_type(ElementType t);
 
 // The largest chunk pario moves (an inner chunk when sharded): a chunk is
 // one buffer in memory, so a file cannot ask for more.
@@ -59,7 +59,7 @@ constexpr int64_t kMaxChunkBytes = int64_t{1} << 31;
 
 // kInvalidArgument unless an array of n (1 .. kMaxDims) extents, each
 // >= 0, of this element type has at most 2^63 - 1 bytes in all.
-Status check_shape(const int64_t* shape, size_t n, array::ElementType type);
+Status check_shape(const int64_t* shape, size_t n, ElementType type);
 
 // User attributes in zarr.json's "attributes": a string value is returned
 // as it is, any other as its JSON text; kNotFound when absent. "pario" is

@@ -109,39 +109,37 @@ Result<std::shared_ptr<NodeCopies>> NodeCopies::create(const comm::Comm& comm,
   for (int r = 0; r < comm.size(); ++r) {
     if (all[2 * r + 1] == 0 && all[2 * r] != topo.node) c->other_masters_.push_back(r);
   }
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "same_disp_unit", "true");
+  Result<comm::Info> info = comm::Info::create({{"same_disp_unit", "true"}});
   const bool master = topo.node_rank == 0;
-  Status s = mpi(MPI_Win_create(master ? c->ram_->bytes() : nullptr,
-                                master ? static_cast<MPI_Aint>(c->ram_part_) : 0, 1, info, c->comm_,
-                                &c->data_),
-                 "MPI_Win_create");
+  Status s = info.status();
+  if (s.ok()) {
+    s = mpi(MPI_Win_create(master ? c->ram_->bytes() : nullptr,
+                           master ? static_cast<MPI_Aint>(c->ram_part_) : 0, 1, info->get(),
+                           c->comm_, c->data_.out()),
+            "MPI_Win_create");
+  }
   s = comm::agree(comm, s);
   if (s.ok()) {
     const bool root = comm.rank() == 0;
     s = mpi(MPI_Win_create(root ? &c->length_word_ : nullptr, root ? sizeof(uint64_t) : 0,
-                           sizeof(uint64_t), info, c->comm_, &c->length_),
+                           sizeof(uint64_t), info->get(), c->comm_, c->length_.out()),
             "MPI_Win_create");
     s = comm::agree(comm, s);
   }
-  MPI_Info_free(&info);
   if (!s.ok()) {
-    for (MPI_Win* w : {&c->data_, &c->length_}) {
-      if (*w != MPI_WIN_NULL) MPI_Win_free(w);
-    }
+    for (comm::Window* w : {&c->data_, &c->length_}) (void)w->free();
     return s;
   }
   // One passive epoch for the file's life; each operation ends in a flush.
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, c->data_);
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, c->length_);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, c->data_.get());
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, c->length_.get());
   return c;
 }
 
 NodeCopies::~NodeCopies() {
   // Freeing a window is collective: one left open (the file was never
   // closed) is MPI's at finalize, and its memory must stay mapped till then.
-  if (data_ != MPI_WIN_NULL) {
+  if (data_.get() != MPI_WIN_NULL) {
     static std::mutex mu;
     static std::vector<std::shared_ptr<device::RamFile>> kept;
     std::lock_guard<std::mutex> lock(mu);
@@ -159,12 +157,13 @@ Status NodeCopies::put_elsewhere(uint64_t offset, const void* buf, size_t len) {
     for (size_t done = 0; done < len; done += kPutPiece) {
       const int n = static_cast<int>(std::min(kPutPiece, len - done));
       PARIO_RETURN_IF_ERROR(mpi(MPI_Put(from + done, n, MPI_BYTE, target,
-                                        static_cast<MPI_Aint>(offset + done), n, MPI_BYTE, data_),
+                                        static_cast<MPI_Aint>(offset + done), n, MPI_BYTE,
+                                        data_.get()),
                                 "MPI_Put"));
     }
   }
   for (int target : other_masters_) {
-    PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush(target, data_), "MPI_Win_flush"));
+    PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush(target, data_.get()), "MPI_Win_flush"));
   }
   return Status::Ok();
 }
@@ -173,8 +172,9 @@ Status NodeCopies::extend_length(uint64_t end) {
   if (end <= known_.load()) return Status::Ok();
   uint64_t old = 0;
   PARIO_RETURN_IF_ERROR(
-      mpi(MPI_Fetch_and_op(&end, &old, MPI_UINT64_T, 0, 0, MPI_MAX, length_), "MPI_Fetch_and_op"));
-  PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush(0, length_), "MPI_Win_flush"));
+      mpi(MPI_Fetch_and_op(&end, &old, MPI_UINT64_T, 0, 0, MPI_MAX, length_.get()),
+          "MPI_Fetch_and_op"));
+  PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush(0, length_.get()), "MPI_Win_flush"));
   const uint64_t seen = std::max(old, end);
   uint64_t cur = known_.load();
   while (seen > cur && !known_.compare_exchange_weak(cur, seen)) {
@@ -185,8 +185,9 @@ Status NodeCopies::extend_length(uint64_t end) {
 Result<uint64_t> NodeCopies::length() {
   uint64_t none = 0, now = 0;
   PARIO_RETURN_IF_ERROR(
-      mpi(MPI_Fetch_and_op(&none, &now, MPI_UINT64_T, 0, 0, MPI_NO_OP, length_), "MPI_Fetch_and_op"));
-  PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush(0, length_), "MPI_Win_flush"));
+      mpi(MPI_Fetch_and_op(&none, &now, MPI_UINT64_T, 0, 0, MPI_NO_OP, length_.get()),
+          "MPI_Fetch_and_op"));
+  PARIO_RETURN_IF_ERROR(mpi(MPI_Win_flush(0, length_.get()), "MPI_Win_flush"));
   uint64_t cur = known_.load();
   while (now > cur && !known_.compare_exchange_weak(cur, now)) {
   }
@@ -204,10 +205,10 @@ Result<uint64_t> NodeCopies::finish() {
 
 Status NodeCopies::free_windows() {
   Status first;
-  for (MPI_Win* w : {&data_, &length_}) {
-    if (*w == MPI_WIN_NULL) continue;
-    Status s = mpi(MPI_Win_unlock_all(*w), "MPI_Win_unlock_all");
-    if (s.ok()) s = mpi(MPI_Win_free(w), "MPI_Win_free");
+  for (comm::Window* w : {&data_, &length_}) {
+    if (w->get() == MPI_WIN_NULL) continue;
+    Status s = mpi(MPI_Win_unlock_all(w->get()), "MPI_Win_unlock_all");
+    if (s.ok()) s = w->free();
     if (first.ok() && !s.ok()) first = s;
   }
   return first;

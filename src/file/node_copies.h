@@ -34,6 +34,7 @@
 
 #include "base/status.h"
 #include "comm/comm.h"
+#include "comm/handles.h"
 #include "device/ram_file.h"
 
 namespace pario::file {
@@ -73,8 +74,8 @@ class NodeCopies : public std::enable_shared_from_this<NodeCopies> {
   std::vector<int> other_masters_;  // ranks holding the other nodes' copies
   std::shared_ptr<device::RamFile> ram_;
   uint64_t ram_part_ = 0;
-  MPI_Win data_ = MPI_WIN_NULL;    // node masters expose their copy
-  MPI_Win length_ = MPI_WIN_NULL;  // rank 0 exposes length_word_
+  comm::Window data_;    // node masters expose their copy
+  comm::Window length_;  // rank 0 exposes length_word_
   uint64_t length_word_ = 0;
   std::atomic<uint64_t> known_{0};
 };

@@ -16,9 +16,9 @@
 namespace pario::array {
 namespace {
 
-std::shared_ptr<Group>& world_group() {
-  static std::shared_ptr<Group> g =
-      Group::create(comm::world().get(), pario::config().value()->ranks_per_node).value();
+std::shared_ptr<comm::Group>& world_group() {
+  static std::shared_ptr<comm::Group> g =
+      comm::Group::create(comm::world().get(), pario::config().value()->ranks_per_node).value();
   return g;
 }
 

@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!m.ok()) return 0;
   const ZarrMeta& meta = *m;
   const size_t nd = meta.shape.size();
-  if (nd < 1 || nd > static_cast<size_t>(array::kMaxDims) || meta.chunks.size() != nd) std::abort();
+  if (nd < 1 || nd > static_cast<size_t>(kMaxDims) || meta.chunks.size() != nd) std::abort();
   int64_t elements = 0, bytes = 0;
   if (!checked_bytes(meta.chunks.data(), nd, static_cast<int64_t>(meta.element_bytes()), &bytes) ||
       bytes > kMaxChunkBytes) {

@@ -19,64 +19,66 @@
 
 #include "array/distribution.h"
 #include "array/global_array.h"
-#include "array/group.h"
+#include "base/box.h"
+#include "base/element_type.h"
 #include "base/status.h"
+#include "comm/group.h"
 
-namespace pario::diskarray {
+namespace pario::array {
 
 class MemoryArray {
  public:
   virtual ~MemoryArray() = default;
-  virtual array::ElementType type() const = 0;
+  virtual ElementType type() const = 0;
   virtual const std::vector<int64_t>& dims() const = 0;
   virtual std::string name() const = 0;
   // Calls fn(rank, piece) for every rank holding part of box, with the
   // part (ranks of the disk array's group).
-  virtual void for_each_owner(const array::Box& box,
-                              const std::function<void(int, const array::Box&)>& fn) const = 0;
+  virtual void for_each_owner(const Box& box,
+                              const std::function<void(int, const Box&)>& fn) const = 0;
   // One-sided: box to or from buf, whose dimensions after the first are
   // ld (ndim-1 entries, in elements).
-  virtual Status get(const array::Box& box, void* buf, const std::vector<int64_t>& ld) = 0;
-  virtual Status put(const array::Box& box, const void* buf, const std::vector<int64_t>& ld) = 0;
+  virtual Status get(const Box& box, void* buf, const std::vector<int64_t>& ld) = 0;
+  virtual Status put(const Box& box, const void* buf, const std::vector<int64_t>& ld) = 0;
   // Collective: every rank's earlier puts are complete and visible.
   virtual Status sync() = 0;
   // Ok when the array lives on exactly the ranks of group.
-  virtual Status check_group(const array::Group& group) const = 0;
+  virtual Status check_group(const comm::Group& group) const = 0;
   // Direct access to node-local memory: each owner's piece of box, with
   // the owner's whole patch (row-major, dense) and where it starts in this
   // process's memory, so that a file read can land in place. False, and
   // nothing is added, when some piece lies off this node (get/put must
   // move it) or the array offers no direct access.
   struct LocalPiece {
-    array::Box piece, patch;
+    Box piece, patch;
     char* base = nullptr;  // element patch.start
   };
-  virtual bool local_pieces(const array::Box& /*box*/, std::vector<LocalPiece>* /*out*/) const { return false; }
+  virtual bool local_pieces(const Box& /*box*/, std::vector<LocalPiece>* /*out*/) const { return false; }
 };
 
 // A pario global array (kept alive while a transfer uses it).
 class GlobalArraySource : public MemoryArray {
  public:
-  explicit GlobalArraySource(std::shared_ptr<array::GlobalArray> a) : a_(std::move(a)) {}
-  array::ElementType type() const override { return a_->type(); }
+  explicit GlobalArraySource(std::shared_ptr<GlobalArray> a) : a_(std::move(a)) {}
+  ElementType type() const override { return a_->type(); }
   const std::vector<int64_t>& dims() const override { return a_->distribution().dims(); }
   std::string name() const override { return a_->name(); }
-  void for_each_owner(const array::Box& box,
-                      const std::function<void(int, const array::Box&)>& fn) const override {
+  void for_each_owner(const Box& box,
+                      const std::function<void(int, const Box&)>& fn) const override {
     a_->distribution().for_each_owner(box, fn);
   }
-  Status get(const array::Box& box, void* buf, const std::vector<int64_t>& ld) override {
+  Status get(const Box& box, void* buf, const std::vector<int64_t>& ld) override {
     return a_->get(box, buf, ld);
   }
-  Status put(const array::Box& box, const void* buf, const std::vector<int64_t>& ld) override {
+  Status put(const Box& box, const void* buf, const std::vector<int64_t>& ld) override {
     return a_->put(box, buf, ld);
   }
   Status sync() override { return a_->sync(); }
-  Status check_group(const array::Group& group) const override;
-  bool local_pieces(const array::Box& box, std::vector<LocalPiece>* out) const override;
+  Status check_group(const comm::Group& group) const override;
+  bool local_pieces(const Box& box, std::vector<LocalPiece>* out) const override;
 
  private:
-  std::shared_ptr<array::GlobalArray> a_;
+  std::shared_ptr<GlobalArray> a_;
 };
 
 // An array of another library, seen as one patch per rank. The functions
@@ -84,40 +86,40 @@ class GlobalArraySource : public MemoryArray {
 class PatchArray : public MemoryArray {
  public:
   struct Ops {
-    std::function<Status(const array::Box&, void*, const std::vector<int64_t>&)> get;
-    std::function<Status(const array::Box&, const void*, const std::vector<int64_t>&)> put;
+    std::function<Status(const Box&, void*, const std::vector<int64_t>&)> get;
+    std::function<Status(const Box&, const void*, const std::vector<int64_t>&)> put;
     std::function<Status()> sync;
   };
   // patches[r]: the box rank r of group holds (empty for none). own_base,
   // when not null, is where rank own_rank's patch (dense, row-major) starts
   // in this process's memory: pieces inside it are accessed in place.
-  PatchArray(std::string name, array::ElementType type, std::vector<int64_t> dims,
-             std::vector<array::Box> patches, Ops ops, int own_rank = -1, char* own_base = nullptr)
+  PatchArray(std::string name, ElementType type, std::vector<int64_t> dims,
+             std::vector<Box> patches, Ops ops, int own_rank = -1, char* own_base = nullptr)
       : name_(std::move(name)), type_(type), dims_(std::move(dims)), patches_(std::move(patches)),
         ops_(std::move(ops)), own_rank_(own_rank), own_base_(own_base) {}
-  array::ElementType type() const override { return type_; }
+  ElementType type() const override { return type_; }
   const std::vector<int64_t>& dims() const override { return dims_; }
   std::string name() const override { return name_; }
-  void for_each_owner(const array::Box& box,
-                      const std::function<void(int, const array::Box&)>& fn) const override;
-  Status get(const array::Box& box, void* buf, const std::vector<int64_t>& ld) override {
+  void for_each_owner(const Box& box,
+                      const std::function<void(int, const Box&)>& fn) const override;
+  Status get(const Box& box, void* buf, const std::vector<int64_t>& ld) override {
     return ops_.get(box, buf, ld);
   }
-  Status put(const array::Box& box, const void* buf, const std::vector<int64_t>& ld) override {
+  Status put(const Box& box, const void* buf, const std::vector<int64_t>& ld) override {
     return ops_.put(box, buf, ld);
   }
   Status sync() override { return ops_.sync(); }
-  Status check_group(const array::Group& group) const override;
-  bool local_pieces(const array::Box& box, std::vector<LocalPiece>* out) const override;
+  Status check_group(const comm::Group& group) const override;
+  bool local_pieces(const Box& box, std::vector<LocalPiece>* out) const override;
 
  private:
   std::string name_;
-  array::ElementType type_;
+  ElementType type_;
   std::vector<int64_t> dims_;
-  std::vector<array::Box> patches_;
+  std::vector<Box> patches_;
   Ops ops_;
   int own_rank_;
   char* own_base_;
 };
 
-}  // namespace pario::diskarray
+}  // namespace pario::array

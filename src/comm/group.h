@@ -1,5 +1,5 @@
-// A process group for global arrays and counters: a communicator plus what
-// the array layer needs to know about where its ranks run.
+// A process group for global arrays, counters and disk arrays: a
+// communicator plus what the array layer needs to know about where its ranks run.
 //
 // DDI runs every distributed operation in a scope: the world, a group (the
 // world split into several independent groups), or the masters (rank 0 of
@@ -17,17 +17,14 @@
 #include <memory>
 #include <vector>
 
+#include "base/element_type.h"
 #include "base/status.h"
 #include "comm/comm.h"
 
-namespace pario::array {
+namespace pario::comm {
 
-enum class ElementType : int { kDouble = 1, kFloat = 2, kInt32 = 3, kInt64 = 4, kComplexDouble = 5 };
-
-size_t element_size(ElementType t);
-const char* element_name(ElementType t);
+// The MPI datatype of each element type (MPI_DATATYPE_NULL outside the enum).
 MPI_Datatype element_mpi_type(ElementType t);
-bool valid_element_type(int t);
 
 class Group {
  public:
@@ -38,10 +35,10 @@ class Group {
   Result<std::shared_ptr<Group>> split(int color) const;
 
   MPI_Comm comm() const { return comm_.get(); }
-  const comm::Comm& comm_object() const { return comm_; }
+  const Comm& comm_object() const { return comm_; }
   int rank() const { return rank_; }
   int size() const { return size_; }
-  const comm::NodeTopology& topology() const { return topo_; }
+  const NodeTopology& topology() const { return topo_; }
   MPI_Comm node_comm() const { return node_comm_.get(); }
   // World-of-group rank of every rank's node index, and of every node's
   // first rank (its master).
@@ -60,13 +57,13 @@ class Group {
 
  private:
   Group() = default;
-  comm::Comm comm_;
-  comm::Comm node_comm_;
-  comm::NodeTopology topo_;
+  Comm comm_;
+  Comm node_comm_;
+  NodeTopology topo_;
   int rank_ = 0, size_ = 1, ranks_per_node_ = 0;
   bool one_physical_node_ = true;
   std::vector<int> node_of_, node_master_;
   std::vector<std::vector<int>> node_ranks_;
 };
 
-}  // namespace pario::array
+}  // namespace pario::comm

@@ -1,33 +1,10 @@
-#include "array/group.h"
+#include "comm/group.h"
 
 #include <algorithm>
-#include <complex>
 #include <cstdint>
 #include <limits>
 
-namespace pario::array {
-
-size_t element_size(ElementType t) {
-  switch (t) {
-    case ElementType::kDouble: return sizeof(double);
-    case ElementType::kFloat: return sizeof(float);
-    case ElementType::kInt32: return sizeof(int32_t);
-    case ElementType::kInt64: return sizeof(int64_t);
-    case ElementType::kComplexDouble: return sizeof(std::complex<double>);
-  }
-  return 0;
-}
-
-const char* element_name(ElementType t) {
-  switch (t) {
-    case ElementType::kDouble: return "double";
-    case ElementType::kFloat: return "float";
-    case ElementType::kInt32: return "int32";
-    case ElementType::kInt64: return "int64";
-    case ElementType::kComplexDouble: return "complex double";
-  }
-  return "unknown";
-}
+namespace pario::comm {
 
 MPI_Datatype element_mpi_type(ElementType t) {
   switch (t) {
@@ -40,29 +17,27 @@ MPI_Datatype element_mpi_type(ElementType t) {
   return MPI_DATATYPE_NULL;
 }
 
-bool valid_element_type(int t) { return t >= 1 && t <= 5; }
-
 Result<std::shared_ptr<Group>> Group::create(MPI_Comm comm, int ranks_per_node) {
   std::shared_ptr<Group> g(new Group());
-  PARIO_ASSIGN_OR_RETURN(g->comm_, comm::Comm::duplicate(comm));
+  PARIO_ASSIGN_OR_RETURN(g->comm_, Comm::duplicate(comm));
   g->rank_ = g->comm_.rank();
   g->size_ = g->comm_.size();
   g->ranks_per_node_ = ranks_per_node;
-  PARIO_ASSIGN_OR_RETURN(g->topo_, comm::node_topology(g->comm_, ranks_per_node, &g->node_comm_));
+  PARIO_ASSIGN_OR_RETURN(g->topo_, node_topology(g->comm_, ranks_per_node, &g->node_comm_));
 
   // Whether the whole group can share memory: split by physical node.
   MPI_Comm phys = MPI_COMM_NULL;
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+  PARIO_RETURN_IF_ERROR(mpi_status(
       MPI_Comm_split_type(g->comm(), MPI_COMM_TYPE_SHARED, g->rank_, MPI_INFO_NULL, &phys),
       "MPI_Comm_split_type"));
-  PARIO_ASSIGN_OR_RETURN(comm::Comm physical, comm::Comm::adopt(phys));
+  PARIO_ASSIGN_OR_RETURN(Comm physical, Comm::adopt(phys));
   int all_shared = physical.size() == g->size_ ? 1 : 0, every = 0;
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+  PARIO_RETURN_IF_ERROR(mpi_status(
       MPI_Allreduce(&all_shared, &every, 1, MPI_INT, MPI_MIN, g->comm()), "MPI_Allreduce"));
   g->one_physical_node_ = every == 1;
 
   g->node_of_.resize(g->size_);
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+  PARIO_RETURN_IF_ERROR(mpi_status(
       MPI_Allgather(&g->topo_.node, 1, MPI_INT, g->node_of_.data(), 1, MPI_INT, g->comm()),
       "MPI_Allgather"));
   g->node_master_.assign(g->topo_.nodes, -1);
@@ -77,15 +52,15 @@ Result<std::shared_ptr<Group>> Group::create(MPI_Comm comm, int ranks_per_node) 
 
 Result<std::shared_ptr<Group>> Group::split(int color) const {
   MPI_Comm sub = MPI_COMM_NULL;
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+  PARIO_RETURN_IF_ERROR(mpi_status(
       MPI_Comm_split(comm(), color < 0 ? MPI_UNDEFINED : color, rank_, &sub), "MPI_Comm_split"));
   if (sub == MPI_COMM_NULL) return std::shared_ptr<Group>();
-  PARIO_ASSIGN_OR_RETURN(comm::Comm owned, comm::Comm::adopt(sub));
+  PARIO_ASSIGN_OR_RETURN(Comm owned, Comm::adopt(sub));
   return create(owned.get(), ranks_per_node_);
 }
 
 Status Group::barrier() const {
-  return comm::mpi_status(MPI_Barrier(comm()), "MPI_Barrier");
+  return mpi_status(MPI_Barrier(comm()), "MPI_Barrier");
 }
 
 Status Group::sum(ElementType type, void* buf, size_t count) const {
@@ -94,7 +69,7 @@ Status Group::sum(ElementType type, void* buf, size_t count) const {
   char* p = static_cast<char*>(buf);
   for (size_t done = 0; done < count; done += slice) {
     int n = static_cast<int>(std::min(slice, count - done));
-    PARIO_RETURN_IF_ERROR(comm::mpi_status(
+    PARIO_RETURN_IF_ERROR(mpi_status(
         MPI_Allreduce(MPI_IN_PLACE, p + done * element_size(type), n, element_mpi_type(type),
                       MPI_SUM, comm()),
         "MPI_Allreduce"));
@@ -113,9 +88,9 @@ Status Group::broadcast(void* buf, size_t bytes, int root) const {
   for (size_t done = 0; done < bytes; done += slice) {
     int n = static_cast<int>(std::min(slice, bytes - done));
     PARIO_RETURN_IF_ERROR(
-        comm::mpi_status(MPI_Bcast(p + done, n, MPI_BYTE, root, comm()), "MPI_Bcast"));
+        mpi_status(MPI_Bcast(p + done, n, MPI_BYTE, root, comm()), "MPI_Bcast"));
   }
   return Status::Ok();
 }
 
-}  // namespace pario::array
+}  // namespace pario::comm
