@@ -1,6 +1,7 @@
 #include "file/storage.h"
 
 #include "base/stats.h"
+#include "device/engine_device.h"
 #include "file/fim.h"
 #include "file/mpiio_device.h"
 
@@ -11,10 +12,11 @@ namespace {
 // files on disk are made as device::posix_storage makes them.
 class SettingsStorage : public device::Storage {
  public:
-  SettingsStorage(const FileSettings& settings, bool ram)
+  SettingsStorage(const FileSettings& settings, bool ram, device::AsyncEngine* through)
       : settings_(settings),
         mpiio_(settings.backend == FileBackendChoice::kMpiio),
         ram_(ram),
+        through_(through),
         posix_(device::posix_storage(settings.direct)) {}
 
   Result<std::unique_ptr<device::Device>> open(const std::string& path,
@@ -24,7 +26,10 @@ class SettingsStorage : public device::Storage {
                              fim::open_store_file(path, options, disk(path)));
       if (in_ram) return in_ram;
     }
-    return mpiio_ ? open_mpiio(path, options) : posix_->open(path, options);
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> on_disk,
+                           mpiio_ ? open_mpiio(path, options) : posix_->open(path, options));
+    if (through_) return device::through_engine(std::move(on_disk), through_);
+    return on_disk;
   }
   Status write_whole(const std::string& path, bool replace,
                      const std::function<Status(device::Device&)>& fill) override {
@@ -48,6 +53,7 @@ class SettingsStorage : public device::Storage {
 
   const FileSettings settings_;
   const bool mpiio_, ram_;
+  device::AsyncEngine* const through_;  // null: transfers call the device
   std::shared_ptr<device::Storage> posix_;
 };
 
@@ -67,7 +73,7 @@ Status check_store_backend(const std::string& store, const FileSettings& setting
 }
 
 std::shared_ptr<device::Storage> storage_for(const std::string& store, const FileSettings& settings,
-                                             bool one_node) {
+                                             bool one_node, device::AsyncEngine* through) {
   bool ram = fim::wants_ram(store);
   if (ram && !one_node) {
     ram = false;
@@ -75,7 +81,7 @@ std::shared_ptr<device::Storage> storage_for(const std::string& store, const Fil
   } else if (ram) {
     note_fim(store, "in RAM: every new file of the store, one copy for the node");
   }
-  return std::make_shared<SettingsStorage>(settings, ram);
+  return std::make_shared<SettingsStorage>(settings, ram, through);
 }
 
 }  // namespace pario::file

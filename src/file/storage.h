@@ -9,6 +9,8 @@
 //                       striped: refused (kUnsupported), since stripes lie
 //                       in other directories, outside the store, where no
 //                       Zarr reader would look;
+//   PARIO_IO_ENGINE     io_uring: transfers of files on disk go through the
+//                       ring (the caller's threads submit and wait);
 //   PARIO_FIM           a pattern that matches the store's path puts all of
 //                       its new files in node-shared RAM (file/fim.h), when
 //                       the group lies on one (possibly emulated) node; files
@@ -28,7 +30,9 @@ namespace pario::file {
 Status check_store_backend(const std::string& store, const FileSettings& settings);
 // The storage for the files under directory `store`, used by a group
 // that lies on one node or not (then Files in Memory keeps it on disk).
+// through: an engine that the transfers of files on disk go through
+// (device/engine_device.h); null: they call the device.
 std::shared_ptr<device::Storage> storage_for(const std::string& store, const FileSettings& settings,
-                                             bool one_node);
+                                             bool one_node, device::AsyncEngine* through = nullptr);
 
 }  // namespace pario::file
