@@ -16,14 +16,15 @@
  * _write_local move a section between the store and this rank's own
  * buffer, with no other rank taking part. Between two
  * pario_disk_array_sync calls, independent writes of different ranks must
- * touch disjoint chunks (disjoint shards in a store zarr-python sharded,
- * whose shards are rewritten whole): a chunk covered in part is read,
- * merged and written back, so two ranks merging into one chunk can lose
- * one's part. A rank reads what another wrote after a sync. sync reports
- * a broken rule (PARIO_ERR_INVALID_ARGUMENT, naming the chunk and two of
- * its writers). Chunks and shards are pario_disk_array_info's chunk shape
- * and a multiple of it; pario's own shards (PARIO_DISK_ARRAY_SHARD) need
- * only disjoint chunks. */
+ * touch disjoint chunks (pario_disk_array_info's chunk shape), or
+ * disjoint shards in a store zarr-python sharded, whose shards are
+ * rewritten whole: a chunk file covered in part is read, merged and
+ * written back, so two ranks merging into one chunk can lose one's part.
+ * (pario's own shards write just the part's bytes; the rule is the same
+ * for every layout, so a program need not know which it has.) A rank
+ * reads what another wrote after a sync. sync reports a broken rule
+ * (PARIO_ERR_INVALID_ARGUMENT on every rank, naming the chunk and two of
+ * its writers). */
 #ifndef PARIO_DISK_ARRAY_H
 #define PARIO_DISK_ARRAY_H
 

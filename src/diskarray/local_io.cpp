@@ -192,7 +192,7 @@ Status DiskArray::write_local(const Box& section, const void* buf) {
   ChunkStore store(dir_, meta_, options_.storage);
   const bool by_shard = store.rewrites_shards();
   const char* in = static_cast<const char*>(buf);
-  std::vector<char> chunk_buf(store.chunk_bytes());
+  std::vector<char> chunk_buf;  // chunk files: one chunk at a time
   // A chunk's new bytes: the old ones (or zeros) with the part merged in.
   auto merged = [&](const std::vector<int64_t>& index, const Box& chunk, const Box& part, char* dst) {
     if (!covers(part, chunk)) {
@@ -224,6 +224,7 @@ Status DiskArray::write_local(const Box& section, const void* buf) {
       });
       return store.write_runs(index.data(), runs);
     }
+    chunk_buf.resize(store.chunk_bytes());
     PARIO_RETURN_IF_ERROR(merged(index, chunk, part, chunk_buf.data()));
     return store.write(index.data(), chunk_buf.data());
   });
