@@ -7,8 +7,24 @@
  * which the `zarr` Python package opens with no pario installed; pario
  * opens arrays zarr wrote uncompressed or with zstd, sharded or not,
  * little-endian, default "/" chunk keys. Chunks never written read
- * as zeros. All calls are collective over the group, and every rank passes
- * the same arguments. Types are the PARIO_TYPE_* of global arrays. */
+ * as zeros. Calls marked PARIO_COLLECTIVE are collective over the group,
+ * and every rank passes the same arguments; the others (read_local,
+ * write_local, info, get_attribute) are local. Types are the PARIO_TYPE_*
+ * of global arrays.
+ *
+ * Independent I/O and its one rule: pario_disk_array_read_local and
+ * _write_local move a section between the store and this rank's own
+ * buffer, with no other rank taking part. Between two
+ * pario_disk_array_sync calls, independent writes of different ranks must
+ * touch disjoint chunks (pario_disk_array_info's chunk shape), or
+ * disjoint shards in a store zarr-python sharded, whose shards are
+ * rewritten whole: a chunk file covered in part is read, merged and
+ * written back, so two ranks merging into one chunk can lose one's part.
+ * (pario's own shards write just the part's bytes; the rule is the same
+ * for every layout, so a program need not know which it has.) A rank
+ * reads what another wrote after a sync. sync reports a broken rule
+ * (PARIO_ERR_INVALID_ARGUMENT on every rank, naming the chunk and two of
+ * its writers). */
 #ifndef PARIO_DISK_ARRAY_H
 #define PARIO_DISK_ARRAY_H
 
@@ -34,6 +50,22 @@ typedef struct pario_disk_array_s *pario_disk_array_t;
 PARIO_COLLECTIVE PARIO_API int pario_disk_array_create(pario_group_t group, const char *path, int type, int ndim,
                                       const int64_t dims[], const int64_t chunk_hint[],
                                       pario_disk_array_t *array_out);
+/* pario_disk_array_create with what to do when path exists (h5py's file
+ * modes), mode one of:
+ *   PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE  ("w-", "x") refuse it with
+ *       PARIO_ERR_EXISTS: pario_disk_array_create;
+ *   PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE   ("w") remove it first, but
+ *       only a disk array (a directory holding zarr.json, not reached
+ *       through a symbolic link; anything else is PARIO_ERR_EXISTS);
+ *   PARIO_MODE_CREATE                         ("a") open it read-write
+ *       when its type and dims are these (chunk_hint is then unused), else
+ *       PARIO_ERR_EXISTS naming the difference.
+ * PARIO_MODE_RDWR may be added to any of them. Collective: rank 0 looks at
+ * path and removes it, and every rank gets the same outcome. */
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_create_mode(pario_group_t group, const char *path, int type,
+                                                            int ndim, const int64_t dims[],
+                                                            const int64_t chunk_hint[], int mode,
+                                                            pario_disk_array_t *array_out);
 /* Opens an existing store; mode PARIO_MODE_READ or PARIO_MODE_RDWR. */
 PARIO_COLLECTIVE PARIO_API int pario_disk_array_open(pario_group_t group, const char *path, int mode,
                                     pario_disk_array_t *array_out);
@@ -61,6 +93,36 @@ PARIO_COLLECTIVE PARIO_API int pario_disk_array_write(pario_disk_array_t array, 
 PARIO_COLLECTIVE PARIO_API int pario_disk_array_read(pario_disk_array_t array, pario_array_t ga,
                                     const int64_t ga_start[], const int64_t count[],
                                     const int64_t disk_start[]);
+
+/* Local (independent): the disk section [start, start + count) into buf,
+ * dense in C order (count[0] * ... * count[ndim-1] elements of the
+ * array's type); chunks never written read as 0. Any rank, at any time
+ * between collective calls; see the rule at the top for what another
+ * rank's writes it sees. buf may be NULL for an empty section.
+ * PARIO_ERR_OUT_OF_RANGE for a section outside the array. This rank's
+ * file I/O of its unwaited transfers on the array finishes first. */
+PARIO_API int pario_disk_array_read_local(pario_disk_array_t array, const int64_t start[], const int64_t count[],
+                                          void *buf);
+/* Local (independent): buf (dense, C order) into the disk section; needs
+ * PARIO_MODE_RDWR (PARIO_ERR_STATE otherwise). Chunks covered in part are
+ * merged. Other ranks see it after the next pario_disk_array_sync; until
+ * then, other ranks' independent writes must touch other chunks (the rule
+ * at the top). */
+PARIO_API int pario_disk_array_write_local(pario_disk_array_t array, const int64_t start[], const int64_t count[],
+                                           const void *buf);
+/* Collective: every rank's independent writes before it are visible to
+ * every rank after it. PARIO_ERR_INVALID_ARGUMENT on every rank when two
+ * ranks wrote one chunk (one shard, see above) since the previous sync:
+ * that chunk may hold either's data (checked for up to 2^20 chunks per
+ * rank). */
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_sync(pario_disk_array_t array);
+/* Collective: each rank writes its own section (its own start, count and
+ * buf; a count with a zero writes nothing), then pario_disk_array_sync.
+ * The sections follow the rule at the top. One rank's bad section or
+ * failed write fails the call on every rank (PARIO_ERR_REMOTE on the
+ * others), after the other ranks' writes. */
+PARIO_COLLECTIVE PARIO_API int pario_disk_array_write_pieces(pario_disk_array_t array, const int64_t start[],
+                                                             const int64_t count[], const void *buf);
 
 /* Nonblocking transfers, with an optional axis permutation. perm[d] is
  * the global array's dimension that disk dimension d runs along (NULL:

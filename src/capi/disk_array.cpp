@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "base/checked.h"
 #include "capi/array_handles.h"
 #include "capi/boundary.h"
 #include "capi/collective.h"
@@ -154,6 +155,69 @@ int transfer(const char* call, bool write, pario_disk_array_t da, pario_array_t 
   });
 }
 
+// create and create_mode: mode as pario_disk_array_create_mode takes it.
+int create(const char* call, pario_group_t group, const char* path, int type, int ndim, const int64_t dims[],
+           const int64_t chunk_hint[], int mode, pario_disk_array_t* array_out) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    const comm::Group* on = entry_group(e, group);
+    if (!path || !array_out || !dims) e.check(invalid("path, dims or array_out is null"));
+    if (!valid_element_type(type)) e.check(invalid("unknown element type " + std::to_string(type)));
+    if (ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) e.check(invalid("ndim " + std::to_string(ndim) + " (1 to 7)"));
+    diskarray::CreateMode how = diskarray::CreateMode::kExclusive;
+    const int kind = mode & ~PARIO_MODE_RDWR;
+    if (kind == (PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE)) {
+      how = diskarray::CreateMode::kReplace;
+    } else if (kind == PARIO_MODE_CREATE) {
+      how = diskarray::CreateMode::kOpenOrCreate;
+    } else if (kind != (PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE)) {
+      e.check(invalid("mode " + std::to_string(mode) +
+                      ": PARIO_MODE_CREATE, alone (open or create) or with PARIO_MODE_TRUNCATE (replace) or "
+                      "PARIO_MODE_EXCLUSIVE (refuse an existing path)"));
+    }
+    if (e.ok()) {
+      e.check(diskarray::check_shape(dims, static_cast<size_t>(ndim), static_cast<ElementType>(type))
+                  .with_context(std::string(path) + ": dims"));
+      e.args().add("path", path).add("type", type).add("dims", dims, static_cast<size_t>(ndim));
+      e.args().add("chunk_hint", chunk_hint, static_cast<size_t>(ndim)).add("mode", kind);
+    }
+    Result<diskarray::DiskArrayOptions> options = disk_array_options(path ? path : "", on && on->topology().nodes == 1, true);
+    e.check(options);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const comm::Group> g, group_of(group));
+    std::vector<int64_t> shape(dims, dims + ndim), chunk;
+    if (chunk_hint) chunk.assign(chunk_hint, chunk_hint + ndim);
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a,
+                           DiskArray::create_or_open(g, path, static_cast<ElementType>(type), shape, chunk, how,
+                                                     *options));
+    return publish(std::move(a), array_out);
+  });
+}
+
+// This rank's section of an independent call, checked: the handle, the
+// pointers (buf may be null for an empty section) and the size in bytes.
+Status local_section(pario_disk_array_t da, const int64_t* start, const int64_t* count, const void* buf,
+                     DiskArray** out, Box* section) {
+  PARIO_ASSIGN_OR_RETURN(DiskArray * d, live(disk_arrays(), da, "disk array"));
+  if (!start) return invalid("start is null");
+  if (!count) return invalid("count is null");
+  const diskarray::ZarrMeta& m = d->meta();
+  section->ndim = static_cast<int>(m.shape.size());
+  for (int i = 0; i < section->ndim; ++i) {
+    section->start[i] = start[i];
+    section->count[i] = count[i];
+    if (count[i] < 0) return invalid("count[" + std::to_string(i) + "] is negative (" + std::to_string(count[i]) + ")");
+  }
+  int64_t bytes = 0;
+  if (!checked_bytes(count, m.shape.size(), static_cast<int64_t>(m.element_bytes()), &bytes) ||
+      static_cast<uint64_t>(bytes) > SIZE_MAX) {
+    return Status(Code::kOutOfRange, d->dir() + ": the section's size overflows");
+  }
+  if (!buf && bytes > 0) return invalid("buf is null");
+  *out = d;
+  return Status::Ok();
+}
+
 }  // namespace
 }  // namespace pario::capi
 
@@ -165,27 +229,59 @@ extern "C" {
 int pario_disk_array_create(pario_group_t group, const char* path, int type, int ndim,
                             const int64_t dims[], const int64_t chunk_hint[],
                             pario_disk_array_t* array_out) {
-  return guarded("pario_disk_array_create", [&]() -> Status {
-    Entry e("pario_disk_array_create");
-    const comm::Group* on = entry_group(e, group);
-    if (!path || !array_out || !dims) e.check(invalid("path, dims or array_out is null"));
-    if (!valid_element_type(type)) e.check(invalid("unknown element type " + std::to_string(type)));
-    if (ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) e.check(invalid("ndim " + std::to_string(ndim) + " (1 to 7)"));
-    if (e.ok()) {
-      e.check(diskarray::check_shape(dims, static_cast<size_t>(ndim), static_cast<ElementType>(type))
-                  .with_context(std::string(path) + ": dims"));
-      e.args().add("path", path).add("type", type).add("dims", dims, static_cast<size_t>(ndim));
-      e.args().add("chunk_hint", chunk_hint, static_cast<size_t>(ndim));
-    }
-    Result<diskarray::DiskArrayOptions> options = disk_array_options(path ? path : "", on && on->topology().nodes == 1, true);
-    e.check(options);
+  return create("pario_disk_array_create", group, path, type, ndim, dims, chunk_hint,
+                PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE, array_out);
+}
+
+int pario_disk_array_create_mode(pario_group_t group, const char* path, int type, int ndim,
+                                 const int64_t dims[], const int64_t chunk_hint[], int mode,
+                                 pario_disk_array_t* array_out) {
+  return create("pario_disk_array_create_mode", group, path, type, ndim, dims, chunk_hint, mode, array_out);
+}
+
+int pario_disk_array_read_local(pario_disk_array_t array, const int64_t start[], const int64_t count[],
+                                void* buf) {
+  return guarded("pario_disk_array_read_local", [&]() -> Status {
+    DiskArray* d = nullptr;
+    Box section;
+    PARIO_RETURN_IF_ERROR(local_section(array, start, count, buf, &d, &section));
+    return d->read_local(section, buf);
+  });
+}
+
+int pario_disk_array_write_local(pario_disk_array_t array, const int64_t start[], const int64_t count[],
+                                 const void* buf) {
+  return guarded("pario_disk_array_write_local", [&]() -> Status {
+    DiskArray* d = nullptr;
+    Box section;
+    PARIO_RETURN_IF_ERROR(local_section(array, start, count, buf, &d, &section));
+    return d->write_local(section, buf);
+  });
+}
+
+int pario_disk_array_sync(pario_disk_array_t array) {
+  return guarded("pario_disk_array_sync", [&]() -> Status {
+    Entry e("pario_disk_array_sync");
+    DiskArray* d = entry_disk_array(e, array);
     PARIO_RETURN_IF_ERROR(e.agree());
-    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<const comm::Group> g, group_of(group));
-    std::vector<int64_t> shape(dims, dims + ndim), chunk;
-    if (chunk_hint) chunk.assign(chunk_hint, chunk_hint + ndim);
-    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a,
-                           DiskArray::create(g, path, static_cast<ElementType>(type), shape, chunk, *options));
-    return publish(std::move(a), array_out);
+    return d->sync();
+  });
+}
+
+int pario_disk_array_write_pieces(pario_disk_array_t array, const int64_t start[], const int64_t count[],
+                                  const void* buf) {
+  return guarded("pario_disk_array_write_pieces", [&]() -> Status {
+    // The handle agreed first (it names the group); each rank's own
+    // section is its own, so it is not in the digest: a bad one fails that
+    // rank's write, and the sync carries the failure to every rank.
+    Entry e("pario_disk_array_write_pieces");
+    DiskArray* d = entry_disk_array(e, array);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    DiskArray* same = nullptr;
+    Box section;
+    Status s = local_section(array, start, count, buf, &same, &section);
+    if (s.ok()) s = d->write_local(section, buf);
+    return d->sync(s);
   });
 }
 

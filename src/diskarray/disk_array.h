@@ -85,6 +85,11 @@ struct DiskArrayOptions {
 // Element strides of a buffer, per dimension.
 using Strides = std::array<int64_t, kMaxDims>;
 
+// What DiskArray::create_or_open does when the store exists (h5py's file
+// modes): refuse ("w-", what create does), replace it ("w"), or open it
+// if its type and shape match ("a").
+enum class CreateMode { kExclusive, kReplace, kOpenOrCreate };
+
 class DiskArray {
  public:
   ~DiskArray();
@@ -101,6 +106,16 @@ class DiskArray {
   static Result<std::unique_ptr<DiskArray>> open(std::shared_ptr<const comm::Group> group,
                                                  const std::string& dir, bool writable,
                                                  const DiskArrayOptions& options);
+  // Collective (diskarray/local_io.cpp). create with a mode for an
+  // existing `dir`: kReplace removes it first, but only a store (a
+  // directory, not a symbolic link, holding zarr.json; anything else is
+  // kExists); kOpenOrCreate opens it writable when its type and shape are
+  // these (chunk is then ignored), else kExists naming the difference.
+  static Result<std::unique_ptr<DiskArray>> create_or_open(std::shared_ptr<const comm::Group> group,
+                                                           const std::string& dir, ElementType type,
+                                                           const std::vector<int64_t>& shape,
+                                                           const std::vector<int64_t>& chunk, CreateMode mode,
+                                                           const DiskArrayOptions& options);
   // Collective: removes a store (its chunks, zarr.json, the directory),
   // and what storage keeps of its files beside the disk.
   static Status remove(const comm::Group& group, const std::string& dir, device::Storage& storage);
@@ -130,6 +145,23 @@ class DiskArray {
   // atomically); needs a writable array. attribute() is local.
   Status set_attribute(const std::string& name, const std::string& value);
   Result<std::string> attribute(const std::string& name) const { return get_attribute(meta_, name); }
+  // Local, independent of the other ranks (diskarray/local_io.cpp): the
+  // disk section into buf, dense in C order, and back; chunks never
+  // written read as 0, partly covered chunks are merged. Between two
+  // sync() calls, independent writes of different ranks must touch
+  // disjoint chunks (disjoint shards where writes rewrite whole shards,
+  // ChunkStore::rewrites_shards): a chunk is read, merged and written
+  // whole, so two ranks merging into one chunk lose one's part. What one
+  // rank wrote is read by another after a sync. This rank's I/O of
+  // unwaited transfers finishes first.
+  Status read_local(const Box& section, void* buf);
+  Status write_local(const Box& section, const void* buf);
+  // Collective: every rank's independent writes before it are visible to
+  // every rank after it; one status for all, where `local` is this rank's
+  // own failure to report (kRemote elsewhere). Independent writes that
+  // broke the rule above are kInvalidArgument, naming a chunk and two of
+  // its writers.
+  Status sync(const Status& local = Status::Ok());
   // Collective; idempotent. Lets unwaited transfers' I/O finish (they
   // still need their wait).
   Status close();
@@ -156,6 +188,10 @@ class DiskArray {
   bool writable_ = false;
   bool closed_ = false;
   std::vector<std::weak_ptr<Transfer>> in_flight_;  // started, not yet waited
+  // Chunks (shards, where writes rewrite them whole) this rank wrote
+  // independently since the last sync, by row-major number; sync checks
+  // them against the other ranks'.
+  std::vector<int64_t> written_;
 };
 
 // One collective transfer in flight.

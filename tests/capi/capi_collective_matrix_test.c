@@ -198,7 +198,29 @@ static int c_disk_array_create(int bad) {
   return rc;
 }
 
+static int c_disk_array_create_mode(int bad) {
+  const int64_t dims[2] = {8, 6};
+  char path[600];
+  path_of(path, sizeof path, "da_mode");
+  pario_disk_array_t d = PARIO_DISK_ARRAY_NULL;
+  const int rc = pario_disk_array_create_mode(world, path, PARIO_TYPE_DOUBLE, 2, dims, NULL,
+                                              bad ? PARIO_MODE_TRUNCATE : PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE,
+                                              &d);
+  if (rc == PARIO_OK) drop_disk_array(&d, "da_mode");
+  return rc;
+}
+
 static pario_disk_array_t shared_disk_array;
+
+static int c_disk_array_sync(int bad) { return pario_disk_array_sync(bad ? PARIO_DISK_ARRAY_NULL : shared_disk_array); }
+
+/* Each rank its own row; the bad rank's lies outside the array, so its
+ * write fails after the others wrote, and the sync tells them. */
+static int c_disk_array_write_pieces(int bad) {
+  const double row[6] = {1, 2, 3, 4, 5, 6};
+  const int64_t start[2] = {bad ? 8 : rank % 8, 0}, count[2] = {1, 6};
+  return pario_disk_array_write_pieces(shared_disk_array, start, count, row);
+}
 
 static int c_disk_array_open(int bad) {
   char path[600];
@@ -350,6 +372,16 @@ static int d_disk_array_create(void) {
   if (rc == PARIO_OK) pario_disk_array_close(&d);
   return rc;
 }
+static int d_disk_array_create_mode(void) {
+  const int64_t dims[2] = {8, 6};
+  char path[600];
+  path_of(path, sizeof path, "da_mode");
+  pario_disk_array_t d = PARIO_DISK_ARRAY_NULL;
+  const int rc = pario_disk_array_create_mode(world, path, PARIO_TYPE_DOUBLE, 2, dims, NULL,
+                                              PARIO_MODE_CREATE | (rank % 2 ? PARIO_MODE_TRUNCATE : 0), &d);
+  if (rc == PARIO_OK) drop_disk_array(&d, "da_mode");
+  return rc;
+}
 static int d_disk_array_open(void) {
   char path[600];
   path_of(path, sizeof path, "da");
@@ -394,7 +426,8 @@ static const struct {
     CASE(disk_array_open),     CASE(disk_array_close),        CASE(disk_array_delete),
     CASE(disk_array_set_attribute), CASE(disk_array_write),   CASE(disk_array_read),
     CASE(disk_array_iwrite),   CASE(disk_array_iread),        CASE(disk_array_iwrite_ops),
-    CASE(disk_array_iread_ops),
+    CASE(disk_array_iread_ops),      CASE(disk_array_create_mode),  CASE(disk_array_sync),
+    CASE(disk_array_write_pieces),
 };
 
 static const struct {
@@ -407,6 +440,7 @@ static const struct {
     {"pario_array_create", d_array_create, "(dims)"},
     {"pario_array_fill", d_array_fill, "(value)"},
     {"pario_disk_array_create", d_disk_array_create, "(path)"},
+    {"pario_disk_array_create_mode", d_disk_array_create_mode, "(mode)"},
     {"pario_disk_array_open", d_disk_array_open, "(mode)"},
     {"pario_disk_array_set_attribute", d_disk_array_set_attribute, "(value)"},
     {"pario_disk_array_write", d_disk_array_write, "(disk_start)"},

@@ -1,4 +1,6 @@
 """Process groups, global arrays and load-balancing counters (pario/array.h)."""
+import operator
+
 import numpy as np
 
 from . import _pario
@@ -25,6 +27,45 @@ def _check_collective(result, dtype):
         raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT,
                               f"dtype {dtype}: expected one of {', '.join(str(t) for t in _TYPES)}")
     return _check(*result)
+
+
+def _section(key, shape):
+    """(start, count, result shape) of a basic-slicing key over an array of
+    `shape`, as NumPy reads it: slices (step 1) clipped to the extent,
+    integers (negative ones from the end) leaving their dimension out of
+    the result, one Ellipsis."""
+    key = key if isinstance(key, tuple) else (key,)
+    ndim = len(shape)
+    if sum(k is Ellipsis for k in key) > 1:
+        raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT, "an index can only have a single Ellipsis")
+    if any(k is Ellipsis for k in key):
+        i = key.index(Ellipsis)
+        key = key[:i] + (slice(None),) * (ndim - len(key) + 1) + key[i + 1:]
+    key = key + (slice(None),) * (ndim - len(key))
+    if len(key) != ndim:
+        raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT, f"{len(key)} indices for a {ndim}-d array")
+    start, count, out = [], [], []
+    for k, n in zip(key, shape):
+        if isinstance(k, slice):
+            lo, hi, step = k.indices(n)
+            if step != 1:
+                raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT,
+                                      f"slice {k}: sections take unit steps only (step {step})")
+            start.append(lo)
+            count.append(max(0, hi - lo))
+            out.append(count[-1])
+            continue
+        try:
+            i = operator.index(k)
+        except TypeError:
+            raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT,
+                                  f"index {k!r}: sections take integers, slices and Ellipsis "
+                                  "(no arrays, None or floats)") from None
+        if not -n <= i < n:
+            raise OutOfRange(_pario.ERR_OUT_OF_RANGE, f"index {i} is out of range for a dimension of {n}")
+        start.append(i + n if i < 0 else i)
+        count.append(1)
+    return start, count, tuple(out)
 
 
 class Group:
@@ -81,33 +122,7 @@ class GlobalArray:
         return self._handle
 
     def _section(self, key):
-        """(start, count) of a basic-slicing key; integer indices keep
-        their dimension out of the result shape."""
-        key = key if isinstance(key, tuple) else (key,)
-        if any(k is Ellipsis for k in key):
-            i = key.index(Ellipsis)
-            key = key[:i] + (slice(None),) * (self.ndim - len(key) + 1) + key[i + 1:]
-        key = key + (slice(None),) * (self.ndim - len(key))
-        if len(key) != self.ndim:
-            raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT,
-                                  f"{len(key)} indices for a {self.ndim}-d array")
-        start, count, shape = [], [], []
-        for k, n in zip(key, self.shape):
-            if isinstance(k, slice):
-                lo, hi, step = k.indices(n)
-                if step != 1:
-                    raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT, "sections take unit steps only")
-                start.append(lo)
-                count.append(max(0, hi - lo))
-                shape.append(count[-1])
-            else:
-                i = int(k) + (n if int(k) < 0 else 0)
-                if not 0 <= i < n:
-                    raise OutOfRange(_pario.ERR_OUT_OF_RANGE,
-                                     f"index {k} is out of range for a dimension of {n}")
-                start.append(i)
-                count.append(1)
-        return start, count, tuple(shape)
+        return _section(key, self.shape)
 
     def __getitem__(self, key):
         start, count, shape = self._section(key)

@@ -4,13 +4,18 @@ import os
 import numpy as np
 
 from . import _pario
-from ._arrays import _TYPES, _check_collective, _group, _type_code
+from ._arrays import _TYPES, _check_collective, _group, _section, _type_code
 from ._errors import InvalidArgument, StateError, _check
 from ._requests import Request
 
 _DTYPES = {code: dtype for dtype, code in _TYPES.items()}
-# A store opens read-only or read-write (nothing else in disk_array.h).
+# h5py's modes: "r" and "r+" open (pario_disk_array_open); the others
+# create (pario_disk_array_create_mode), and differ when the store exists.
 _OPEN_MODES = {"r": _pario.MODE_READ, "r+": _pario.MODE_RDWR}
+_CREATE_MODES = {"w": _pario.MODE_CREATE | _pario.MODE_TRUNCATE,       # replace it
+                 "w-": _pario.MODE_CREATE | _pario.MODE_EXCLUSIVE,     # refuse it (Exists)
+                 "x": _pario.MODE_CREATE | _pario.MODE_EXCLUSIVE,
+                 "a": _pario.MODE_CREATE}                               # open it if it matches
 
 
 class Transfer(Request):
@@ -60,32 +65,121 @@ class _Attributes:
 
 
 class DiskArray:
-    """An N-d array on disk (a Zarr v3 store, which the zarr package reads),
-    moved section by section to and from GlobalArrays. Collective.
+    """An N-d array on disk (a Zarr v3 store, which the zarr package reads).
+    Opening and creating are collective.
 
-    DiskArray(path, shape, dtype, chunks=None) creates; DiskArray(path)
-    opens (mode "r" or "r+"). d.write(ga) / d.read(ga) move a whole array;
-    d.write(ga, (slice(i0, i1), slice(j0, j1)), at=(k, l)) moves the
-    section ga[i0:i1, j0:j1] to the disk section starting at (k, l);
-    axes=(1, 0) transposes. iwrite/iread return a Transfer to wait on."""
+    DiskArray(path, shape, dtype, chunks=None, mode="w-") creates, with
+    h5py's modes for a store that exists: "w-" or "x" refuse it (Exists,
+    a FileExistsError), "w" replaces it, "a" opens it when its shape and
+    dtype match (else Exists). DiskArray(path, mode="r"|"r+"|"a") opens
+    (default "r+"); "r" refuses writes.
 
-    def __init__(self, path, shape=None, dtype=np.float64, chunks=None, group=None, mode="r+"):
+    NumPy indexing is independent (local: this rank alone, any time):
+    x = d[i0:i1, :] reads a section into a new NumPy array; d[i0:i1, :] = x
+    writes one (x broadcast to the section; a value of another kind of
+    dtype is refused). Keys take integers, slices with step 1 and Ellipsis.
+    Between two d.sync() calls (collective) ranks must write disjoint
+    chunks (d.chunks; shards of a zarr-python sharded store); other ranks
+    read what was written after the sync. d.write_pieces(key, piece) is the
+    collective form: each rank writes its own piece, then sync.
+
+    With global arrays (collective transfers): d.write(ga) / d.read(ga)
+    move a whole array; d.write(ga, (slice(i0, i1), slice(j0, j1)),
+    at=(k, l)) moves the section ga[i0:i1, j0:j1] to the disk section
+    starting at (k, l); axes=(1, 0) transposes. iwrite/iread return a
+    Transfer to wait on."""
+
+    def __init__(self, path, shape=None, dtype=np.float64, chunks=None, group=None, mode=None):
         self.group = _group(group)
         self.path = os.fspath(path)
         self._handle = 0
+        if mode is None:
+            mode = "w-" if shape is not None else "r+"  # the defaults before modes existed
+        if mode not in _OPEN_MODES and mode not in _CREATE_MODES:
+            raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT,
+                                  f"mode {mode!r}: expected 'r', 'r+', 'w', 'w-', 'x' or 'a'")
         if shape is not None:
             shape = (shape,) if isinstance(shape, int) else tuple(int(n) for n in shape)
+        if mode in _CREATE_MODES and shape is not None:
             dt = np.dtype(dtype)
-            self._handle = _check_collective(_pario.disk_array_create(self.group._handle, self.path,
-                                                                      _type_code(dt), list(shape),
-                                                                      list(chunks or [])), dt)
+            self._handle = _check_collective(_pario.disk_array_create_mode(
+                self.group._handle, self.path, _type_code(dt), list(shape), list(chunks or []),
+                _CREATE_MODES[mode]), dt)
+        elif mode in ("w", "w-", "x"):
+            raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT, f"mode {mode!r} creates: it needs a shape")
         else:
-            if mode not in _OPEN_MODES:
-                raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT, f"mode {mode!r}: expected 'r' or 'r+'")
-            self._handle = _check(*_pario.disk_array_open(self.group._handle, self.path, _OPEN_MODES[mode]))
+            self._handle = _check(*_pario.disk_array_open(self.group._handle, self.path,
+                                                          _OPEN_MODES.get(mode, _pario.MODE_RDWR)))
+        self.mode = mode
         type_code, dims, chunks = _check(*_pario.disk_array_info(self._handle))
         self.dtype, self.shape, self.chunks = _DTYPES[type_code], tuple(dims), tuple(chunks)
         self.attrs = _Attributes(self)
+        if shape is not None and (self.shape, self.dtype) != (shape, np.dtype(dtype)):
+            found = f"shape {self.shape} of {self.dtype}"
+            self.close()
+            raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT,
+                                  f"{self.path}: opened with {found}, not shape {shape} of {np.dtype(dtype)}")
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __repr__(self):
+        return f"DiskArray({self.path!r}, shape={self.shape}, dtype={self.dtype}, chunks={self.chunks})"
+
+    def __getitem__(self, key):
+        """Local: the section as a new NumPy array (this rank alone)."""
+        start, count, shape = _section(key, self.shape)
+        out = np.empty(count, self.dtype)
+        _check(_pario.disk_array_read_local(self._live(), start, count, out))
+        return out.reshape(shape) if shape else out.reshape(())[()]  # all integers: a NumPy scalar
+
+    def _piece(self, key, value):
+        """(start, count, data): value as a dense buffer of the section key."""
+        start, count, shape = _section(key, self.shape)
+        value = np.asarray(value)
+        if not np.can_cast(value.dtype, self.dtype, casting="same_kind"):
+            raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT,
+                                  f"{self.path}: a value of {value.dtype} for an array of {self.dtype}")
+        try:
+            data = np.broadcast_to(value, shape)
+        except ValueError:
+            raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT,
+                                  f"{self.path}: a value of shape {value.shape} for a section of shape "
+                                  f"{shape}") from None
+        return start, count, np.ascontiguousarray(data, self.dtype).reshape(count)
+
+    def __setitem__(self, key, value):
+        """Local: writes value (broadcast) into the section; other ranks see
+        it after the next sync(), and must write other chunks until then."""
+        start, count, data = self._piece(key, value)
+        _check(_pario.disk_array_write_local(self._live(), start, count, data))
+
+    def sync(self):
+        """Collective: every rank's writes before it are visible to every
+        rank after it. InvalidArgument on every rank when two ranks wrote
+        one chunk since the last sync (the message names it)."""
+        _check(_pario.disk_array_sync(self._live()))
+
+    def write_pieces(self, key, piece):
+        """Collective: each rank writes its own piece into its own section
+        (key None: nothing), then sync(). One rank's bad piece fails the
+        call on every rank (RemoteError on the others)."""
+        handle = self._live()
+        try:
+            if key is None:
+                start, count, data = [0] * self.ndim, [0] * self.ndim, np.empty(0, self.dtype)
+            else:
+                start, count, data = self._piece(key, piece)
+        except Exception:
+            # Into the collective anyway, so that the others fail with this
+            # rank instead of waiting for it.
+            _pario.disk_array_write_pieces(handle, [], [], None)
+            raise
+        _check(_pario.disk_array_write_pieces(handle, start, count, data))
 
     def _start(self, write, ga, key, at, axes):
         start, count, _ = ga._section(key if key is not None else tuple(slice(None) for _ in ga.shape))

@@ -331,6 +331,41 @@ void bind_arrays(nb::module_& m) {
     });
     return std::make_pair(rc, id(d));
   });
+  m.def("disk_array_create_mode", [](uintptr_t group, const std::string& path, int type, const Dims& dims,
+                                     const Dims& chunks, int mode) {
+    pario_disk_array_t d = nullptr;
+    int rc = unlocked([&] {
+      return pario_disk_array_create_mode(as<pario_group_t>(group), path.c_str(), type,
+                                          static_cast<int>(dims.size()), dims.data(),
+                                          chunks.empty() ? nullptr : chunks.data(), mode, &d);
+    });
+    return std::make_pair(rc, id(d));
+  });
+  // Independent section I/O; start and count have one entry per dimension
+  // (the C call reads that many).
+  m.def("disk_array_read_local", [](uintptr_t h, const Dims& start, const Dims& count, Buffer buf) {
+    return unlocked([&] {
+      return pario_disk_array_read_local(as<pario_disk_array_t>(h), start.data(), count.data(), buf.data());
+    });
+  });
+  m.def("disk_array_write_local", [](uintptr_t h, const Dims& start, const Dims& count, ConstBuffer buf) {
+    return unlocked([&] {
+      return pario_disk_array_write_local(as<pario_disk_array_t>(h), start.data(), count.data(), buf.data());
+    });
+  });
+  // buf None: this rank failed before the call; the null buffer fails it
+  // here too, so that every rank fails together.
+  m.def("disk_array_write_pieces", [](uintptr_t h, const Dims& start, const Dims& count,
+                                      std::optional<ConstBuffer> buf) {
+    const void* p = buf ? buf->data() : nullptr;
+    return unlocked([&] {
+      return pario_disk_array_write_pieces(as<pario_disk_array_t>(h), buf ? start.data() : nullptr,
+                                           buf ? count.data() : nullptr, p);
+    });
+  }, nb::arg("h"), nb::arg("start"), nb::arg("count"), nb::arg("buf").none());
+  m.def("disk_array_sync", [](uintptr_t h) {
+    return unlocked([&] { return pario_disk_array_sync(as<pario_disk_array_t>(h)); });
+  });
   m.def("disk_array_open", [](uintptr_t group, const std::string& path, int mode) {
     pario_disk_array_t d = nullptr;
     int rc = unlocked([&] { return pario_disk_array_open(as<pario_group_t>(group), path.c_str(), mode, &d); });
