@@ -438,9 +438,17 @@ def bench_dra(args):
     # first writes 2.5x. pario-ga is pario's classic DRA on GA's own arrays
     # (dra_ga_handles_bench, built with GA, like GA's case).
     on_ga = BUILD / "bench" / "dra_ga_handles_bench"
-    jobs = [[dra, "--impl", "pario"], [dra, "--impl", "posix"]]
+    jobs = [([dra, "--impl", "pario"], {}), ([dra, "--impl", "posix"], {})]
+    # Every setting reaches a disk array (issue 24): the same run under
+    # each, beside the default (PARIO_IO_ENGINE=auto: io_uring where the
+    # kernel allows). pario-threads: the disk array's I/O threads calling
+    # the files themselves, the path before io_uring reached disk arrays.
+    for label, setting in (("pario-threads", {"PARIO_IO_ENGINE": "threads"}),
+                           ("pario-ram", {"PARIO_FIM": "dra_bench.zarr"}),
+                           ("pario-direct", {"PARIO_DIRECT": "1"})):
+        jobs.append(([dra, "--impl", "pario", "--label", label], setting))
     if on_ga.exists():
-        jobs += [[dra, "--impl", "ga"], [str(on_ga)]]
+        jobs += [([dra, "--impl", "ga"], {}), ([str(on_ga)], {})]
     have_fio = shutil.which("fio") is not None
     # Cold rows (the page cache defeated) need root to drop the caches.
     colds = [False, True] if os.access("/proc/sys/vm/drop_caches", os.W_OK) else [False]
@@ -454,10 +462,10 @@ def bench_dra(args):
                     suffix = f", {p} rank{'s' if p > 1 else ''}" + (", cold" if cold else "")
                     os.sync()
                     env = dict(base_env, PARIO_SCRATCH=str(workdir))
-                    for job in jobs[rep % len(jobs):] + jobs[:rep % len(jobs)]:
+                    for job, setting in jobs[rep % len(jobs):] + jobs[:rep % len(jobs)]:
                         cmd = launcher + ["-n", str(p)] + job + ["--dir", str(workdir), "--rows", str(n),
                                           "--cols", str(n), "--rep", str(rep)] + (["--cold"] if cold else [])
-                        for r in run_json_lines(cmd, env):
+                        for r in run_json_lines(cmd, dict(env, **setting)):
                             ops = [r["op"]]
                             if r["impl"] == "posix":  # no layout: its aligned value stands in both rows
                                 ops.append(r["op"].replace("aligned", "nonaligned"))
@@ -493,9 +501,13 @@ def bench_dra(args):
         v = row["values"]
         if v.get("pario-ga") and v.get("ga"):
             row["ratios"]["pario-ga/ga"] = round(v["pario-ga"] / v["ga"], 3)
+        for variant in ("pario-ram", "pario-direct", "pario"):  # each setting against the threads path
+            if v.get(variant) and v.get("pario-threads"):
+                row["ratios"][f"{variant}/pario-threads"] = round(v[variant] / v["pario-threads"], 3)
     rows.sort(key=lambda r: (r["case"].endswith("cold"), int(r["case"].split(", ")[1].split()[0]), r["case"]))
     return {"benchmark": "dra", "machine": machine(), "commit": git_commit(), "quick": quick,
-            "summary": scaling_summary(rows, ("pario", "posix", "ga", "pario-ga")),
+            "summary": scaling_summary(rows, ("pario", "pario-threads", "pario-ram", "pario-direct", "posix", "ga",
+                                              "pario-ga")),
             **page_cache_fields(rows, "write-back (writes land in the page cache) and warm (reads after a "
                                       "reopen); cold rows: the write's time includes syncfs (fio: "
                                       "end_fsync), and the page cache is dropped before the read"),
@@ -506,7 +518,9 @@ def bench_dra(args):
                       "from a global array, the disk array closed and reopened, read back; then a section "
                       "shifted by one row and column (nonaligned). posix (the limit): each rank pwrites and "
                       "preads its own patch of the same kind of global array to its part of one file in 1 MiB "
-                      "calls. pario-ga: GA's code (NGA_* arrays, NDRA_* calls) linked with pario's classic "
+                      "calls. pario-threads, pario-ram, pario-direct: pario under PARIO_IO_ENGINE=threads, a "
+                      "PARIO_FIM rule matching the store (its files in RAM) and PARIO_DIRECT=1; pario runs "
+                      "with the default engine (io_uring here). pario-ga: GA's code (NGA_* arrays, NDRA_* calls) linked with pario's classic "
                       "DRA. fio: the same bytes in 1 MiB sequential requests, one contiguous "
                       "part per job, into one reused buffer. posix and fio have no layout to miss: their "
                       "aligned value stands in the nonaligned rows too",

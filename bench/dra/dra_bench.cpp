@@ -73,6 +73,10 @@ void emit(const char* impl, const char* op, double mbps, int rep) {
   }
 }
 
+// --label: what pario's rows are called, for runs under another setting
+// (bench/run dra runs "pario-ram" with a Files-in-Memory rule, ...).
+std::string pario_label = "pario";
+
 [[maybe_unused]] Impl pario_impl(const std::string& dir, int64_t rows, int64_t cols) {
   static pario_group_t world;
   static pario_array_t ga;
@@ -86,7 +90,7 @@ void emit(const char* impl, const char* op, double mbps, int rep) {
   if (pario_array_create(world, "dra_bench", PARIO_TYPE_DOUBLE, 2, dims, &ga) != PARIO_OK) die("array");
   const double v = 1.5;
   if (pario_array_fill(ga, &v) != PARIO_OK) die("fill");
-  return {"pario",
+  return {pario_label.c_str(),
           [] {
             (void)pario_disk_array_delete(world, path.c_str());
             if (pario_disk_array_create(world, path.c_str(), PARIO_TYPE_DOUBLE, 2, dims, nullptr, &da) != PARIO_OK)
@@ -245,6 +249,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--cols")) cols = std::atoll(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--rep")) rep = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--impl")) only = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--label")) pario_label = argv[i + 1];
     else die(std::string("unknown argument ") + argv[i]);
   }
   if (pario_init() != PARIO_OK) die("pario_init");
