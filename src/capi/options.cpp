@@ -48,10 +48,13 @@ Result<diskarray::DiskArrayOptions> disk_array_options(const std::string& path, 
   PARIO_ASSIGN_OR_RETURN(const Resources* r, resources());
   if (making) PARIO_RETURN_IF_ERROR(file::check_store_backend(path, r->files));
   diskarray::DiskArrayOptions o = r->disk_arrays;
-  // io_uring: the chunk files' transfers go through the ring. The thread
-  // engine would only add a hop to the disk array's own I/O threads, and
-  // sync has them on the calling thread (io_threads is null).
-  const bool uring = r->engine_description == "io_uring";
+  // PARIO_IO_ENGINE=io_uring: the chunk files' transfers go through the
+  // ring. Not under auto: there the I/O threads call the files themselves,
+  // since the ring took one request per row of a scattered chunk and was
+  // 1.4-4x slower (bench/run dra --quick, docs/performance.md). The thread
+  // engine would only add a hop to those threads; sync has them on the
+  // calling thread (io_threads is null).
+  const bool uring = r->config->io_engine == IoEngineChoice::kUring && r->engine_description == "io_uring";
   o.storage = file::storage_for(path, r->files, one_node, uring ? r->engine.get() : nullptr);
   return o;
 }
