@@ -18,7 +18,6 @@
 // Thread safety: immutable after construction.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -76,22 +75,19 @@ template <typename Fn>
 void Distribution::for_each_owner(const Box& section, Fn&& fn) const {
   if (section.empty()) return;
   const int n = ndim();
-  std::array<int, kMaxDims> first{}, last{}, at{};
+  Box blocks_touched;  // in the block grid
+  blocks_touched.ndim = n;
   for (int d = 0; d < n; ++d) {
-    block_range(d, section.start[d], section.count[d], &first[d], &last[d]);
-    at[d] = first[d];
+    int first = 0, last = 0;
+    block_range(d, section.start[d], section.count[d], &first, &last);
+    blocks_touched.start[d] = first;
+    blocks_touched.count[d] = last - first;
   }
-  for (;;) {
+  for_each_index(blocks_touched, [&](const Shape& at) {
     int rank = 0;
-    for (int d = 0; d < n; ++d) rank = rank * blocks(d) + at[d];
+    for (int d = 0; d < n; ++d) rank = rank * blocks(d) + static_cast<int>(at[d]);
     fn(rank, patch(rank).intersect(section));
-    int d = n - 1;  // odometer over the block grid, last dimension fastest
-    while (d >= 0 && ++at[d] == last[d]) {
-      at[d] = first[d];
-      --d;
-    }
-    if (d < 0) return;
-  }
+  });
 }
 
 }  // namespace pario::array

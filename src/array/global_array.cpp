@@ -131,29 +131,16 @@ Shape shape_of(const Box& b) {
   return s;
 }
 
-int64_t offset_in(const Box& piece, const Box& origin, const Shape& shape) {
+// The row-major element offset of `at` (ndim entries) in a block with the
+// given origin and shape.
+int64_t offset_in(int ndim, const Shape& at, const Box& origin, const Shape& shape) {
   int64_t off = 0;
-  for (int d = 0; d < piece.ndim; ++d) off = off * shape[d] + (piece.start[d] - origin.start[d]);
+  for (int d = 0; d < ndim; ++d) off = off * shape[d] + (at[d] - origin.start[d]);
   return off;
 }
 
-// Calls fn with each innermost-dimension row of box (count 1 in the outer
-// dimensions), in row-major order.
-template <typename Fn>
-void for_each_row(const Box& box, Fn&& fn) {
-  const int n = box.ndim;
-  Box row = box;
-  for (int d = 0; d < n - 1; ++d) row.count[d] = 1;
-  if (box.empty()) return;
-  for (;;) {
-    fn(row);
-    int d = n - 2;
-    while (d >= 0 && ++row.start[d] == box.start[d] + box.count[d]) {
-      row.start[d] = box.start[d];
-      --d;
-    }
-    if (d < 0) return;
-  }
+int64_t offset_in(const Box& piece, const Box& origin, const Shape& shape) {
+  return offset_in(piece.ndim, piece.start, origin, shape);
 }
 
 // Yields 8 times, then sleeps 1, 2, 4, ... microseconds, at most 200.
@@ -566,16 +553,17 @@ Status GlobalArray::fetch_add_rows(const Piece* pieces, size_t k, int target, co
   for (size_t p = 0; p < k && st.ok(); ++p) {
     const Box pbox = dist_.patch(pieces[p].rank);
     const uint64_t patch_at = disp_[pieces[p].rank];
-    for_each_row(pieces[p].box, [&](const Box& row) {
+    const int n = pbox.ndim;
+    for_each_row(pieces[p].box, [&](const Shape& row, int64_t length) {
       int count = 0;
-      if (st.ok()) st = to_int(row.count[row.ndim - 1], &count, "a row");
-      if (!st.ok()) return;
-      const int64_t at = offset_in(row, section, shape) * esize;
-      const auto disp =
-          static_cast<MPI_Aint>(patch_at + offset_in(row, pbox, shape_of(pbox)) * esize);
+      st = to_int(length, &count, "a row");
+      if (!st.ok()) return false;
+      const int64_t at = offset_in(n, row, section, shape) * esize;
+      const auto disp = static_cast<MPI_Aint>(patch_at + offset_in(n, row, pbox, shape_of(pbox)) * esize);
       st = mpi(MPI_Get_accumulate(origin + at, count, base, result + at, count, base, target, disp,
                                   count, base, MPI_SUM, windows_->rma.get()),
                "MPI_Get_accumulate");
+      return st.ok();
     });
   }
   return st;

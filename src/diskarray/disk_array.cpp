@@ -47,26 +47,24 @@ void copy_run(char* dst, int64_t dst_step, const char* src, int64_t src_step, in
   }
 }
 
-// dst[i] = src[i] for every index i < count, each side with its own
-// element strides: permuted strides make this a transpose.
-void copy_strided(int nd, const int64_t* count, char* dst, const Strides& dst_stride, const char* src,
+// dst[i] = src[i] for every index i of box (relative to box.start), each
+// side with its own element strides: permuted strides make this a
+// transpose.
+void copy_strided(const Box& box, char* dst, const Strides& dst_stride, const char* src,
                   const Strides& src_stride, size_t esize) {
-  for (int d = 0; d < nd; ++d) {
-    if (count[d] == 0) return;
-  }
-  const int64_t n = count[nd - 1];
-  const int64_t dst_step = dst_stride[nd - 1] * static_cast<int64_t>(esize);
-  const int64_t src_step = src_stride[nd - 1] * static_cast<int64_t>(esize);
-  Strides at{};
-  for (;;) {
+  const int nd = box.ndim;
+  const int64_t e = static_cast<int64_t>(esize);
+  const int64_t dst_step = dst_stride[nd - 1] * e;
+  const int64_t src_step = src_stride[nd - 1] * e;
+  for_each_row(box, [&](const Shape& row, int64_t n) {
     int64_t d_off = 0, s_off = 0;
     for (int d = 0; d < nd - 1; ++d) {
-      d_off += at[d] * dst_stride[d];
-      s_off += at[d] * src_stride[d];
+      d_off += (row[d] - box.start[d]) * dst_stride[d];
+      s_off += (row[d] - box.start[d]) * src_stride[d];
     }
-    char* to = dst + d_off * static_cast<int64_t>(esize);
-    const char* from = src + s_off * static_cast<int64_t>(esize);
-    if (dst_step == static_cast<int64_t>(esize) && src_step == dst_step) {
+    char* to = dst + d_off * e;
+    const char* from = src + s_off * e;
+    if (dst_step == e && src_step == dst_step) {
       std::memcpy(to, from, static_cast<size_t>(n) * esize);
     } else if (esize == 8) {
       copy_run<uint64_t>(to, dst_step, from, src_step, n);
@@ -75,10 +73,7 @@ void copy_strided(int nd, const int64_t* count, char* dst, const Strides& dst_st
     } else {
       for (int64_t i = 0; i < n; ++i) std::memcpy(to + i * dst_step, from + i * src_step, esize);
     }
-    int d = nd - 2;  // odometer over the outer dimensions
-    while (d >= 0 && ++at[d] == count[d]) at[d--] = 0;
-    if (d < 0) return;
-  }
+  });
 }
 
 // Shards of about `bytes`, grown from the innermost dimension out so a
@@ -168,7 +163,7 @@ Status Transfer::copy_out(const Box& part, char* dst, const Strides& dst_stride)
   PARIO_RETURN_IF_ERROR(mem_->get(m, dense.data(), ld_of(nd, mem_stride)));
   Strides from{};
   for (int d = 0; d < nd; ++d) from[d] = mem_stride[perm_[d]];
-  copy_strided(nd, part.count.data(), dst, dst_stride, dense.data(), from, esize);
+  copy_strided(part, dst, dst_stride, dense.data(), from, esize);
   return Status::Ok();
 }
 
@@ -181,7 +176,7 @@ Status Transfer::copy_in(const Box& part, const char* src, const Strides& src_st
   const Strides mem_stride = dense_strides(nd, m.count.data());
   Strides to{};
   for (int d = 0; d < nd; ++d) to[d] = mem_stride[perm_[d]];
-  copy_strided(nd, part.count.data(), dense.data(), to, src, src_stride, esize);
+  copy_strided(part, dense.data(), to, src, src_stride, esize);
   return mem_->put(m, dense.data(), ld_of(nd, mem_stride));
 }
 
@@ -320,16 +315,16 @@ bool Transfer::plan_in_place(Job* job) {
     }
     back_discarded = discarded;
   };
-  // The file, row by row (all indices but the last), in the chunk's padded shape.
-  std::array<int64_t, kMaxDims> r{};
+  // The file, row by row, in the chunk's padded shape.
+  Box padded = job->chunk;
+  for (int d = 0; d < nd; ++d) padded.count[d] = meta_.chunks[d];
   bool covered = true;
-  while (covered) {
+  for_each_row(padded, [&](const Shape& g, int64_t) {
     bool inside = true;
     std::array<int64_t, kMaxDims> m{};  // the row's memory index
     for (int d = 0; d < last; ++d) {
-      const int64_t g = job->chunk.start[d] + r[d];
-      inside &= g >= job->part.start[d] && g < job->part.start[d] + job->part.count[d];
-      m[d] = mem_section_.start[d] + (g - disk_.start[d]);
+      inside &= g[d] >= job->part.start[d] && g[d] < job->part.start[d] + job->part.count[d];
+      m[d] = mem_section_.start[d] + (g[d] - disk_.start[d]);
     }
     if (!inside) {
       add(nullptr, row, true);
@@ -359,10 +354,8 @@ bool Transfer::plan_in_place(Job* job) {
       }
       add(nullptr, row - before - n, true);
     }
-    int d = last - 1;  // next row
-    while (d >= 0 && ++r[d] == meta_.chunks[d]) r[d--] = 0;
-    if (d < 0) break;
-  }
+    return covered;
+  });
   // Many tiny pieces cost more in the kernel than one copy here.
   if (!covered || static_cast<int64_t>(v.size()) * 512 > meta_.chunk_elements() * esize) {
     std::vector<iovec>().swap(job->scatter);
@@ -392,10 +385,9 @@ Status Transfer::write_part(const Job& job) {
   const size_t row = static_cast<size_t>(job.part.count[last]) * esize;
   const Strides chunk_stride = dense_strides(nd, meta_.chunks.data());
   const char* src = job.staged.data();
-  std::array<int64_t, kMaxDims> r{};  // the part's row: every index but the last
-  for (;;) {
-    int64_t at = job.part.start[last] - job.chunk.start[last];
-    for (int d = 0; d < last; ++d) at += (job.part.start[d] - job.chunk.start[d] + r[d]) * chunk_stride[d];
+  for_each_row(job.part, [&](const Shape& first, int64_t) {
+    int64_t at = 0;
+    for (int d = 0; d < nd; ++d) at += (first[d] - job.chunk.start[d]) * chunk_stride[d];
     const uint64_t offset = static_cast<uint64_t>(at) * esize;
     ChunkStore::Run* back = runs.empty() ? nullptr : &runs.back();
     if (back && back->at + back->len == offset && back->src + back->len == src) {
@@ -404,16 +396,13 @@ Status Transfer::write_part(const Job& job) {
       runs.push_back({offset, src, row});
     }
     src += row;
-    int d = last - 1;
-    while (d >= 0 && ++r[d] == job.part.count[d]) r[d--] = 0;
-    if (d < 0) break;
-  }
+  });
   return store_->write_runs(job.index.data(), runs);
 }
 
 void Transfer::merge_staged(Job* job) {
   const int nd = job->part.ndim;
-  copy_strided(nd, job->part.count.data(), job->buf.data() + job->at * meta_.element_bytes(),
+  copy_strided(job->part, job->buf.data() + job->at * meta_.element_bytes(),
                dense_strides(nd, meta_.chunks.data()), job->staged.data(), dense_strides(nd, job->part.count.data()),
                meta_.element_bytes());
   job->staged.reset();
