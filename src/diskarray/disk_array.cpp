@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <map>
 #include <utility>
 
 #include "base/buffer_pool.h"
@@ -15,6 +14,7 @@
 #include "base/thread_pool.h"
 #include "comm/comm.h"
 #include "diskarray/chunk_store.h"
+#include "diskarray/transfer_plan.h"
 
 namespace pario::diskarray {
 namespace {
@@ -130,14 +130,15 @@ bool Transfer::test() {
 }
 
 bool Transfer::overlaps(const Transfer& other) const {
+  if (grid_.empty() || other.grid_.empty()) return false;
   // Where writes rewrite whole shards, a shard in common is a conflict.
   const bool by_shard = store_->rewrites_shards();
-  for (size_t d = 0; d < first_chunk_.size(); ++d) {
-    if (last_chunk_[d] < first_chunk_[d] || other.last_chunk_[d] < other.first_chunk_[d]) return false;  // empty
+  for (int d = 0; d < grid_.ndim; ++d) {
     const int64_t per = by_shard ? meta_.shard[d] / meta_.chunks[d] : 1;
-    if (last_chunk_[d] / per < other.first_chunk_[d] / per || other.last_chunk_[d] / per < first_chunk_[d] / per) {
-      return false;
-    }
+    const int64_t first = grid_.start[d] / per, last = (grid_.start[d] + grid_.count[d] - 1) / per;
+    const int64_t other_first = other.grid_.start[d] / per;
+    const int64_t other_last = (other.grid_.start[d] + other.grid_.count[d] - 1) / per;
+    if (last < other_first || other_last < first) return false;
   }
   return true;
 }
@@ -180,80 +181,94 @@ Status Transfer::copy_in(const Box& part, const char* src, const Strides& src_st
   return mem_->put(m, dense.data(), ld_of(nd, mem_stride));
 }
 
-Box Transfer::part_of(const std::vector<int64_t>& index, Box* chunk) const {
-  chunk->ndim = disk_.ndim;
-  for (int d = 0; d < disk_.ndim; ++d) {
-    chunk->start[d] = index[d] * meta_.chunks[d];
-    chunk->count[d] = std::min(meta_.chunks[d], meta_.shape[d] - chunk->start[d]);
-  }
-  return chunk->intersect(disk_);
-}
-
-std::vector<int> Transfer::choose_movers(const std::vector<std::vector<int64_t>>& order,
-                                         const std::vector<int64_t>& group) const {
-  struct Group {
-    size_t begin, end;            // its chunks in `order`
-    int64_t elements = 0;         // of its parts: the work it is
-    std::vector<int> candidates;  // ranks holding at least half as much as the one holding most
-  };
-  std::vector<Group> groups;
-  for (size_t i = 0; i < order.size();) {
-    Group g;
-    g.begin = i;
-    g.end = i + 1;
-    while (g.end < order.size() && group[g.end] == group[i]) ++g.end;
-    std::map<int, int64_t> held;  // rank: elements of the group's parts in its memory
-    for (size_t k = i; k < g.end; ++k) {
-      Box chunk;
-      const Box part = part_of(order[k], &chunk);
-      g.elements += part.elements();
-      mem_->for_each_owner(mem_box(part), [&](int rank, const Box& piece) { held[rank] += piece.elements(); });
-    }
-    int64_t most = 0;
-    for (const auto& [rank, n] : held) most = std::max(most, n);
-    for (const auto& [rank, n] : held) {
-      if (n > 0 && 2 * n >= most && rank >= 0 && rank < group_->size()) g.candidates.push_back(rank);
-    }
-    i = g.end;
-    groups.push_back(std::move(g));
-  }
-  // In the order of the groups' numbers, whatever the transfer's order, so
-  // a read of what a write wrote picks the same movers.
-  std::vector<size_t> by_number(groups.size());
-  for (size_t k = 0; k < groups.size(); ++k) by_number[k] = k;
-  std::sort(by_number.begin(), by_number.end(),
-            [&](size_t a, size_t b) { return group[groups[a].begin] < group[groups[b].begin]; });
-  std::vector<int64_t> load(static_cast<size_t>(std::max(1, group_->size())));
-  std::vector<int> movers(order.size());
-  for (size_t k : by_number) {
-    const Group& g = groups[k];
-    int mover = 0;
-    if (!g.candidates.empty()) {
-      // The least loaded candidate; ties go round by number, starting at
-      // a different candidate for each group.
-      const size_t n = g.candidates.size(), first = static_cast<size_t>(group[g.begin]) % n;
-      mover = g.candidates[first];
-      for (size_t c = 1; c < n; ++c) {
-        const int r = g.candidates[(first + c) % n];
-        if (load[static_cast<size_t>(r)] < load[static_cast<size_t>(mover)]) mover = r;
-      }
-    }
-    load[static_cast<size_t>(mover)] += g.elements;
-    std::fill(movers.begin() + static_cast<ptrdiff_t>(g.begin), movers.begin() + static_cast<ptrdiff_t>(g.end), mover);
-  }
-  return movers;
-}
-
-std::unique_ptr<Transfer::Job> Transfer::make_job(const std::vector<int64_t>& index) const {
+std::unique_ptr<Transfer::Job> Transfer::make_job(const PlannedChunk& planned) const {
   auto job = std::make_unique<Job>();
-  job->index = index;
-  job->part = part_of(index, &job->chunk);
+  job->index = planned.index;
+  job->chunk = planned.chunk;
+  job->part = planned.part;
   job->whole = true;
   for (int d = 0; d < disk_.ndim; ++d) {
     job->whole &= job->part.count[d] == job->chunk.count[d];
     job->at = job->at * meta_.chunks[d] + (job->part.start[d] - job->chunk.start[d]);
   }
   return job;
+}
+
+std::vector<PlannedChunk> Transfer::plan() const {
+  const Holdings holdings = [this](const Box& part, const std::function<void(int, int64_t)>& add) {
+    mem_->for_each_owner(mem_box(part), [&](int rank, const Box& piece) { add(rank, piece.elements()); });
+  };
+  return plan_transfer(meta_, disk_, write_, store_->rewrites_shards(), group_->size(), holdings);
+}
+
+void Transfer::start_jobs(const std::vector<PlannedChunk>& plan, bool blocking) {
+  const bool by_shard = write_ && store_->rewrites_shards();
+  std::vector<std::unique_ptr<Job>> shard;  // by_shard: a shard's, queued together
+  Status s;
+  for (size_t i = 0; i < plan.size() && s.ok(); ++i) {
+    if (plan[i].mover != group_->rank()) continue;
+    std::unique_ptr<Job> job = make_job(plan[i]);
+    if (!by_shard) {
+      s = queue_chunk(std::move(job), blocking);
+      continue;
+    }
+    shard.push_back(std::move(job));
+    if (i + 1 < plan.size() && plan[i + 1].group == plan[i].group) continue;  // not the shard's last chunk
+    s = queue_shard(std::move(shard));
+    shard.clear();
+  }
+  if (!s.ok()) start_status_ = s;  // reported by wait, on every rank
+  submit_queued();
+}
+
+Status Transfer::queue_chunk(std::unique_ptr<Job> job, bool blocking) {
+  // In place: reads always; writes when the caller waits at once (iwrite
+  // lets the array change on return), of whole chunks or, where the store
+  // writes chunks in parts, of the part's bytes alone.
+  job->in_parts = write_ && !job->whole && store_->writes_in_parts();
+  const bool in_place = (!write_ || (blocking && (job->whole || job->in_parts))) && plan_in_place(job.get());
+  if (!in_place) {  // through a chunk buffer (or, in parts, just the staged part)
+    job->bytes = buffer_bytes(*job);
+    make_room(job->bytes);
+    Status s = fill_buffers(job.get());
+    if (!s.ok()) {
+      std::lock_guard<std::mutex> lock(mu_);
+      bytes_held_ -= job->bytes;
+      return s;
+    }
+  }
+  Job* raw = job.get();
+  jobs_.push_back(std::move(job));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++running_;
+  }
+  queue([this, raw] { run(raw); });
+  return Status::Ok();
+}
+
+Status Transfer::queue_shard(std::vector<std::unique_ptr<Job>> shard) {
+  // Through chunk buffers, room made for the whole shard at once.
+  size_t bytes = 0;
+  for (auto& j : shard) bytes += j->bytes = buffer_bytes(*j);
+  make_room(bytes);
+  Status s;
+  for (auto& j : shard) {
+    if (s.ok()) s = fill_buffers(j.get());
+  }
+  if (!s.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    bytes_held_ -= bytes;
+    return s;
+  }
+  std::vector<Job*> raw;
+  for (auto& j : shard) raw.push_back(j.get()), jobs_.push_back(std::move(j));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    running_ += static_cast<int>(raw.size());
+  }
+  queue([this, raw] { run_shard(raw); });
+  return Status::Ok();
 }
 
 size_t Transfer::buffer_bytes(const Job& job) const {
@@ -738,15 +753,9 @@ Status DiskArray::order_after_conflicts(const Transfer& t) {
   return conflict ? group_->barrier() : Status::Ok();
 }
 
-Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<array::MemoryArray> mem,
-                                                   const Box& mem_section,
-                                                   const std::vector<int64_t>& disk_start,
-                                                   const std::vector<int>& perm, bool blocking) {
-  Box disk;
-  Status s = mem ? check_transfer(write, *mem, mem_section, disk_start, perm, &disk)
-                 : Status(Code::kInvalidArgument, dir_ + ": no memory array");
-  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), s));
-  const int nd = disk.ndim;
+std::shared_ptr<Transfer> DiskArray::new_transfer(bool write, std::shared_ptr<array::MemoryArray> mem,
+                                                  const Box& mem_section, const Box& disk,
+                                                  const std::vector<int>& perm) const {
   std::shared_ptr<Transfer> t(new Transfer());
   t->write_ = write;
   t->dir_ = dir_;
@@ -755,17 +764,28 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<a
   t->io_threads_ = options_.io_threads;
   t->buffers_ = options_.buffers;
   t->group_ = group_;
-  t->mem_ = mem;
+  t->mem_ = std::move(mem);
   t->mem_section_ = mem_section;
   t->disk_ = disk;
   t->identity_ = true;
   t->budget_ = static_cast<size_t>(std::min<uint64_t>(options_.buffer_bytes, SIZE_MAX));
-  for (int d = 0; d < nd; ++d) {
+  for (int d = 0; d < disk.ndim; ++d) {
     t->perm_.push_back(perm.empty() ? d : perm[d]);
     t->identity_ &= t->perm_[d] == d;
-    t->first_chunk_.push_back(disk.start[d] / meta_.chunks[d]);
-    t->last_chunk_.push_back(disk.empty() ? -1 : (disk.start[d] + disk.count[d] - 1) / meta_.chunks[d]);
   }
+  t->grid_ = chunks_touched(meta_, disk);
+  return t;
+}
+
+Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<array::MemoryArray> mem,
+                                                   const Box& mem_section,
+                                                   const std::vector<int64_t>& disk_start,
+                                                   const std::vector<int>& perm, bool blocking) {
+  Box disk;
+  Status s = mem ? check_transfer(write, *mem, mem_section, disk_start, perm, &disk)
+                 : Status(Code::kInvalidArgument, dir_ + ": no memory array");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), s));
+  std::shared_ptr<Transfer> t = new_transfer(write, mem, mem_section, disk, perm);
   PARIO_RETURN_IF_ERROR(order_after_conflicts(*t));
   // Writes: every put before this call is visible. Reads: no rank still
   // reads what the wait will overwrite. A sync that fails on one rank
@@ -774,107 +794,7 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<a
   t->start_status_ = mem->sync();
   in_flight_.push_back(t);
   if (disk.empty() || !t->start_status_.ok()) return t;
-
-  // The section's chunks, row-major. Writes into pario's shards go slot by
-  // slot across the shards, so the I/O threads write different shard files
-  // at once: writers of one file queue on its inode lock (perf of a 1-rank
-  // write into one shard at a time: a fifth of the time spinning on it).
-  // Writes that rewrite whole shards go shard by shard, and each shard is
-  // one group: one rank moves all of its chunks.
-  const bool by_shard = write && t->store_->rewrites_shards();
-  std::vector<std::vector<int64_t>> order;
-  for (std::vector<int64_t> index = t->first_chunk_;;) {
-    order.push_back(index);
-    int d = nd - 1;
-    while (d >= 0 && ++index[d] > t->last_chunk_[d]) index[d] = t->first_chunk_[d], --d;
-    if (d < 0) break;
-  }
-  if (write && meta_.sharded()) {
-    std::vector<std::array<int64_t, 3>> key(order.size());  // sort key, then the row-major position
-    for (size_t i = 0; i < order.size(); ++i) {
-      int64_t slot = 0, shard = 0;
-      const std::vector<int64_t> at = meta_.shard_index(order[i], &slot);
-      for (int d = 0; d < nd; ++d) shard = shard * (meta_.shape[d] / meta_.shard[d] + 1) + at[d];
-      key[i] = by_shard ? std::array<int64_t, 3>{shard, slot, static_cast<int64_t>(i)}
-                        : std::array<int64_t, 3>{slot, shard, static_cast<int64_t>(i)};
-    }
-    std::sort(key.begin(), key.end());
-    std::vector<std::vector<int64_t>> sorted;
-    for (const auto& k : key) sorted.push_back(std::move(order[static_cast<size_t>(k[2])]));
-    order = std::move(sorted);
-  }
-  // What one rank moves: a chunk, or a shard rewritten whole, named by its
-  // row-major number in the array. Ties then fall to the same rank whatever
-  // the transfer's direction and order, so a read of what was written fills
-  // the pages of other ranks' memory this rank has already mapped (4 ranks,
-  // 8192 x 8192 doubles in a 2 x 2 grid of patches, whole-row chunks, the
-  // first read after a write, medians of 4: 7957 MB/s with ties by
-  // position in the transfer, 11095 by number).
-  std::vector<int64_t> group(order.size());
-  for (size_t i = 0; i < order.size(); ++i) {
-    int64_t slot = 0;
-    const std::vector<int64_t> at = by_shard ? meta_.shard_index(order[i], &slot) : order[i];
-    for (int d = 0; d < nd; ++d) {
-      const int64_t unit = by_shard ? meta_.shard[d] : meta_.chunks[d];
-      group[i] = group[i] * ceil_div(meta_.shape[d], unit) + at[d];
-    }
-  }
-  const std::vector<int> movers = t->choose_movers(order, group);
-  std::vector<std::unique_ptr<Transfer::Job>> shard_jobs;  // by_shard: a shard's, submitted together
-  for (size_t i = 0; i < order.size() && s.ok(); ++i) {
-    if (movers[i] != group_->rank()) continue;
-    std::unique_ptr<Transfer::Job> job = t->make_job(order[i]);
-    if (by_shard) {  // through chunk buffers, room made for the whole shard at once
-      shard_jobs.push_back(std::move(job));
-      if (i + 1 < order.size() && group[i + 1] == group[i]) continue;  // not the shard's last chunk
-      size_t bytes = 0;
-      for (auto& j : shard_jobs) bytes += j->bytes = t->buffer_bytes(*j);
-      t->make_room(bytes);
-      for (auto& j : shard_jobs) {
-        if (s.ok()) s = t->fill_buffers(j.get());
-      }
-      if (!s.ok()) {
-        t->start_status_ = s;  // reported by wait, on every rank
-        std::lock_guard<std::mutex> lock(t->mu_);
-        t->bytes_held_ -= bytes;
-        break;
-      }
-      std::vector<Transfer::Job*> raw;
-      for (auto& j : shard_jobs) raw.push_back(j.get()), t->jobs_.push_back(std::move(j));
-      shard_jobs.clear();
-      {
-        std::lock_guard<std::mutex> lock(t->mu_);
-        t->running_ += static_cast<int>(raw.size());
-      }
-      t->queue([t = t.get(), raw] { t->run_shard(raw); });
-      continue;
-    }
-    // In place: reads always; writes when the caller waits at once (iwrite
-    // lets the array change on return), of whole chunks or, where the store
-    // writes chunks in parts, of the part's bytes alone.
-    job->in_parts = write && !job->whole && t->store_->writes_in_parts();
-    const bool in_place =
-        (!write || (blocking && (job->whole || job->in_parts))) && t->plan_in_place(job.get());
-    if (!in_place) {  // through a chunk buffer (or, in parts, just the staged part)
-      job->bytes = t->buffer_bytes(*job);
-      t->make_room(job->bytes);
-      s = t->fill_buffers(job.get());
-    }
-    if (!s.ok()) {
-      t->start_status_ = s;  // reported by wait, on every rank
-      std::lock_guard<std::mutex> lock(t->mu_);
-      t->bytes_held_ -= job->bytes;
-      break;
-    }
-    Transfer::Job* raw = job.get();
-    t->jobs_.push_back(std::move(job));
-    {
-      std::lock_guard<std::mutex> lock(t->mu_);
-      ++t->running_;
-    }
-    t->queue([t = t.get(), raw] { t->run(raw); });
-  }
-  t->submit_queued();
+  t->start_jobs(t->plan(), blocking);
   return t;
 }
 

@@ -16,7 +16,7 @@
 //     ever write one chunk, and aligned layouts move by local memory
 //     copies; writes into shards another program packed (zarr-python's)
 //     rewrite each shard whole, so there one rank moves all of a shard's
-//     chunks;
+//     chunks (the plan, diskarray/transfer_plan.h);
 //   - a chunk the section covers only in part is read first and merged, or
 //     where chunks sit at fixed offsets (pario's own stores) only the
 //     part's bytes are written (nothing outside the section is lost; a
@@ -61,6 +61,7 @@
 #include "comm/group.h"
 #include "device/storage.h"
 #include "diskarray/chunk_store.h"
+#include "diskarray/transfer_plan.h"
 #include "diskarray/zarr_meta.h"
 
 namespace pario::diskarray {
@@ -169,14 +170,21 @@ class DiskArray {
  private:
   DiskArray() = default;
   void use(const DiskArrayOptions& options);  // fills in what options left null
-  // blocking: the caller waits at once, so the memory cannot change
-  // under the I/O threads and writes may gather straight from it.
+  // The steps of every transfer: check the arguments and agree on them,
+  // make the transfer, order it after conflicting ones, plan its chunks
+  // (Transfer::plan), fill this rank's jobs' buffers and queue them
+  // (Transfer::start_jobs). blocking: the caller waits at once, so the
+  // memory cannot change under the I/O threads and writes may gather
+  // straight from it.
   Result<std::shared_ptr<Transfer>> start(bool write, std::shared_ptr<array::MemoryArray> mem,
                                           const Box& mem_section, const std::vector<int64_t>& disk_start,
                                           const std::vector<int>& perm, bool blocking = false);
   Status check_transfer(bool write, const array::MemoryArray& mem, const Box& mem_section,
                         const std::vector<int64_t>& disk_start, const std::vector<int>& perm,
                         Box* disk) const;
+  std::shared_ptr<Transfer> new_transfer(bool write, std::shared_ptr<array::MemoryArray> mem,
+                                         const Box& mem_section, const Box& disk,
+                                         const std::vector<int>& perm) const;
   // Lets the I/O of earlier unwaited transfers that conflict with t finish
   // on every rank.
   Status order_after_conflicts(const Transfer& t);
@@ -224,19 +232,18 @@ class Transfer {
   void merge_staged(Job* job);  // a partial write's new part into the chunk's old bytes
   // Reads: puts a finished job's chunk into memory and frees its buffer.
   void put_chunk(Job* job);
-  // The chunk at a grid index (its box in *chunk) and the disk section's part in it.
-  Box part_of(const std::vector<int64_t>& index, Box* chunk) const;
-  // Each chunk's mover, where consecutive chunks of one group value (a
-  // chunk, or a shard rewritten whole) form a group: of the ranks holding
-  // at least half as much of the group's parts in memory as the one
-  // holding most, the one with the least work so far, the groups taken in
-  // the order of their values. Not simply the one holding most: a 4-rank
-  // nonaligned section of whole-row chunks over a 2 x 2 grid of patches
-  // then fell all to the two left ranks (4095 of 8191 columns are on the
-  // right), and the other two did no I/O.
-  std::vector<int> choose_movers(const std::vector<std::vector<int64_t>>& order,
-                                 const std::vector<int64_t>& group) const;
-  std::unique_ptr<Job> make_job(const std::vector<int64_t>& index) const;
+  // Every chunk the disk section touches, in order, and its mover; the
+  // same on every rank.
+  std::vector<PlannedChunk> plan() const;
+  // This rank's chunks of the plan: a job each, its buffers filled (writes
+  // copy their part out of memory) and queued for the I/O threads; a
+  // failure stops there and is kept for wait.
+  void start_jobs(const std::vector<PlannedChunk>& plan, bool blocking);
+  // One chunk's job, in place or through a buffer; or a shard's jobs
+  // (writes that rewrite whole shards), room made for all at once.
+  Status queue_chunk(std::unique_ptr<Job> job, bool blocking);
+  Status queue_shard(std::vector<std::unique_ptr<Job>> shard);
+  std::unique_ptr<Job> make_job(const PlannedChunk& planned) const;
   // A job moved through buffers: their bytes (the chunk, none when written
   // in parts; a partial write's staged part), and making them (writes copy
   // their part out of memory).
@@ -272,7 +279,7 @@ class Transfer {
   Box mem_section_, disk_;
   std::vector<int> perm_;  // always filled (the identity when none was given)
   bool identity_ = true;
-  std::vector<int64_t> first_chunk_, last_chunk_;  // chunk index range of the disk section
+  Box grid_;  // the chunk grid indices the disk section touches
   std::vector<std::unique_ptr<Job>> jobs_;  // the chunks this rank moves
   Status start_status_;                     // a failure while copying out of memory
 
