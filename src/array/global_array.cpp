@@ -210,12 +210,46 @@ Result<bool> ArrayRequest::test() {
 
 // --- create and close -------------------------------------------------------
 
+// create's steps, in the order of their collective calls: every rank
+// makes the same MPI calls, and each window creation is agreed on before
+// the next step, so a failure leaves every rank holding the same windows
+// and they can be freed collectively. (A creation that fails on some ranks
+// only leaves the others' half-made window to MPI_Finalize: freeing it
+// would hang.)
 Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const comm::Group> group,
                                                          std::string name, ElementType type,
                                                          Distribution dist, ArrayWindowChoice window) {
   const comm::Group& g = *group;
-  // Every rank must describe the same array: compare a fingerprint.
-  uint64_t print = 1469598103934665603ull;
+  PARIO_RETURN_IF_ERROR(check_same_array(g, name, type, dist));
+  std::shared_ptr<GlobalArray> a(new GlobalArray());
+  a->group_ = group;
+  a->name_ = std::move(name);
+  a->type_ = type;
+  a->dist_ = std::move(dist);
+  a->direct_acc_ = g.topology().nodes == 1;
+  const bool shared = window == ArrayWindowChoice::kShared ||
+                      (window == ArrayWindowChoice::kAuto && g.one_physical_node());
+  uint64_t my_bytes = 0, my_node_bytes = 0;
+  a->lay_out(shared, &my_bytes, &my_node_bytes);
+  auto w = std::make_shared<WindowSet>();
+  w->master = g.master_of_node(g.topology().node) == g.rank();
+  w->node_ranks = static_cast<int>(g.ranks_of_node(g.topology().node).size());
+  char* header = nullptr;
+  Status s = a->make_windows(shared, my_bytes, my_node_bytes, w.get());
+  if (s.ok()) s = a->map_node(shared, *w, &header);
+  if (!s.ok()) {
+    for (comm::Window* win : {&w->rma, &w->node}) (void)win->free();
+    return std::move(s).with_context(a->name_);
+  }
+  a->open_windows(w.get(), header);
+  a->windows_ = std::move(w);
+  PARIO_RETURN_IF_ERROR(a->sync());
+  return a;
+}
+
+Status GlobalArray::check_same_array(const comm::Group& g, const std::string& name, ElementType type,
+                                     const Distribution& dist) {
+  uint64_t print = 1469598103934665603ull;  // FNV-1a over the type, extents and block starts
   auto mix = [&](int64_t v) { print = (print ^ static_cast<uint64_t>(v)) * 1099511628211ull; };
   mix(static_cast<int>(type));
   for (int d = 0; d < dist.ndim(); ++d) {
@@ -231,58 +265,43 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const c
     return Status(Code::kInvalidArgument,
                   name + ": ranks passed different types, shapes or distributions");
   }
+  return Status::Ok();
+}
 
-  std::shared_ptr<GlobalArray> a(new GlobalArray());
-  a->group_ = group;
-  a->name_ = std::move(name);
-  a->type_ = type;
-  a->dist_ = std::move(dist);
-  a->direct_acc_ = g.topology().nodes == 1;
+void GlobalArray::lay_out(bool shared, uint64_t* my_bytes, uint64_t* my_node_bytes) {
+  const comm::Group& g = *group_;
   const int me = g.rank(), my_node = g.topology().node;
-
-  const ArrayWindowChoice choice = window;
-  const bool shared = choice == ArrayWindowChoice::kShared ||
-                      (choice == ArrayWindowChoice::kAuto && g.one_physical_node());
-
-  // Layout, computed alike on every rank. A node's header (one mutex per
-  // rank, then on node 0 the group's lock word) leads its master's memory.
-  // Shared window: each rank allocates its own page-aligned patch (the
-  // master after the header) and is the RMA target for it. Created window:
-  // the master allocates the whole node segment (header, then every patch
-  // of the node) and is the RMA target for all of it.
-  const size_t esize = element_size(type);
+  const size_t esize = element_size(type_);
   auto header_bytes = [&](int node) { return round_up(64 * (g.ranks_of_node(node).size() + 1), kPage); };
-  a->target_.assign(g.size(), 0);
-  a->disp_.assign(g.size(), 0);
-  a->local_.assign(g.size(), nullptr);
-  a->node_slot_.assign(g.size(), 0);
-  uint64_t my_bytes = 0, my_node_bytes = 0;
+  target_.assign(g.size(), 0);
+  disp_.assign(g.size(), 0);
+  local_.assign(g.size(), nullptr);
+  node_slot_.assign(g.size(), 0);
   for (int n = 0; n < g.topology().nodes; ++n) {
     const auto& ranks = g.ranks_of_node(n);
     uint64_t off = header_bytes(n), node_bytes = off;
     for (size_t i = 0; i < ranks.size(); ++i) {
       const int r = ranks[i];
-      const uint64_t patch = round_up(a->dist_.patch(r).elements() * esize, kPage);
+      const uint64_t patch = round_up(dist_.patch(r).elements() * esize, kPage);
       node_bytes += patch;  // the caller checked that the array's bytes fit an int64
-      a->node_slot_[r] = static_cast<int>(i);
+      node_slot_[r] = static_cast<int>(i);
       if (shared) {
-        a->target_[r] = r;
-        a->disp_[r] = i == 0 ? off : 0;
-        if (r == me) my_bytes = a->disp_[r] + patch;
+        target_[r] = r;
+        disp_[r] = i == 0 ? off : 0;
+        if (r == me) *my_bytes = disp_[r] + patch;
       } else {
-        a->target_[r] = ranks[0];
-        a->disp_[r] = off;
+        target_[r] = ranks[0];
+        disp_[r] = off;
         off += patch;
       }
     }
-    if (!shared && n == my_node && ranks[0] == me) my_bytes = off;
-    if (n == my_node) my_node_bytes = node_bytes;
+    if (!shared && n == my_node && ranks[0] == me) *my_bytes = off;
+    if (n == my_node) *my_node_bytes = node_bytes;
   }
+}
 
-  auto w = std::make_shared<WindowSet>();
-  w->master = g.master_of_node(my_node) == me;
-  w->node_ranks = static_cast<int>(g.ranks_of_node(my_node).size());
-
+Status GlobalArray::make_windows(bool shared, uint64_t my_bytes, uint64_t my_node_bytes, WindowSet* w) {
+  const comm::Group& g = *group_;
   Result<comm::Info> info = comm::Info::create({{"alloc_shared_noncontig", "true"},
                                                 {"accumulate_ops", "same_op_no_op"},
                                                 {"accumulate_ordering", "none"}});
@@ -290,16 +309,6 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const c
   if (s.ok() && shared && !g.one_physical_node()) {
     s = Status(Code::kUnsupported, "PARIO_ARRAY_WINDOW=shared needs all ranks on one physical node");
   }
-  // Each window creation is agreed on before the next step, so a failure
-  // leaves every rank holding the same windows and they can be freed
-  // collectively. (A creation that fails on some ranks only leaves the
-  // others' half-made window to MPI_Finalize: freeing it would hang.)
-  void* base = nullptr;
-  const int master = g.master_of_node(my_node);
-  auto fail = [&](Status st) -> Status {
-    for (comm::Window* win : {&w->rma, &w->node}) (void)win->free();
-    return std::move(st).with_context(a->name_);
-  };
   // A node's patches live in one shared segment: more than the node's
   // memory would fail inside MPI's window creation on some ranks only,
   // which cannot be undone collectively, so it is refused here.
@@ -308,38 +317,40 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const c
     s = Status(Code::kNoMemory, "the patches of this node need " + std::to_string(my_node_bytes) +
                                     " bytes, more than its memory (" + std::to_string(ram) + ")");
   }
-  s = comm::agree(g.comm_object(), s);
-  if (!s.ok()) return fail(s);
+  PARIO_RETURN_IF_ERROR(comm::agree(g.comm_object(), s));
+  void* base = nullptr;
   MPI_Win made = MPI_WIN_NULL;
   if (shared) {
     s = mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(my_bytes), 1, info->get(), g.comm(),
                                     &base, &made),
             "MPI_Win_allocate_shared");
-    s = comm::agree(g.comm_object(), s);
-    if (!s.ok()) return fail(s);
+    PARIO_RETURN_IF_ERROR(comm::agree(g.comm_object(), s));
     w->rma = comm::Window(made);
-  } else {
-    s = mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(my_bytes), 1, info->get(), g.node_comm(),
-                                    &base, &made),
-            "MPI_Win_allocate_shared");
-    s = comm::agree(g.comm_object(), s);
-    if (!s.ok()) return fail(s);
-    w->node = comm::Window(made);
-    MPI_Aint size_q = 0;
-    int unit_q = 0;
-    s = mpi(MPI_Win_shared_query(w->node.get(), 0, &size_q, &unit_q, &base),
-            "MPI_Win_shared_query");
-    made = MPI_WIN_NULL;
-    if (s.ok()) {
-      s = mpi(MPI_Win_create(w->master ? base : nullptr, static_cast<MPI_Aint>(my_bytes), 1,
-                             info->get(), g.comm(), &made),
-              "MPI_Win_create");
-    }
-    s = comm::agree(g.comm_object(), s);
-    if (!s.ok()) return fail(s);
-    w->rma = comm::Window(made);
+    return Status::Ok();
   }
-  // Where this node's header and patches are mapped in this process.
+  s = mpi(MPI_Win_allocate_shared(static_cast<MPI_Aint>(my_bytes), 1, info->get(), g.node_comm(),
+                                  &base, &made),
+          "MPI_Win_allocate_shared");
+  PARIO_RETURN_IF_ERROR(comm::agree(g.comm_object(), s));
+  w->node = comm::Window(made);
+  MPI_Aint size_q = 0;
+  int unit_q = 0;
+  s = mpi(MPI_Win_shared_query(w->node.get(), 0, &size_q, &unit_q, &base),
+          "MPI_Win_shared_query");
+  made = MPI_WIN_NULL;
+  if (s.ok()) {
+    s = mpi(MPI_Win_create(w->master ? base : nullptr, static_cast<MPI_Aint>(my_bytes), 1,
+                           info->get(), g.comm(), &made),
+            "MPI_Win_create");
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(g.comm_object(), s));
+  w->rma = comm::Window(made);
+  return Status::Ok();
+}
+
+Status GlobalArray::map_node(bool shared, const WindowSet& w, char** header) {
+  const comm::Group& g = *group_;
+  const int my_node = g.topology().node;
   auto mapped = [&](MPI_Win win, int rank, char** out) {
     MPI_Aint size_q = 0;
     int unit_q = 0;
@@ -348,19 +359,21 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const c
     *out = static_cast<char*>(at);
     return q;
   };
-  char* header = nullptr;
-  s = shared ? mapped(w->rma.get(), master, &header) : mapped(w->node.get(), 0, &header);
+  Status s = shared ? mapped(w.rma.get(), g.master_of_node(my_node), header) : mapped(w.node.get(), 0, header);
   for (int r : g.ranks_of_node(my_node)) {
     if (!s.ok()) break;
     if (shared) {
-      s = mapped(w->rma.get(), r, &a->local_[r]);
-      a->local_[r] += a->disp_[r];
+      s = mapped(w.rma.get(), r, &local_[r]);
+      local_[r] += disp_[r];
     } else {
-      a->local_[r] = header + a->disp_[r];
+      local_[r] = *header + disp_[r];
     }
   }
-  s = comm::agree(g.comm_object(), s);
-  if (!s.ok()) return fail(s);
+  return comm::agree(g.comm_object(), s);
+}
+
+void GlobalArray::open_windows(WindowSet* w, char* header) {
+  const comm::Group& g = *group_;
   // The lock word lives in the segment of node 0, whose master is rank 0,
   // rather than in a window of its own: Open MPI 4.1 names the backing
   // file of an MPI_Win_allocate window after the communicator's id, which
@@ -381,11 +394,9 @@ Result<std::shared_ptr<GlobalArray>> GlobalArray::create(std::shared_ptr<const c
     std::memset(w->node_base + 64 * w->node_ranks, 0, sizeof(int64_t));  // the lock word
   }
   // First touch by the owner (see the top of this file).
-  const int64_t mine = a->dist_.patch(me).elements();
-  if (mine > 0) std::memset(a->local_[me], 0, mine * esize);  // an empty rank may map nothing
-  a->windows_ = std::move(w);
-  PARIO_RETURN_IF_ERROR(a->sync());
-  return a;
+  const int me = g.rank();
+  const int64_t mine = dist_.patch(me).elements();
+  if (mine > 0) std::memset(local_[me], 0, mine * element_size(type_));  // an empty rank may map nothing
 }
 
 bool GlobalArray::closed() const { return !windows_ || !windows_->open; }

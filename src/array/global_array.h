@@ -141,6 +141,28 @@ class GlobalArray {
 
  private:
   GlobalArray() = default;
+  // create's steps. Collective: every rank passed the same type and
+  // distribution (a fingerprint compared).
+  static Status check_same_array(const comm::Group& g, const std::string& name, ElementType type,
+                                 const Distribution& dist);
+  // Local, alike on every rank: where each patch lives (target_, disp_,
+  // node_slot_), the bytes this rank allocates and its node's segment
+  // holds. A node's header (one mutex per rank, then on node 0 the
+  // group's lock word) leads its master's memory. Shared window: each rank
+  // allocates its own page-aligned patch (the master after the header)
+  // and is the RMA target for it. Created window: the master allocates the
+  // whole node segment (header, then every patch of the node) and is the
+  // RMA target for all of it.
+  void lay_out(bool shared, uint64_t* my_bytes, uint64_t* my_node_bytes);
+  // Collective: the windows, each creation agreed on; an error leaves the
+  // same windows on every rank.
+  Status make_windows(bool shared, uint64_t my_bytes, uint64_t my_node_bytes, WindowSet* w);
+  // Collective: where this node's header (*header) and patches (local_)
+  // are mapped in this process.
+  Status map_node(bool shared, const WindowSet& w, char** header);
+  // Local: the lock_all epochs, the node's mutexes and lock word (its
+  // master), this rank's patch zeroed by its owner.
+  void open_windows(WindowSet* w, char* header);
   Status check(const Box& section, const void* buf, const std::vector<int64_t>& ld,
                Shape* buf_shape) const;
   // The shared implementation of the transfer calls: node-local pieces by
