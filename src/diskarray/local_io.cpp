@@ -44,6 +44,7 @@
 #include "comm/comm.h"
 #include "diskarray/chunk_store.h"
 #include "diskarray/disk_array.h"
+#include "diskarray/transfer_plan.h"
 
 namespace pario::diskarray {
 namespace {
@@ -59,11 +60,10 @@ std::string dims_text(const std::vector<int64_t>& v) {
 }
 
 // A section of a dense C-order buffer and a chunk's part of it: calls
-// row(buffer offset, chunk offset, bytes) for each row of the part (every
-// index but the last), the offsets in bytes, the chunk's in its padded
-// shape (meta.chunks).
+// row(buffer offset, chunk offset, bytes) for each row of the part, the
+// offsets in bytes, the chunk's in its padded shape (meta.chunks).
 template <typename Row>
-void for_each_row(const ZarrMeta& m, const Box& section, const Box& chunk, const Box& part, Row&& row) {
+void for_each_part_row(const ZarrMeta& m, const Box& section, const Box& chunk, const Box& part, Row&& row) {
   const int nd = part.ndim, last = nd - 1;
   const int64_t esize = static_cast<int64_t>(m.element_bytes());
   std::array<int64_t, kMaxDims> sec_stride{}, chunk_stride{};
@@ -72,44 +72,28 @@ void for_each_row(const ZarrMeta& m, const Box& section, const Box& chunk, const
     sec_stride[d] = sec_stride[d + 1] * section.count[d + 1];
     chunk_stride[d] = chunk_stride[d + 1] * m.chunks[d + 1];
   }
-  const size_t len = static_cast<size_t>(part.count[last] * esize);
-  std::array<int64_t, kMaxDims> r{};
-  for (;;) {
+  for_each_row(part, [&](const Shape& at, int64_t n) {
     int64_t b = 0, c = 0;
     for (int d = 0; d < nd; ++d) {
-      const int64_t at = part.start[d] + (d < last ? r[d] : 0);
-      b += (at - section.start[d]) * sec_stride[d];
-      c += (at - chunk.start[d]) * chunk_stride[d];
+      b += (at[d] - section.start[d]) * sec_stride[d];
+      c += (at[d] - chunk.start[d]) * chunk_stride[d];
     }
-    row(static_cast<size_t>(b * esize), static_cast<uint64_t>(c * esize), len);
-    int d = last - 1;
-    while (d >= 0 && ++r[d] == part.count[d]) r[d--] = 0;
-    if (d < 0) return;
-  }
+    row(static_cast<size_t>(b * esize), static_cast<uint64_t>(c * esize), static_cast<size_t>(n * esize));
+  });
 }
 
-// Calls f(index, chunk box, part) for every chunk the (non-empty) section
-// touches, in row-major order; stops at the first error.
+// Calls f(index, chunk box, part) for every chunk the section touches, in
+// row-major order; stops at the first error.
 template <typename F>
 Status for_each_chunk(const ZarrMeta& m, const Box& section, F&& f) {
-  const int nd = section.ndim;
-  std::vector<int64_t> first(nd), last(nd);
-  for (int d = 0; d < nd; ++d) {
-    first[d] = section.start[d] / m.chunks[d];
-    last[d] = (section.start[d] + section.count[d] - 1) / m.chunks[d];
-  }
-  for (std::vector<int64_t> index = first;;) {
-    Box chunk;
-    chunk.ndim = nd;
-    for (int d = 0; d < nd; ++d) {
-      chunk.start[d] = index[d] * m.chunks[d];
-      chunk.count[d] = std::min(m.chunks[d], m.shape[d] - chunk.start[d]);
-    }
-    PARIO_RETURN_IF_ERROR(f(index, chunk, chunk.intersect(section)));
-    int d = nd - 1;
-    while (d >= 0 && ++index[d] > last[d]) index[d] = first[d], --d;
-    if (d < 0) return Status::Ok();
-  }
+  Status s;
+  for_each_index(chunks_touched(m, section), [&](const Shape& at) {
+    const std::vector<int64_t> index(at.begin(), at.begin() + section.ndim);
+    const Box chunk = chunk_box(m, index);
+    s = f(index, chunk, chunk.intersect(section));
+    return s.ok();
+  });
+  return s;
 }
 
 bool covers(const Box& part, const Box& chunk) {
@@ -117,17 +101,6 @@ bool covers(const Box& part, const Box& chunk) {
     if (part.count[d] != chunk.count[d]) return false;
   }
   return true;
-}
-
-// The row-major number of a chunk, or of its shard where whole shards are
-// the unit.
-int64_t unit_of(const ZarrMeta& m, const std::vector<int64_t>& chunk, bool by_shard) {
-  int64_t slot = 0, n = 0;
-  const std::vector<int64_t> at = by_shard ? m.shard_index(chunk, &slot) : chunk;
-  for (size_t d = 0; d < at.size(); ++d) {
-    n = n * ceil_div(m.shape[d], by_shard ? m.shard[d] : m.chunks[d]) + at[d];
-  }
-  return n;
 }
 
 std::string unit_name(const ZarrMeta& m, int64_t unit, bool by_shard) {
@@ -172,7 +145,7 @@ Status DiskArray::read_local(const Box& section, void* buf) {
   char* out = static_cast<char*>(buf);
   Status s = for_each_chunk(meta_, section, [&](const std::vector<int64_t>& index, const Box& chunk, const Box& part) {
     PARIO_RETURN_IF_ERROR(store.read(index.data(), chunk_buf.data()));
-    for_each_row(meta_, section, chunk, part, [&](size_t b, uint64_t c, size_t len) {
+    for_each_part_row(meta_, section, chunk, part, [&](size_t b, uint64_t c, size_t len) {
       std::memcpy(out + b, chunk_buf.data() + c, len);
     });
     return Status::Ok();
@@ -200,21 +173,21 @@ Status DiskArray::write_local(const Box& section, const void* buf) {
     } else if (chunk.elements() < meta_.chunk_elements()) {
       std::memset(dst, 0, store.chunk_bytes());  // an edge chunk's padding
     }
-    for_each_row(meta_, section, chunk, part, [&](size_t b, uint64_t c, size_t len) {
+    for_each_part_row(meta_, section, chunk, part, [&](size_t b, uint64_t c, size_t len) {
       std::memcpy(dst + c, in + b, len);
     });
     return Status::Ok();
   };
   std::map<int64_t, std::vector<std::vector<int64_t>>> shards;  // by_shard: each shard's chunks
   Status s = for_each_chunk(meta_, section, [&](const std::vector<int64_t>& index, const Box& chunk, const Box& part) {
-    written_.push_back(unit_of(meta_, index, by_shard));
+    written_.push_back(group_number(meta_, index, by_shard));
     if (by_shard) {
       shards[written_.back()].push_back(index);
       return Status::Ok();
     }
     if (store.writes_in_parts()) {
       std::vector<ChunkStore::Run> runs;
-      for_each_row(meta_, section, chunk, part, [&](size_t b, uint64_t c, size_t len) {
+      for_each_part_row(meta_, section, chunk, part, [&](size_t b, uint64_t c, size_t len) {
         ChunkStore::Run* back = runs.empty() ? nullptr : &runs.back();
         if (back && back->at + back->len == c && back->src + back->len == in + b) {
           back->len += len;  // contiguous in the buffer and the slot: one run
@@ -234,12 +207,7 @@ Status DiskArray::write_local(const Box& section, const void* buf) {
     std::vector<std::vector<char>> bytes(indexes.size(), std::vector<char>(store.chunk_bytes()));
     std::vector<ChunkStore::NewChunk> chunks;
     for (size_t k = 0; s.ok() && k < indexes.size(); ++k) {
-      Box chunk;
-      chunk.ndim = section.ndim;
-      for (int d = 0; d < section.ndim; ++d) {
-        chunk.start[d] = indexes[k][d] * meta_.chunks[d];
-        chunk.count[d] = std::min(meta_.chunks[d], meta_.shape[d] - chunk.start[d]);
-      }
+      const Box chunk = chunk_box(meta_, indexes[k]);
       s = merged(indexes[k], chunk, chunk.intersect(section), bytes[k].data());
       chunks.push_back({indexes[k].data(), bytes[k].data()});
     }

@@ -43,19 +43,6 @@ void order_by_shard(const ZarrMeta& meta, bool by_shard, std::vector<PlannedChun
   *plan = std::move(sorted);
 }
 
-// Each chunk's group: its number, or its shard's where by_shard.
-void number_groups(const ZarrMeta& meta, bool by_shard, std::vector<PlannedChunk>* plan) {
-  const size_t nd = meta.shape.size();
-  for (PlannedChunk& c : *plan) {
-    int64_t slot = 0;
-    const std::vector<int64_t> at = by_shard ? meta.shard_index(c.index, &slot) : c.index;
-    for (size_t d = 0; d < nd; ++d) {
-      const int64_t unit = by_shard ? meta.shard[d] : meta.chunks[d];
-      c.group = c.group * ceil_div(meta.shape[d], unit) + at[d];
-    }
-  }
-}
-
 // The movers, by the rule in the header.
 void choose_movers(int ranks, const Holdings& holdings, std::vector<PlannedChunk>* plan) {
   std::vector<PlannedChunk>& p = *plan;
@@ -128,12 +115,21 @@ Box chunk_box(const ZarrMeta& meta, const std::vector<int64_t>& index) {
   return chunk;
 }
 
+int64_t group_number(const ZarrMeta& meta, const std::vector<int64_t>& index, bool by_shard) {
+  int64_t slot = 0, n = 0;
+  const std::vector<int64_t> at = by_shard ? meta.shard_index(index, &slot) : index;
+  for (size_t d = 0; d < at.size(); ++d) {
+    n = n * ceil_div(meta.shape[d], by_shard ? meta.shard[d] : meta.chunks[d]) + at[d];
+  }
+  return n;
+}
+
 std::vector<PlannedChunk> plan_transfer(const ZarrMeta& meta, const Box& section, bool write,
                                         bool rewrites_shards, int ranks, const Holdings& holdings) {
   const bool by_shard = write && rewrites_shards;
   std::vector<PlannedChunk> plan = touched(meta, section);
   if (write && meta.sharded()) order_by_shard(meta, by_shard, &plan);
-  number_groups(meta, by_shard, &plan);
+  for (PlannedChunk& c : plan) c.group = group_number(meta, c.index, by_shard);
   choose_movers(ranks, holdings, &plan);
   return plan;
 }

@@ -41,6 +41,10 @@ using Holdings =
 Box chunks_touched(const ZarrMeta& meta, const Box& section);
 // The chunk at a grid index: its elements in the array.
 Box chunk_box(const ZarrMeta& meta, const std::vector<int64_t>& index);
+// The row-major number of the chunk at a grid index, or where by_shard of
+// the shard holding it (in the shard grid): a PlannedChunk's group, and
+// the unit independent writes of different ranks must not share.
+int64_t group_number(const ZarrMeta& meta, const std::vector<int64_t>& index, bool by_shard);
 
 // The plan of a transfer of `section` (a box of the disk array) among
 // `ranks` ranks, one entry per chunk the section touches (none for an
