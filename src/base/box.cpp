@@ -4,12 +4,6 @@
 
 namespace pario {
 
-int64_t Box::elements() const {
-  int64_t n = ndim > 0 ? 1 : 0;
-  for (int d = 0; d < ndim; ++d) n *= count[d];
-  return n;
-}
-
 Box Box::intersect(const Box& other) const {
   Box r;
   r.ndim = ndim;

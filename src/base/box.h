@@ -27,7 +27,11 @@ struct Box {
   std::array<int64_t, kMaxDims> start{};
   std::array<int64_t, kMaxDims> count{};
 
-  int64_t elements() const;
+  int64_t elements() const {
+    int64_t n = ndim > 0 ? 1 : 0;
+    for (int d = 0; d < ndim; ++d) n *= count[d];
+    return n;
+  }
   bool empty() const { return elements() == 0; }
   // The overlap of two boxes of the same rank (possibly empty).
   Box intersect(const Box& other) const;
