@@ -154,31 +154,36 @@ Box Transfer::mem_box(const Box& part) const {
   return m;
 }
 
+// Permuted axes: the memory section a part maps to, through a dense copy
+// (its strides, and the same strides taken in disk order).
+struct Transfer::Staging {
+  Box mem;
+  std::vector<char> dense;
+  Strides mem_stride{}, in_disk_order{};
+};
+
+Transfer::Staging Transfer::staging(const Box& part) const {
+  Staging s;
+  s.mem = mem_box(part);
+  s.dense.resize(static_cast<size_t>(s.mem.elements()) * meta_.element_bytes());
+  s.mem_stride = dense_strides(part.ndim, s.mem.count.data());
+  for (int d = 0; d < part.ndim; ++d) s.in_disk_order[d] = s.mem_stride[perm_[d]];
+  return s;
+}
+
 Status Transfer::copy_out(const Box& part, char* dst, const Strides& dst_stride) {
-  const int nd = part.ndim;
-  const Box m = mem_box(part);
-  if (identity_) return mem_->get(m, dst, ld_of(nd, dst_stride));
-  const size_t esize = meta_.element_bytes();
-  std::vector<char> dense(static_cast<size_t>(m.elements()) * esize);
-  const Strides mem_stride = dense_strides(nd, m.count.data());
-  PARIO_RETURN_IF_ERROR(mem_->get(m, dense.data(), ld_of(nd, mem_stride)));
-  Strides from{};
-  for (int d = 0; d < nd; ++d) from[d] = mem_stride[perm_[d]];
-  copy_strided(part, dst, dst_stride, dense.data(), from, esize);
+  if (identity_) return mem_->get(mem_box(part), dst, ld_of(part.ndim, dst_stride));
+  Staging s = staging(part);
+  PARIO_RETURN_IF_ERROR(mem_->get(s.mem, s.dense.data(), ld_of(part.ndim, s.mem_stride)));
+  copy_strided(part, dst, dst_stride, s.dense.data(), s.in_disk_order, meta_.element_bytes());
   return Status::Ok();
 }
 
 Status Transfer::copy_in(const Box& part, const char* src, const Strides& src_stride) {
-  const int nd = part.ndim;
-  const Box m = mem_box(part);
-  if (identity_) return mem_->put(m, src, ld_of(nd, src_stride));
-  const size_t esize = meta_.element_bytes();
-  std::vector<char> dense(static_cast<size_t>(m.elements()) * esize);
-  const Strides mem_stride = dense_strides(nd, m.count.data());
-  Strides to{};
-  for (int d = 0; d < nd; ++d) to[d] = mem_stride[perm_[d]];
-  copy_strided(part, dense.data(), to, src, src_stride, esize);
-  return mem_->put(m, dense.data(), ld_of(nd, mem_stride));
+  if (identity_) return mem_->put(mem_box(part), src, ld_of(part.ndim, src_stride));
+  Staging s = staging(part);
+  copy_strided(part, s.dense.data(), s.in_disk_order, src, src_stride, meta_.element_bytes());
+  return mem_->put(s.mem, s.dense.data(), ld_of(part.ndim, s.mem_stride));
 }
 
 std::unique_ptr<Transfer::Job> Transfer::make_job(const PlannedChunk& planned) const {

@@ -264,6 +264,8 @@ class Transfer {
   Box mem_box(const Box& disk_part) const;
   // Memory to a buffer laid out in disk order with the given strides, and
   // back (through a dense copy when the axes are permuted).
+  struct Staging;
+  Staging staging(const Box& disk_part) const;
   Status copy_out(const Box& disk_part, char* dst, const Strides& dst_stride);
   Status copy_in(const Box& disk_part, const char* src, const Strides& src_stride);
 

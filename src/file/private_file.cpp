@@ -68,13 +68,15 @@ Status PrivateFile::read(uint64_t offset, void* buf, size_t len) {
   uint64_t t0 = stats_ ? now_nanos() : 0;
   size_t got = 0;
   PARIO_RETURN_IF_ERROR(device_->read_at(offset, buf, len, &got));
-  if (got < len) {
-    return Status(Code::kOutOfRange, path() + ": read past end of file: " +
-                                         std::to_string(got) + " of " + std::to_string(len) +
-                                         " bytes at offset " + std::to_string(offset));
-  }
+  PARIO_RETURN_IF_ERROR(check_whole(got, len, offset));
   if (stats_) stats_->record(IoDir::kRead, false, offset, len, now_nanos() - t0);
   return Status::Ok();
+}
+
+Status PrivateFile::check_whole(size_t got, size_t len, uint64_t offset) const {
+  if (got == len) return Status::Ok();
+  return Status(Code::kOutOfRange, path() + ": read past end of file: " + std::to_string(got) + " of " +
+                                       std::to_string(len) + " bytes at offset " + std::to_string(offset));
 }
 
 Status PrivateFile::write(uint64_t offset, const void* buf, size_t len) {
@@ -99,11 +101,7 @@ Status PrivateFile::readv(uint64_t offset, const iovec* iov, int count) {
   const size_t len = total_bytes(iov, count);
   size_t got = 0;
   PARIO_RETURN_IF_ERROR(device_->readv_at(offset, iov, count, &got));
-  if (got < len) {
-    return Status(Code::kOutOfRange, path() + ": read past end of file: " + std::to_string(got) +
-                                         " of " + std::to_string(len) + " bytes at offset " +
-                                         std::to_string(offset));
-  }
+  PARIO_RETURN_IF_ERROR(check_whole(got, len, offset));
   if (stats_) stats_->record(IoDir::kRead, false, offset, len, now_nanos() - t0);
   return Status::Ok();
 }

@@ -71,6 +71,8 @@ class PrivateFile {
   PrivateFile(std::unique_ptr<device::Device> device, bool readable, bool writable,
               device::AsyncEngine* engine);
   Status check_open(const char* op, bool want_write) const;
+  // Exact reads: kOutOfRange when the file ended after got of len bytes.
+  Status check_whole(size_t got, size_t len, uint64_t offset) const;
   Result<std::shared_ptr<device::Request>> submit(device::IoKind kind, uint64_t offset,
                                                   void* buf, size_t len);
 
