@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <random>
 #include <thread>
 
 namespace pario::device {
@@ -70,6 +71,7 @@ struct RamFile::Header {
   std::atomic<uint32_t> growing;   // spin lock of extend_ram
   std::atomic<uint64_t> tag;       // published files: which path the name stands for
   std::atomic<uint64_t> replaced;  // 1: another file took its name
+  uint64_t id;                     // random, fixed at create: tells files of one path apart
 };
 
 RamFile::RamFile(std::unique_ptr<ShmSegment> s, std::shared_ptr<RamBudget> budget)
@@ -95,7 +97,9 @@ Result<std::shared_ptr<RamFile>> RamFile::create(std::shared_ptr<RamBudget> budg
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<ShmSegment> s,
                          ShmSegment::create(kHeaderBytes + std::max<uint64_t>(budget->limit(), 1)));
   PARIO_RETURN_IF_ERROR(s->grow(kHeaderBytes));
-  new (s->data()) Header{kFileMagic, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}};
+  std::random_device random;
+  const uint64_t id = (uint64_t{random()} << 32) ^ random();
+  new (s->data()) Header{kFileMagic, {0}, {0}, {0}, {0}, {0}, {0}, {0}, {0}, id};
   return std::shared_ptr<RamFile>(new RamFile(std::move(s), std::move(budget)));
 }
 
@@ -149,6 +153,7 @@ Status RamFile::fix_ram(uint64_t end) {
 
 void RamFile::set_size(uint64_t size) { header()->size.store(size); }
 uint64_t RamFile::tag() const { return header()->tag.load(); }
+uint64_t RamFile::id() const { return header()->id; }
 bool RamFile::replaced() const { return header()->replaced.load() != 0; }
 void RamFile::mark_replaced() { header()->replaced.store(1); }
 

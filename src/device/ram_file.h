@@ -84,6 +84,9 @@ class RamFile {
   // `tag` telling which path it stands for, since names come from a hash.
   Status publish_as(const std::string& name, uint64_t tag, bool replace);
   uint64_t tag() const;
+  // Random, fixed at create: files that stand for one path in turn (a
+  // replaced one, its replacement) have different ids.
+  uint64_t id() const;
   // Set on a published file when a newer one took its name.
   bool replaced() const;
   void mark_replaced();

@@ -95,21 +95,24 @@ uint64_t path_tag(const std::string& path) { return fnv1a(path, 0x9e3779b97f4a7c
 
 // A store file's bytes past its RAM go beside it (no Zarr reader looks
 // there), not to its own path: another rank would take a file there for
-// one on disk before the RAM file is published.
-Placement spill_place(const Placement& disk) {
+// one on disk before the RAM file is published. Named by the RAM file's
+// id, so a replacement never writes into the spill of the file it replaces.
+Placement spill_place(const Placement& disk, const device::RamFile& file) {
+  char id[17];
+  std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(file.id()));
   Placement beside = disk;
-  beside.paths[0] += ".pario-spill";
+  beside.paths[0] += std::string(".pario-spill-") + id;
   return beside;
 }
-device::SpillOpener store_spill(const Placement& disk, const std::string& path) {
-  return spill_to(spill_place(disk), path);
+device::SpillOpener store_spill(const Placement& disk, const std::string& path, const device::RamFile& file) {
+  return spill_to(spill_place(disk, file), path);
 }
 
 // A store file at stop(): its RAM and spilled bytes, made whole on disk
 // before it takes its name (device::NewFile); the spill file goes.
 Status store_file_to_disk(const std::shared_ptr<device::RamFile>& file, const std::string& path,
                           const Placement& disk) {
-  std::unique_ptr<device::Device> from = device::make_ram_device(path, file, store_spill(disk, path));
+  std::unique_ptr<device::Device> from = device::make_ram_device(path, file, store_spill(disk, path, *file));
   PARIO_ASSIGN_OR_RETURN(device::NewFile out, device::NewFile::create(path));
   const uint64_t size = file->size();
   std::vector<char> buf(std::min<uint64_t>(size, uint64_t{8} << 20));
@@ -121,7 +124,7 @@ Status store_file_to_disk(const std::shared_ptr<device::RamFile>& file, const st
   }
   PARIO_RETURN_IF_ERROR(from->close());
   PARIO_RETURN_IF_ERROR(out.publish(true));
-  const std::string spilled = spill_place(disk).paths[0];
+  const std::string spilled = spill_place(disk, *file).paths[0];
   if (::unlink(spilled.c_str()) != 0 && errno != ENOENT) return errno_status(errno, spilled);
   return Status::Ok();
 }
@@ -283,7 +286,7 @@ Result<std::shared_ptr<device::RamFile>> publish_store_file(const std::string& p
   PARIO_ASSIGN_OR_RETURN(std::shared_ptr<device::RamBudget> b, budget());
   PARIO_ASSIGN_OR_RETURN(std::shared_ptr<device::RamFile> f, device::RamFile::create(b));
   if (fill) {
-    std::unique_ptr<device::Device> dev = device::make_ram_device(path, f, store_spill(disk, path));
+    std::unique_ptr<device::Device> dev = device::make_ram_device(path, f, store_spill(disk, path, *f));
     Status filled = fill(*dev);
     Status closed = dev->close();
     PARIO_RETURN_IF_ERROR(filled.with_context(path));
@@ -329,7 +332,7 @@ Result<std::unique_ptr<device::Device>> open_store_file(const std::string& path,
       return std::move(made).status();
     }
   }
-  return device::make_ram_device(path, f, store_spill(disk, path));
+  return device::make_ram_device(path, f, store_spill(disk, path, *f));
 }
 
 Status write_store_file(const std::string& path, bool replace,
