@@ -13,8 +13,7 @@ namespace {
 class SettingsStorage : public device::Storage {
  public:
   SettingsStorage(const FileSettings& settings, bool ram, device::AsyncEngine* through)
-      : settings_(settings),
-        mpiio_(settings.backend == FileBackendChoice::kMpiio),
+      : mpiio_(settings.backend == FileBackendChoice::kMpiio),
         ram_(ram),
         through_(through),
         posix_(device::posix_storage(settings.direct)) {}
@@ -43,7 +42,8 @@ class SettingsStorage : public device::Storage {
   }
 
  private:
-  // Where a RAM file spills: the path itself (never striped, see above).
+  // A store file's place on disk: the path itself (never striped, see
+  // file/storage.h); its RAM file spills beside it (file/fim.h).
   Placement disk(const std::string& path) const {
     Placement where;
     where.paths.push_back(path);
@@ -51,7 +51,6 @@ class SettingsStorage : public device::Storage {
     return where;
   }
 
-  const FileSettings settings_;
   const bool mpiio_, ram_;
   device::AsyncEngine* const through_;  // null: transfers call the device
   std::shared_ptr<device::Storage> posix_;
