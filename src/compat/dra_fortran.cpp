@@ -179,7 +179,12 @@ PARIO_API f77_int dra_probe_(f77_int* request, f77_int* status) {
 }
 
 PARIO_API f77_int dra_wait_(f77_int* request) { return DRA_Wait(static_cast<int>(*request)); }
-PARIO_API void dra_set_debug_(f77_logical* flag) { DRA_Set_debug(*flag); }
+// GA's dra.fh declares dra_set_debug an integer function: 0, so that both
+// "rc = dra_set_debug(flag)" and "call dra_set_debug(flag)" work.
+PARIO_API f77_int dra_set_debug_(f77_logical* flag) {
+  DRA_Set_debug(*flag);
+  return 0;
+}
 PARIO_API void dra_flick_() { DRA_Flick(); }
 PARIO_API void dra_print_internals_(f77_int* d_a) { DRA_Print_internals(static_cast<int>(*d_a)); }
 PARIO_API void dra_set_default_config_(f77_int* numfiles, f77_int* numioprocs) {
