@@ -5,8 +5,13 @@
 // collective and made in the same order everywhere.
 #include "pario/compat/dra.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -81,6 +86,14 @@ int request_of(const char* call, int id, Request** out) {
   return PARIO_OK;
 }
 
+// A request number handed out and already waited for (its slot free, or
+// reused by a later request, which a wait then completes early): GA treats
+// it as complete.
+bool waited_for(int id) {
+  const auto& requests = state().requests;
+  return id >= 0 && id < static_cast<int>(requests.size()) && !requests[id].live;
+}
+
 // Puts item in the first slot `in_use` says is free; its index is the
 // number handed to the caller.
 template <typename T, typename InUse>
@@ -116,6 +129,42 @@ int memory_dims(const MemorySide& m, int* ndim, int64_t dims[]) {
   if (m.array) return from_pario(pario_array_info(m.array, nullptr, ndim, dims));
   *ndim = m.ops.ndim;
   std::copy(m.ops.dims, m.ops.dims + m.ops.ndim, dims);
+  return PARIO_OK;
+}
+
+// GA keeps one disk array per collective create, named by rank 0 (its
+// metadata), whatever the other ranks passed; pario's native create refuses
+// paths that differ between ranks, so every rank takes rank 0's here.
+int rank0_path(const char* filename, std::string* out) {
+  State& s = state();
+  int me = 0;
+  int rc = from_pario(pario_group_rank(s.world, &me));
+  if (rc != PARIO_OK) return rc;
+  int64_t n = me == 0 ? static_cast<int64_t>(std::strlen(filename)) : 0;
+  if ((rc = from_pario(pario_group_broadcast(s.world, &n, sizeof n, 0))) != PARIO_OK) return rc;
+  std::string path(static_cast<size_t>(n), '\0');
+  if (me == 0) path.assign(filename);
+  if (n > 0 && (rc = from_pario(pario_group_broadcast(s.world, &path[0], path.size(), 0))) != PARIO_OK) return rc;
+  *out = std::move(path);
+  return PARIO_OK;
+}
+
+// GA creates over a plain file at the name (programs often fopen it first
+// to check that the directory is writable). Rank 0 removes one (a regular
+// file, not a symbolic link: lstat does not follow it) and every rank gets
+// its outcome; a store there is replaced by the native create.
+int remove_plain_file(const char* call, const std::string& path) {
+  State& s = state();
+  int me = 0;
+  int rc = from_pario(pario_group_rank(s.world, &me));
+  if (rc != PARIO_OK) return rc;
+  int32_t err = 0;
+  if (me == 0) {
+    struct stat st;
+    if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::unlink(path.c_str()) != 0) err = errno;
+  }
+  if ((rc = from_pario(pario_group_broadcast(s.world, &err, sizeof err, 0))) != PARIO_OK) return rc;
+  if (err) return fail(PARIO_ERR_IO, "%s: %s: cannot remove the file there: %s", call, path.c_str(), std::strerror(err));
   return PARIO_OK;
 }
 
@@ -172,12 +221,18 @@ int create(const char* call, int type, int ndim, const int64_t dims[], const cha
     hint[d] = reqdims[d];
     hinted = hint[d] > 0;
   }
+  std::string path;
+  if ((rc = rank0_path(filename, &path)) != PARIO_OK) return rc;
+  if ((rc = remove_plain_file(call, path)) != PARIO_OK) return rc;
+  // GA creates over an old array: replace a store (never through a symbolic
+  // link: pario refuses one).
   pario_disk_array_t h = PARIO_DISK_ARRAY_NULL;
-  if ((rc = from_pario(pario_disk_array_create(state().world, filename, pt, ndim, dims, hinted ? hint : nullptr,
-                                               &h))) != PARIO_OK) {
+  if ((rc = from_pario(pario_disk_array_create_mode(state().world, path.c_str(), pt, ndim, dims,
+                                                    hinted ? hint : nullptr,
+                                                    PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &h))) != PARIO_OK) {
     return rc;
   }
-  Disk disk{h, name ? name : "", filename, type};
+  Disk disk{h, name ? name : "", path, type};
   if ((rc = from_pario(pario_disk_array_set_attribute(h, kNameAttribute, disk.name.c_str()))) != PARIO_OK ||
       (rc = from_pario(pario_disk_array_set_attribute(h, kTypeAttribute, std::to_string(type).c_str()))) !=
           PARIO_OK) {
@@ -404,7 +459,7 @@ int NDRA_Read_section(logical transp, int g_a, int glo[], int ghi[], int d_a, dr
 int DRA_Probe(int request, int* compl_status) {
   std::lock_guard<std::mutex> lock(state().mu);
   if (!compl_status) return fail(PARIO_ERR_INVALID_ARGUMENT, "DRA_Probe: compl_status is null");
-  if (request == DRA_REQ_INVALID) {
+  if (request == DRA_REQ_INVALID || waited_for(request)) {
     *compl_status = ELIO_DONE;
     return PARIO_OK;
   }
@@ -431,6 +486,7 @@ int DRA_Probe(int request, int* compl_status) {
 int DRA_Wait(int request) {
   std::lock_guard<std::mutex> lock(state().mu);
   if (request == DRA_REQ_INVALID) return PARIO_OK;
+  if (waited_for(request)) return PARIO_OK;  // as GA; a number never handed out is an error
   Request* r;
   int rc = request_of("DRA_Wait", request, &r);
   if (rc != PARIO_OK) return rc;

@@ -4,6 +4,7 @@
  * inquire, delete, and errors (bad handles, mismatched sections). */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ddi.h"
 #include "dra.h"
@@ -36,10 +37,21 @@ int main(void) {
   *strrchr(path, '.') = '\0'; /* one path for all ranks */
   dra_size_t dims[2] = {jdim, idim}, req[2] = {7, 30};
   int d, r;
+  /* GA creates over a plain file at the name (programs fopen it first to
+   * check that the directory is writable). */
+  if (me == 0) {
+    FILE *probe = fopen(path, "w");
+    CHECK(probe != NULL);
+    if (probe) fclose(probe);
+  }
+  DDI_Sync(2);
   /* MT_F_DBL from C: the type given, like the name, is kept in the store */
   CHECK(NDRA_Create(1013 /* MT_F_DBL */, 2, dims, "test array", path, DRA_RW, req, &d) == 0);
   CHECK(NDRA_Write(a, d, &r) == 0);
   CHECK(DRA_Wait(r) == 0);
+  CHECK(DRA_Wait(r) == 0); /* GA: waiting again on a completed request is fine */
+  int done = 0;
+  CHECK(DRA_Probe(r, &done) == 0 && done == ELIO_DONE);
   /* A section, transposed: a[cols 2..9][rows 5..16] -> d[rows 3..14][cols 11..18]
    * in C order, so d[3 + x][11 + y] = a[2 + y][5 + x]. */
   int glo[2] = {2, 5}, ghi[2] = {9, 16};
@@ -104,6 +116,36 @@ int main(void) {
   CHECK(NDRA_Create(999, 2, dims, "bad", path, DRA_RW, req, &d3) == PARIO_ERR_INVALID_ARGUMENT);
   CHECK(DRA_Delete(d2) == 0);
   CHECK(DRA_Open(path, DRA_R, &d3) != 0); /* gone */
+
+  /* Each rank names its own file: as in GA, rank 0's name is the array's. */
+  char mine[4200];
+  snprintf(mine, sizeof mine, me == 0 ? "%s" : "%s.rank%d", path, me);
+  CHECK(NDRA_Create(1013, 2, dims, "per rank", mine, DRA_RW, req, &d3) == 0);
+  CHECK(NDRA_Write(a, d3, &r) == 0 && DRA_Wait(r) == 0);
+  CHECK(NDRA_Inquire(d3, &type, &nd, shape, name, file) == 0 && strcmp(file, path) == 0);
+  CHECK(DRA_Close(d3) == 0);
+  FILE *other = me == 0 ? NULL : fopen(mine, "r");
+  CHECK(other == NULL); /* never made */
+  if (other) fclose(other);
+  /* Over an old store, of another shape: replaced. */
+  dra_size_t small[2] = {5, 4};
+  CHECK(NDRA_Create(1013, 2, small, "again", path, DRA_RW, NULL, &d3) == 0);
+  CHECK(NDRA_Inquire(d3, &type, &nd, shape, name, file) == 0 && shape[0] == 5 && shape[1] == 4);
+  CHECK(DRA_Close(d3) == 0);
+  /* Never through a symbolic link: the store it names is left alone. */
+  char link[4200];
+  snprintf(link, sizeof link, "%s.link", path);
+  if (me == 0) {
+    unlink(link);
+    CHECK(symlink(path, link) == 0);
+  }
+  DDI_Sync(3);
+  CHECK(NDRA_Create(1013, 2, dims, "through a link", link, DRA_RW, req, &d3) != 0);
+  CHECK(DRA_Open(path, DRA_R, &d3) == 0);
+  CHECK(NDRA_Inquire(d3, &type, &nd, shape, name, file) == 0 && shape[0] == 5 && strcmp(name, "again") == 0);
+  CHECK(DRA_Delete(d3) == 0);
+  DDI_Sync(4);
+  if (me == 0) unlink(link);
   CHECK(DRA_Terminate() == 0);
   DDI_Destroy(t);
   DDI_Destroy(b);
