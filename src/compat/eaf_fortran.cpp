@@ -2,6 +2,7 @@
 // them: every argument by reference, offsets as double precision, integers
 // of PARIO_F77_INTEGER_SIZE bytes (8 by default, like GA on 64-bit Debian),
 // and gfortran's hidden string lengths appended after all arguments.
+#include <cstdlib>
 #include <string>
 
 #include "compat/fortran.h"
@@ -92,5 +93,15 @@ PARIO_API void eaf_errmsg_(f77_int* code, char* msg, hidden_len msglen) {
 }
 
 PARIO_API void eaf_print_stats_(f77_int* fd) { EAF_Print_stats(static_cast<int>(*fd)); }
+
+// GA's two helpers for Fortran EAF programs (declared in eaf.fh): the size
+// of an INTEGER in bytes, and a pseudo-random number in [0, 1) from the C
+// library's random(), reseeded first when seed is not 0.
+PARIO_API f77_int eaf_util_szint_() { return static_cast<f77_int>(sizeof(f77_int)); }
+
+PARIO_API double eaf_util_random_(f77_int* seed) {
+  if (*seed != 0) srandom(static_cast<unsigned>(*seed));
+  return static_cast<double>(random()) / 2147483648.0;  // random() < 2^31
+}
 
 }  // extern "C"

@@ -3,6 +3,8 @@
  * end of file, EAF_Probe status 0 = done, deleting a missing file is fine). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "eaf.h"
 #include "../capi/check.h"
@@ -23,6 +25,28 @@ int main(void) {
   CHECK(EAF_Wait(fd, id[0]) != 0); /* waited twice */
   eaf_off_t len = 0;
   CHECK(EAF_Length(fd, &len) == 0 && len == 9 * 8000.0);
+  /* GA's per-file counters, with pario's statistics off. */
+  char out[4200];
+  snprintf(out, sizeof out, "%s.stats", path);
+  fflush(stdout);
+  const int saved = dup(1);
+  FILE *sink = fopen(out, "w+");
+  CHECK(sink != NULL && saved >= 0);
+  dup2(fileno(sink), 1);
+  EAF_Print_stats(fd);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  char text[4096] = "";
+  rewind(sink);
+  text[fread(text, 1, sizeof text - 1, sink)] = '\0';
+  fclose(sink);
+  unlink(out);
+  long w = -1, r = -1, aw = -1, ar = -1, wt = -1;
+  const char *calls = strstr(text, "calls:");
+  CHECK(calls && sscanf(calls, "calls: %ld %ld %ld %ld %ld", &w, &r, &aw, &ar, &wt) == 5);
+  CHECK(w == 1 && r == 0 && aw == 8 && ar == 0 && wt == 9);
+  CHECK(strstr(text, "size=72000 bytes") != NULL && strstr(text, path) != NULL);
   CHECK(EAF_Close(fd) == 0);
   CHECK(EAF_Close(fd) != 0); /* closed */
 
@@ -55,6 +79,13 @@ int main(void) {
   long kb = -1;
   char fstype[32];
   CHECK(EAF_Stat(path, &kb, fstype, sizeof fstype) == 0 && kb >= 0 && fstype[0]);
+  /* GA's EAF_Stat reports megabytes (its kilobyte count shifted by ten);
+   * the disk is shared, so allow for what others write meanwhile. */
+  struct statvfs vfs;
+  CHECK(statvfs(path, &vfs) == 0);
+  const long mb = (long)(((unsigned long long)vfs.f_bavail * vfs.f_frsize) >> 20);
+  const long slack = mb / 50 > 64 ? mb / 50 : 64;
+  CHECK(kb >= mb - slack && kb <= mb + slack);
   CHECK(EAF_Stat(path, &kb, fstype, 4) != 0);
   CHECK(EAF_Delete(path) == 0);
   CHECK(EAF_Delete(path) == 0); /* GA: a missing file is not an error */

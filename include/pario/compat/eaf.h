@@ -41,6 +41,7 @@ PARIO_API void EAF_Print_stats(int fd);
 /* *status = 0 when the request is complete, 1 while it is pending. */
 PARIO_API int EAF_Probe(int id, int *status);
 PARIO_API int EAF_Read(int fd, eaf_off_t offset, void *buf, size_t bytes);
+/* *avail_kb: the free space in MEGABYTES, whatever its name says (as GA). */
 PARIO_API int EAF_Stat(const char *path, long *avail_kb, char *fstype, int fslen);
 PARIO_API int EAF_Truncate(int fd, eaf_off_t length);
 PARIO_API int EAF_Wait(int fd, int id);
