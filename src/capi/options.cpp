@@ -50,8 +50,8 @@ Result<diskarray::DiskArrayOptions> disk_array_options(const std::string& path, 
   diskarray::DiskArrayOptions o = r->disk_arrays;
   // PARIO_IO_ENGINE=io_uring: the chunk files' transfers go through the
   // ring. Not under auto: there the I/O threads call the files themselves,
-  // since the ring took one request per row of a scattered chunk and was
-  // 1.4-4x slower (bench/run dra --quick, docs/performance.md). The thread
+  // since the ring took one request per row of a scattered chunk: 0.24-1.35x
+  // the threads path, median 0.69 (bench/run dra --quick, docs/performance.md). The thread
   // engine would only add a hop to those threads; sync has them on the
   // calling thread (io_threads is null).
   const bool uring = r->config->io_engine == IoEngineChoice::kUring && r->engine_description == "io_uring";
