@@ -14,8 +14,8 @@
 //  3. MPI_Alltoall of the per-destination counts, then one MPI_Allreduce
 //     (failure and split flags, so every rank takes the same path).
 //  4. MPI_Alltoallv: each distinct key to the rank owning its bucket. The
-//     bucket owner sorts what it got (stable, so equal keys stay in rank
-//     order), numbers its distinct keys and marks the first holder of each.
+//     bucket owner merges the P sorted runs it got (ties to the lower
+//     rank), numbers its distinct keys and marks the first holder of each.
 //  5. MPI_Exscan of the distinct counts gives each bucket its global offset;
 //     one MPI_Allreduce gives the total and the duplicate flag.
 //  6. The reverse MPI_Alltoallv returns (position << 1 | owner) per key sent.
@@ -28,7 +28,8 @@
 // U/P + 2*(U/s + P) keys (each rank's share of a bucket is off its weighted
 // share by at most two sample gaps of ceil(u_r/s) keys): about 3U/P for
 // s >= P, also when all keys sit on one rank. Memory per rank: about
-// 40 bytes per local key and 48 per bucket key, plus 16*P*(s+1) for the
+// 40 bytes per local key (32 after the local sort) and 8 per bucket key
+// (positions overwrite the keys in place), plus 16*P*(s+1) for the
 // samples. Repeated keys leave a rank once, so many equal keys do not
 // overload a bucket; many distinct keys in a narrow range are split by
 // the samples like any others.
