@@ -52,8 +52,9 @@ int main(int argc, char** argv) {
     MPI_Reduce(parts, worst, 3, MPI_DOUBLE, MPI_MAX, 0, world.get());
     MPI_Reduce(&bucket, &max_bucket, 1, MPI_INT64_T, MPI_MAX, 0, world.get());
     if (me == 0) {
-      std::printf("{\"ranks\": %d, \"keys\": %lld, \"seconds\": %.4f, \"cpu_seconds_all_ranks\": %.4f, \"local_sort_max\": %.4f, "
-                  "\"bucket_sort_max\": %.4f, \"other_max\": %.4f, \"max_bucket\": %lld, \"distinct\": %lld}\n",
+      std::printf("{\"ranks\": %d, \"keys\": %lld, \"seconds\": %.4f, \"cpu_seconds_all_ranks\": %.4f, "
+                  "\"local_sort_max\": %.4f, \"bucket_merge_max\": %.4f, \"other_max\": %.4f, "
+                  "\"max_bucket\": %lld, \"distinct\": %lld}\n",
                   size, static_cast<long long>(total), slowest, cpu_sum, worst[0], worst[1], worst[2],
                   static_cast<long long>(max_bucket), static_cast<long long>(got->distinct));
     }

@@ -18,11 +18,11 @@
 // the position in one int64 instead of a second exchange; positions are
 // below 2^62 (checked), so the shift never overflows.
 //
-// Failures: every allocation happens before the Allgather (the sender's
-// side) or before the Allreduce of step 3 (the bucket's side), each of
-// which carries a failure flag, so a rank that ran out of memory never
-// leaves the others inside a collective; all ranks then call comm::agree
-// together to share its message.
+// Failures: every allocation happens before the agree() that ends step 1
+// (the sender's side and the samples) or before the Allreduce of step 3
+// (the bucket's side), which carries a failure flag, so a rank that ran
+// out of memory never leaves the others inside a collective; after that
+// flag all ranks call comm::agree together to share its message.
 #include "collective/key_sort.h"
 
 #include <algorithm>
@@ -107,24 +107,22 @@ Status exchange(const comm::Comm& comm, const int64_t* send, const std::vector<i
   }
   std::copy_n(send + sdispl[me], scount[me], recv + rdispl[me]);
   std::vector<MPI_Request> requests;
-  for (int p = 0; p < size; ++p) {
-    if (p == me) continue;
-    for (int64_t off = 0; off < rcount[p]; off += max_message) {
-      requests.emplace_back();
-      const int c = static_cast<int>(std::min(max_message, rcount[p] - off));
-      int rc = MPI_Irecv(recv + rdispl[p] + off, c, MPI_INT64_T, p, kExchangeTag, comm.get(), &requests.back());
-      if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Irecv");
+  // Receives are posted first, so no piece waits for its receive.
+  auto post = [&](bool sending, const std::vector<int64_t>& count, const std::vector<int64_t>& displ) {
+    for (int p = 0; p < size; ++p) {
+      for (int64_t off = 0; p != me && off < count[p]; off += max_message) {
+        const int c = static_cast<int>(std::min(max_message, count[p] - off));
+        requests.emplace_back();
+        MPI_Request* r = &requests.back();
+        int rc = sending ? MPI_Isend(send + displ[p] + off, c, MPI_INT64_T, p, kExchangeTag, comm.get(), r)
+                         : MPI_Irecv(recv + displ[p] + off, c, MPI_INT64_T, p, kExchangeTag, comm.get(), r);
+        if (rc != MPI_SUCCESS) return comm::mpi_status(rc, sending ? "MPI_Isend" : "MPI_Irecv");
+      }
     }
-  }
-  for (int p = 0; p < size; ++p) {
-    if (p == me) continue;
-    for (int64_t off = 0; off < scount[p]; off += max_message) {
-      requests.emplace_back();
-      const int c = static_cast<int>(std::min(max_message, scount[p] - off));
-      int rc = MPI_Isend(send + sdispl[p] + off, c, MPI_INT64_T, p, kExchangeTag, comm.get(), &requests.back());
-      if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Isend");
-    }
-  }
+    return Status::Ok();
+  };
+  PARIO_RETURN_IF_ERROR(post(false, rcount, rdispl));
+  PARIO_RETURN_IF_ERROR(post(true, scount, sdispl));
   return comm::mpi_status(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
                           "MPI_Waitall");
 }
@@ -245,7 +243,7 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   KeyRanks out;
   std::vector<Pair> sorted;    // (key, caller's index) by key, then index
   std::vector<int64_t> uniq;   // the distinct keys, increasing; after step 6 their position << 1 | owner
-  std::vector<Sample> mine(s + 1);  // [0]: {failed, 0}; then s samples
+  std::vector<Sample> mine, all;  // this rank's samples, every rank's
   Status local;
   if (n > 0 && keys == nullptr) {
     local = Status(Code::kInvalidArgument, "rank_keys: null keys with n = " + std::to_string(n));
@@ -267,31 +265,21 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
       for (size_t i = 0; i < n; ++i) {
         if (i == 0 || sorted[i].key != sorted[i - 1].key) uniq.push_back(sorted[i].key);
       }
-      take_samples(uniq, s, &mine[1]);
+      mine.resize(s);
+      all.resize(static_cast<size_t>(size) * s);
+      take_samples(uniq, s, mine.data());
     } catch (const std::bad_alloc&) {
       local = Status(Code::kNoMemory, "rank_keys: " + std::to_string(n) + " keys on this rank");
     }
   }
-  mine[0] = Sample{local.ok() ? 0 : 1, 0};
   const double t1 = MPI_Wtime();
+  // One Allreduce (two collectives more only on failure): a rank that
+  // could not allocate the samples' buffer cannot join the Allgather.
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
 
   // Step 2: all samples everywhere, then the splitters.
-  std::vector<Sample> all;
-  try {
-    all.resize(static_cast<size_t>(size) * (s + 1));
-  } catch (const std::bad_alloc&) {
-    // Every rank needs the same amount: if one cannot, all are likely
-    // to fail alike, but the others must still hear about it.
-    return shared_failure(comm, Status(Code::kNoMemory, "rank_keys: the samples of " + std::to_string(size) +
-                                                            " ranks"));
-  }
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(MPI_Allgather(mine.data(), 2 * (s + 1), MPI_INT64_T, all.data(),
-                                                       2 * (s + 1), MPI_INT64_T, comm.get()),
-                                         "MPI_Allgather"));
-  bool failed = false;
-  for (int p = 0; p < size; ++p) failed |= all[static_cast<size_t>(p) * (s + 1)].key != 0;
-  if (failed) return shared_failure(comm, local);
-  for (int p = 0; p < size; ++p) all[static_cast<size_t>(p) * (s + 1)].weight = 0;  // headers out
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+      MPI_Allgather(mine.data(), 2 * s, MPI_INT64_T, all.data(), 2 * s, MPI_INT64_T, comm.get()), "MPI_Allgather"));
   int64_t total = 0;
   PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> split_at, splitters(std::move(all), size, &total));
   if (total == 0) {  // no keys anywhere: every rank knows it from the same samples

@@ -8,9 +8,10 @@
 //  1. Local: sort (key, index) pairs (LSD radix sort, stable), drop repeats:
 //     only the u distinct keys travel. Pick s regular samples of them, each
 //     weighted by the number of keys it stands for, s = clamp(P, 64, 256).
-//  2. MPI_Allgather of the s samples (plus a header carrying this rank's
-//     failure flag): every rank sorts the P*s samples the same way and cuts
-//     P-1 splitters at weighted quantiles j*U/P.
+//     comm::agree (one MPI_Allreduce) tells every rank whether all could
+//     allocate what they need.
+//  2. MPI_Allgather of the s samples: every rank sorts the P*s samples the
+//     same way and cuts P-1 splitters at weighted quantiles j*U/P.
 //  3. MPI_Alltoall of the per-destination counts, then one MPI_Allreduce
 //     (failure and split flags, so every rank takes the same path).
 //  4. MPI_Alltoallv: each distinct key to the rank owning its bucket. The
@@ -20,19 +21,18 @@
 //     one MPI_Allreduce gives the total and the duplicate flag.
 //  6. The reverse MPI_Alltoallv returns (position << 1 | owner) per key sent.
 //
-// Cost per rank: 7 collectives (2 Alltoallv, 1 Alltoall, 1 Allgather,
-// 1 Exscan, 2 Allreduce), plus one comm::agree only when a rank failed.
-// Bytes sent and received per rank: 16*P*(s+1) received by the Allgather,
-// 8*P each way by the Alltoall, 8*u sent + 8*m received by the keys'
-// Alltoallv and the same back, where m, the bucket, holds at most
-// U/P + 2*(U/s + P) keys (each rank's share of a bucket is off its weighted
-// share by at most two sample gaps of ceil(u_r/s) keys): about 3U/P for
-// s >= P, also when all keys sit on one rank. Memory per rank: about
-// 40 bytes per local key (32 after the local sort) and 8 per bucket key
-// (positions overwrite the keys in place), plus 16*P*(s+1) for the
-// samples. Repeated keys leave a rank once, so many equal keys do not
-// overload a bucket; many distinct keys in a narrow range are split by
-// the samples like any others.
+// Cost per rank: 8 collectives (2 Alltoallv, 1 Alltoall, 1 Allgather,
+// 1 Exscan, 3 Allreduce), plus a broadcast of the message when a rank
+// failed. Bytes per rank: 16*P*s received by the Allgather, 8*P each way
+// by the Alltoall, 8*u sent and 8*m received by the keys' Alltoallv and
+// the same back, where m, the bucket, holds at most U/P + 2*(U/s + P)
+// keys (each rank's share of a bucket is off its weighted share by at most
+// two sample gaps of ceil(u_r/s) keys): about 3U/P for s >= P, also when
+// all keys sit on one rank. Memory per rank: about 40 bytes per local key
+// (32 after the local sort), 8 per bucket key (positions overwrite the
+// keys in place) and 16*P*s for the samples. Repeated keys leave a rank
+// once, so many equal keys do not overload a bucket; many distinct keys in
+// a narrow range are split by the samples like any others.
 //
 // Counts above INT_MAX (Open MPI 4 has no large-count Alltoallv) switch
 // every rank to point-to-point messages of at most INT_MAX elements.
