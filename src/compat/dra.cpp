@@ -184,9 +184,9 @@ int pario_type_of(int ma_type) {
     case 1002: case 1016: return PARIO_TYPE_INT64;           // C_LONG, C_LONGLONG
     case 1010: return PARIO_F77_INTEGER_SIZE == 4 ? PARIO_TYPE_INT32 : PARIO_TYPE_INT64;  // MT_F_INT
     case 1007: case 1015: return PARIO_TYPE_COMPLEX_DOUBLE;  // C_DCPL, MT_F_DCPL
-    case PARIO_TYPE_DOUBLE: case PARIO_TYPE_FLOAT: case PARIO_TYPE_INT32: case PARIO_TYPE_INT64:
-    case PARIO_TYPE_COMPLEX_DOUBLE: return ma_type;
-    default: return 0;
+    case 1006: case 1014: return PARIO_TYPE_COMPLEX_FLOAT;   // C_SCPL, MT_F_SCPL
+    default:  // pario's own types pass through
+      return ma_type >= PARIO_TYPE_DOUBLE && ma_type <= PARIO_TYPE_COMPLEX_FLOAT ? ma_type : 0;
   }
 }
 
@@ -197,7 +197,8 @@ int ma_type_of(int pario_type, bool fortran) {
     case PARIO_TYPE_INT32: return fortran && PARIO_F77_INTEGER_SIZE == 4 ? 1010 : 1001;
     case PARIO_TYPE_INT64: return fortran && PARIO_F77_INTEGER_SIZE == 8 ? 1010 : 1002;
     case PARIO_TYPE_COMPLEX_DOUBLE: return fortran ? 1015 : 1007;
-    default: return 0;
+    case PARIO_TYPE_COMPLEX_FLOAT: return fortran ? 1014 : 1006;
+    default: return pario_type;  // no MA type: pario's own code
   }
 }
 
