@@ -39,6 +39,9 @@ module pario
                                 PARIO_CREATE = 4, PARIO_TRUNCATE = 8, PARIO_EXCLUSIVE = 16, &
                                 PARIO_DIRECT = 32
   integer(int64), parameter, public :: PARIO_UNKNOWN = -1_int64
+  ! Collective I/O (pario_decomp_*): index orders of blocks, file byte orders.
+  integer, parameter, public :: PARIO_ORDER_C = 0, PARIO_ORDER_FORTRAN = 1
+  integer, parameter, public :: PARIO_BYTE_ORDER_NATIVE = 0, PARIO_BYTE_ORDER_LITTLE = 1, PARIO_BYTE_ORDER_BIG = 2
   integer, parameter, public :: PARIO_TYPE_DOUBLE = 1, PARIO_TYPE_FLOAT = 2, PARIO_TYPE_INT32 = 3, &
                                 PARIO_TYPE_INT64 = 4, PARIO_TYPE_COMPLEX_DOUBLE = 5, PARIO_TYPE_INT8 = 6, &
                                 PARIO_TYPE_UINT8 = 7, PARIO_TYPE_INT16 = 8, PARIO_TYPE_UINT16 = 9, &
