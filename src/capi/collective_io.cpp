@@ -126,9 +126,10 @@ class DecompTransfer final : public Pending {
  public:
   DecompTransfer(std::shared_ptr<DecompHandle> decomp, std::shared_ptr<SharedFileHandle> file)
       : decomp_(std::move(decomp)), target_(std::move(file)) {}
-  Status start(bool write, uint64_t offset, ElementType mem_type, void* buf) {
+  // blocking: buf stays unchanged until the wait, so a write need not copy it.
+  Status start(bool write, uint64_t offset, ElementType mem_type, void* buf, bool blocking) {
     Decomposition& d = *decomp_->decomp;
-    Result<std::unique_ptr<Transfer>> t = write ? Transfer::start_write(d, target_, offset, mem_type, buf)
+    Result<std::unique_ptr<Transfer>> t = write ? Transfer::start_write(d, target_, offset, mem_type, buf, blocking)
                                                 : Transfer::start_read(d, target_, offset, mem_type, buf);
     PARIO_RETURN_IF_ERROR(t.status());
     transfer_ = std::move(t).value();
@@ -160,7 +161,7 @@ int transfer(const char* call, bool write, pario_decomp_t decomp, pario_shared_f
     auto pending = std::make_shared<DecompTransfer>(decomps().share(id_of(decomp)),
                                                     shared_files().share(reinterpret_cast<uintptr_t>(file)));
     PARIO_RETURN_IF_ERROR(pending->start(write, static_cast<uint64_t>(offset), static_cast<ElementType>(mem_type),
-                                         const_cast<void*>(buf)));
+                                         const_cast<void*>(buf), blocking));
     if (blocking) return pending->wait();
     return publish_request(std::move(pending), req_out);
   });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <limits>
+#include <new>
 #include <string>
 
 namespace pario::collective {
@@ -83,6 +84,27 @@ size_t Decomposition::plan_bytes() const {
     n += r.pieces.size() * sizeof(RoundPlan::Piece) + r.staged.bytes() + r.covered.size() * 16;
   }
   return n;
+}
+
+Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t file_element_size) {
+  if (spare_) return std::move(spare_);
+  int64_t window = 0;
+  for (const RoundPlan& r : rounds_) window = std::max(window, r.end - r.begin);
+  const size_t window_bytes = static_cast<size_t>(window) * file_element_size;
+  const size_t staging_bytes = static_cast<size_t>(staging_elements_) * file_element_size;
+  auto b = std::make_unique<AggregatorBuffers>();
+  b->window[0].reset(new (std::nothrow) char[window_bytes + 1]);
+  if (rounds_.size() > 1) b->window[1].reset(new (std::nothrow) char[window_bytes + 1]);
+  if (staging_bytes > 0) b->staging.reset(new (std::nothrow) char[staging_bytes]);
+  if (!b->window[0] || (rounds_.size() > 1 && !b->window[1]) || (staging_bytes > 0 && !b->staging)) {
+    return Status(Code::kNoMemory, "an aggregator's buffers (" + std::to_string(2 * window_bytes + staging_bytes) +
+                                       " bytes)");
+  }
+  return b;
+}
+
+void Decomposition::give_back(std::unique_ptr<AggregatorBuffers> buffers) {
+  if (!spare_) spare_ = std::move(buffers);
 }
 
 Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& group, SortedRuns runs,

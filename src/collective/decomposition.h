@@ -68,6 +68,14 @@ struct RoundPlan {
   std::vector<std::pair<int64_t, int64_t>> covered;  // window ranges some rank holds (pos, length)
 };
 
+// An aggregator's buffers for one transfer: two windows and the staging
+// buffer. A decomposition keeps one set between transfers, so the pages
+// are not faulted in again on every call.
+struct AggregatorBuffers {
+  std::unique_ptr<char[]> window[2];
+  std::unique_ptr<char[]> staging;
+};
+
 class Decomposition {
  public:
   // Collective over group: runs are this rank's elements (from
@@ -105,6 +113,10 @@ class Decomposition {
   uint64_t next_transfer() { return transfers_++; }
   // Bytes of index data this rank keeps (for statistics and docs/scaling.md).
   size_t plan_bytes() const;
+  // An aggregator's buffers: the kept set, or a new one (kNoMemory when
+  // the allocation fails). give_back keeps one set for the next transfer.
+  Result<std::unique_ptr<AggregatorBuffers>> take_buffers(size_t file_element_size);
+  void give_back(std::unique_ptr<AggregatorBuffers> buffers);
 
  private:
   Decomposition(DomainPlan plan) : plan_(std::move(plan)) {}
@@ -128,6 +140,7 @@ class Decomposition {
   int tag_ub_ = 32767;
   int64_t max_rounds_ = 1;
   uint64_t transfers_ = 0;
+  std::unique_ptr<AggregatorBuffers> spare_;  // kept between transfers
 };
 
 }  // namespace pario::collective

@@ -49,6 +49,10 @@ class PositionList {
     for (int64_t p : dense64_) fn(p, int64_t{1});
   }
 
+  // Whether element k is at position k for every k (nothing moves).
+  bool identity() const {
+    return dense32_.empty() && dense64_.empty() && (runs_.empty() || (runs_.size() == 1 && runs_[0].first == 0));
+  }
   // The position of element k (0 <= k < elements()); for messages.
   int64_t at(int64_t k) const;
 

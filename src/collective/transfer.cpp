@@ -65,16 +65,21 @@ Status Transfer::prepare() {
                   "it can be read but not written");
   }
   Status s;
-  packed_ = allocate(d_.local_count() * static_cast<int64_t>(file_size_), "the packed copy of this rank's elements", &s);
-  if (d_.is_aggregator() && !d_.rounds().empty()) {
+  if (in_file_order() && (kind_ == device::IoKind::kRead || borrow_)) {
+    packed_ = static_cast<char*>(buf_);  // sent from / received into the caller's buffer
+  } else {
+    packed_storage_ = allocate(d_.local_count() * static_cast<int64_t>(file_size_),
+                               "the packed copy of this rank's elements", &s);
+    packed_ = packed_storage_.get();
+    }
+  if (s.ok() && d_.is_aggregator() && !d_.rounds().empty()) {
+    Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_);
+    if (!b.ok()) return b.status();
+    buffers_ = std::move(b).value();
     int64_t window = 0;
     for (const RoundPlan& r : d_.rounds()) window = std::max(window, r.end - r.begin);
-    const int64_t window_bytes = window * static_cast<int64_t>(file_size_);
-    windows_[0] = allocate(window_bytes, "an aggregator window buffer", &s);
-    if (d_.rounds().size() > 1) windows_[1] = allocate(window_bytes, "an aggregator window buffer", &s);
-    staging_ = allocate(d_.staging_elements() * static_cast<int64_t>(file_size_), "the aggregator staging buffer", &s);
-    counts_.buffer_bytes = static_cast<uint64_t>(window_bytes) * (d_.rounds().size() > 1 ? 2 : 1) +
-                           d_.staging_elements() * file_size_;
+    counts_.buffer_bytes += static_cast<uint64_t>(window) * file_size_ * (d_.rounds().size() > 1 ? 2 : 1) +
+                            d_.staging_elements() * file_size_;
   }
   counts_.buffer_bytes += d_.local_count() * file_size_;
   if (s.ok() && kind_ == device::IoKind::kRead && d_.is_aggregator() && !d_.rounds().empty()) {
@@ -85,14 +90,19 @@ Status Transfer::prepare() {
   return s;
 }
 
+bool Transfer::in_file_order() const {
+  return mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative && d_.memory_order().identity();
+}
+
 // Packed copy, in file order, converted to the file type and byte order.
 Status Transfer::pack() {
+  if (packed_ == buf_) return Status::Ok();
   const PositionList& order = d_.memory_order();
   const int64_t n = d_.local_count();
   const size_t mem_size = element_size(mem_type_);
   const char* user = static_cast<const char*>(buf_);
   if (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative) {
-    order.gather(user, mem_size, 0, n, packed_.get());
+    order.gather(user, mem_size, 0, n, packed_);
     return Status::Ok();
   }
   std::unique_ptr<char[]> temp(new (std::nothrow) char[static_cast<size_t>(std::min(n, kChunk)) * mem_size + 1]);
@@ -101,7 +111,7 @@ Status Transfer::pack() {
     const int64_t count = std::min(kChunk, n - k);
     order.gather(user, mem_size, k, count, temp.get());
     size_t bad = 0;
-    Status s = convert(mem_type_, temp.get(), d_.file_type(), packed_.get() + k * file_size_, count,
+    Status s = convert(mem_type_, temp.get(), d_.file_type(), packed_ + k * file_size_, count,
                        d_.byte_order(), &bad);
     if (!s.ok()) {
       return Status(s.code(), "buf[" + std::to_string(order.at(k + static_cast<int64_t>(bad))) +
@@ -113,12 +123,13 @@ Status Transfer::pack() {
 
 // The caller's buffer from the packed copy (read).
 Status Transfer::unpack() {
+  if (packed_ == buf_) return Status::Ok();
   const PositionList& order = d_.memory_order();
   const int64_t n = d_.local_count();
   const size_t mem_size = element_size(mem_type_);
   char* user = static_cast<char*>(buf_);
   if (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative) {
-    order.scatter(user, mem_size, 0, n, packed_.get());
+    order.scatter(user, mem_size, 0, n, packed_);
     return Status::Ok();
   }
   std::unique_ptr<char[]> temp(new (std::nothrow) char[static_cast<size_t>(std::min(n, kChunk)) * mem_size + 1]);
@@ -126,7 +137,7 @@ Status Transfer::unpack() {
   for (int64_t k = 0; k < n; k += kChunk) {
     const int64_t count = std::min(kChunk, n - k);
     size_t bad = 0;
-    Status s = convert_from(d_.file_type(), packed_.get() + k * file_size_, d_.byte_order(), mem_type_, temp.get(),
+    Status s = convert_from(d_.file_type(), packed_ + k * file_size_, d_.byte_order(), mem_type_, temp.get(),
                             count, &bad);
     if (!s.ok()) {
       return Status(s.code(), "buf[" + std::to_string(order.at(k + static_cast<int64_t>(bad))) +
@@ -142,7 +153,7 @@ void Transfer::post_sends() {
     const int to = d_.plan().aggregator_rank(s.aggregator);
     if (to == d_.rank()) continue;  // the aggregator copies its own part
     MPI_Request req;
-    const int rc = MPI_Isend(packed_.get() + s.offset * file_size_, static_cast<int>(s.count * file_size_), MPI_BYTE,
+    const int rc = MPI_Isend(packed_ + s.offset * file_size_, static_cast<int>(s.count * file_size_), MPI_BYTE,
                              to, d_.tag(seq_, s.round), d_.comm().get(), &req);
     if (rc != MPI_SUCCESS) {
       fail(comm::mpi_status(rc, "MPI_Isend"));
@@ -159,7 +170,7 @@ void Transfer::post_owner_receives() {
     const int from = d_.plan().aggregator_rank(s.aggregator);
     if (from == d_.rank()) continue;
     MPI_Request req;
-    const int rc = MPI_Irecv(packed_.get() + s.offset * file_size_, static_cast<int>(s.count * file_size_), MPI_BYTE,
+    const int rc = MPI_Irecv(packed_ + s.offset * file_size_, static_cast<int>(s.count * file_size_), MPI_BYTE,
                              from, d_.tag(seq_, s.round), d_.comm().get(), &req);
     if (rc != MPI_SUCCESS) {
       fail(comm::mpi_status(rc, "MPI_Irecv"));
@@ -199,9 +210,9 @@ void Transfer::receive_round(int64_t r) {
   const RoundPlan& round = d_.rounds()[r];
   char* win = window(r);
   for (const RoundPlan::Piece& p : round.pieces) {
-    char* dest = (p.in_place ? win : staging_.get()) + p.at * file_size_;
+    char* dest = (p.in_place ? win : staging()) + p.at * file_size_;
     if (p.sender == d_.rank()) {
-      std::memcpy(dest, packed_.get() + p.self_offset * file_size_, p.count * file_size_);
+      std::memcpy(dest, packed_ + p.self_offset * file_size_, p.count * file_size_);
       continue;
     }
     MPI_Request req;
@@ -244,7 +255,7 @@ void Transfer::write_rounds() {
   for (int64_t r = 0; r < n; ++r) {
     wait_requests(round_recvs_);
     const RoundPlan& round = rounds[r];
-    round.staged.scatter(window(r), file_size_, 0, round.staged.elements(), staging_.get());
+    round.staged.scatter(window(r), file_size_, 0, round.staged.elements(), staging());
     if (r + 1 < n) {
       // The other window is free once round r-1's writes are done.
       wait_io((r + 1) % 2);
@@ -298,11 +309,11 @@ void Transfer::read_rounds() {
     for (const RoundPlan::Piece& p : round.pieces) {
       char* from = win + p.at * file_size_;
       if (!p.in_place) {
-        from = staging_.get() + p.at * file_size_;
+        from = staging() + p.at * file_size_;
         round.staged.gather(win, file_size_, p.at, p.count, from);
       }
       if (p.sender == d_.rank()) {
-        std::memcpy(packed_.get() + p.self_offset * file_size_, from, p.count * file_size_);
+        std::memcpy(packed_ + p.self_offset * file_size_, from, p.count * file_size_);
         continue;
       }
       MPI_Request req;
@@ -329,8 +340,9 @@ void Transfer::read_rounds() {
 }
 
 Result<std::unique_ptr<Transfer>> Transfer::start_write(Decomposition& d, Target& target, uint64_t offset,
-                                                        ElementType mem_type, const void* buf) {
+                                                        ElementType mem_type, const void* buf, bool borrow) {
   std::unique_ptr<Transfer> t(new Transfer(d, target, offset, device::IoKind::kWrite, mem_type, const_cast<void*>(buf)));
+  t->borrow_ = borrow;
   Status local = t->prepare();
   if (local.ok()) local = t->pack();
   Status agreed = comm::agree(d.comm(), local);
@@ -373,6 +385,7 @@ Status Transfer::wait() {
     if (local_.ok()) fail(unpack());
   }
   waited_ = true;
+  if (buffers_) d_.give_back(std::move(buffers_));
   return comm::agree(d_.comm(), local_);
 }
 

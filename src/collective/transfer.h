@@ -53,12 +53,14 @@ struct TransferCounts {
 class Transfer {
  public:
   // Collective over the decomposition's group: starts writing this rank's
-  // d.local_count() elements of mem_type at buf (buf is copied before the
-  // call returns) to the target, global element i at byte offset + i *
-  // size(file type). The exchange and most of the file I/O happen here;
-  // wait() finishes it. Every rank gets the same status.
+  // d.local_count() elements of mem_type at buf to the target, global
+  // element i at byte offset + i * size(file type). The exchange and most
+  // of the file I/O happen here; wait() finishes it. Every rank gets the
+  // same status. buf is copied before the call returns, unless `borrow`:
+  // then buf must stay unchanged until wait(), and elements already in
+  // file order and type are sent from it without a copy (a blocking write).
   static Result<std::unique_ptr<Transfer>> start_write(Decomposition& d, Target& target, uint64_t offset,
-                                                       ElementType mem_type, const void* buf);
+                                                       ElementType mem_type, const void* buf, bool borrow = false);
   // Collective: starts reading into buf (filled by wait()). Aggregators
   // start reading their first rounds; the exchange happens in wait().
   static Result<std::unique_ptr<Transfer>> start_read(Decomposition& d, Target& target, uint64_t offset,
@@ -86,7 +88,10 @@ class Transfer {
   void read_rounds();
   void wait_io(int slot);
   void wait_requests(std::vector<MPI_Request>& requests);
-  char* window(int64_t r) { return windows_[r % 2].get(); }
+  char* window(int64_t r) { return buffers_->window[r % 2].get(); }
+  char* staging() { return buffers_->staging.get(); }
+  // Whether this rank's elements are already in file order and type.
+  bool in_file_order() const;
   void fail(const Status& s) {
     if (local_.ok() && !s.ok()) local_ = s;
   }
@@ -101,10 +106,13 @@ class Transfer {
   uint64_t seq_ = 0;
   Status local_;            // this rank's first failure after the start agreement
   bool waited_ = false;
+  bool borrow_ = false;
 
-  std::unique_ptr<char[]> packed_;
-  std::unique_ptr<char[]> windows_[2];
-  std::unique_ptr<char[]> staging_;
+  // This rank's elements in file order and type: packed_storage_, or the
+  // caller's buffer itself when nothing moves or converts.
+  char* packed_ = nullptr;
+  std::unique_ptr<char[]> packed_storage_;
+  std::unique_ptr<AggregatorBuffers> buffers_;  // aggregators: from the decomposition
   std::vector<MPI_Request> sends_;          // this rank as a sender (write) or owner receives (read)
   std::vector<MPI_Request> round_recvs_;    // aggregator: the current round's receives (write)
   std::vector<MPI_Request> window_sends_[2];  // aggregator: sends out of a window buffer (read)
