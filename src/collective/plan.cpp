@@ -112,4 +112,35 @@ std::vector<Send> plan_sends(const DomainPlan& plan, const std::vector<Run>& run
   return sends;
 }
 
+std::vector<int> choose_movers(int ranks, const std::vector<MoveUnit>& units) {
+  std::vector<int> mover(units.size(), 0);
+  std::vector<size_t> by_number(units.size());
+  for (size_t k = 0; k < units.size(); ++k) by_number[k] = k;
+  std::sort(by_number.begin(), by_number.end(),
+            [&](size_t a, size_t b) { return units[a].number < units[b].number; });
+  std::vector<int64_t> load(static_cast<size_t>(std::max(1, ranks)));
+  std::vector<int> candidates;
+  for (size_t k : by_number) {
+    const MoveUnit& u = units[k];
+    int64_t most = 0;
+    for (const auto& [rank, n] : u.held) most = std::max(most, n);
+    candidates.clear();
+    for (const auto& [rank, n] : u.held) {
+      if (n > 0 && 2 * n >= most && rank >= 0 && rank < ranks) candidates.push_back(rank);
+    }
+    int chosen = 0;
+    if (!candidates.empty()) {
+      const size_t n = candidates.size(), first = static_cast<size_t>(u.number) % n;
+      chosen = candidates[first];
+      for (size_t c = 1; c < n; ++c) {
+        const int r = candidates[(first + c) % n];
+        if (load[static_cast<size_t>(r)] < load[static_cast<size_t>(chosen)]) chosen = r;
+      }
+    }
+    load[static_cast<size_t>(chosen)] += u.elements;
+    mover[k] = chosen;
+  }
+  return mover;
+}
+
 }  // namespace pario::collective

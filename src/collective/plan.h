@@ -83,4 +83,21 @@ struct Send {
 std::vector<Send> plan_sends(const DomainPlan& plan, const std::vector<Run>& runs,
                              std::vector<std::pair<size_t, Run>>* pieces = nullptr);
 
+// The other policy of who moves what: when the unit of I/O is fixed by the
+// file (a disk array's chunk or shard, which one rank must move whole)
+// rather than cut into domains, each unit goes to a rank holding much of
+// it in memory. Disk arrays use it (diskarray/transfer_plan.h, where the
+// rule and its measurements are described); they move data by RMA, so only
+// the choice is shared.
+struct MoveUnit {
+  int64_t number = 0;    // units are taken in this order (and ties broken by it)
+  int64_t elements = 0;  // the work it is
+  std::vector<std::pair<int, int64_t>> held;  // (rank, elements of it in that rank's memory)
+};
+// The mover of each unit: of the ranks holding at least half as much of
+// it as the one holding most, the one with the least work so far, units
+// taken by number, ties going round by number; a unit no rank (in 0 ..
+// ranks - 1) holds goes to rank 0.
+std::vector<int> choose_movers(int ranks, const std::vector<MoveUnit>& units);
+
 }  // namespace pario::collective
