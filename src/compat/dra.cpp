@@ -192,7 +192,7 @@ int create_over_file(const char* call, const std::string& path, int pt, int ndim
   State& s = state();
   std::string temp;
   if (my_rank() == 0) temp = path + ".pario-new-" + std::to_string(::getpid());
-  int rc = compat::broadcast_string(state().world, &temp);
+  int rc = compat::broadcast_string(s.world, &temp);
   if (rc != PARIO_OK) return rc;
   pario_disk_array_t h = PARIO_DISK_ARRAY_NULL;
   if ((rc = from_pario(pario_disk_array_create(s.world, temp.c_str(), pt, ndim, dims, hint, &h))) != PARIO_OK) {
