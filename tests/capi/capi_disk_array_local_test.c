@@ -4,6 +4,9 @@
  * cover chunks in part), every rank reads the whole array back after the
  * sync; unaligned reads; two ranks writing one chunk is reported by the
  * sync; replace, refuse and open-or-create; bad arguments. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +126,20 @@ static void test_rule_is_checked(void) {
   CHECK(pario_disk_array_delete(world, path) == PARIO_OK);
 }
 
+/* While rename_fault is not 0, renameat2 fails with it (this definition
+ * takes the C library's place for libpario too). */
+static int rename_fault;
+__attribute__((visibility("default"))) int renameat2(int olddirfd, const char *oldpath, int newdirfd,
+                                                     const char *newpath, unsigned int flags) {
+  if (rename_fault) {
+    errno = rename_fault;
+    return -1;
+  }
+  int (*real)(int, const char *, int, const char *, unsigned int) =
+      (int (*)(int, const char *, int, const char *, unsigned int))dlsym(RTLD_NEXT, "renameat2");
+  return real(olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
 static void test_modes(void) {
   char path[600], other[600], link[600];
   path_of(path, sizeof path, "modes.zarr");
@@ -155,11 +172,58 @@ static void test_modes(void) {
               PARIO_ERR_EXISTS, "exists with shape [24, 10] of double");
   CHECK_FAILS(pario_disk_array_create_mode(world, path, PARIO_TYPE_INT32, 2, dims, NULL, PARIO_MODE_CREATE, &d),
               PARIO_ERR_EXISTS, "not [24, 10] of");
-  /* "w" replaces it: the old data is gone. */
+  /* "w" makes the new store beside the old one and swaps it in; when it
+   * cannot (here the name it builds under is taken), the old store and its
+   * data are left as they were. Rank 0 makes the store. */
+  char fresh[700];
+  snprintf(fresh, sizeof fresh, "%s.pario-new-%d", path, (int)getpid());
+  if (rank == 0) {
+    FILE *taken = fopen(fresh, "w");
+    CHECK(taken != NULL);
+    if (taken) fclose(taken);
+  }
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+  CHECK_FAILS(pario_disk_array_create_mode(world, path, PARIO_TYPE_DOUBLE, 2, dims, chunk,
+                                           PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &d),
+              rank == 0 ? PARIO_ERR_EXISTS : PARIO_ERR_REMOTE, "pario-new");
+  CHECK(pario_disk_array_open(world, path, PARIO_MODE_READ, &d) == PARIO_OK);
+  CHECK(pario_disk_array_read_local(d, at, one, &got) == PARIO_OK && got == 7);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  if (rank == 0) CHECK(unlink(fresh) == 0);
+  /* "w" replaces it: the old data is gone, and nothing is left beside it. */
   CHECK(pario_disk_array_create_mode(world, path, PARIO_TYPE_DOUBLE, 2, dims, chunk,
                                      PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &d) == PARIO_OK);
   CHECK(pario_disk_array_read_local(d, at, one, &got) == PARIO_OK && got == 0);
   CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  struct stat gone;
+  if (rank == 0) CHECK(lstat(fresh, &gone) != 0);
+  /* Where names cannot be exchanged (EINVAL), the old store is renamed
+   * aside, the new one renamed in, and the old one removed. */
+  CHECK(pario_disk_array_open(world, path, PARIO_MODE_RDWR, &d) == PARIO_OK);
+  if (rank == 0) CHECK(pario_disk_array_write_local(d, at, one, &seven) == PARIO_OK);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  rename_fault = EINVAL;
+  CHECK(pario_disk_array_create_mode(world, path, PARIO_TYPE_DOUBLE, 2, dims, chunk,
+                                     PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &d) == PARIO_OK);
+  rename_fault = 0;
+  CHECK(pario_disk_array_read_local(d, at, one, &got) == PARIO_OK && got == 0);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  char aside[720];
+  snprintf(aside, sizeof aside, "%s.old", fresh);
+  if (rank == 0) CHECK(lstat(fresh, &gone) != 0 && lstat(aside, &gone) != 0);
+  /* Any other failure of the exchange leaves the old store. */
+  CHECK(pario_disk_array_open(world, path, PARIO_MODE_RDWR, &d) == PARIO_OK);
+  if (rank == 0) CHECK(pario_disk_array_write_local(d, at, one, &seven) == PARIO_OK);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  rename_fault = EIO;
+  CHECK_FAILS(pario_disk_array_create_mode(world, path, PARIO_TYPE_DOUBLE, 2, dims, chunk,
+                                           PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &d),
+              rank == 0 ? PARIO_ERR_IO : PARIO_ERR_REMOTE, "in the old one's place");
+  rename_fault = 0;
+  CHECK(pario_disk_array_open(world, path, PARIO_MODE_READ, &d) == PARIO_OK);
+  CHECK(pario_disk_array_read_local(d, at, one, &got) == PARIO_OK && got == 7);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  if (rank == 0) CHECK(lstat(fresh, &gone) != 0);
   /* "r" refuses writes. */
   CHECK(pario_disk_array_open(world, path, PARIO_MODE_READ, &d) == PARIO_OK);
   CHECK_FAILS(pario_disk_array_write_local(d, at, one, &seven), PARIO_ERR_STATE, "read-only");
