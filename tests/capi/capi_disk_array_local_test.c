@@ -5,8 +5,6 @@
  * sync; unaligned reads; two ranks writing one chunk is reported by the
  * sync; replace, refuse and open-or-create; bad arguments. */
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "rename_fault.h"
 
 static int rank, size;
 static pario_group_t world;
@@ -124,20 +123,6 @@ static void test_rule_is_checked(void) {
   CHECK(z[0] == 0 && z[5] == 0);
   CHECK(pario_disk_array_close(&d) == PARIO_OK);
   CHECK(pario_disk_array_delete(world, path) == PARIO_OK);
-}
-
-/* While rename_fault is not 0, renameat2 fails with it (this definition
- * takes the C library's place for libpario too). */
-static int rename_fault;
-__attribute__((visibility("default"))) int renameat2(int olddirfd, const char *oldpath, int newdirfd,
-                                                     const char *newpath, unsigned int flags) {
-  if (rename_fault) {
-    errno = rename_fault;
-    return -1;
-  }
-  int (*real)(int, const char *, int, const char *, unsigned int) =
-      (int (*)(int, const char *, int, const char *, unsigned int))dlsym(RTLD_NEXT, "renameat2");
-  return real(olddirfd, oldpath, newdirfd, newpath, flags);
 }
 
 static void test_modes(void) {

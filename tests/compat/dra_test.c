@@ -3,8 +3,6 @@
  * transposed, asynchronous with DRA_Probe and DRA_Wait, close and reopen,
  * inquire, delete, and errors (bad handles, mismatched sections). */
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,22 +12,7 @@
 #include "dra.h"
 #include "dra_check.h"
 #include "pario/pario.h"
-
-
-/* A fault for the replace over a plain file: while rename_fault is not 0,
- * renameat2 fails with it. The executable's definition takes the place of
- * the C library's for libpario_compat too. */
-static int rename_fault;
-__attribute__((visibility("default"))) int renameat2(int olddirfd, const char *oldpath, int newdirfd,
-                                                     const char *newpath, unsigned int flags) {
-  if (rename_fault) {
-    errno = rename_fault;
-    return -1;
-  }
-  int (*real)(int, const char *, int, const char *, unsigned int) =
-      (int (*)(int, const char *, int, const char *, unsigned int))dlsym(RTLD_NEXT, "renameat2");
-  return real(olddirfd, oldpath, newdirfd, newpath, flags);
-}
+#include "../capi/rename_fault.h"
 
 static void write_file(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
