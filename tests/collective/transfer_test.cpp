@@ -147,6 +147,61 @@ TEST(Transfer, ANarrowingReadOnOneRankFailsEveryRank) {
   ASSERT_TRUE(d->free().ok());
 }
 
+// An engine that holds every request until the gate opens, like a disk
+// slower than anything: what a write leaves in flight when it returns.
+class GateEngine final : public device::AsyncEngine {
+ public:
+  const char* name() const override { return "gate"; }
+  void submit(const std::shared_ptr<device::Request>& r) override {
+    r->owner = this;
+    held_.push_back(r);
+  }
+  void wait(device::Request& r) override {
+    open();
+    (void)r;
+  }
+  bool test(device::Request& r) override { return r.done(); }
+  void open() {
+    for (auto& r : held_) device::execute(*r);
+    held_.clear();
+  }
+  size_t held() const { return held_.size(); }
+
+ private:
+  std::vector<std::shared_ptr<device::Request>> held_;
+};
+
+// Nonblocking: with two rounds per aggregator, the exchange finishes in
+// start_write and both rounds' file I/O is still in flight when it
+// returns; the wait completes it.
+TEST(Transfer, AWriteReturnsWithItsFileIoInFlight) {
+  auto g = world_group();
+  const int aggregators = g->size() > 1 ? 2 : 1;
+  const int64_t n = 16 * aggregators;  // two 8-double rounds per domain
+  auto d = slabs(*g, n, 64);
+  ASSERT_EQ(d->plan().aggregators(), aggregators);
+  auto dev = device::make_memory_device("mem");
+  GateEngine gate;
+  DeviceTarget target(dev.get(), &gate);
+  const std::vector<double> v = my_values(*g, n);
+  auto w = Transfer::start_write(*d, target, 0, ElementType::kDouble, v.data());
+  ASSERT_TRUE(w.ok());
+  if (d->is_aggregator()) {
+    EXPECT_EQ(d->rounds().size(), 2u);
+    EXPECT_EQ(gate.held(), 2u);  // both rounds' writes, none done
+    EXPECT_FALSE((*w)->test());
+  }
+  ASSERT_TRUE((*w)->wait().ok());
+  EXPECT_EQ(gate.held(), 0u);
+  auto sync = device::make_sync_engine();
+  DeviceTarget readable(dev.get(), sync.get());
+  std::vector<double> back(v.size());
+  auto r = Transfer::start_read(*d, readable, 0, ElementType::kDouble, back.data());
+  ASSERT_TRUE(r.ok() && (*r)->wait().ok());
+  EXPECT_EQ(back, v);
+  ASSERT_TRUE(d->free().ok());
+}
+
 }  // namespace
 }  // namespace pario::collective
 
