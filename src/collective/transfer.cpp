@@ -39,7 +39,7 @@ Transfer::~Transfer() {
   // A transfer dropped without wait() (only after a failed start, or by a
   // program error): complete what is in flight before the buffers go.
   if (!waited_) {
-    for (auto* list : {&sends_, &round_recvs_, &window_sends_[0], &window_sends_[1], &staging_sends_}) {
+    for (auto* list : {&own_messages_, &round_recvs_, &window_sends_[0], &window_sends_[1], &staging_sends_}) {
       if (!list->empty()) MPI_Waitall(static_cast<int>(list->size()), list->data(), MPI_STATUSES_IGNORE);
     }
     for (auto& slot : io_)
@@ -71,7 +71,8 @@ Status Transfer::prepare() {
     packed_storage_ = allocate(d_.local_count() * static_cast<int64_t>(file_size_),
                                "the packed copy of this rank's elements", &s);
     packed_ = packed_storage_.get();
-    }
+    counts_.buffer_bytes += d_.local_count() * file_size_;
+  }
   if (s.ok() && d_.is_aggregator() && !d_.rounds().empty()) {
     Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_);
     if (!b.ok()) return b.status();
@@ -81,7 +82,6 @@ Status Transfer::prepare() {
     counts_.buffer_bytes += static_cast<uint64_t>(window) * file_size_ * (d_.rounds().size() > 1 ? 2 : 1) +
                             d_.staging_elements() * file_size_;
   }
-  counts_.buffer_bytes += d_.local_count() * file_size_;
   if (s.ok() && kind_ == device::IoKind::kRead && d_.is_aggregator() && !d_.rounds().empty()) {
     Result<uint64_t> size = target_.size();
     if (!size.ok()) return size.status();
@@ -159,7 +159,7 @@ void Transfer::post_sends() {
       fail(comm::mpi_status(rc, "MPI_Isend"));
       continue;
     }
-    sends_.push_back(req);
+    own_messages_.push_back(req);
     counts_.messages_sent++;
     counts_.bytes_sent += s.count * file_size_;
   }
@@ -176,7 +176,7 @@ void Transfer::post_owner_receives() {
       fail(comm::mpi_status(rc, "MPI_Irecv"));
       continue;
     }
-    sends_.push_back(req);
+    own_messages_.push_back(req);
     counts_.messages_received++;
     counts_.bytes_received += s.count * file_size_;
   }
@@ -378,10 +378,10 @@ Status Transfer::wait() {
   if (kind_ == device::IoKind::kWrite) {
     wait_io(0);
     wait_io(1);
-    wait_requests(sends_);
+    wait_requests(own_messages_);
   } else {
     if (d_.is_aggregator()) read_rounds();
-    wait_requests(sends_);
+    wait_requests(own_messages_);
     if (local_.ok()) fail(unpack());
   }
   waited_ = true;
@@ -394,10 +394,10 @@ bool Transfer::test() {
     for (auto& r : slot)
       if (!device::test(*r)) return false;
   if (kind_ == device::IoKind::kRead) return false;
-  if (sends_.empty()) return true;
+  if (own_messages_.empty()) return true;
   int done = 0;
-  MPI_Testall(static_cast<int>(sends_.size()), sends_.data(), &done, MPI_STATUSES_IGNORE);
-  if (done) sends_.clear();
+  MPI_Testall(static_cast<int>(own_messages_.size()), own_messages_.data(), &done, MPI_STATUSES_IGNORE);
+  if (done) own_messages_.clear();
   return done != 0;
 }
 

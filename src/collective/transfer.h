@@ -113,7 +113,7 @@ class Transfer {
   char* packed_ = nullptr;
   std::unique_ptr<char[]> packed_storage_;
   std::unique_ptr<AggregatorBuffers> buffers_;  // aggregators: from the decomposition
-  std::vector<MPI_Request> sends_;          // this rank as a sender (write) or owner receives (read)
+  std::vector<MPI_Request> own_messages_;          // this rank as a sender (write) or owner receives (read)
   std::vector<MPI_Request> round_recvs_;    // aggregator: the current round's receives (write)
   std::vector<MPI_Request> window_sends_[2];  // aggregator: sends out of a window buffer (read)
   std::vector<MPI_Request> staging_sends_;    // aggregator: sends out of the staging buffer (read)
