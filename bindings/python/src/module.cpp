@@ -473,6 +473,23 @@ struct Hints {
   }
 };
 
+// A decomposition write or read into a shared file, blocking or not:
+// (status, request handle; 0 when blocking or failed).
+std::pair<int, uintptr_t> decomp_transfer(bool write, uintptr_t h, uintptr_t file, int64_t offset, int mem_type,
+                                          void* buf, bool nonblocking) {
+  pario_request_t r = PARIO_REQUEST_NULL;
+  int rc = unlocked([&] {
+    auto d = as<pario_decomp_t>(h);
+    auto f = as<pario_shared_file_t>(file);
+    if (nonblocking) {
+      return write ? pario_decomp_iwrite(d, f, offset, mem_type, buf, &r)
+                   : pario_decomp_iread(d, f, offset, mem_type, buf, &r);
+    }
+    return write ? pario_decomp_write(d, f, offset, mem_type, buf) : pario_decomp_read(d, f, offset, mem_type, buf);
+  });
+  return {rc, id(r)};
+}
+
 void bind_collective(nb::module_& m) {
   nb::class_<Hints>(m, "DecompHints")
       .def(nb::init<int, std::vector<int>, int64_t, int64_t, int>(), nb::arg("aggregators"),
@@ -519,28 +536,14 @@ void bind_collective(nb::module_& m) {
     int rc = pario_decomp_info(as<pario_decomp_t>(h), &global_size, &local_count, &aggregators, &is_aggregator);
     return std::make_tuple(rc, global_size, local_count, aggregators, is_aggregator != 0);
   });
-  // Blocking (request None) or nonblocking: (status, request handle).
   m.def("decomp_write", [](uintptr_t h, uintptr_t file, int64_t offset, int mem_type, ConstBuffer buf,
                            bool nonblocking) {
-    pario_request_t r = PARIO_REQUEST_NULL;
-    int rc = unlocked([&] {
-      auto d = as<pario_decomp_t>(h);
-      auto f = as<pario_shared_file_t>(file);
-      return nonblocking ? pario_decomp_iwrite(d, f, offset, mem_type, buf.data(), &r)
-                         : pario_decomp_write(d, f, offset, mem_type, buf.data());
-    });
-    return std::make_pair(rc, id(r));
+    // pario only reads buf (pario_decomp_write takes const void*).
+    return decomp_transfer(true, h, file, offset, mem_type, const_cast<void*>(buf.data()), nonblocking);
   });
   m.def("decomp_read", [](uintptr_t h, uintptr_t file, int64_t offset, int mem_type, Buffer buf,
                           bool nonblocking) {
-    pario_request_t r = PARIO_REQUEST_NULL;
-    int rc = unlocked([&] {
-      auto d = as<pario_decomp_t>(h);
-      auto f = as<pario_shared_file_t>(file);
-      return nonblocking ? pario_decomp_iread(d, f, offset, mem_type, buf.data(), &r)
-                         : pario_decomp_read(d, f, offset, mem_type, buf.data());
-    });
-    return std::make_pair(rc, id(r));
+    return decomp_transfer(false, h, file, offset, mem_type, buf.data(), nonblocking);
   });
 }
 
