@@ -82,6 +82,17 @@ module pario
     integer :: type = 0  ! PARIO_TYPE_*
   end type
 
+  type, public :: pario_decomp
+    type(c_ptr) :: h = c_null_ptr
+  end type
+  ! pario_decomp_hints, field for field.
+  type, bind(C) :: decomp_hints
+    integer(c_int) :: aggregators
+    type(c_ptr) :: aggregator_ranks
+    integer(c_int64_t) :: buffer_size, align
+    integer(c_int) :: byte_order
+  end type
+
   ! A buffer as its C descriptor describes it (see buffer.c).
   type :: buffer_facts
     integer(c_int) :: type = 0  ! PARIO_TYPE_*, 0 when pario has none
@@ -94,7 +105,7 @@ module pario
   public :: pario_file_open, pario_file_close, pario_file_delete, pario_file_write, pario_file_read, &
             pario_file_iwrite, pario_file_iread, pario_file_length, pario_wait
   public :: pario_shared_file_create, pario_shared_file_destroy, pario_shared_file_write, &
-            pario_shared_file_read
+            pario_shared_file_read, pario_shared_file_open, pario_shared_file_close
   public :: pario_group_world, pario_group_barrier
   public :: pario_array_create, pario_array_destroy, pario_array_put, pario_array_get, &
             pario_array_acc, pario_array_fill, pario_array_sync, pario_array_distribution, &
@@ -103,6 +114,13 @@ module pario
   public :: pario_disk_array_create, pario_disk_array_open, pario_disk_array_close, &
             pario_disk_array_delete, pario_disk_array_write, pario_disk_array_read, &
             pario_disk_array_iwrite, pario_disk_array_iread, pario_disk_array_shape
+  public :: pario_decomp_create_blocks, pario_decomp_create_indices, pario_decomp_free, pario_decomp_info, &
+            pario_decomp_write, pario_decomp_read, pario_decomp_iwrite, pario_decomp_iread
+
+  !> One block (starts(:), counts(:)) or several (starts(:, b), counts(:, b)).
+  interface pario_decomp_create_blocks
+    module procedure decomp_create_block, decomp_create_blocks
+  end interface
 
   interface
     integer(c_int) function c_init() bind(C, name="pario_init")
@@ -207,6 +225,73 @@ module pario
       type(c_ptr), value :: f, buf
       integer(c_int64_t), value :: off
       integer(c_size_t), value :: n
+    end function
+    integer(c_int) function c_sf_open(g, path, mode, f) bind(C, name="pario_shared_file_open")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: g
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int), value :: mode
+      type(c_ptr), intent(out) :: f
+    end function
+    integer(c_int) function c_sf_close(f) bind(C, name="pario_shared_file_close")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: f
+    end function
+    integer(c_int) function c_decomp_create_blocks(g, file_type, ndim, dims, order, nblocks, starts, counts, &
+                                                   hints, d) bind(C, name="pario_decomp_create_blocks")
+      import :: c_int, c_ptr, c_int64_t, decomp_hints
+      type(c_ptr), value :: g
+      integer(c_int), value :: file_type, ndim, order, nblocks
+      integer(c_int64_t), intent(in) :: dims(*), starts(*), counts(*)
+      type(decomp_hints), intent(in) :: hints
+      type(c_ptr), intent(out) :: d
+    end function
+    integer(c_int) function c_decomp_create_indices(g, file_type, global_size, n, indices, hints, d) &
+        bind(C, name="pario_decomp_create_indices")
+      import :: c_int, c_ptr, c_int64_t, decomp_hints
+      type(c_ptr), value :: g
+      integer(c_int), value :: file_type
+      integer(c_int64_t), value :: global_size, n
+      integer(c_int64_t), intent(in) :: indices(*)
+      type(decomp_hints), intent(in) :: hints
+      type(c_ptr), intent(out) :: d
+    end function
+    integer(c_int) function c_decomp_free(d) bind(C, name="pario_decomp_free")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: d
+    end function
+    integer(c_int) function c_decomp_info(d, global_size, local_count, aggregators, is_aggregator) &
+        bind(C, name="pario_decomp_info")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d
+      integer(c_int64_t), intent(out) :: global_size, local_count
+      integer(c_int), intent(out) :: aggregators, is_aggregator
+    end function
+    integer(c_int) function c_decomp_write(d, f, off, mem_type, buf) bind(C, name="pario_decomp_write")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, f, buf
+      integer(c_int64_t), value :: off
+      integer(c_int), value :: mem_type
+    end function
+    integer(c_int) function c_decomp_read(d, f, off, mem_type, buf) bind(C, name="pario_decomp_read")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, f, buf
+      integer(c_int64_t), value :: off
+      integer(c_int), value :: mem_type
+    end function
+    integer(c_int) function c_decomp_iwrite(d, f, off, mem_type, buf, r) bind(C, name="pario_decomp_iwrite")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, f, buf
+      integer(c_int64_t), value :: off
+      integer(c_int), value :: mem_type
+      type(c_ptr), intent(out) :: r
+    end function
+    integer(c_int) function c_decomp_iread(d, f, off, mem_type, buf, r) bind(C, name="pario_decomp_iread")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, f, buf
+      integer(c_int64_t), value :: off
+      integer(c_int), value :: mem_type
+      type(c_ptr), intent(out) :: r
     end function
     integer(c_int) function c_group_world(g) bind(C, name="pario_group_world")
       import :: c_int, c_ptr
@@ -557,6 +642,25 @@ contains
     type(pario_shared_file), intent(inout) :: f
     integer, intent(out), optional :: ierr
     call finish(c_sf_destroy(f%h), ierr)
+  end subroutine
+
+  !> Collective: an existing shared file (one an earlier job wrote, e.g. for a
+  !> restart on another number of ranks), mode PARIO_READ or PARIO_RDWR;
+  !> never created or truncated (PARIO_ERR_NOT_FOUND where it is missing).
+  subroutine pario_shared_file_open(f, group, path, mode, ierr)
+    type(pario_shared_file), intent(out) :: f
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    integer, intent(in) :: mode
+    integer, intent(out), optional :: ierr
+    call finish(c_sf_open(group%h, cstr(path), int(mode, c_int), f%h), ierr)
+  end subroutine
+
+  !> Collective: as pario_shared_file_destroy, but the file stays on disk.
+  subroutine pario_shared_file_close(f, ierr)
+    type(pario_shared_file), intent(inout) :: f
+    integer, intent(out), optional :: ierr
+    call finish(c_sf_close(f%h), ierr)
   end subroutine
 
   subroutine pario_shared_file_write(f, offset, buf, ierr)
@@ -938,6 +1042,233 @@ contains
       rc = c_da_iread(d%h, a%h, start, count, at, perm, req%h)
     end if
   end function
+
+  ! ---- collective I/O: decompositions (pario/collective_io.h) ----
+  !
+  ! Module conventions, as for global arrays: a block's starts are 1-based
+  ! (starts(k) is the index of its first element along dimension k, like
+  ! lo of a section) and counts its extents; global indices are 1-based
+  ! (the first element of the global space is 1); group ranks are 0-based,
+  ! as in MPI. dims, starts and counts go to C in the order given, with the
+  ! index order `order`: PARIO_ORDER_FORTRAN by default (dims(1) fastest,
+  ! so a block is an ordinary Fortran array of shape counts, and the file
+  ! holds the global array column-major); PARIO_ORDER_C for row-major.
+  !
+  ! Every call here is collective. A refusal the module finds itself (a
+  ! buffer of a type pario lacks or smaller than this rank's elements,
+  ! starts and counts of the wrong size) still makes the C call, with an
+  ! argument C refuses, so that the other ranks fail with this one
+  ! (PARIO_ERR_REMOTE) instead of waiting; this rank gets
+  ! PARIO_ERR_INVALID_ARGUMENT and the module's message.
+
+  ! The hints of the optional arguments (absent: the environment's, then
+  ! the defaults); ranks keeps aggregator_ranks alive for the C call.
+  subroutine make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order)
+    type(decomp_hints), intent(out) :: hints
+    integer(c_int), allocatable, target, intent(inout) :: ranks(:)
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), byte_order
+    integer(int64), intent(in), optional :: buffer_size
+    hints%aggregators = 0
+    hints%aggregator_ranks = c_null_ptr
+    hints%buffer_size = 0
+    hints%align = 0
+    hints%byte_order = PARIO_BYTE_ORDER_NATIVE
+    if (present(aggregators)) hints%aggregators = int(aggregators, c_int)
+    if (present(aggregator_ranks)) then
+      ranks = int(aggregator_ranks, c_int)
+      if (.not. present(aggregators)) hints%aggregators = int(size(ranks), c_int)
+      if (size(ranks) > 0) hints%aggregator_ranks = c_loc(ranks)
+    end if
+    if (present(buffer_size)) hints%buffer_size = buffer_size
+    if (present(byte_order)) hints%byte_order = int(byte_order, c_int)
+  end subroutine
+
+  !> Collective: decomp describes this rank's block starts..starts+counts-1
+  !> (1-based) of a global array of shape dims, elements of file_type in the
+  !> file. order: PARIO_ORDER_FORTRAN (default) or PARIO_ORDER_C.
+  !> aggregators, aggregator_ranks (0-based group ranks), buffer_size
+  !> (bytes) and byte_order (PARIO_BYTE_ORDER_*) are hints.
+  subroutine decomp_create_block(decomp, group, file_type, dims, starts, counts, order, aggregators, &
+                                 aggregator_ranks, buffer_size, byte_order, ierr)
+    type(pario_decomp), intent(out) :: decomp
+    type(pario_group), intent(in) :: group
+    integer, intent(in) :: file_type
+    integer(int64), intent(in) :: dims(:), starts(:), counts(:)
+    integer, intent(in), optional :: order, aggregators, aggregator_ranks(:), byte_order
+    integer(int64), intent(in), optional :: buffer_size
+    integer, intent(out), optional :: ierr
+    call decomp_create_blocks(decomp, group, file_type, dims, reshape(starts, [size(starts), 1]), &
+                              reshape(counts, [size(counts), 1]), order, aggregators, aggregator_ranks, &
+                              buffer_size, byte_order, ierr)
+  end subroutine
+
+  !> Collective: as above, with block b at starts(:, b), counts(:, b), held
+  !> one after the other in memory (size(starts, 2) blocks; 0 for none).
+  subroutine decomp_create_blocks(decomp, group, file_type, dims, starts, counts, order, aggregators, &
+                                  aggregator_ranks, buffer_size, byte_order, ierr)
+    type(pario_decomp), intent(out) :: decomp
+    type(pario_group), intent(in) :: group
+    integer, intent(in) :: file_type
+    integer(int64), intent(in) :: dims(:), starts(:, :), counts(:, :)
+    integer, intent(in), optional :: order, aggregators, aggregator_ranks(:), byte_order
+    integer(int64), intent(in), optional :: buffer_size
+    integer, intent(out), optional :: ierr
+    character(*), parameter :: call = 'pario_decomp_create_blocks'
+    type(decomp_hints) :: hints
+    integer(c_int), allocatable, target :: ranks(:)
+    integer(c_int64_t), allocatable :: c_starts(:, :), c_counts(:, :)
+    integer(c_int) :: rc, c_order, nblocks
+    character(len=160) :: why
+    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order)
+    c_order = PARIO_ORDER_FORTRAN
+    if (present(order)) c_order = int(order, c_int)
+    why = ' '
+    if (size(starts, 1) /= size(dims) .or. any(shape(counts) /= shape(starts))) then
+      write (why, '(a, i0, a, i0, a, i0, a)') 'starts and counts need ', size(dims), &
+        ' entries per block (one per dimension), not ', size(starts, 1), ' and ', size(counts, 1), &
+        ' (or as many blocks)'
+    end if
+    nblocks = int(size(starts, 2), c_int)
+    allocate (c_starts(size(starts, 1), size(starts, 2)), c_counts(size(counts, 1), size(counts, 2)))
+    c_starts = starts - 1
+    c_counts = counts
+    if (len_trim(why) > 0) nblocks = -1  ! refused by C on every rank; this rank's message below
+    rc = c_decomp_create_blocks(group%h, int(file_type, c_int), int(size(dims), c_int), dims, c_order, &
+                                nblocks, c_starts, c_counts, hints, decomp%h)
+    if (len_trim(why) > 0) rc = refuse(INVALID_ARGUMENT, call, trim(why))
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: a global space of global_size elements; this rank holds
+  !> element k of its buffers at global index indices(k) (1-based, any
+  !> order: an unstructured mesh remapped by index).
+  subroutine pario_decomp_create_indices(decomp, group, file_type, global_size, indices, aggregators, &
+                                         aggregator_ranks, buffer_size, byte_order, ierr)
+    type(pario_decomp), intent(out) :: decomp
+    type(pario_group), intent(in) :: group
+    integer, intent(in) :: file_type
+    integer(int64), intent(in) :: global_size, indices(:)
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), byte_order
+    integer(int64), intent(in), optional :: buffer_size
+    integer, intent(out), optional :: ierr
+    type(decomp_hints) :: hints
+    integer(c_int), allocatable, target :: ranks(:)
+    integer(c_int64_t), allocatable :: c_indices(:)
+    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order)
+    allocate (c_indices(size(indices)))
+    c_indices = indices - 1
+    call finish(c_decomp_create_indices(group%h, int(file_type, c_int), global_size, &
+                                        int(size(indices), c_int64_t), c_indices, hints, decomp%h), ierr)
+  end subroutine
+
+  !> Collective: releases decomp.
+  subroutine pario_decomp_free(decomp, ierr)
+    type(pario_decomp), intent(inout) :: decomp
+    integer, intent(out), optional :: ierr
+    call finish(c_decomp_free(decomp%h), ierr)
+  end subroutine
+
+  !> Local: the global size, this rank's element count, the number of
+  !> aggregators and whether this rank is one.
+  subroutine pario_decomp_info(decomp, global_size, local_count, aggregators, is_aggregator, ierr)
+    type(pario_decomp), intent(in) :: decomp
+    integer(int64), intent(out), optional :: global_size, local_count
+    integer, intent(out), optional :: aggregators
+    logical, intent(out), optional :: is_aggregator
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: g, n
+    integer(c_int) :: a, is, rc
+    rc = c_decomp_info(decomp%h, g, n, a, is)
+    if (rc == 0) then
+      if (present(global_size)) global_size = g
+      if (present(local_count)) local_count = n
+      if (present(aggregators)) aggregators = int(a)
+      if (present(is_aggregator)) is_aggregator = is /= 0
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  ! The checks and the C call of write, read, iwrite or iread (named by
+  ! call); req is present for the nonblocking two. The buffer's type is
+  ! the memory type, converted to and from the file type on the way.
+  integer(c_int) function decomp_move(call, decomp, file, offset, b, req) result(rc)
+    character(*), intent(in) :: call
+    type(pario_decomp), intent(in) :: decomp
+    type(pario_shared_file), intent(in) :: file
+    integer(int64), intent(in) :: offset
+    type(buffer_facts), intent(in) :: b
+    type(pario_request), intent(out), optional :: req
+    integer(c_int64_t) :: global_size, local_count
+    integer(c_int) :: aggregators, is_aggregator, mem_type
+    character(len=200) :: why
+    why = ' '
+    local_count = 0
+    if (c_decomp_info(decomp%h, global_size, local_count, aggregators, is_aggregator) /= 0) local_count = 0
+    if (b%type == 0) then
+      why = 'the buffer holds ' // type_name(int(b%type)) // ' elements'
+    else if (b%elements < local_count) then
+      write (why, '(a, i0, a, i0, a)') 'the buffer has ', b%elements, ' elements, the decomposition ', &
+        local_count, ' on this rank'
+    else if (present(req) .and. .not. b%contiguous) then
+      why = 'the buffer is a strided section; a nonblocking call needs contiguous memory'
+    end if
+    mem_type = b%type
+    if (len_trim(why) > 0) mem_type = 0  ! refused by C on every rank; this rank's message below
+    select case (call)
+    case ('pario_decomp_write'); rc = c_decomp_write(decomp%h, file%h, offset, mem_type, b%base)
+    case ('pario_decomp_read'); rc = c_decomp_read(decomp%h, file%h, offset, mem_type, b%base)
+    case ('pario_decomp_iwrite'); rc = c_decomp_iwrite(decomp%h, file%h, offset, mem_type, b%base, req%h)
+    case default; rc = c_decomp_iread(decomp%h, file%h, offset, mem_type, b%base, req%h)
+    end select
+    if (len_trim(why) > 0) rc = refuse(INVALID_ARGUMENT, call, trim(why))
+  end function
+
+  !> Collective: writes this rank's elements (buf: any array of at least
+  !> local_count elements of a type pario has, in the decomposition's
+  !> memory order; a strided section is copied) into the shared file,
+  !> global element i (1-based) at byte offset + (i - 1) * size(file_type).
+  subroutine pario_decomp_write(decomp, file, offset, buf, ierr)
+    type(pario_decomp), intent(in) :: decomp
+    type(pario_shared_file), intent(in) :: file
+    integer(int64), intent(in) :: offset
+    type(*), dimension(..), contiguous, intent(in) :: buf
+    integer, intent(out), optional :: ierr
+    call finish(decomp_move('pario_decomp_write', decomp, file, offset, facts(buf)), ierr)
+  end subroutine
+
+  !> Collective: reads this rank's elements into buf (converted to its type).
+  subroutine pario_decomp_read(decomp, file, offset, buf, ierr)
+    type(pario_decomp), intent(in) :: decomp
+    type(pario_shared_file), intent(in) :: file
+    integer(int64), intent(in) :: offset
+    type(*), dimension(..), contiguous, intent(inout) :: buf
+    integer, intent(out), optional :: ierr
+    call finish(decomp_move('pario_decomp_read', decomp, file, offset, facts(buf)), ierr)
+  end subroutine
+
+  !> Collective, nonblocking: starts a write; buf (contiguous) may change as
+  !> soon as this returns. pario_wait on req is collective.
+  subroutine pario_decomp_iwrite(decomp, file, offset, buf, req, ierr)
+    type(pario_decomp), intent(in) :: decomp
+    type(pario_shared_file), intent(in) :: file
+    integer(int64), intent(in) :: offset
+    type(*), dimension(..), target, intent(in) :: buf
+    type(pario_request), intent(out) :: req
+    integer, intent(out), optional :: ierr
+    call finish(decomp_move('pario_decomp_iwrite', decomp, file, offset, facts(buf), req), ierr)
+  end subroutine
+
+  !> Collective, nonblocking: starts a read into buf (contiguous), filled by
+  !> pario_wait(req) (collective); leave it alone until then.
+  subroutine pario_decomp_iread(decomp, file, offset, buf, req, ierr)
+    type(pario_decomp), intent(in) :: decomp
+    type(pario_shared_file), intent(in) :: file
+    integer(int64), intent(in) :: offset
+    type(*), dimension(..), target, intent(inout) :: buf
+    type(pario_request), intent(out) :: req
+    integer, intent(out), optional :: ierr
+    call finish(decomp_move('pario_decomp_iread', decomp, file, offset, facts(buf), req), ierr)
+  end subroutine
 
   integer(c_size_t) function bytes(b)
     type(buffer_facts), intent(in) :: b

@@ -1,10 +1,11 @@
 """pario: parallel I/O and distributed data for scientific codes.
 
 Private scratch files (File), one scratch file shared by all processes
-(SharedFile), arrays distributed over all processes' memory (GlobalArray)
-and a dynamic load-balancing Counter, over pario's C library. Works as a
-single process and under ``mpiexec -n N python ...``; pass an mpi4py
-communicator wherever a ``group`` is accepted.
+(SharedFile), arrays distributed over all processes' memory (GlobalArray),
+a dynamic load-balancing Counter, disk arrays (DiskArray) and collective
+I/O through aggregator ranks (Decomposition), over pario's C library.
+Works as a single process and under ``mpiexec -n N python ...``; pass an
+mpi4py communicator wherever a ``group`` is accepted.
 
     import numpy as np, pario
     with pario.File(pario.scratch_path("ints.0"), "w+") as f:
@@ -29,10 +30,12 @@ if _config.MPI_NAME_LINK:
     ctypes.CDLL(os.path.join(os.path.dirname(__file__), _config.MPI_NAME_LINK), mode=ctypes.RTLD_GLOBAL)
 
 # One private module per C header (_errors: status.h, _runtime, _requests,
-# _files: file.h and shared_file.h, _arrays, _disk_array); they load the
-# extension, so they come after the MPI set-up above.
+# _files: file.h and shared_file.h, _arrays, _disk_array, _collective:
+# collective_io.h); they load the extension, so they come after the MPI
+# set-up above.
 from . import _pario  # noqa: E402
 from ._arrays import Counter, GlobalArray, Group  # noqa: E402
+from ._collective import Decomposition  # noqa: E402
 from ._disk_array import DiskArray, Transfer  # noqa: E402
 from ._errors import (Canceled, Corrupt, Error, Exists, InternalError, InvalidArgument,  # noqa: E402
                       IOFailure, MPIError, NoMemory, NoSpace, NotFound, OutOfRange, PermissionDenied,
@@ -47,7 +50,7 @@ __all__ = ["Error", "InvalidArgument", "StateError", "NotFound", "Exists", "OutO
            "IOFailure", "MPIError", "Unsupported", "Corrupt", "Canceled", "RemoteError", "InternalError",
            "PermissionDenied", "init", "finalize", "abort", "rank", "size", "scratch_path", "stats_table",
            "stats", "Request", "Transfer", "wait_all", "File", "SharedFile", "Group", "GlobalArray", "Counter",
-           "DiskArray"]
+           "DiskArray", "Decomposition"]
 
 # Tracebacks, reprs and pickles name the public place (pario.NotFound, not
 # pario._errors.NotFound), as they did before the package was split.

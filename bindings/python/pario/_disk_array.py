@@ -19,8 +19,9 @@ _CREATE_MODES = {"w": _pario.MODE_CREATE | _pario.MODE_TRUNCATE,       # replace
 
 
 class Transfer(Request):
-    """A pending disk-array transfer. wait() is collective: every rank of
-    the group waits its transfers in the same order. test() is local: True
+    """A pending collective transfer (of a disk array or a Decomposition).
+    wait() is collective: every rank of the group waits its transfers in
+    the same order. test() is local: True
     once this rank's file I/O is done (wait() is still needed)."""
 
     def test(self):
@@ -33,7 +34,7 @@ class Transfer(Request):
     def __del__(self):
         if getattr(self, "_handle", 0):
             import warnings
-            warnings.warn("a disk-array transfer was never waited (wait() is collective)", ResourceWarning)
+            warnings.warn("a collective transfer was never waited (wait() is collective)", ResourceWarning)
 
 
 class _Attributes:

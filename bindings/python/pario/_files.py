@@ -142,6 +142,26 @@ class SharedFile(_Transfers):
             self.group._handle, self.path, _size_hint(hard_limit), _size_hint(soft_limit),
             _size_hint(request_size)))
 
+    @classmethod
+    def open(cls, path, group=None, mode="r"):
+        """Collective: an existing shared file (one an earlier job wrote,
+        e.g. to restart on another number of ranks), mode "r" or "r+";
+        never created or truncated (NotFound where it is missing). Leaving
+        a `with` block closes it and keeps the file (keep=True)."""
+        modes = {"r": _R, "r+": _RW}
+        self = cls.__new__(cls)
+        self.group = _group(group)
+        self.path = os.fspath(path)
+        self.keep = True
+        self._handle = 0
+        # A bad mode still goes into the collective (as 0, which C refuses),
+        # so that every rank fails together.
+        rc, handle = _pario.shared_file_open(self.group._handle, self.path, modes.get(mode, 0))
+        if mode not in modes and rc != _pario.OK:
+            raise InvalidArgument(_pario.ERR_INVALID_ARGUMENT, f"mode {mode!r}: expected 'r' or 'r+'")
+        self._handle = _check(rc, handle)
+        return self
+
     def length(self):
         return _check(*_pario.shared_file_length(self._live()))
 

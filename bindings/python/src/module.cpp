@@ -111,6 +111,12 @@ void bind_constants(nb::module_& m) {
   PARIO_CONSTANT(TYPE_UINT64);
   PARIO_CONSTANT(TYPE_COMPLEX_FLOAT);
 
+  PARIO_CONSTANT(ORDER_C);
+  PARIO_CONSTANT(ORDER_FORTRAN);
+  PARIO_CONSTANT(BYTE_ORDER_NATIVE);
+  PARIO_CONSTANT(BYTE_ORDER_LITTLE);
+  PARIO_CONSTANT(BYTE_ORDER_BIG);
+
   PARIO_CONSTANT(ARRAY_MAX_DIMS);
   PARIO_CONSTANT(COUNTER_GLOBAL);
   PARIO_CONSTANT(SIZE_UNKNOWN);
@@ -179,6 +185,11 @@ void bind_files(nb::module_& m) {
     int rc = unlocked([&] {
       return pario_shared_file_create(as<pario_group_t>(group), path.c_str(), hard, soft, request, &f);
     });
+    return std::make_pair(rc, id(f));
+  });
+  m.def("shared_file_open", [](uintptr_t group, const std::string& path, int mode) {
+    pario_shared_file_t f = nullptr;
+    int rc = unlocked([&] { return pario_shared_file_open(as<pario_group_t>(group), path.c_str(), mode, &f); });
     return std::make_pair(rc, id(f));
   });
   m.def("shared_file_destroy", [](uintptr_t h) {
@@ -441,6 +452,101 @@ void bind_arrays(nb::module_& m) {
   });
 }
 
+// ---- collective I/O (decompositions) ----
+
+using Int64s = nb::ndarray<const int64_t, nb::ndim<1>, nb::device::cpu, nb::c_contig>;
+using Int64sOut = nb::ndarray<int64_t, nb::ndim<1>, nb::device::cpu, nb::c_contig>;
+
+// pario_decomp_hints from the package's arguments: (aggregators,
+// aggregator_ranks (empty: none), buffer_size, align, byte_order).
+struct Hints {
+  pario_decomp_hints c;
+  std::vector<int> ranks;
+  Hints(int aggregators, std::vector<int> aggregator_ranks, int64_t buffer_size, int64_t align, int byte_order)
+      : ranks(std::move(aggregator_ranks)) {
+    pario_decomp_hints_init(&c);
+    c.aggregators = aggregators;
+    c.aggregator_ranks = ranks.empty() ? nullptr : ranks.data();
+    c.buffer_size = buffer_size;
+    c.align = align;
+    c.byte_order = byte_order;
+  }
+};
+
+// A decomposition write or read into a shared file, blocking or not:
+// (status, request handle; 0 when blocking or failed).
+std::pair<int, uintptr_t> decomp_transfer(bool write, uintptr_t h, uintptr_t file, int64_t offset, int mem_type,
+                                          void* buf, bool nonblocking) {
+  pario_request_t r = PARIO_REQUEST_NULL;
+  int rc = unlocked([&] {
+    auto d = as<pario_decomp_t>(h);
+    auto f = as<pario_shared_file_t>(file);
+    if (nonblocking) {
+      return write ? pario_decomp_iwrite(d, f, offset, mem_type, buf, &r)
+                   : pario_decomp_iread(d, f, offset, mem_type, buf, &r);
+    }
+    return write ? pario_decomp_write(d, f, offset, mem_type, buf) : pario_decomp_read(d, f, offset, mem_type, buf);
+  });
+  return {rc, id(r)};
+}
+
+void bind_collective(nb::module_& m) {
+  nb::class_<Hints>(m, "DecompHints")
+      .def(nb::init<int, std::vector<int>, int64_t, int64_t, int>(), nb::arg("aggregators"),
+           nb::arg("aggregator_ranks"), nb::arg("buffer_size"), nb::arg("align"), nb::arg("byte_order"));
+  // starts and counts: nblocks * len(dims) entries, block after block.
+  m.def("decomp_create_blocks", [](uintptr_t group, int file_type, const Dims& dims, int order, int nblocks,
+                                   const Dims& starts, const Dims& counts, const Hints& hints) {
+    pario_decomp_t d = PARIO_DECOMP_NULL;
+    int rc = unlocked([&] {
+      return pario_decomp_create_blocks(as<pario_group_t>(group), file_type, static_cast<int>(dims.size()),
+                                        dims.data(), order, nblocks, starts.data(), counts.data(), &hints.c, &d);
+    });
+    return std::make_pair(rc, id(d));
+  });
+  m.def("decomp_create_indices", [](uintptr_t group, int file_type, int64_t global_size, Int64s indices,
+                                    const Hints& hints) {
+    pario_decomp_t d = PARIO_DECOMP_NULL;
+    int rc = unlocked([&] {
+      return pario_decomp_create_indices(as<pario_group_t>(group), file_type, global_size,
+                                         static_cast<int64_t>(indices.shape(0)), indices.data(), &hints.c, &d);
+    });
+    return std::make_pair(rc, id(d));
+  });
+  // positions: as many entries as keys, filled on success.
+  m.def("decomp_create_keys", [](uintptr_t group, int file_type, Int64s keys, Int64sOut positions,
+                                 const Hints& hints) {
+    pario_decomp_t d = PARIO_DECOMP_NULL;
+    int64_t global_size = 0;
+    int rc = unlocked([&] {
+      return pario_decomp_create_keys(as<pario_group_t>(group), file_type, static_cast<int64_t>(keys.shape(0)),
+                                      keys.data(), &hints.c,
+                                      positions.shape(0) == keys.shape(0) ? positions.data() : nullptr,
+                                      &global_size, &d);
+    });
+    return std::make_tuple(rc, id(d), global_size);
+  });
+  m.def("decomp_free", [](uintptr_t h) {
+    auto d = as<pario_decomp_t>(h);
+    return unlocked([&] { return pario_decomp_free(&d); });
+  });
+  m.def("decomp_info", [](uintptr_t h) {
+    int64_t global_size = 0, local_count = 0;
+    int aggregators = 0, is_aggregator = 0;
+    int rc = pario_decomp_info(as<pario_decomp_t>(h), &global_size, &local_count, &aggregators, &is_aggregator);
+    return std::make_tuple(rc, global_size, local_count, aggregators, is_aggregator != 0);
+  });
+  m.def("decomp_write", [](uintptr_t h, uintptr_t file, int64_t offset, int mem_type, ConstBuffer buf,
+                           bool nonblocking) {
+    // pario only reads buf (pario_decomp_write takes const void*).
+    return decomp_transfer(true, h, file, offset, mem_type, const_cast<void*>(buf.data()), nonblocking);
+  });
+  m.def("decomp_read", [](uintptr_t h, uintptr_t file, int64_t offset, int mem_type, Buffer buf,
+                          bool nonblocking) {
+    return decomp_transfer(false, h, file, offset, mem_type, buf.data(), nonblocking);
+  });
+}
+
 }  // namespace
 
 NB_MODULE(_pario, m) {
@@ -475,4 +581,5 @@ NB_MODULE(_pario, m) {
   bind_constants(m);
   bind_files(m);
   bind_arrays(m);
+  bind_collective(m);
 }

@@ -1,0 +1,116 @@
+! Collective I/O from the Fortran module at 1, 2 and 4 ranks: a 3-D
+! real(real64) array a(6, 5, 8) written in px x py blocks (Fortran order,
+! 1-based starts), checked in the file itself by rank 0, read back as
+! real(real32); written again as two z-slabs per rank (several blocks),
+! read back nonblocking; the file closed, opened again (mode PARIO_READ)
+! and read with a 1-based index decomposition into integer(int64); and a
+! buffer too small on one rank failing on every rank.
+program collective_io_test
+  use pario
+  use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
+  implicit none
+  integer, parameter :: nx = 6, ny = 5, nz = 8
+  integer :: me, np, ierr, failures = 0, px, py, i, j, k, b
+  integer(int64) :: lo(3), cnt(3), n, starts(3, 2), counts(3, 2), local, global
+  integer(int64), allocatable :: idx(:), ints(:)
+  real(real64) :: whole(nx, ny, nz), disk(nx, ny, nz)
+  real(real64), allocatable :: mine(:, :, :), slabs(:), back64(:), flat(:)
+  real(real32), allocatable :: back(:, :, :)
+  character(len=256) :: dir, path
+  type(pario_group) :: world
+  type(pario_shared_file) :: f
+  type(pario_decomp) :: d
+  type(pario_request) :: req
+  integer :: aggregators
+  logical :: is_aggregator
+
+  call pario_init()
+  me = pario_rank()
+  np = pario_size()
+  call pario_group_world(world)
+  call get_environment_variable('PARIO_SCRATCH', dir)
+  if (len_trim(dir) == 0) dir = '/tmp'
+  write (path, '(a, a)') trim(dir), '/fortran_collective.dat'
+  whole = reshape([(((real(i + 10 * j + 100 * k, real64), i = 1, nx), j = 1, ny), k = 1, nz)], [nx, ny, nz])
+
+  ! px x py blocks over dimensions 1 and 2; every rank all of dimension 3.
+  px = merge(2, 1, np >= 2)
+  py = np / px
+  lo = [int(nx * mod(me, px) / px + 1, int64), int(ny * (me / px) / py + 1, int64), 1_int64]
+  cnt = [int(nx * (mod(me, px) + 1) / px, int64) - lo(1) + 1, int(ny * (me / px + 1) / py, int64) - lo(2) + 1, &
+         int(nz, int64)]
+  mine = whole(lo(1):lo(1) + cnt(1) - 1, lo(2):lo(2) + cnt(2) - 1, :)
+  call pario_shared_file_create(f, world, path, PARIO_UNKNOWN, int(nx * ny * nz * 8, int64), PARIO_UNKNOWN)
+  call pario_decomp_create_blocks(d, world, PARIO_TYPE_DOUBLE, [int(nx, int64), int(ny, int64), int(nz, int64)], &
+                                  lo, cnt, aggregators=min(2, np), buffer_size=64_int64)
+  call pario_decomp_info(d, global, local, aggregators, is_aggregator)
+  call check(global == nx * ny * nz .and. local == size(mine, kind=int64), 'decomposition sizes')
+  call check(aggregators == min(2, np), 'the aggregators hint')
+  call pario_decomp_write(d, f, 0_int64, mine)
+  call pario_group_barrier(world)
+  if (me == 0) then
+    call pario_shared_file_read(f, 0_int64, disk)
+    call check(all(disk == whole), 'the file holds the array column-major')
+  end if
+  allocate (back(cnt(1), cnt(2), cnt(3)))
+  call pario_decomp_read(d, f, 0_int64, back)
+  call check(all(back == real(mine, real32)), 'read back as real(real32)')
+  ! A buffer too small on the last rank: every rank fails, the file is unchanged.
+  call pario_decomp_write(d, f, 0_int64, mine(:, :, 1:merge(nz - 1, nz, me == np - 1)) * 0, ierr)
+  if (me == np - 1 .or. np == 1) then
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'a buffer too small is refused')
+    call check(index(pario_error_message(), 'elements') > 0, 'the message says why')
+  else
+    call check(ierr == PARIO_ERR_REMOTE, 'the other ranks fail with it')
+  end if
+  call pario_decomp_free(d)
+
+  ! Two z-slabs per rank (several blocks, 2-D starts and counts), nonblocking.
+  do b = 1, 2
+    starts(:, b) = [1_int64, 1_int64, int(nz * (2 * me + b - 1) / (2 * np) + 1, int64)]
+    counts(:, b) = [int(nx, int64), int(ny, int64), int(nz * (2 * me + b) / (2 * np), int64) - starts(3, b) + 1]
+  end do
+  slabs = [reshape(whole(:, :, starts(3, 1):starts(3, 1) + counts(3, 1) - 1), [nx * ny * counts(3, 1)]), &
+           reshape(whole(:, :, starts(3, 2):starts(3, 2) + counts(3, 2) - 1), [nx * ny * counts(3, 2)])]
+  call pario_decomp_create_blocks(d, world, PARIO_TYPE_DOUBLE, [int(nx, int64), int(ny, int64), int(nz, int64)], &
+                                  starts, counts)
+  call pario_decomp_iwrite(d, f, 0_int64, slabs * 2, req)
+  call pario_wait(req)
+  allocate (back64(size(slabs)))
+  call pario_decomp_iread(d, f, 0_int64, back64, req)
+  call pario_wait(req)
+  call check(all(back64 == slabs * 2), 'two slabs per rank, nonblocking')
+  call pario_decomp_free(d)
+  call pario_shared_file_close(f)
+
+  ! Opened again and read round robin by global index (1-based).
+  call pario_shared_file_open(f, world, path, PARIO_READ)
+  n = (nx * ny * nz - me + np - 1) / np
+  idx = [(int(me + 1, int64) + np * i, i = 0, int(n) - 1)]
+  allocate (ints(n))
+  call pario_decomp_create_indices(d, world, PARIO_TYPE_DOUBLE, int(nx * ny * nz, int64), idx, &
+                                   aggregators=min(2, np), buffer_size=64_int64)
+  call pario_decomp_read(d, f, 0_int64, ints)
+  flat = reshape(whole * 2, [nx * ny * nz])
+  call check(all(ints == int(flat(idx), int64)), 'read by 1-based index into integer(int64)')
+  call pario_decomp_free(d)
+  call pario_shared_file_destroy(f)
+  call pario_shared_file_open(f, world, trim(path) // '.missing', PARIO_READ, ierr)
+  call check(ierr == PARIO_ERR_NOT_FOUND, 'opening a missing file')
+
+  call pario_finalize()
+  if (failures > 0) error stop 1
+  if (me == 0) print '(a)', 'collective_io_test: all checks passed'
+
+contains
+
+  subroutine check(ok, what)
+    logical, intent(in) :: ok
+    character(*), intent(in) :: what
+    if (.not. ok) then
+      failures = failures + 1
+      print '(a, i0, a, a)', 'rank ', me, ': FAILED: ', what
+    end if
+  end subroutine
+
+end program collective_io_test

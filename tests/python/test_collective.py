@@ -1,0 +1,224 @@
+"""Collective I/O (pario.Decomposition) at 1, 2 and 4 ranks: N-d blocks in C
+and Fortran order, random global indices, sparse keys, conversion and byte
+order on the way (int64 in memory, ">i4" in the file), a value that does
+not fit raising on every rank, nonblocking transfers, and a file written by
+every rank read back by half of them with another decomposition
+(SharedFile.open, an mpi4py communicator). The file's bytes are checked
+with numpy.fromfile on rank 0 after a barrier."""
+import numpy as np
+import pytest
+
+import pario
+
+# Many rounds (8 doubles a round) and, with several ranks, two aggregators.
+SMALL = dict(buffer_size=64, aggregators=min(2, pario.size()))
+
+
+def shared_path(name):
+    return pario.scratch_path(name, per_rank=False)
+
+
+def value_of(g):
+    return np.asarray(g) * 0.5 + 1.0
+
+
+def on_disk(f, path, dtype, count=-1, offset=0):
+    """After a barrier, the file's elements as rank 0 reads them with
+    NumPy (None on the other ranks)."""
+    f.group.barrier()
+    return np.fromfile(path, dtype=dtype, count=count, offset=offset) if f.group.rank == 0 else None
+
+
+def split(n, rank, size):
+    return n * rank // size, n * (rank + 1) // size
+
+
+@pytest.mark.parametrize("hints", [{}, SMALL])
+def test_blocks_c_order_round_trip(hints):
+    g = pario.Group()
+    dims = (7, 6, 5)
+    full = value_of(np.arange(np.prod(dims))).reshape(dims)
+    px = 2 if g.size >= 2 else 1
+    py = g.size // px
+    ix, iy = g.rank % px, g.rank // px
+    (j0, j1), (k0, k1) = split(6, ix, px), split(5, iy, py)
+    path = shared_path("py_blocks_c.dat")
+    with pario.SharedFile(path, g) as f, \
+            pario.Decomposition.blocks(dims, (0, j0, k0), (7, j1 - j0, k1 - k0), np.float64, **hints) as d:
+        assert d.global_size == full.size and d.local_count == 7 * (j1 - j0) * (k1 - k0)
+        assert 1 <= d.aggregators <= g.size and isinstance(d.is_aggregator, bool)
+        d.write(f, full[:, j0:j1, k0:k1], offset=16)  # a strided view: copied first
+        disk = on_disk(f, path, np.float64, offset=16)
+        if g.rank == 0:
+            assert np.array_equal(disk, full.ravel())
+        back = d.read(f, offset=16)  # one block: its shape, the file's dtype
+        assert back.shape == (7, j1 - j0, k1 - k0) and back.dtype == np.float64
+        assert np.array_equal(back, full[:, j0:j1, k0:k1])
+        as_float = d.read(f, dtype=np.float32, offset=16)
+        assert as_float.dtype == np.float32 and np.array_equal(as_float, full[:, j0:j1, k0:k1].astype(np.float32))
+
+
+def test_blocks_fortran_order_several_blocks():
+    """A 9 x 4 array (flat index i + 9 * j), each rank two row ranges of
+    every column: two blocks in 2-D starts/counts, stored column-major."""
+    g = pario.Group()
+    full = np.arange(36, dtype=np.int32).reshape((9, 4), order="F")  # full[i, j] == i + 9 * j
+    starts, counts, pieces = [], [], []
+    for b in range(2):
+        lo, hi = split(9, 2 * g.rank + b, 2 * g.size)
+        starts.append((lo, 0))
+        counts.append((hi - lo, 4))
+        pieces.append(full[lo:hi, :].ravel(order="F"))
+    mine = np.concatenate(pieces)
+    path = shared_path("py_blocks_f.dat")
+    with pario.SharedFile(path, g) as f, \
+            pario.Decomposition.blocks((9, 4), np.array(starts), np.array(counts), np.float64, order="F",
+                                       **SMALL) as d:
+        assert d.local_count == mine.size
+        d.write(f, mine)  # int32 in memory, float64 in the file
+        disk = on_disk(f, path, np.float64)
+        if g.rank == 0:
+            assert np.array_equal(disk, np.arange(36.0))
+        back = d.read(f, out=np.empty(mine.size, np.int64))
+        assert back.dtype == np.int64 and np.array_equal(back, mine)
+
+
+def test_one_fortran_block_keeps_its_shape():
+    """One block in Fortran order: the array's (i, j) is the block's (i, j),
+    whatever its memory layout."""
+    g = pario.Group()
+    full = np.arange(12.0).reshape(3, 4)
+    lo, hi = split(4, g.rank, g.size)
+    path = shared_path("py_block_f.dat")
+    with pario.SharedFile(path, g) as f, \
+            pario.Decomposition.blocks((3, 4), (0, lo), (3, hi - lo), order="F") as d:
+        d.write(f, full[:, lo:hi])  # C-ordered memory: taken in F order
+        disk = on_disk(f, path, np.float64)
+        if g.rank == 0:
+            assert np.array_equal(disk, full.ravel(order="F"))
+        back = d.read(f)
+        assert back.flags.f_contiguous and np.array_equal(back, full[:, lo:hi])
+        strided = np.zeros((3, 2 * (hi - lo)))[:, ::2]
+        assert d.read(f, out=strided) is strided and np.array_equal(strided, full[:, lo:hi])
+
+
+def test_random_indices_int64_to_big_endian_int32():
+    g = pario.Group()
+    n = 5000
+    perm = np.random.default_rng(7).permutation(n // 2)
+    first = 1 if g.size > 1 else 0  # rank 0 holds nothing when there are others
+    lo, hi = split(n // 2, g.rank - first, g.size - first) if g.rank >= first else (0, 0)
+    idx = 2 * perm[lo:hi]  # even indices only: odd ones stay as they were
+    vals = idx.astype(np.int64) * 3 - 7000
+    path = shared_path("py_random.dat")
+    with pario.SharedFile(path, g) as f:
+        if g.rank == 0:
+            f.write(0, np.full(n * 4, 0xAB, np.uint8))
+        g.barrier()
+        with pario.Decomposition.indices(n, idx, ">i4", **SMALL) as d:
+            assert d.dtype == np.dtype(">i4") and d.local_count == hi - lo
+            d.write(f, vals)
+            disk = on_disk(f, path, ">i4")
+            if g.rank == 0:
+                assert np.array_equal(disk[::2], np.arange(0, n, 2) * 3 - 7000)
+                assert (np.ascontiguousarray(disk[1::2]).view(np.uint8) == 0xAB).all()
+            back = d.read(f, dtype=np.float64)
+            assert back.dtype == np.float64 and np.array_equal(back, vals.astype(np.float64))
+        with pario.Decomposition.indices(n, idx, np.int32, byteorder=">") as same:
+            assert same.dtype == np.dtype(">i4")
+            assert np.array_equal(same.read(f, dtype=np.int64), vals)
+
+
+def test_sparse_keys():
+    g = pario.Group()
+    n = 999
+    perm = np.random.default_rng(11).permutation(n)
+    lo, hi = split(n, g.rank, g.size)
+    keys = 1000 + 13 * perm[lo:hi]
+    path = shared_path("py_keys.dat")
+    with pario.SharedFile(path, g) as f, pario.Decomposition.keys(keys, np.float64, **SMALL) as d:
+        assert d.global_size == n and np.array_equal(d.positions, perm[lo:hi])
+        d.write(f, value_of(d.positions))
+        disk = on_disk(f, path, np.float64)
+        if g.rank == 0:
+            assert np.array_equal(disk, value_of(np.arange(n)))
+
+
+def test_a_value_that_does_not_fit_fails_on_every_rank():
+    g = pario.Group()
+    n = 16
+    mine = n // g.size
+    path = shared_path("py_refused.dat")
+    with pario.SharedFile(path, g) as f:
+        if g.rank == 0:
+            f.write(0, np.full(n, 0xAB, np.uint8))
+        g.barrier()
+        with pario.Decomposition.indices(n, np.arange(g.rank * mine, (g.rank + 1) * mine), np.int8) as d:
+            vals = np.arange(mine, dtype=np.float64)
+            bad = g.rank == g.size - 1
+            if bad:
+                vals[3] = 300.0
+            with pytest.raises(pario.OutOfRange if bad or g.size == 1 else pario.RemoteError) as e:
+                d.write(f, vals)
+            if bad:
+                assert "buf[3]" in e.value.message
+            disk = on_disk(f, path, np.uint8)
+            if g.rank == 0:
+                assert (disk == 0xAB).all()  # nothing written
+            # This package's own checks fail every rank too.
+            size = mine + 1 if bad else mine
+            with pytest.raises(pario.InvalidArgument if bad or g.size == 1 else pario.RemoteError):
+                d.write(f, np.zeros(size))
+            with pytest.raises(pario.InvalidArgument if bad or g.size == 1 else pario.RemoteError):
+                d.write(f, np.zeros(mine, np.float16 if bad else np.float64))
+        with pytest.raises(pario.InvalidArgument if g.rank == 0 or g.size == 1 else pario.RemoteError):
+            pario.Decomposition.blocks((4, 4), [0, 0], [1, 1] if g.rank else [1], np.float64)
+        with pytest.raises(pario.InvalidArgument):
+            pario.Decomposition.indices(n, [], ">i4", byteorder="<")
+
+
+def test_nonblocking():
+    g = pario.Group()
+    n = 4096
+    lo, hi = split(n, g.rank, g.size)
+    idx = n - 1 - np.arange(lo, hi)  # reversed
+    vals = value_of(idx)
+    path = shared_path("py_nonblocking.dat")
+    with pario.SharedFile(path, g) as f, pario.Decomposition.indices(n, idx, **SMALL) as d:
+        w = d.iwrite(f, vals)
+        vals[:] = 0  # copied at the start
+        assert isinstance(w, pario.Transfer)
+        w.wait()
+        g.barrier()
+        r = d.iread(f)
+        back = r.wait()
+        assert np.array_equal(back, value_of(idx))
+        out = np.empty(hi - lo, np.float32)
+        r = d.iread(f, out=out)
+        assert r.wait() is out and np.array_equal(out, value_of(idx).astype(np.float32))
+
+
+def test_written_on_all_read_on_half_with_another_decomposition():
+    from mpi4py import MPI
+    g = pario.Group()
+    n = 3000
+    lo, hi = split(n, g.rank, g.size)
+    path = shared_path("py_restart.dat")
+    f = pario.SharedFile(path, g)
+    with pario.Decomposition.blocks(n, [lo], [hi - lo]) as d:
+        d.write(f, value_of(np.arange(lo, hi)))
+    f.close()
+    readers = max(1, g.size // 2)
+    comm = MPI.COMM_WORLD.Split(0 if g.rank < readers else MPI.UNDEFINED, g.rank)
+    if g.rank < readers:
+        with pario.SharedFile.open(path, comm, "r") as f2:
+            idx = np.arange(g.rank, n, readers)  # round robin
+            with pario.Decomposition.indices(n, idx, group=f2.group, **SMALL) as r:
+                assert np.array_equal(r.read(f2), value_of(idx))
+        assert f2._handle == 0  # closed, kept
+        comm.Free()
+    g.barrier()
+    with pytest.raises(pario.NotFound):
+        pario.SharedFile.open(shared_path("py_missing.dat"), g)
+    with pario.SharedFile.open(path, g, "r+") as f3:  # kept by the with block; remove it now
+        f3.keep = False
