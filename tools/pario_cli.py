@@ -75,6 +75,23 @@ def stats_table(data):
         for op, a in arrays.items():
             out.append(f"  {op:<10} {a['local_calls']:>12} {human(a['local_bytes']):>12} {a['remote_calls']:>13} "
                        f"{human(a['remote_bytes']):>13} {a['messages']:>9}")
+    coll = data.get("collective", {})
+    if coll.get("write", {}).get("transfers") or coll.get("read", {}).get("transfers"):
+        cols = [("write", coll["write"]), ("read", coll["read"])]
+        most = coll.get("most", {})  # the sum's busiest rank
+        cols += [(f"{d}, most", most[d]) for d in ("write", "read") if d in most]
+        out.append(f"  {'collective I/O':<20}" + "".join(f" {name:>13}" for name, _ in cols))
+        for key in cols[0][1]:
+            cells = []
+            for _, c in cols:
+                v = c.get(key, 0)
+                cells.append(f"{v:.4f}" if key.endswith("_seconds") else
+                             human(v) if key.endswith("bytes") or key == "largest_request" else str(v))
+            out.append(f"  {key.replace('_', ' '):<20}" + "".join(f" {x:>13}" for x in cells))
+    setup = coll.get("setup", {})
+    if setup.get("decompositions"):
+        out.append(f"  decompositions: {setup['decompositions']} in {setup['seconds']:.4f} s, "
+                   f"{human(setup['plan_bytes'])} of plan")
     return out
 
 

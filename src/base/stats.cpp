@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <vector>
 
 namespace pario {
 namespace {
@@ -90,6 +91,7 @@ void StatsRegistry::clear() {
   std::lock_guard<std::mutex> lock(mu_);
   files_.clear();
   rma_.clear();
+  collective_.clear();
 }
 
 namespace {
@@ -143,6 +145,137 @@ void RmaStats::clear() {
   }
 }
 
+void CollectiveStats::record(IoDir dir, const CollectiveSnapshot& one) {
+  auto& d = dirs_[static_cast<int>(dir)];
+  const auto relaxed = std::memory_order_relaxed;
+  for (int i = 0; i < kCollectiveFieldCount; ++i) {
+    const uint64_t x = one.*kCollectiveFields[i].member;
+    if (!kCollectiveFields[i].largest) {
+      d[i].fetch_add(x, relaxed);
+      continue;
+    }
+    uint64_t cur = d[i].load(relaxed);
+    while (x > cur && !d[i].compare_exchange_weak(cur, x, relaxed)) {
+    }
+  }
+}
+
+void CollectiveStats::record_setup(uint64_t nanos, uint64_t plan_bytes) {
+  const auto relaxed = std::memory_order_relaxed;
+  setup_[0].fetch_add(1, relaxed);
+  setup_[1].fetch_add(nanos, relaxed);
+  setup_[2].fetch_add(plan_bytes, relaxed);
+}
+
+CollectiveSnapshot CollectiveStats::snapshot(IoDir dir) const {
+  const auto& d = dirs_[static_cast<int>(dir)];
+  CollectiveSnapshot s;
+  for (int i = 0; i < kCollectiveFieldCount; ++i) s.*kCollectiveFields[i].member = d[i].load(std::memory_order_relaxed);
+  return s;
+}
+
+SetupSnapshot CollectiveStats::setup() const {
+  const auto relaxed = std::memory_order_relaxed;
+  return {setup_[0].load(relaxed), setup_[1].load(relaxed), setup_[2].load(relaxed)};
+}
+
+void CollectiveStats::clear() {
+  for (auto& d : dirs_)
+    for (auto& a : d) a.store(0, std::memory_order_relaxed);
+  for (auto& a : setup_) a.store(0, std::memory_order_relaxed);
+}
+
+namespace {
+
+// The collective I/O rows of a table: one per field, one column per
+// snapshot (headed by heads[k]), then the setups. Empty when nothing ran.
+std::string collective_rows(const std::vector<const char*>& heads, const std::vector<CollectiveSnapshot>& cols,
+                            const SetupSnapshot& setup) {
+  bool any = setup.decompositions > 0;
+  for (const CollectiveSnapshot& c : cols) any = any || c.transfers > 0;
+  if (!any) return "";
+  std::ostringstream out;
+  char line[256];
+  std::snprintf(line, sizeof line, "  %-26s", "collective I/O");
+  out << line;
+  for (const char* h : heads) {
+    std::snprintf(line, sizeof line, " %14s", h);
+    out << line;
+  }
+  out << "\n";
+  for (const CollectiveField& f : kCollectiveFields) {
+    std::snprintf(line, sizeof line, "  %-26s", f.label);
+    out << line;
+    for (const CollectiveSnapshot& c : cols) {
+      if (f.nanos) {
+        std::snprintf(line, sizeof line, " %14.6f", (c.*f.member) / 1e9);
+      } else {
+        std::snprintf(line, sizeof line, " %14" PRIu64, c.*f.member);
+      }
+      out << line;
+    }
+    out << "\n";
+  }
+  std::snprintf(line, sizeof line,
+                "  decompositions made: %" PRIu64 " in %.6f s, keeping %" PRIu64 " bytes of plan\n",
+                setup.decompositions, setup.nanos / 1e9, setup.plan_bytes);
+  out << line;
+  return out.str();
+}
+
+// {"transfers": .., ..., "peak_buffer_bytes": ..} of one direction.
+std::string collective_json(const CollectiveSnapshot& c) {
+  std::ostringstream out;
+  out << "{";
+  for (const CollectiveField& f : kCollectiveFields) {
+    out << (&f == kCollectiveFields ? "" : ", ") << "\"" << f.name << "\": ";
+    if (f.nanos) {
+      out << (c.*f.member) / 1e9;
+    } else {
+      out << c.*f.member;
+    }
+  }
+  out << "}";
+  return out.str();
+}
+
+std::string setup_json(const SetupSnapshot& s) {
+  std::ostringstream out;
+  out << "{\"decompositions\": " << s.decompositions << ", \"seconds\": " << s.nanos / 1e9
+      << ", \"plan_bytes\": " << s.plan_bytes << "}";
+  return out.str();
+}
+
+// StatsTotals's collective values: read (0) and write (1), then the setup.
+void put_collective(const CollectiveSnapshot (&dirs)[2], const SetupSnapshot& setup,
+                    std::array<uint64_t, StatsTotals::kCollectiveValues>* v) {
+  for (int d = 0; d < 2; ++d) {
+    for (int i = 0; i < kCollectiveFieldCount; ++i) (*v)[d * kCollectiveFieldCount + i] = dirs[d].*kCollectiveFields[i].member;
+  }
+  uint64_t* s = &(*v)[2 * kCollectiveFieldCount];
+  s[0] = setup.decompositions;
+  s[1] = setup.nanos;
+  s[2] = setup.plan_bytes;
+}
+
+CollectiveSnapshot get_collective(const std::array<uint64_t, StatsTotals::kCollectiveValues>& sum,
+                                  const std::array<uint64_t, StatsTotals::kCollectiveValues>& most, int dir,
+                                  bool largest_only) {
+  CollectiveSnapshot c;
+  for (int i = 0; i < kCollectiveFieldCount; ++i) {
+    const int at = dir * kCollectiveFieldCount + i;
+    c.*kCollectiveFields[i].member = largest_only || kCollectiveFields[i].largest ? most[at] : sum[at];
+  }
+  return c;
+}
+
+SetupSnapshot get_setup(const std::array<uint64_t, StatsTotals::kCollectiveValues>& v) {
+  const uint64_t* s = &v[2 * kCollectiveFieldCount];
+  return {s[0], s[1], s[2]};
+}
+
+}  // namespace
+
 std::string StatsRegistry::table() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::ostringstream out;
@@ -186,6 +319,9 @@ std::string StatsRegistry::table() const {
                   r.messages);
     out << line;
   }
+  out << collective_rows({"write", "read"},
+                         {collective_.snapshot(IoDir::kWrite), collective_.snapshot(IoDir::kRead)},
+                         collective_.setup());
   return out.str();
 }
 
@@ -250,7 +386,9 @@ std::string StatsRegistry::json(int rank) const {
         << ", \"messages\": " << r.messages << "}";
     first = false;
   }
-  out << "}}";
+  out << "}, \"collective\": {\"write\": " << collective_json(collective_.snapshot(IoDir::kWrite))
+      << ", \"read\": " << collective_json(collective_.snapshot(IoDir::kRead))
+      << ", \"setup\": " << setup_json(collective_.setup()) << "}}";
   return out.str();
 }
 
@@ -281,6 +419,9 @@ StatsTotals StatsRegistry::totals() const {
     a[3] = r.remote_bytes;
     a[4] = r.messages;
   }
+  const CollectiveSnapshot dirs[2] = {collective_.snapshot(IoDir::kRead), collective_.snapshot(IoDir::kWrite)};
+  put_collective(dirs, collective_.setup(), &t.collective);
+  t.collective_most = t.collective;
   return t;
 }
 
@@ -380,6 +521,12 @@ std::string StatsTotals::table(int ranks) const {
                   rma_op_name(op), a[0], a[1], a[2], a[3], a[4]);
     out << line;
   }
+  out << collective_rows({"write", "read", "write, most", "read, most"},
+                         {get_collective(collective, collective_most, 1, false),
+                          get_collective(collective, collective_most, 0, false),
+                          get_collective(collective, collective_most, 1, true),
+                          get_collective(collective, collective_most, 0, true)},
+                         get_setup(collective));
   return out.str();
 }
 
@@ -403,7 +550,12 @@ std::string StatsTotals::json(int ranks) const {
         << ", \"remote_calls\": " << a[2] << ", \"remote_bytes\": " << a[3]
         << ", \"messages\": " << a[4] << "}";
   }
-  out << "}}";
+  out << "}, \"collective\": {\"write\": " << collective_json(get_collective(collective, collective_most, 1, false))
+      << ", \"read\": " << collective_json(get_collective(collective, collective_most, 0, false))
+      << ", \"setup\": " << setup_json(get_setup(collective))
+      << ", \"most\": {\"write\": " << collective_json(get_collective(collective, collective_most, 1, true))
+      << ", \"read\": " << collective_json(get_collective(collective, collective_most, 0, true))
+      << ", \"setup\": " << setup_json(get_setup(collective_most)) << "}}}";
   return out.str();
 }
 

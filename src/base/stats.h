@@ -1,5 +1,8 @@
 // I/O statistics per file: calls, bytes, time, share of random accesses and
-// a request-size histogram, per direction (read, write).
+// a request-size histogram, per direction (read, write); global-array
+// traffic per operation; collective I/O per direction (messages, bytes,
+// rounds, file requests, time in exchange and in file I/O, buffers) and
+// the decompositions made.
 //
 // Collection is off unless PARIO_STATS or PARIO_STATS_FILE is set: a page
 // cache hit costs about a microsecond and two clock reads would be a visible
@@ -15,6 +18,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -100,9 +104,72 @@ class RmaStats {
   std::array<Counters, std::size(kRmaOps)> ops_;
 };
 
+// Collective I/O (collective/transfer.h), one direction: the transfers a
+// rank finished and, summed over them, what it did as a sender and, where
+// it aggregates, as an aggregator. largest_request and peak_buffer_bytes
+// are the largest over the transfers (over ranks too, in StatsTotals).
+struct CollectiveSnapshot {
+  uint64_t transfers = 0;
+  uint64_t messages_sent = 0, messages_received = 0, bytes_sent = 0, bytes_received = 0;
+  uint64_t rounds = 0;                                            // aggregator rounds
+  uint64_t file_requests = 0, file_bytes = 0, largest_request = 0;  // the aggregator's I/O
+  uint64_t exchange_nanos = 0;  // waiting on messages
+  uint64_t io_nanos = 0;        // waiting on the file
+  uint64_t peak_buffer_bytes = 0;  // packed copy, windows and staging held at once
+};
+
+// The fields of CollectiveSnapshot in the order tables, JSON and
+// StatsTotals use: JSON key, table label, whether it is a largest (folded
+// by max, not sum) and whether it counts nanoseconds (shown as seconds,
+// the key then ends in "_seconds").
+struct CollectiveField {
+  const char* name;
+  const char* label;
+  uint64_t CollectiveSnapshot::*member;
+  bool largest;
+  bool nanos;
+};
+inline constexpr CollectiveField kCollectiveFields[] = {
+    {"transfers", "transfers", &CollectiveSnapshot::transfers, false, false},
+    {"messages_sent", "messages sent", &CollectiveSnapshot::messages_sent, false, false},
+    {"messages_received", "messages received", &CollectiveSnapshot::messages_received, false, false},
+    {"bytes_sent", "bytes sent", &CollectiveSnapshot::bytes_sent, false, false},
+    {"bytes_received", "bytes received", &CollectiveSnapshot::bytes_received, false, false},
+    {"rounds", "aggregator rounds", &CollectiveSnapshot::rounds, false, false},
+    {"file_requests", "file requests", &CollectiveSnapshot::file_requests, false, false},
+    {"file_bytes", "file bytes", &CollectiveSnapshot::file_bytes, false, false},
+    {"largest_request", "largest request (bytes)", &CollectiveSnapshot::largest_request, true, false},
+    {"exchange_seconds", "seconds in exchange", &CollectiveSnapshot::exchange_nanos, false, true},
+    {"io_seconds", "seconds in file I/O", &CollectiveSnapshot::io_nanos, false, true},
+    {"peak_buffer_bytes", "peak buffer bytes", &CollectiveSnapshot::peak_buffer_bytes, true, false},
+};
+inline constexpr int kCollectiveFieldCount = static_cast<int>(std::size(kCollectiveFields));
+
+// Decompositions made (Decomposition::create): how many, the time they
+// took, and the bytes of plan they keep (summed over them).
+struct SetupSnapshot {
+  uint64_t decompositions = 0, nanos = 0, plan_bytes = 0;
+};
+
+class CollectiveStats {
+ public:
+  // Adds `one` (a finished transfer: transfers = 1) to direction dir.
+  void record(IoDir dir, const CollectiveSnapshot& one);
+  // One decomposition made in `nanos`, keeping plan_bytes of plan.
+  void record_setup(uint64_t nanos, uint64_t plan_bytes);
+  CollectiveSnapshot snapshot(IoDir dir) const;
+  SetupSnapshot setup() const;
+  void clear();
+
+ private:
+  std::array<std::array<std::atomic<uint64_t>, kCollectiveFieldCount>, 2> dirs_{};
+  std::array<std::atomic<uint64_t>, 3> setup_{};  // as SetupSnapshot
+};
+
 // The counters that add up over processes (summed at pario_finalize): file
 // I/O per direction, over all files and per path (a shared file's ranks all
-// count under its one path), and global-array traffic per operation.
+// count under its one path), global-array traffic per operation, and
+// collective I/O per direction.
 struct StatsTotals {
   static constexpr int kFileFields = 4;  // calls, async calls, bytes, nanoseconds
   static constexpr int kRmaFields = 5;   // as RmaSnapshot
@@ -116,6 +183,14 @@ struct StatsTotals {
     std::array<uint64_t, 2 * kFileFields> v{};  // per direction, as above
   };
   std::map<std::string, PathSums> paths;
+  // Collective I/O: per direction (read, write) the fields of
+  // kCollectiveFields, then the setups' three. collective is summed over
+  // processes, collective_most takes each one's largest (the busiest rank:
+  // an aggregator); a table or JSON shows a largest field's sum as its
+  // largest.
+  static constexpr int kSetupFields = 3;
+  static constexpr int kCollectiveValues = 2 * kCollectiveFieldCount + kSetupFields;
+  std::array<uint64_t, kCollectiveValues> collective{}, collective_most{};
 
   // The per-path sums as bytes, and adding such bytes from another process
   // (MPI moves them; base has no MPI). merge_paths returns false on bytes
@@ -138,6 +213,8 @@ class StatsRegistry {
   std::shared_ptr<FileStats> for_path(const std::string& path);
   // Process-wide global-array counters.
   RmaStats& rma() { return rma_; }
+  // Process-wide collective I/O counters.
+  CollectiveStats& collective() { return collective_; }
 
   // Process-wide facts worth reporting (e.g. which I/O engine runs and why).
   void set_note(const std::string& key, const std::string& value);
@@ -156,6 +233,7 @@ class StatsRegistry {
   std::map<std::string, std::shared_ptr<FileStats>> files_;
   std::map<std::string, std::string> notes_;
   RmaStats rma_;
+  CollectiveStats collective_;
 };
 
 // Monotonic nanoseconds for timing operations.

@@ -6,6 +6,8 @@
 #include <new>
 #include <string>
 
+#include "base/stats.h"
+
 namespace pario::collective {
 namespace {
 
@@ -110,6 +112,7 @@ void Decomposition::give_back(std::unique_ptr<AggregatorBuffers> buffers) {
 Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& group, SortedRuns runs,
                                                              int64_t global_size, ElementType file_type,
                                                              const CollectiveOptions& options) {
+  const uint64_t t0 = now_nanos();
   const int size = group.size();
   Status local = check_options(options, file_type);
   std::vector<int> node_of(size);
@@ -219,6 +222,9 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
   PARIO_RETURN_IF_ERROR(comm::mpi_status(
       MPI_Allreduce(MPI_IN_PLACE, &overlap, 1, MPI_INT, MPI_MAX, d->comm_.get()), "MPI_Allreduce"));
   d->overlaps_ = overlap != 0;
+  if (StatsRegistry::global().enabled()) {
+    StatsRegistry::global().collective().record_setup(now_nanos() - t0, d->plan_bytes());
+  }
   return d;
 }
 

@@ -23,6 +23,26 @@ std::unique_ptr<char[]> allocate(int64_t bytes, const char* what, Status* status
   return p;
 }
 
+// One finished transfer into the process's statistics (PARIO_STATS).
+void record(device::IoKind kind, const TransferCounts& c) {
+  StatsRegistry& stats = StatsRegistry::global();
+  if (!stats.enabled()) return;
+  CollectiveSnapshot one;
+  one.transfers = 1;
+  one.messages_sent = c.messages_sent;
+  one.messages_received = c.messages_received;
+  one.bytes_sent = c.bytes_sent;
+  one.bytes_received = c.bytes_received;
+  one.rounds = c.rounds;
+  one.file_requests = c.io_requests;
+  one.file_bytes = c.io_bytes;
+  one.largest_request = c.largest_request;
+  one.exchange_nanos = c.exchange_nanos;
+  one.io_nanos = c.io_nanos;
+  one.peak_buffer_bytes = c.buffer_bytes;
+  stats.collective().record(kind == device::IoKind::kWrite ? IoDir::kWrite : IoDir::kRead, one);
+}
+
 }  // namespace
 
 Transfer::Transfer(Decomposition& d, Target& target, uint64_t offset, device::IoKind kind, ElementType mem_type,
@@ -386,6 +406,7 @@ Status Transfer::wait() {
   }
   waited_ = true;
   if (buffers_) d_.give_back(std::move(buffers_));
+  record(kind_, counts_);
   return comm::agree(d_.comm(), local_);
 }
 

@@ -12,6 +12,15 @@ Status gather_stats(const Comm& comm, StatsTotals* totals) {
       MPI_Reduce(root ? MPI_IN_PLACE : t.v.data(), t.v.data(), static_cast<int>(t.v.size()),
                  MPI_UINT64_T, MPI_SUM, 0, comm.get()),
       "MPI_Reduce"));
+  // Collective I/O: summed, and each value's largest over ranks.
+  PARIO_RETURN_IF_ERROR(mpi_status(
+      MPI_Reduce(root ? MPI_IN_PLACE : t.collective.data(), t.collective.data(),
+                 static_cast<int>(t.collective.size()), MPI_UINT64_T, MPI_SUM, 0, comm.get()),
+      "MPI_Reduce"));
+  PARIO_RETURN_IF_ERROR(mpi_status(
+      MPI_Reduce(root ? MPI_IN_PLACE : t.collective_most.data(), t.collective_most.data(),
+                 static_cast<int>(t.collective_most.size()), MPI_UINT64_T, MPI_MAX, 0, comm.get()),
+      "MPI_Reduce"));
   // Per-path sums: every rank's packed records gathered to rank 0.
   const std::string mine = t.pack_paths();
   int bytes = static_cast<int>(mine.size());

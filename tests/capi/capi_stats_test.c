@@ -2,7 +2,9 @@
  * rank's statistics as JSON, naming each file with its calls, bytes, share
  * of random accesses, and the I/O engine in use; with several ranks, rank 0
  * also writes the totals over all ranks to stats_sum.json, overall and per
- * path: the shared file's one path sums every rank's writes. */
+ * path: the shared file's one path sums every rank's writes. A collective
+ * write and read of known sizes give known message, byte and request
+ * counts per rank and summed. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,8 +51,43 @@ int main(void) {
   for (int i = 0; i < 3; ++i) CHECK(pario_shared_file_write(sf, (i * np + me) * 100, buf, 100) == PARIO_OK);
   CHECK(pario_shared_file_destroy(&sf) == PARIO_OK);
 
+  /* Collective I/O: each rank holds 100 doubles, [100 me, 100 me + 100);
+   * 400-byte rounds (50 elements), domains aligned to one element. The
+   * write has one aggregator (rank 0): every other rank sends its 800
+   * bytes in 2 messages and rank 0 writes all 800 np bytes in 2 np
+   * requests of 400. The read has one aggregator per rank, each domain a
+   * rank's own elements: no messages, 2 requests each. */
+  char coll[4096];
+  CHECK(pario_scratch_path("stats_test_coll.dat", coll, sizeof coll) == PARIO_OK);
+  *strrchr(coll, '.') = '\0';
+  CHECK(pario_shared_file_create(world, coll, PARIO_SIZE_UNKNOWN, PARIO_SIZE_UNKNOWN, PARIO_SIZE_UNKNOWN, &sf) ==
+        PARIO_OK);
+  double values[100];
+  for (int i = 0; i < 100; ++i) values[i] = 100.0 * me + i;
+  const int64_t dims[1] = {100 * (int64_t)np}, start[1] = {100 * (int64_t)me}, count[1] = {100};
+  pario_decomp_hints hints;
+  pario_decomp_hints_init(&hints);
+  hints.buffer_size = 400;
+  hints.align = 8;
+  for (int pass = 0; pass < 2; ++pass) {
+    hints.aggregators = pass == 0 ? 1 : np;
+    pario_decomp_t d = PARIO_DECOMP_NULL;
+    CHECK(pario_decomp_create_blocks(world, PARIO_TYPE_DOUBLE, 1, dims, PARIO_ORDER_C, 1, start, count, &hints, &d) ==
+          PARIO_OK);
+    if (pass == 0) {
+      CHECK(pario_decomp_write(d, sf, 0, PARIO_TYPE_DOUBLE, values) == PARIO_OK);
+    } else {
+      double back[100] = {0};
+      CHECK(pario_decomp_read(d, sf, 0, PARIO_TYPE_DOUBLE, back) == PARIO_OK);
+      CHECK(memcmp(back, values, sizeof back) == 0);
+    }
+    CHECK(pario_decomp_free(&d) == PARIO_OK);
+  }
+  CHECK(pario_shared_file_destroy(&sf) == PARIO_OK);
+
   char table[8192];
   CHECK(pario_stats_table(table, sizeof table) > 0 && strstr(table, name) != NULL);
+  CHECK(strstr(table, "collective I/O") != NULL && strstr(table, "decompositions made: 2") != NULL);
 
   /* A link planted at the statistics path is replaced, not written
    * through, and the file is private to the user. */
@@ -87,21 +124,57 @@ int main(void) {
     CHECK(strstr(text, "\"read\": {\"calls\": 2, \"async_calls\": 1, \"bytes\": 2000") != NULL);
     CHECK(strstr(text, "\"io_engine\"") != NULL);
     CHECK(strstr(text, "\"size\": 10000") != NULL);
+    char want[400];
+    if (me == 0) {
+      snprintf(want, sizeof want,
+               "\"collective\": {\"write\": {\"transfers\": 1, \"messages_sent\": 0, \"messages_received\": %d, "
+               "\"bytes_sent\": 0, \"bytes_received\": %d, \"rounds\": %d, \"file_requests\": %d, "
+               "\"file_bytes\": %d, \"largest_request\": 400, ",
+               2 * (np - 1), 800 * (np - 1), 2 * np, 2 * np, 800 * np);
+    } else {
+      snprintf(want, sizeof want,
+               "\"collective\": {\"write\": {\"transfers\": 1, \"messages_sent\": 2, \"messages_received\": 0, "
+               "\"bytes_sent\": 800, \"bytes_received\": 0, \"rounds\": 0, \"file_requests\": 0, "
+               "\"file_bytes\": 0, \"largest_request\": 0, ");
+    }
+    CHECK(strstr(text, want) != NULL);
+    CHECK(strstr(text, "\"read\": {\"transfers\": 1, \"messages_sent\": 0, \"messages_received\": 0, "
+                       "\"bytes_sent\": 0, \"bytes_received\": 0, \"rounds\": 2, \"file_requests\": 2, "
+                       "\"file_bytes\": 800, \"largest_request\": 400, ") != NULL);
+    CHECK(strstr(text, "\"setup\": {\"decompositions\": 2, ") != NULL);
   }
   remove(json);
   if (me == 0 && np > 1) {
-    char sum[4096], want[160];
+    char sum[4096], want[400];
     snprintf(sum, sizeof sum, "%.*ssum%s", (int)(rank - pattern), pattern, rank + 2);
     text = slurp(sum);
     CHECK(text != NULL);
     if (text) {
       snprintf(want, sizeof want, "\"ranks\": %d", np);
       CHECK(strstr(text, want) != NULL);
-      snprintf(want, sizeof want, "\"write\": {\"calls\": %d, \"async_calls\": 0, \"bytes\": %d", 13 * np,
-               10300 * np);
+      /* Files: the collective requests (asynchronous) included. */
+      snprintf(want, sizeof want, "\"write\": {\"calls\": %d, \"async_calls\": %d, \"bytes\": %d", 15 * np,
+               2 * np, 11100 * np);
       CHECK(strstr(text, want) != NULL);
-      snprintf(want, sizeof want, "\"read\": {\"calls\": %d, \"async_calls\": %d, \"bytes\": %d", 2 * np,
-               np, 2000 * np);
+      snprintf(want, sizeof want, "\"read\": {\"calls\": %d, \"async_calls\": %d, \"bytes\": %d", 4 * np,
+               3 * np, 2800 * np);
+      CHECK(strstr(text, want) != NULL);
+      /* Collective I/O summed; the largest request is the largest, not a sum. */
+      snprintf(want, sizeof want,
+               "\"collective\": {\"write\": {\"transfers\": %d, \"messages_sent\": %d, \"messages_received\": %d, "
+               "\"bytes_sent\": %d, \"bytes_received\": %d, \"rounds\": %d, \"file_requests\": %d, "
+               "\"file_bytes\": %d, \"largest_request\": 400, ",
+               np, 2 * (np - 1), 2 * (np - 1), 800 * (np - 1), 800 * (np - 1), 2 * np, 2 * np, 800 * np);
+      CHECK(strstr(text, want) != NULL);
+      snprintf(want, sizeof want,
+               "\"read\": {\"transfers\": %d, \"messages_sent\": 0, \"messages_received\": 0, "
+               "\"bytes_sent\": 0, \"bytes_received\": 0, \"rounds\": %d, \"file_requests\": %d, "
+               "\"file_bytes\": %d, \"largest_request\": 400, ",
+               np, 2 * np, 2 * np, 800 * np);
+      CHECK(strstr(text, want) != NULL);
+      /* The busiest rank: rank 0 received every other rank's bytes. */
+      snprintf(want, sizeof want, "\"most\": {\"write\": {\"transfers\": 1, \"messages_sent\": 2, "
+               "\"messages_received\": %d, \"bytes_sent\": 800, \"bytes_received\": %d, ", 2 * (np - 1), 800 * (np - 1));
       CHECK(strstr(text, want) != NULL);
       /* Per path: the shared file once, opened by every rank. */
       const char *entry = strstr(text, "stats_test_shared.dat\"");

@@ -153,6 +153,8 @@ TEST(Stats, GatherSumsEveryRankOnRankZero) {
   shared.size = 100 + static_cast<uint64_t>(rank);
   shared.v[0] = 2;
   t.paths["rank" + std::to_string(rank)].ranks = 1;
+  t.collective[0] = 3;
+  t.collective_most[0] = 10 + static_cast<uint64_t>(rank);
   ASSERT_TRUE(gather_stats(world(), &t).ok());
   if (rank != 0) {
     EXPECT_EQ(t.v[0], 1u);  // unchanged
@@ -164,6 +166,8 @@ TEST(Stats, GatherSumsEveryRankOnRankZero) {
   EXPECT_EQ(t.paths["shared"].ranks, static_cast<uint64_t>(size));
   EXPECT_EQ(t.paths["shared"].size, 100u + static_cast<uint64_t>(size - 1));  // the largest
   EXPECT_EQ(t.paths["shared"].v[0], 2u * static_cast<uint64_t>(size));
+  EXPECT_EQ(t.collective[0], 3u * static_cast<uint64_t>(size));
+  EXPECT_EQ(t.collective_most[0], 10u + static_cast<uint64_t>(size - 1));  // the largest
 }
 
 }  // namespace
