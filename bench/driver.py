@@ -786,7 +786,7 @@ def collective_build(build_dir):
                          env=dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1"))
     if out.returncode != 0:
         sys.exit(f"bench/run: {exe} --impls-built failed:\n{out.stderr}")
-    return str(exe), json.loads(out.stdout.strip().splitlines()[-1])
+    return str(exe), json.loads(out.stdout.strip().splitlines()[-1], strict=False)
 
 
 def mpich_launcher():
@@ -801,12 +801,12 @@ def bench_collective(args):
     parallel HDF5, a hand-written two-phase, root gather and the limit."""
     quick = args.quick
     reps = 1 if quick else 3
-    dims = (16, 256, 512) if quick else (64, 1024, 1024)          # 16 MiB, or 512 MiB of doubles
-    elements = (1 << 20) if quick else (1 << 25)                   # unstructured: 8 MiB, or 32 Mi doubles
+    dims = (8, 256, 512) if quick else (64, 1024, 1024)           # 8 MiB, or 512 MiB of doubles
+    elements = (1 << 19) if quick else (1 << 25)                   # unstructured: 4 MiB, or 32 Mi doubles
     # The indexed-file-type peers move ~1-6 MB/s at 4 ranks here (OMPIO
     # 1.2 MB/s): at 32 Mi doubles a single write would take ~4 minutes.
     # They run on fewer elements, page cache only; MB/s is what is compared.
-    indexed_elements = (1 << 17) if quick else (1 << 21)
+    indexed_elements = (1 << 16) if quick else (1 << 21)
     decomp_indices = 10 ** 6 if quick else 10 ** 7
     table1_buffers = [1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20]
     rank_counts = [args.ranks] if args.ranks else [1, 2, 4]
@@ -815,19 +815,21 @@ def bench_collective(args):
     main = collective_build(BUILD)
     if main is None:
         sys.exit(f"bench/run: {BUILD}/bench/collective_bench is missing: build first (scripts/build.sh release)")
-    builds = []  # (tag, binary, impls, launcher, env, rank counts, is_openmpi)
+    builds = []  # (tag, binary, impls, launcher, env, rank counts, is_openmpi, MPI library)
     main_openmpi = "Open MPI" in main[1]["mpi"]
     if main_openmpi:
         launcher, env = mpiexec()
-        builds.append(("", main[0], main[1]["impls"], launcher + ["--bind-to", "none"], env, rank_counts, True))
+        builds.append(("", main[0], main[1]["impls"], launcher + ["--bind-to", "none"], env, rank_counts, True,
+                       main[1]["mpi"]))
         mpich_dir = Path(os.environ.get("PARIO_MPICH_BUILD_DIR", ROOT / "build" / "mpich"))
         mpich = collective_build(mpich_dir) if mpich_dir != BUILD else None
         if mpich is not None and not args.ranks:
             launcher, env = mpich_launcher()
-            builds.append((", MPICH", mpich[0], mpich[1]["impls"], launcher, env, [4], False))
+            builds.append((", MPICH", mpich[0], mpich[1]["impls"], launcher, env, [4], False, mpich[1]["mpi"]))
     else:  # PARIO_BUILD_DIR=build/mpich bench/run collective --ranks 4
         launcher, env = mpich_launcher()
-        builds.append((", MPICH", main[0], main[1]["impls"], launcher, env, [args.ranks or 4], False))
+        builds.append((", MPICH", main[0], main[1]["impls"], launcher, env, [args.ranks or 4], False,
+                       main[1]["mpi"]))
 
     workdir = Path(tempfile.mkdtemp(prefix="pario-bench-collective-", dir=scratch))
     samples = {}   # case: {impl: [MB/s]}
@@ -848,7 +850,7 @@ def bench_collective(args):
         mca = ["--mca", "io", comp] if (openmpi and comp) else []
         return name, mca, (["--label", label] if name == "mpiio" else [])
 
-    def jobs_for(tag, exe, impls, launcher, env, counts, openmpi, rep):
+    def jobs_for(tag, exe, impls, launcher, env, counts, openmpi, mpi, rep):
         """The launches of one repetition, in order: (label, P, args, record).
         Full runs: one case per launch; quick: the cases of one (pattern,
         P, io component) in one launch."""
@@ -1058,7 +1060,7 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
                "values": {k: round(v, 1) for k, v in values.items()},
                "samples": {k: [round(x, 1) for x in v] for k, v in by_impl.items()},
                "ratios": ratios, "target": target, "met": met,
-               "best_peer": best_peer, "data_mib_per_rank": data_mib.get(case),
+               "subject": "pario", "best_peer": best_peer, "data_mib_per_rank": data_mib.get(case),
                "extra_memory_mib": {k: round(med(v), 1) for k, v in memory.get(case, {}).items()}}
         if "unstructured" in case:
             row["note"] = (f"{', '.join(k for k in INDEXED_PEERS if k in values)} (indexed file type) on "
@@ -1116,7 +1118,13 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
         natural = [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", c)]
         return (mpich, head, " written at " in c, p, natural)
     rows.sort(key=key)
-    mpis = sorted({b[1] for b in builds})
+    summary = []
+    for r in rows:  # peak memory of the writes at the most ranks
+        if r["case"].startswith("write") and r.get("extra_memory_mib") and " 4 ranks" in r["case"] \
+                and r["case"].endswith("page cache"):
+            summary.append(f"extra memory (MiB, max over ranks; data {r['data_mib_per_rank']:.0f} MiB per rank), "
+                           f"{r['case']}: " + ", ".join(f"{k} {v:.0f}" for k, v in r["extra_memory_mib"].items()))
+    mpis = sorted({b[7].split(" MPICH Release")[0].split(", package")[0].replace("\t", " ") for b in builds})
     return {"benchmark": "collective", "machine": machine(), "commit": git_commit(), "quick": args.quick,
             **page_cache_fields(rows, "write rows: 'page cache' (write-back, no sync in the timing) or "
                                       "'flushed' (fdatasync / MPI_File_sync / H5Fflush inside the timing: "
@@ -1125,7 +1133,7 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
             "array": f"{dims[0]} x {dims[1]} x {dims[2]} doubles ({dims[0] * dims[1] * dims[2] * 8 >> 20} MiB)",
             "unstructured": f"{elements} doubles (indexed-file-type peers: {indexed_elements})",
             "decomposition_indices": decomp_indices,
-            "repetitions": reps, "mpi": mpis, "statistic": "median",
+            "repetitions": reps, "mpi": mpis, "statistic": "median", "summary": summary,
             "method": "bench/collective/collective_bench.cpp, one case per MPI job (--quick: the cases of one "
                       "pattern, rank count and io component in one job), implementations in an order that "
                       "turns with the repetition; time from a barrier before the open to a barrier after "
@@ -1223,7 +1231,8 @@ def print_table(result):
     for r in rows:
         vals = "".join(f"{r['values'].get(i, float('nan')):>{col}.1f}" if i in r["values"] else f"{'-':>{col}}"
                        for i in impls)
-        subject = next(iter(r["ratios"]), "").split("/")[0]  # named once; other numerators in full
+        # named once; other numerators in full
+        subject = r.get("subject", next(iter(r["ratios"]), "").split("/")[0])
         rat = ", ".join((k.split("/")[1] if k.split("/")[0] == subject else k) + f" {v:.2f}" +
                         (f" (>={r['target'][k]})" if k in r["target"] else "") for k, v in r["ratios"].items())
         flag = "" if r["met"] is None else ("  ok" if r["met"] else "  MISSED")

@@ -1013,7 +1013,7 @@ int main(int argc, char** argv) {
       int len = 0;
       MPI_Get_library_version(version, &len);
       for (char& ch : version)
-        if (ch == '"' || ch == '\\' || ch == '\n') ch = ' ';
+        if (ch == '"' || ch == '\\' || (ch > 0 && ch < ' ')) ch = ' ';
       if (rank == 0)
         std::printf("{\"impls\": [\"mpiio\", \"write_at\", \"twophase\", \"gather\", \"fpp\"%s%s], \"mpi\": \"%s\"}\n",
                     PARIO_BENCH_HAVE_HDF5 ? ", \"hdf5\"" : "", PARIO_BENCH_HAVE_COLLECTIVE ? ", \"pario\"" : "",
