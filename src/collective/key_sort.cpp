@@ -1,0 +1,364 @@
+// The sample sort of key_sort.h.
+//
+// Why weighted samples: with plain regular sampling (s keys per rank,
+// whatever its size) a rank with few keys gets as many votes as one with
+// millions, and with all keys on one rank the splitters would crowd around
+// the empty ranks' padding, sending everything to one bucket. Each sample
+// here carries the number of distinct keys it stands for (the keys of its
+// rank after the previous sample, up to and including it), and splitters
+// are cut where the cumulative weight passes j*U/P, so a bucket gets about
+// U/P keys whoever holds them.
+//
+// Why duplicates are dropped before the exchange: every copy of a key must
+// meet the others in one bucket to be numbered once, so a key repeated a
+// million times would otherwise put a million entries into one bucket that
+// no splitter can cut. Sent once per rank, it costs at most P entries.
+//
+// Why (position << 1 | owner) travels back: the owner flag rides along with
+// the position in one int64 instead of a second exchange; positions are
+// below 2^62 (checked), so the shift never overflows.
+//
+// Failures: every allocation happens before the agree() that ends step 1
+// (the sender's side and the samples) or before the Allreduce of step 3
+// (the bucket's side), which carries a failure flag, so a rank that ran
+// out of memory never leaves the others inside a collective; after that
+// flag all ranks call comm::agree together to share its message.
+#include "collective/key_sort.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "base/checked.h"
+
+namespace pario::collective {
+namespace {
+
+constexpr int kMinSamples = 64;
+constexpr int kMaxSamples = 256;
+constexpr int kExchangeTag = 2517;     // split exchanges only; collectives never match it
+constexpr size_t kRadixMinimum = 512;  // below this, std::sort is faster
+constexpr int64_t kMaxDistinct = int64_t{1} << 62;
+
+struct Pair {
+  int64_t key;
+  int64_t index;  // in the caller's order
+};
+
+struct Sample {
+  int64_t key;
+  int64_t weight;  // distinct keys of its rank it stands for; 0 for padding
+};
+
+// Signed keys as unsigned, in the same order.
+inline uint64_t ordered(int64_t k) { return static_cast<uint64_t>(k) ^ (uint64_t{1} << 63); }
+
+// Sorts v[0 .. n) by key, stably (equal keys keep their index order, which
+// is increasing on entry). scratch holds n pairs. Byte-wise LSD radix sort:
+// one counting pass for all eight digits, and digits that are the same in
+// every key (small or clustered keys) are skipped.
+void sort_pairs(Pair* v, Pair* scratch, size_t n) {
+  if (n < kRadixMinimum) {
+    std::sort(v, v + n, [](const Pair& a, const Pair& b) {
+      return a.key < b.key || (a.key == b.key && a.index < b.index);
+    });
+    return;
+  }
+  size_t count[8][256] = {};
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t u = ordered(v[i].key);
+    for (int d = 0; d < 8; ++d) ++count[d][(u >> (8 * d)) & 0xff];
+  }
+  Pair* src = v;
+  Pair* dst = scratch;
+  for (int d = 0; d < 8; ++d) {
+    size_t* c = count[d];
+    if (c[(ordered(src[0].key) >> (8 * d)) & 0xff] == n) continue;  // one digit value: no reorder
+    size_t offset = 0;
+    for (int b = 0; b < 256; ++b) offset += std::exchange(c[b], offset);
+    for (size_t i = 0; i < n; ++i) dst[c[(ordered(src[i].key) >> (8 * d)) & 0xff]++] = src[i];
+    std::swap(src, dst);
+  }
+  if (src != v) std::memcpy(v, src, n * sizeof(Pair));
+}
+
+// The MPI_Alltoallv of int64 values, or, when split (some count or
+// displacement above max_message on some rank: every rank agreed on
+// it), point-to-point messages of at most max_message elements; messages
+// between two ranks arrive in order, so one tag serves every piece.
+Status exchange(const comm::Comm& comm, const int64_t* send, const std::vector<int64_t>& scount,
+                const std::vector<int64_t>& sdispl, int64_t* recv, const std::vector<int64_t>& rcount,
+                const std::vector<int64_t>& rdispl, bool split, int64_t max_message) {
+  const int size = comm.size(), me = comm.rank();
+  if (!split) {
+    std::vector<int> sc(size), sd(size), rc(size), rd(size);
+    for (int p = 0; p < size; ++p) {
+      sc[p] = static_cast<int>(scount[p]);
+      sd[p] = static_cast<int>(sdispl[p]);
+      rc[p] = static_cast<int>(rcount[p]);
+      rd[p] = static_cast<int>(rdispl[p]);
+    }
+    return comm::mpi_status(MPI_Alltoallv(send, sc.data(), sd.data(), MPI_INT64_T, recv, rc.data(), rd.data(),
+                                          MPI_INT64_T, comm.get()),
+                            "MPI_Alltoallv");
+  }
+  std::copy_n(send + sdispl[me], scount[me], recv + rdispl[me]);
+  std::vector<MPI_Request> requests;
+  // Receives are posted first, so no piece waits for its receive.
+  auto post = [&](bool sending, const std::vector<int64_t>& count, const std::vector<int64_t>& displ) {
+    for (int p = 0; p < size; ++p) {
+      for (int64_t off = 0; p != me && off < count[p]; off += max_message) {
+        const int c = static_cast<int>(std::min(max_message, count[p] - off));
+        requests.emplace_back();
+        MPI_Request* r = &requests.back();
+        int rc = sending ? MPI_Isend(send + displ[p] + off, c, MPI_INT64_T, p, kExchangeTag, comm.get(), r)
+                         : MPI_Irecv(recv + displ[p] + off, c, MPI_INT64_T, p, kExchangeTag, comm.get(), r);
+        if (rc != MPI_SUCCESS) return comm::mpi_status(rc, sending ? "MPI_Isend" : "MPI_Irecv");
+      }
+    }
+    return Status::Ok();
+  };
+  PARIO_RETURN_IF_ERROR(post(false, rcount, rdispl));
+  PARIO_RETURN_IF_ERROR(post(true, scount, sdispl));
+  return comm::mpi_status(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+                          "MPI_Waitall");
+}
+
+// Numbers the bucket: bucket[rdispl[p] .. rdispl[p+1]) are rank p's keys,
+// increasing. A P-way merge (a heap of the runs' heads, ties to the lower
+// rank, so the first of equal keys comes from the lowest rank holding it)
+// replaces each key by its local position << 1 | first-holder flag (in
+// place: a slot is written only once its key is in the heap, and the heap
+// reads only slots not yet written) and returns the bucket's distinct
+// count; *dup tells whether two ranks sent one key.
+// m log P comparisons and no memory beyond the heap. Against a radix sort
+// of (key, slot) pairs (32 more bytes per key), for 2.5M random keys: 3x
+// less CPU time at P = 4, 1.2x at P = 64, 1.2x more at P = 1024; a bucket
+// there is usually far smaller, but measure before scaling this up.
+int64_t number_bucket(int64_t* bucket, const std::vector<int64_t>& rdispl, bool* dup) {
+  struct Head {
+    int64_t key;
+    int rank;
+  };
+  // std heaps keep the largest on top: "after" puts the smallest (key, rank) there.
+  auto after = [](const Head& a, const Head& b) { return a.key > b.key || (a.key == b.key && a.rank > b.rank); };
+  const int size = static_cast<int>(rdispl.size()) - 1;
+  std::vector<int64_t> next(rdispl.begin(), rdispl.end() - 1);
+  std::vector<Head> heap;
+  heap.reserve(size);
+  for (int p = 0; p < size; ++p) {
+    if (rdispl[p] < rdispl[p + 1]) heap.push_back(Head{bucket[rdispl[p]], p});
+  }
+  std::make_heap(heap.begin(), heap.end(), after);
+  int64_t distinct = 0, last = 0;
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), after);
+    const Head h = heap.back();
+    const bool first = distinct == 0 || h.key != last;
+    distinct += first;
+    *dup |= !first;
+    last = h.key;
+    const int64_t slot = next[h.rank]++;
+    bucket[slot] = (distinct - 1) << 1 | (first ? 1 : 0);
+    if (next[h.rank] < rdispl[h.rank + 1]) {
+      heap.back() = Head{bucket[next[h.rank]], h.rank};
+      std::push_heap(heap.begin(), heap.end(), after);
+    } else {
+      heap.pop_back();
+    }
+  }
+  return distinct;
+}
+
+// Every rank learned from a flag that some rank failed: all of them meet in
+// agree(), which returns that rank's status there and kRemote elsewhere.
+Status shared_failure(const comm::Comm& comm, const Status& local) {
+  Status all = comm::agree(comm, local);
+  return all.ok() ? Status(Code::kInternal, "rank_keys: a failure flag without a failing rank") : all;
+}
+
+// s regular samples of the distinct sorted keys uniq[0 .. u), weighted.
+void take_samples(const std::vector<int64_t>& uniq, int s, Sample* out) {
+  const int64_t u = static_cast<int64_t>(uniq.size());
+  if (u <= s) {
+    for (int i = 0; i < s; ++i) out[i] = i < u ? Sample{uniq[i], 1} : Sample{0, 0};
+    return;
+  }
+  int64_t prev = -1;
+  for (int i = 0; i < s; ++i) {
+    const int64_t at = static_cast<int64_t>((static_cast<__int128>(i + 1) * u) / s) - 1;
+    out[i] = Sample{uniq[at], at - prev};
+    prev = at;
+  }
+}
+
+// P-1 splitters from all ranks' samples: bucket j holds the keys in
+// (splitter[j-1], splitter[j]]. Every rank computes the same ones from the
+// same samples (sorted by key and weight: a total order, so the result
+// does not depend on the sort's treatment of ties). Fails when the total
+// weight reaches kMaxDistinct.
+Result<std::vector<int64_t>> splitters(std::vector<Sample> all, int size, int64_t* total) {
+  all.erase(std::remove_if(all.begin(), all.end(), [](const Sample& x) { return x.weight == 0; }), all.end());
+  std::sort(all.begin(), all.end(), [](const Sample& a, const Sample& b) {
+    return a.key < b.key || (a.key == b.key && a.weight < b.weight);
+  });
+  int64_t sum = 0;
+  for (const Sample& x : all) {
+    if (!checked_add(sum, x.weight, &sum) || sum >= kMaxDistinct) {
+      return Status(Code::kOutOfRange, "rank_keys: 2^62 keys or more");
+    }
+  }
+  *total = sum;
+  std::vector<int64_t> out;
+  if (sum == 0) return out;
+  out.reserve(size - 1);
+  size_t i = 0;
+  int64_t cum = 0;
+  for (int j = 1; j < size; ++j) {
+    // The first sample at which the cumulative weight reaches j*U/P
+    // (compared as cum*P >= j*U, in 128 bits).
+    const __int128 target = static_cast<__int128>(j) * sum;
+    while (i < all.size() && static_cast<__int128>(cum) * size < target) cum += all[i++].weight;
+    out.push_back(all[i - 1].key);  // i >= 1: target > 0
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace detail {
+
+Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n, const KeySortOptions& options,
+                           KeySortStats* stats) {
+  const int size = comm.size();
+  const int s = options.samples > 0 ? std::min(options.samples, 1 << 16) : std::clamp(size, kMinSamples, kMaxSamples);
+  const int64_t max_message = options.max_message > 0 ? std::min<int64_t>(options.max_message, INT_MAX) : INT_MAX;
+  const double t0 = MPI_Wtime();
+
+  // Step 1, local: sort, drop repeats, sample. Everything the sender side
+  // needs is allocated here, before the first collective.
+  KeyRanks out;
+  std::vector<Pair> sorted;    // (key, caller's index) by key, then index
+  std::vector<int64_t> uniq;   // the distinct keys, increasing; after step 6 their position << 1 | owner
+  std::vector<Sample> mine, all;  // this rank's samples, every rank's
+  Status local;
+  if (n > 0 && keys == nullptr) {
+    local = Status(Code::kInvalidArgument, "rank_keys: null keys with n = " + std::to_string(n));
+  } else if (n >= static_cast<size_t>(kMaxDistinct)) {
+    local = Status(Code::kOutOfRange, "rank_keys: n = " + std::to_string(n) + " keys on one rank");
+  } else {
+    try {
+      out.positions.resize(n);
+      out.owner.assign(n, false);
+      sorted.resize(n);
+      for (size_t i = 0; i < n; ++i) sorted[i] = Pair{keys[i], static_cast<int64_t>(i)};
+      {
+        std::vector<Pair> scratch(n);
+        sort_pairs(sorted.data(), scratch.data(), n);
+      }
+      size_t u = n > 0 ? 1 : 0;
+      for (size_t i = 1; i < n; ++i) u += sorted[i].key != sorted[i - 1].key;
+      uniq.reserve(u);
+      for (size_t i = 0; i < n; ++i) {
+        if (i == 0 || sorted[i].key != sorted[i - 1].key) uniq.push_back(sorted[i].key);
+      }
+      mine.resize(s);
+      all.resize(static_cast<size_t>(size) * s);
+      take_samples(uniq, s, mine.data());
+    } catch (const std::bad_alloc&) {
+      local = Status(Code::kNoMemory, "rank_keys: " + std::to_string(n) + " keys on this rank");
+    }
+  }
+  const double t1 = MPI_Wtime();
+  // One Allreduce (two collectives more only on failure): a rank that
+  // could not allocate the samples' buffer cannot join the Allgather.
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+
+  // Step 2: all samples everywhere, then the splitters.
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+      MPI_Allgather(mine.data(), 2 * s, MPI_INT64_T, all.data(), 2 * s, MPI_INT64_T, comm.get()), "MPI_Allgather"));
+  int64_t total = 0;
+  PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> split_at, splitters(std::move(all), size, &total));
+  if (total == 0) {  // no keys anywhere: every rank knows it from the same samples
+    if (stats) *stats = KeySortStats{};
+    return out;
+  }
+
+  // Step 3: counts, then the buffers of this rank's bucket, then one
+  // Allreduce that tells every rank whether some rank failed and whether
+  // some count needs the split exchange.
+  std::vector<int64_t> scount(size), sdispl(size + 1), rcount(size), rdispl(size + 1);
+  sdispl[0] = 0;
+  for (int p = 0; p + 1 < size; ++p) {
+    sdispl[p + 1] = std::upper_bound(uniq.begin(), uniq.end(), split_at[p]) - uniq.begin();
+  }
+  sdispl[size] = static_cast<int64_t>(uniq.size());
+  for (int p = 0; p < size; ++p) scount[p] = sdispl[p + 1] - sdispl[p];
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+      MPI_Alltoall(scount.data(), 1, MPI_INT64_T, rcount.data(), 1, MPI_INT64_T, comm.get()), "MPI_Alltoall"));
+  rdispl[0] = 0;
+  for (int p = 0; p < size; ++p) rdispl[p + 1] = rdispl[p] + rcount[p];  // <= total < 2^62
+  const int64_t m = rdispl[size];
+  bool split = sdispl[size] > max_message || m > max_message;  // also bounds every displacement
+  for (int p = 0; p < size; ++p) split |= scount[p] > max_message || rcount[p] > max_message;
+  std::vector<int64_t> bucket;  // received keys; after step 4, per slot: position << 1 | owner
+  try {
+    bucket.resize(m);
+  } catch (const std::bad_alloc&) {
+    local = Status(Code::kNoMemory, "rank_keys: a bucket of " + std::to_string(m) + " keys");
+  }
+  int64_t flags[2] = {local.ok() ? 0 : 1, split ? 1 : 0}, any[2] = {0, 0};
+  PARIO_RETURN_IF_ERROR(
+      comm::mpi_status(MPI_Allreduce(flags, any, 2, MPI_INT64_T, MPI_MAX, comm.get()), "MPI_Allreduce"));
+  if (any[0]) return shared_failure(comm, local);
+  split = any[1] != 0;
+
+  // Step 4: keys to their buckets; number the bucket's distinct keys.
+  PARIO_RETURN_IF_ERROR(exchange(comm, uniq.data(), scount, sdispl, bucket.data(), rcount, rdispl, split,
+                                 max_message));
+  const double t2 = MPI_Wtime();
+  bool bucket_dup = false;
+  const int64_t distinct = number_bucket(bucket.data(), rdispl, &bucket_dup);
+  const int64_t dup = uniq.size() < n || bucket_dup ? 1 : 0;
+  const double t3 = MPI_Wtime();
+
+  // Step 5: global offsets, the total and the duplicate flag.
+  int64_t offset = 0, sums[2] = {distinct, dup}, totals[2] = {0, 0};
+  PARIO_RETURN_IF_ERROR(
+      comm::mpi_status(MPI_Exscan(&distinct, &offset, 1, MPI_INT64_T, MPI_SUM, comm.get()), "MPI_Exscan"));
+  if (comm.rank() == 0) offset = 0;  // MPI leaves rank 0's result undefined
+  PARIO_RETURN_IF_ERROR(
+      comm::mpi_status(MPI_Allreduce(sums, totals, 2, MPI_INT64_T, MPI_SUM, comm.get()), "MPI_Allreduce"));
+  for (int64_t& r : bucket) r += offset << 1;
+
+  // Step 6: positions back to the senders, then to the caller's order.
+  PARIO_RETURN_IF_ERROR(exchange(comm, bucket.data(), rcount, rdispl, uniq.data(), scount, sdispl, split,
+                                 max_message));
+  int64_t k = -1;
+  for (size_t i = 0; i < n; ++i) {
+    const bool first = i == 0 || sorted[i].key != sorted[i - 1].key;
+    k += first;
+    out.positions[sorted[i].index] = uniq[k] >> 1;
+    if (first && (uniq[k] & 1)) out.owner[sorted[i].index] = true;
+  }
+  out.distinct = totals[0];
+  out.duplicates = totals[1] != 0;
+  if (stats) {
+    *stats = KeySortStats{static_cast<int64_t>(uniq.size()), m, split};
+    stats->local_seconds = t1 - t0;
+    stats->bucket_seconds = t3 - t2;
+    stats->other_seconds = MPI_Wtime() - t0 - stats->local_seconds - stats->bucket_seconds;
+  }
+  return out;
+}
+
+}  // namespace detail
+
+Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n) {
+  return detail::rank_keys(comm, keys, n, detail::KeySortOptions{}, nullptr);
+}
+
+}  // namespace pario::collective
