@@ -965,7 +965,7 @@ def bench_collective(args):
         for c in names:
             samples.setdefault(c, {}).setdefault(label, []).append(r["mbps"])
             memory.setdefault(c, {}).setdefault(label, []).append(r["extra_mib_max"])
-            data_mib[c] = r["data_mib_per_rank"]
+            data_mib[c] = max(data_mib.get(c, 0), r["data_mib_per_rank"])  # indexed peers: fewer elements
 
     all_jobs = [(b, rep) for rep in range(reps) for b in builds]
     planned = [jobs_for(*b, rep) for b, rep in all_jobs]

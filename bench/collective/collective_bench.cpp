@@ -589,11 +589,20 @@ struct TwoPhaseMap {
   }
 };
 
-template <class Copy>
-void for_each_seg(const std::vector<Seg>& segs, Copy&& copy) {
-  int64_t packed = 0;
+// Runs `segs` (offsets in `spread`, one after the other in `packed`):
+// pack copies spread -> packed, unpack packed -> spread.
+void pack(const std::vector<Seg>& segs, const double* spread, double* packed) {
   for (const Seg& s : segs) {
-    copy(s.off, packed, s.len);
+    if (s.len == 1) *packed = spread[s.off];
+    else std::memcpy(packed, spread + s.off, s.len * sizeof(double));
+    packed += s.len;
+  }
+}
+
+void unpack(const std::vector<Seg>& segs, const double* packed, double* spread) {
+  for (const Seg& s : segs) {
+    if (s.len == 1) spread[s.off] = *packed;
+    else std::memcpy(spread + s.off, packed, s.len * sizeof(double));
     packed += s.len;
   }
 }
@@ -612,19 +621,12 @@ Impl twophase_impl() {
     s->recvbuf.make(m.range_n);
     s->range.make(m.range_n);
     double* sb = s->sendbuf.data();
-    for_each_seg(m.send, [&](int64_t off, int64_t at, int64_t n) {
-      if (n == 1) sb[at] = buf[off];
-      else std::memcpy(sb + at, buf + off, n * sizeof(double));
-    });
+    pack(m.send, buf, sb);
     check_mpi(MPI_Alltoallv(sb, m.scount.data(), m.sdispl.data(), MPI_DOUBLE, s->recvbuf.data(), m.rcount.data(),
                             m.rdispl.data(), MPI_DOUBLE, MPI_COMM_WORLD),
               "MPI_Alltoallv");
     double* rg = s->range.data();
-    const double* rb = s->recvbuf.data();
-    for_each_seg(m.recv, [&](int64_t off, int64_t at, int64_t n) {
-      if (n == 1) rg[off] = rb[at];
-      else std::memcpy(rg + off, rb + at, n * sizeof(double));
-    });
+    unpack(m.recv, s->recvbuf.data(), rg);
     const int fd = open_or_die(c.path, O_WRONLY | O_CREAT);
     pwrite_all(fd, rg, m.range_n * 8, m.range_lo * 8);
     if (c.flushed) sync_or_die(fd);
@@ -641,20 +643,12 @@ Impl twophase_impl() {
     const int fd = open_or_die(c.path, O_RDONLY);
     pread_all(fd, s->range.data(), m.range_n * 8, m.range_lo * 8);
     ::close(fd);
-    const double* rg = s->range.data();
     double* rb = s->recvbuf.data();
-    for_each_seg(m.recv, [&](int64_t off, int64_t at, int64_t n) {
-      if (n == 1) rb[at] = rg[off];
-      else std::memcpy(rb + at, rg + off, n * sizeof(double));
-    });
+    pack(m.recv, s->range.data(), rb);
     check_mpi(MPI_Alltoallv(rb, m.rcount.data(), m.rdispl.data(), MPI_DOUBLE, s->sendbuf.data(), m.scount.data(),
                             m.sdispl.data(), MPI_DOUBLE, MPI_COMM_WORLD),
               "MPI_Alltoallv");
-    const double* sb = s->sendbuf.data();
-    for_each_seg(m.send, [&](int64_t off, int64_t at, int64_t n) {
-      if (n == 1) buf[off] = sb[at];
-      else std::memcpy(buf + off, sb + at, n * sizeof(double));
-    });
+    unpack(m.send, s->sendbuf.data(), buf);
     s->sendbuf.drop();
     s->recvbuf.drop();
     s->range.drop();
@@ -718,11 +712,7 @@ Impl gather_impl() {
               "MPI_Gatherv");
     if (rank == 0) {
       double* w = s->whole.data();
-      const double* gb = s->gathered.data();
-      for_each_seg(s->runs, [&](int64_t off, int64_t at, int64_t n) {
-        if (n == 1) w[off] = gb[at];
-        else std::memcpy(w + off, gb + at, n * sizeof(double));
-      });
+      unpack(s->runs, s->gathered.data(), w);
       const int fd = open_or_die(c.path, O_WRONLY | O_CREAT);
       pwrite_all(fd, w, global * 8, 0);
       if (c.flushed) sync_or_die(fd);
@@ -739,12 +729,7 @@ Impl gather_impl() {
       const int fd = open_or_die(c.path, O_RDONLY);
       pread_all(fd, s->whole.data(), global * 8, 0);
       ::close(fd);
-      const double* w = s->whole.data();
-      double* gb = s->gathered.data();
-      for_each_seg(s->runs, [&](int64_t off, int64_t at, int64_t n) {
-        if (n == 1) gb[at] = w[off];
-        else std::memcpy(gb + at, w + off, n * sizeof(double));
-      });
+      pack(s->runs, s->whole.data(), s->gathered.data());
     }
     check_mpi(MPI_Scatterv(s->gathered.data(), s->counts.data(), s->displs.data(), MPI_DOUBLE, buf,
                            static_cast<int>(c.layout->local), MPI_DOUBLE, 0, MPI_COMM_WORLD),
