@@ -17,8 +17,11 @@ find_path(GA_INCLUDE ga.h PATHS /usr/include NO_DEFAULT_PATH)
 if(GA_LIB AND ARMCI_LIB AND SCALAPACK_LIB AND LAPACK_LIB AND BLAS_LIB AND GA_INCLUDE)
   add_library(ga_peer INTERFACE)
   target_include_directories(ga_peer SYSTEM INTERFACE ${GA_INCLUDE})
-  target_link_libraries(ga_peer INTERFACE ${GA_LIB} ${ARMCI_LIB} ${SCALAPACK_LIB} ${LAPACK_LIB}
-                        ${BLAS_LIB} gfortran MPI::MPI_C m)
+  # GA's libraries in link order, without MPI: also what the installed
+  # pario::dra_ga and pario-dra-ga.pc put after pario's (the consumer's
+  # mpicc, mpifort or MPI::MPI_C brings the MPI GA was built with).
+  set(PARIO_GA_LIBRARIES ${GA_LIB} ${ARMCI_LIB} ${SCALAPACK_LIB} ${LAPACK_LIB} ${BLAS_LIB} gfortran m)
+  target_link_libraries(ga_peer INTERFACE ${PARIO_GA_LIBRARIES} MPI::MPI_C)
   message(STATUS "Global Arrays found: ${GA_LIB}")
 else()
   message(STATUS "Global Arrays not found (Debian: libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev)")

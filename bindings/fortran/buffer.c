@@ -16,6 +16,9 @@ static int pario_type_of(CFI_type_t type) {
     case CFI_type_int32_t: return PARIO_TYPE_INT32;
     case CFI_type_int64_t: return PARIO_TYPE_INT64;
     case CFI_type_double_Complex: return PARIO_TYPE_COMPLEX_DOUBLE;
+    case CFI_type_int8_t: return PARIO_TYPE_INT8;
+    case CFI_type_int16_t: return PARIO_TYPE_INT16;
+    case CFI_type_float_Complex: return PARIO_TYPE_COMPLEX_FLOAT;
     default: return 0;
   }
 }

@@ -14,11 +14,14 @@
 !
 ! Global and disk arrays hold one element type, chosen at creation:
 ! PARIO_TYPE_DOUBLE (real(real64), the default), PARIO_TYPE_FLOAT
-! (real(real32)), PARIO_TYPE_INT32, PARIO_TYPE_INT64 (integer(int32),
-! integer(int64)) or PARIO_TYPE_COMPLEX_DOUBLE (complex(real64)). Every
-! buffer, fill value and alpha must be of that type: the module reads the
-! buffer's type from its descriptor (bindings/fortran/buffer.c) and refuses
-! another one, and a buffer smaller than its section.
+! (real(real32)), PARIO_TYPE_INT8, _INT16, _INT32, _INT64 (integer(int8)
+! .. integer(int64)), PARIO_TYPE_COMPLEX_DOUBLE (complex(real64)) or
+! PARIO_TYPE_COMPLEX_FLOAT (complex(real32)). Fortran has no unsigned
+! integers: an array of PARIO_TYPE_UINT8 .. _UINT64 takes buffers of the
+! signed integer of the same size, whose bits it holds unchanged. Every
+! buffer, fill value and alpha must be of the array's type: the module
+! reads the buffer's type from its descriptor (bindings/fortran/buffer.c)
+! and refuses another one, and a buffer smaller than its section.
 !
 ! Global arrays are Fortran-ordered: an array created with dims (m, n) is
 ! indexed (i, j) with 1 <= i <= m, 1 <= j <= n, and a section lo(:)..hi(:)
@@ -36,8 +39,13 @@ module pario
                                 PARIO_CREATE = 4, PARIO_TRUNCATE = 8, PARIO_EXCLUSIVE = 16, &
                                 PARIO_DIRECT = 32
   integer(int64), parameter, public :: PARIO_UNKNOWN = -1_int64
+  ! Collective I/O (pario_decomp_*): index orders of blocks, file byte orders.
+  integer, parameter, public :: PARIO_ORDER_C = 0, PARIO_ORDER_FORTRAN = 1
+  integer, parameter, public :: PARIO_BYTE_ORDER_NATIVE = 0, PARIO_BYTE_ORDER_LITTLE = 1, PARIO_BYTE_ORDER_BIG = 2
   integer, parameter, public :: PARIO_TYPE_DOUBLE = 1, PARIO_TYPE_FLOAT = 2, PARIO_TYPE_INT32 = 3, &
-                                PARIO_TYPE_INT64 = 4, PARIO_TYPE_COMPLEX_DOUBLE = 5
+                                PARIO_TYPE_INT64 = 4, PARIO_TYPE_COMPLEX_DOUBLE = 5, PARIO_TYPE_INT8 = 6, &
+                                PARIO_TYPE_UINT8 = 7, PARIO_TYPE_INT16 = 8, PARIO_TYPE_UINT16 = 9, &
+                                PARIO_TYPE_UINT32 = 10, PARIO_TYPE_UINT64 = 11, PARIO_TYPE_COMPLEX_FLOAT = 12
   ! Status codes (pario/status.h): what ierr receives when a call fails.
   integer, parameter, public :: PARIO_ERR_INVALID_ARGUMENT = 1, PARIO_ERR_STATE = 2, PARIO_ERR_NOT_FOUND = 3, &
                                 PARIO_ERR_EXISTS = 4, PARIO_ERR_OUT_OF_RANGE = 5, PARIO_ERR_NO_MEMORY = 6, &
@@ -373,7 +381,28 @@ contains
     case (PARIO_TYPE_INT32); name = 'integer(int32)'
     case (PARIO_TYPE_INT64); name = 'integer(int64)'
     case (PARIO_TYPE_COMPLEX_DOUBLE); name = 'complex(real64)'
+    case (PARIO_TYPE_INT8); name = 'integer(int8)'
+    case (PARIO_TYPE_INT16); name = 'integer(int16)'
+    case (PARIO_TYPE_UINT8); name = 'uint8 (integer(int8) in Fortran)'
+    case (PARIO_TYPE_UINT16); name = 'uint16 (integer(int16) in Fortran)'
+    case (PARIO_TYPE_UINT32); name = 'uint32 (integer(int32) in Fortran)'
+    case (PARIO_TYPE_UINT64); name = 'uint64 (integer(int64) in Fortran)'
+    case (PARIO_TYPE_COMPLEX_FLOAT); name = 'complex(real32)'
     case default; name = 'a type pario arrays do not hold'
+    end select
+  end function
+
+  ! Whether a buffer of Fortran type btype (as buffer.c reports it) may
+  ! hold elements of an array of type atype: the same type, or for an
+  ! unsigned array the signed integer of its size (Fortran has no other).
+  logical function holds(btype, atype)
+    integer, intent(in) :: btype, atype
+    select case (atype)
+    case (PARIO_TYPE_UINT8); holds = btype == PARIO_TYPE_INT8
+    case (PARIO_TYPE_UINT16); holds = btype == PARIO_TYPE_INT16
+    case (PARIO_TYPE_UINT32); holds = btype == PARIO_TYPE_INT32
+    case (PARIO_TYPE_UINT64); holds = btype == PARIO_TYPE_INT64
+    case default; holds = btype == atype
     end select
   end function
 
@@ -615,7 +644,7 @@ contains
       write (why, '(a, i0, a, i0, a, i0)') 'lo and hi need one bound per dimension: ', a%ndim, &
         ', not ', size(lo), ' and ', size(hi)
       rc = refuse(INVALID_ARGUMENT, call, trim(why))
-    else if (b%type /= a%type) then
+    else if (.not. holds(int(b%type), a%type)) then
       rc = refuse(INVALID_ARGUMENT, call, 'the buffer holds ' // type_name(int(b%type)) // &
                   ' elements, the array ' // type_name(a%type))
     else
@@ -679,7 +708,7 @@ contains
     rc = check_transfer('pario_array_acc', a, lo, hi, b, start, count)
     if (present(alpha) .and. rc == 0) then
       scale = facts(alpha)
-      if (scale%type /= a%type .or. scale%elements /= 1) rc = refuse(INVALID_ARGUMENT, 'pario_array_acc', &
+      if (.not. holds(int(scale%type), a%type) .or. scale%elements /= 1) rc = refuse(INVALID_ARGUMENT, 'pario_array_acc', &
         'alpha must be one ' // type_name(a%type) // ', like the array''s elements')
     end if
     if (rc == 0) rc = c_array_acc(a%h, start, count, b%base, c_null_ptr, scale%base)
@@ -715,7 +744,7 @@ contains
     integer(c_int) :: rc
     v = facts(value)
     rc = 0
-    if (c_associated(a%h) .and. (v%type /= a%type .or. v%elements /= 1)) rc = refuse(INVALID_ARGUMENT, &
+    if (c_associated(a%h) .and. (.not. holds(int(v%type), a%type) .or. v%elements /= 1)) rc = refuse(INVALID_ARGUMENT, &
       'pario_array_fill', 'the value must be one ' // type_name(a%type) // ', like the array''s elements')
     if (rc == 0) rc = c_array_fill(a%h, v%base)
     call finish(rc, ierr)

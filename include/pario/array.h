@@ -55,12 +55,20 @@ typedef struct pario_counter_s *pario_counter_t;
 
 #define PARIO_ARRAY_MAX_DIMS 7
 
-/* Element types. */
-#define PARIO_TYPE_DOUBLE 1
-#define PARIO_TYPE_FLOAT 2
-#define PARIO_TYPE_INT32 3
-#define PARIO_TYPE_INT64 4
-#define PARIO_TYPE_COMPLEX_DOUBLE 5 /* two doubles, C99 double _Complex */
+/* Element types of global and disk arrays (values only ever appended).
+ * The C type of each, and its name in a Zarr store's data_type: */
+#define PARIO_TYPE_DOUBLE 1         /* double, float64 */
+#define PARIO_TYPE_FLOAT 2          /* float, float32 */
+#define PARIO_TYPE_INT32 3          /* int32_t, int32 */
+#define PARIO_TYPE_INT64 4          /* int64_t, int64 */
+#define PARIO_TYPE_COMPLEX_DOUBLE 5 /* two doubles, C99 double _Complex, complex128 */
+#define PARIO_TYPE_INT8 6           /* int8_t, int8 */
+#define PARIO_TYPE_UINT8 7          /* uint8_t, uint8 */
+#define PARIO_TYPE_INT16 8          /* int16_t, int16 */
+#define PARIO_TYPE_UINT16 9         /* uint16_t, uint16 */
+#define PARIO_TYPE_UINT32 10        /* uint32_t, uint32 */
+#define PARIO_TYPE_UINT64 11        /* uint64_t, uint64 */
+#define PARIO_TYPE_COMPLEX_FLOAT 12 /* two floats, C99 float _Complex, complex64 */
 
 #define PARIO_LOCK_READ 1
 #define PARIO_LOCK_WRITE 2

@@ -106,7 +106,8 @@ PARIO_COLLECTIVE PARIO_API int pario_decomp_create_keys(pario_group_t group, int
                                                         const pario_decomp_hints *hints,
                                                         int64_t positions_out[], int64_t *global_size_out,
                                                         pario_decomp_t *decomp_out);
-/* Collective: frees it and sets *decomp to PARIO_DECOMP_NULL. */
+/* Collective: frees it and sets *decomp to PARIO_DECOMP_NULL; wait its
+ * transfers' requests first. */
 PARIO_COLLECTIVE PARIO_API int pario_decomp_free(pario_decomp_t *decomp);
 /* Local: the global size, this rank's element count, the number of
  * aggregators and whether this rank is one (outputs may be NULL). */

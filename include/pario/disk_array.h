@@ -54,14 +54,19 @@ PARIO_COLLECTIVE PARIO_API int pario_disk_array_create(pario_group_t group, cons
  * modes), mode one of:
  *   PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE  ("w-", "x") refuse it with
  *       PARIO_ERR_EXISTS: pario_disk_array_create;
- *   PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE   ("w") remove it first, but
- *       only a disk array (a directory holding zarr.json, not reached
- *       through a symbolic link; anything else is PARIO_ERR_EXISTS);
+ *   PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE   ("w") replace it, but only
+ *       a disk array (a directory holding zarr.json, not reached through a
+ *       symbolic link; anything else is PARIO_ERR_EXISTS), atomically: the
+ *       new store is made beside it as path.pario-new-PID and swapped in
+ *       (renameat2 RENAME_EXCHANGE), then the old one removed; a failure
+ *       before the swap leaves the old one. Where the file system cannot
+ *       exchange names, the old store is renamed aside first (the name is
+ *       briefly missing; the old store is put back on failure);
  *   PARIO_MODE_CREATE                         ("a") open it read-write
  *       when its type and dims are these (chunk_hint is then unused), else
  *       PARIO_ERR_EXISTS naming the difference.
  * PARIO_MODE_RDWR may be added to any of them. Collective: rank 0 looks at
- * path and removes it, and every rank gets the same outcome. */
+ * path and replaces it, and every rank gets the same outcome. */
 PARIO_COLLECTIVE PARIO_API int pario_disk_array_create_mode(pario_group_t group, const char *path, int type,
                                                             int ndim, const int64_t dims[],
                                                             const int64_t chunk_hint[], int mode,

@@ -8,6 +8,7 @@
 #define PARIO_PARIO_H
 
 #include "pario/array.h"
+#include "pario/collective_io.h"
 #include "pario/disk_array.h"
 #include "pario/file.h"
 #include "pario/request.h"

@@ -49,6 +49,14 @@ typedef struct pario_shared_file_s *pario_shared_file_t;
 PARIO_COLLECTIVE PARIO_API int pario_shared_file_create(pario_group_t group, const char *path, int64_t hard_limit,
                                        int64_t soft_limit, int64_t request_size,
                                        pario_shared_file_t *file_out);
+/* Collective over group: opens an existing file (one an earlier job wrote,
+ * e.g. for a restart on another number of ranks) on every rank, mode
+ * PARIO_MODE_READ or PARIO_MODE_RDWR; never creates or truncates it
+ * (PARIO_ERR_NOT_FOUND where it is missing). Files in Memory do not apply
+ * to it; with PARIO_FILE_BACKEND=striped the stripe size must be the one
+ * it was written with (PARIO_STRIPE_SIZE). */
+PARIO_COLLECTIVE PARIO_API int pario_shared_file_open(pario_group_t group, const char *path, int mode,
+                                                      pario_shared_file_t *file_out);
 /* Collective: completes this rank's requests, closes the file on every
  * rank, and deletes it; sets *file to PARIO_SHARED_FILE_NULL. */
 PARIO_COLLECTIVE PARIO_API int pario_shared_file_destroy(pario_shared_file_t *file);

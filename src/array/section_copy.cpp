@@ -40,6 +40,13 @@ void dispatch(ElementType type, Fn&& fn) {
     case ElementType::kInt32: fn(int32_t{}); break;
     case ElementType::kInt64: fn(int64_t{}); break;
     case ElementType::kComplexDouble: fn(std::complex<double>{}); break;
+    case ElementType::kInt8: fn(int8_t{}); break;
+    case ElementType::kUInt8: fn(uint8_t{}); break;
+    case ElementType::kInt16: fn(int16_t{}); break;
+    case ElementType::kUInt16: fn(uint16_t{}); break;
+    case ElementType::kUInt32: fn(uint32_t{}); break;
+    case ElementType::kUInt64: fn(uint64_t{}); break;
+    case ElementType::kComplexFloat: fn(std::complex<float>{}); break;
   }
 }
 

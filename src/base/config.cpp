@@ -155,6 +155,22 @@ std::vector<std::string> split_dirs(const std::string& s) {
   return out;
 }
 
+// "0,4,8": non-negative ints separated by commas, at least one.
+bool parse_rank_list(const char* v, std::vector<int>* out) {
+  out->clear();
+  const char* p = v;
+  while (true) {
+    char* end = nullptr;
+    errno = 0;
+    const long r = std::strtol(p, &end, 10);
+    if (end == p || errno != 0 || r < 0 || r > (1L << 24)) return false;
+    out->push_back(static_cast<int>(r));
+    if (*end == '\0') return true;
+    if (*end != ',') return false;
+    p = end + 1;
+  }
+}
+
 }  // namespace
 
 const char* io_engine_choice_name(IoEngineChoice choice) {
@@ -235,6 +251,18 @@ Result<Config> parse_config_from_env() {
   }
   if (const char* v = env("PARIO_FIM_SPILL")) {
     if (!parse_spill(v, &c.fim_spill)) return bad_value("PARIO_FIM_SPILL", v, "disk or error");
+  }
+  x = 0;
+  PARIO_RETURN_IF_ERROR(parse_int("PARIO_AGGREGATORS", 0, 1 << 24, &x));
+  c.aggregators = static_cast<int>(x);
+  if (const char* v = env("PARIO_AGGREGATOR_RANKS")) {
+    if (!parse_rank_list(v, &c.aggregator_ranks)) {
+      return bad_value("PARIO_AGGREGATOR_RANKS", v, "group ranks separated by commas, like 0,4,8");
+    }
+  }
+  PARIO_RETURN_IF_ERROR(parse_bytes("PARIO_AGGREGATOR_BUFFER", &c.aggregator_buffer));
+  if (c.aggregator_buffer < 1 || c.aggregator_buffer > (uint64_t{1} << 30)) {
+    return bad_value("PARIO_AGGREGATOR_BUFFER", env("PARIO_AGGREGATOR_BUFFER"), "1 byte to 1 GiB");
   }
   return c;
 }

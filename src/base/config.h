@@ -49,6 +49,11 @@ struct Config {
   std::vector<std::string> fim_patterns;  // PARIO_FIM_RULES file, then PARIO_FIM (':' or ',' globs)
   uint64_t fim_budget = 0;                // PARIO_FIM_BUDGET (bytes, K/M/G/T or N% of RAM)
   bool fim_spill = true;                  // PARIO_FIM_SPILL=disk (true) or error
+  // Collective I/O (collective/decomposition.h): aggregators per group
+  // (0: one per node), or exactly these group ranks, and each one's buffer.
+  int aggregators = 0;                    // PARIO_AGGREGATORS
+  std::vector<int> aggregator_ranks;      // PARIO_AGGREGATOR_RANKS (comma list)
+  uint64_t aggregator_buffer = uint64_t{16} << 20;  // PARIO_AGGREGATOR_BUFFER (bytes, K/M/G)
 };
 
 // Whether a file's path matches one of the PARIO_FIM patterns: a pattern

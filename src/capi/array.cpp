@@ -86,7 +86,7 @@ Status publish(Result<std::shared_ptr<array::ArrayRequest>> r, pario_request_t* 
 Status check_type(int type) {
   if (!valid_element_type(type)) {
     return invalid("unknown element type " + std::to_string(type) +
-                   " (use PARIO_TYPE_DOUBLE .. PARIO_TYPE_COMPLEX_DOUBLE)");
+                   " (use PARIO_TYPE_DOUBLE .. PARIO_TYPE_COMPLEX_FLOAT)");
   }
   return Status::Ok();
 }

@@ -13,6 +13,7 @@
 #include "capi/collective.h"
 #include "capi/options.h"
 #include "capi/handles.h"
+#include "capi/file_handles.h"
 #include "capi/request.h"
 #include "device/fs_stat.h"
 #include "file/backend.h"
@@ -26,6 +27,19 @@
 #include "pario/runtime.h"
 
 namespace pario::capi {
+
+HandleTable<SharedFileHandle>& shared_files() {
+  static auto* t = new HandleTable<SharedFileHandle>(/*remember_removed=*/true);
+  return *t;
+}
+
+Result<SharedFileHandle*> live_shared_handle(pario_shared_file_t f) {
+  if (f == PARIO_SHARED_FILE_NULL) return invalid("shared file handle is null");
+  SharedFileHandle* p = shared_files().find(reinterpret_cast<uintptr_t>(f));
+  if (!p) return invalid("shared file handle is stale (the file was closed or destroyed)");
+  return p;
+}
+
 namespace {
 
 using file::PrivateFile;
@@ -34,17 +48,6 @@ using device::Request;
 
 HandleTable<PrivateFile>& files() {
   static auto* t = new HandleTable<PrivateFile>();  // outlives static teardown
-  return *t;
-}
-// A shared file with the group it was created on: its collectives meet
-// over the group's communicator, the one a rank with a bad handle can
-// still name (see capi/collective.h).
-struct SharedFileHandle {
-  std::unique_ptr<SharedFile> file;
-  std::shared_ptr<const comm::Group> group;
-};
-HandleTable<SharedFileHandle>& shared_files() {
-  static auto* t = new HandleTable<SharedFileHandle>(/*remember_removed=*/true);
   return *t;
 }
 // A private-file request as the C API's request table sees it.
@@ -67,13 +70,6 @@ Result<PrivateFile*> live_file(pario_file_t f) {
   if (f == PARIO_FILE_NULL) return invalid("file handle is null (closed, or never opened)");
   PrivateFile* p = files().find(id_of(f));
   if (!p) return invalid("file handle is stale (the file was closed)");
-  return p;
-}
-
-Result<SharedFileHandle*> live_shared_handle(pario_shared_file_t f) {
-  if (f == PARIO_SHARED_FILE_NULL) return invalid("shared file handle is null");
-  SharedFileHandle* p = shared_files().find(reinterpret_cast<uintptr_t>(f));
-  if (!p) return invalid("shared file handle is stale (the file was closed or destroyed)");
   return p;
 }
 
@@ -100,6 +96,21 @@ Status end_shared(const char* call, pario_shared_file_t* file, bool destroy) {
   std::shared_ptr<SharedFileHandle> h = shared_files().remove(reinterpret_cast<uintptr_t>(*file));
   *file = PARIO_SHARED_FILE_NULL;
   return destroy ? h->file->destroy() : h->file->close();
+}
+
+// A new handle for a shared file every rank has opened. A full table is
+// full on every rank alike: then the file goes again (deleted, if it was
+// created here) on every rank.
+Status publish_shared(std::unique_ptr<SharedFile> f, std::shared_ptr<comm::Group> g, bool created,
+                      pario_shared_file_t* file_out) {
+  auto shared = std::make_shared<SharedFileHandle>(SharedFileHandle{std::move(f), std::move(g)});
+  const uint64_t id = shared_files().insert(shared);
+  if (id == 0) {
+    (void)(created ? shared->file->destroy() : shared->file->close());
+    return Status(Code::kNoMemory, "too many shared files");
+  }
+  *file_out = reinterpret_cast<pario_shared_file_t>(static_cast<uintptr_t>(id));
+  return Status::Ok();
 }
 
 Status check_range(int64_t offset, const void* buf, size_t bytes) {
@@ -332,14 +343,26 @@ int pario_shared_file_create(pario_group_t group, const char* path, int64_t hard
     file::SharedFileHints hints{hard_limit, soft_limit, request_size};
     PARIO_ASSIGN_OR_RETURN(const Resources* settings, resources());
     PARIO_ASSIGN_OR_RETURN(std::unique_ptr<SharedFile> f, SharedFile::create(g->comm(), path, hints, settings->files));
-    auto shared = std::make_shared<SharedFileHandle>(SharedFileHandle{std::move(f), g});
-    uint64_t id = shared_files().insert(shared);
-    if (id == 0) {
-      (void)shared->file->destroy();  // every rank's table is full alike
-      return Status(Code::kNoMemory, "too many shared files");
+    return publish_shared(std::move(f), std::move(g), true, file_out);
+  });
+}
+
+int pario_shared_file_open(pario_group_t group, const char* path, int mode, pario_shared_file_t* file_out) {
+  return guarded("pario_shared_file_open", [&]() -> Status {
+    Entry e("pario_shared_file_open");
+    entry_group(e, group);
+    if (!path) e.check(invalid("path is null"));
+    else if (!file_out) e.check(invalid(std::string(path) + ": file_out is null"));
+    if (mode != PARIO_MODE_READ && mode != PARIO_MODE_RDWR) {
+      e.check(invalid("mode " + std::to_string(mode) + " is not PARIO_MODE_READ or PARIO_MODE_RDWR"));
     }
-    *file_out = reinterpret_cast<pario_shared_file_t>(static_cast<uintptr_t>(id));
-    return Status::Ok();
+    e.args().add("path", path).add("mode", mode);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
+    PARIO_ASSIGN_OR_RETURN(const Resources* settings, resources());
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<SharedFile> f,
+                           SharedFile::open(g->comm(), path, mode == PARIO_MODE_RDWR, settings->files));
+    return publish_shared(std::move(f), std::move(g), false, file_out);
   });
 }
 

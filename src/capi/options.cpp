@@ -33,6 +33,11 @@ Result<Resources*> build() {
     d.io_threads = std::make_shared<ThreadPool>(std::max(1, cfg->async_threads));
   }
   d.buffers = std::make_shared<BufferPool>(static_cast<size_t>(std::min<uint64_t>(cfg->disk_array_buffer, SIZE_MAX)));
+
+  collective::CollectiveOptions& c = r->collective;
+  c.aggregators = cfg->aggregators;
+  c.aggregator_ranks = cfg->aggregator_ranks;
+  c.buffer_bytes = static_cast<int64_t>(cfg->aggregator_buffer);
   return r;
 }
 

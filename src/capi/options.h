@@ -11,6 +11,7 @@
 
 #include "base/config.h"
 #include "base/status.h"
+#include "collective/decomposition.h"
 #include "diskarray/disk_array.h"
 #include "file/backend.h"
 
@@ -24,6 +25,7 @@ struct Resources {
   std::string engine_description;  // what pario_io_engine reports
   file::FileSettings files;        // every private and shared file's
   diskarray::DiskArrayOptions disk_arrays;  // without storage: storage_for adds it per store
+  collective::CollectiveOptions collective;  // before a call's hints
 };
 Result<const Resources*> resources();
 

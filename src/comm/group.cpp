@@ -13,6 +13,13 @@ MPI_Datatype element_mpi_type(ElementType t) {
     case ElementType::kInt32: return MPI_INT32_T;
     case ElementType::kInt64: return MPI_INT64_T;
     case ElementType::kComplexDouble: return MPI_C_DOUBLE_COMPLEX;
+    case ElementType::kInt8: return MPI_INT8_T;
+    case ElementType::kUInt8: return MPI_UINT8_T;
+    case ElementType::kInt16: return MPI_INT16_T;
+    case ElementType::kUInt16: return MPI_UINT16_T;
+    case ElementType::kUInt32: return MPI_UINT32_T;
+    case ElementType::kUInt64: return MPI_UINT64_T;
+    case ElementType::kComplexFloat: return MPI_C_FLOAT_COMPLEX;
   }
   return MPI_DATATYPE_NULL;
 }

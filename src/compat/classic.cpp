@@ -42,4 +42,13 @@ void error_message(int code, char* msg) {
   std::snprintf(msg, 80, "%s: %.*s", pario_status_string(code), 60, shown);
 }
 
+int broadcast_string(pario_group_t group, std::string* text) {
+  int64_t n = static_cast<int64_t>(text->size());
+  int rc = from_pario(pario_group_broadcast(group, &n, sizeof n, 0));
+  if (rc != PARIO_OK) return rc;
+  text->resize(static_cast<size_t>(n));
+  if (n > 0) rc = from_pario(pario_group_broadcast(group, &(*text)[0], text->size(), 0));
+  return rc;
+}
+
 }  // namespace pario::compat

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "pario/pario.h"
@@ -51,5 +52,8 @@ inline int from_pario(int rc) {
 }
 // "<status>: <detail>" in msg[80] (GA's size), or "OK".
 void error_message(int code, char* msg);
+
+// Collective over group: its rank 0's string on every rank.
+int broadcast_string(pario_group_t group, std::string* text);
 
 }  // namespace pario::compat

@@ -5,8 +5,11 @@
 // collective and made in the same order everywhere.
 #include "pario/compat/dra.h"
 
+#include <fcntl.h>  // AT_FDCWD
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cstdio>  // renameat2, RENAME_EXCHANGE (glibc 2.28)
 
 #include <algorithm>
 #include <cerrno>
@@ -132,40 +135,88 @@ int memory_dims(const MemorySide& m, int* ndim, int64_t dims[]) {
   return PARIO_OK;
 }
 
-// GA keeps one disk array per collective create, named by rank 0 (its
-// metadata), whatever the other ranks passed; pario's native create refuses
-// paths that differ between ranks, so every rank takes rank 0's here.
-int rank0_path(const char* filename, std::string* out) {
-  State& s = state();
+int my_rank() {
   int me = 0;
-  int rc = from_pario(pario_group_rank(s.world, &me));
-  if (rc != PARIO_OK) return rc;
-  int64_t n = me == 0 ? static_cast<int64_t>(std::strlen(filename)) : 0;
-  if ((rc = from_pario(pario_group_broadcast(s.world, &n, sizeof n, 0))) != PARIO_OK) return rc;
-  std::string path(static_cast<size_t>(n), '\0');
-  if (me == 0) path.assign(filename);
-  if (n > 0 && (rc = from_pario(pario_group_broadcast(s.world, &path[0], path.size(), 0))) != PARIO_OK) return rc;
-  *out = std::move(path);
-  return PARIO_OK;
+  pario_group_rank(state().world, &me);
+  return me;
 }
 
+// Rank 0's {value, errno} on every rank.
+int agree_on(int64_t* pair) { return from_pario(pario_group_broadcast(state().world, pair, 2 * sizeof *pair, 0)); }
+
 // GA creates over a plain file at the name (programs often fopen it first
-// to check that the directory is writable). Rank 0 removes one (a regular
-// file, not a symbolic link: lstat does not follow it) and every rank gets
-// its outcome; a store there is replaced by the native create.
-int remove_plain_file(const char* call, const std::string& path) {
-  State& s = state();
-  int me = 0;
-  int rc = from_pario(pario_group_rank(s.world, &me));
-  if (rc != PARIO_OK) return rc;
-  int32_t err = 0;
-  if (me == 0) {
+// to check that the directory is writable). Rank 0 looks, never through a
+// symbolic link (lstat).
+int is_plain_file(const std::string& path, bool* plain) {
+  int64_t seen[2] = {0, 0};
+  if (my_rank() == 0) {
     struct stat st;
-    if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::unlink(path.c_str()) != 0) err = errno;
+    seen[0] = ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
   }
-  if ((rc = from_pario(pario_group_broadcast(s.world, &err, sizeof err, 0))) != PARIO_OK) return rc;
-  if (err) return fail(PARIO_ERR_IO, "%s: %s: cannot remove the file there: %s", call, path.c_str(), std::strerror(err));
-  return PARIO_OK;
+  const int rc = agree_on(seen);
+  *plain = seen[0] != 0;
+  return rc;
+}
+
+// Rank 0 puts the store at `temp` in the place of the plain file at
+// `path`, which no moment leaves without one or the other:
+// renameat2(RENAME_EXCHANGE) swaps the two names (rename(2) cannot put a
+// directory over a file), then the file, now at `temp`, is removed. Where
+// the file system cannot exchange (EINVAL, ENOSYS: some network file
+// systems), the file is renamed aside first and put back if the store
+// cannot take its name: the name is briefly missing, the old file is
+// never lost. Returns errno (0: done); the store is still at `temp` unless
+// it is 0.
+int swap_in(const std::string& temp, const std::string& path) {
+  if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, path.c_str(), RENAME_EXCHANGE) == 0) {
+    ::unlink(temp.c_str());  // the old file (a failure leaves it, named temp, beside the store)
+    return 0;
+  }
+  if (errno != EINVAL && errno != ENOSYS) return errno;
+  const std::string aside = temp + ".old";
+  if (::rename(path.c_str(), aside.c_str()) != 0) return errno;
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::rename(aside.c_str(), path.c_str());
+    return err;
+  }
+  ::unlink(aside.c_str());
+  return 0;
+}
+
+// The store is made whole under a fresh name beside the plain file, closed,
+// swapped in (rank 0), then opened at the file's name. Any failure before
+// the swap removes the new store and leaves the old file as it was.
+int create_over_file(const char* call, const std::string& path, int pt, int ndim, const int64_t dims[],
+                     const int64_t hint[], const Disk& attributes, pario_disk_array_t* out) {
+  State& s = state();
+  std::string temp;
+  if (my_rank() == 0) temp = path + ".pario-new-" + std::to_string(::getpid());
+  int rc = compat::broadcast_string(s.world, &temp);
+  if (rc != PARIO_OK) return rc;
+  pario_disk_array_t h = PARIO_DISK_ARRAY_NULL;
+  if ((rc = from_pario(pario_disk_array_create(s.world, temp.c_str(), pt, ndim, dims, hint, &h))) != PARIO_OK) {
+    return rc;
+  }
+  rc = from_pario(pario_disk_array_set_attribute(h, kNameAttribute, attributes.name.c_str()));
+  if (rc == PARIO_OK) {
+    rc = from_pario(pario_disk_array_set_attribute(h, kTypeAttribute, std::to_string(attributes.type).c_str()));
+  }
+  const int closed = from_pario(pario_disk_array_close(&h));
+  if (rc == PARIO_OK) rc = closed;
+  int64_t swapped[2] = {0, 0};
+  if (rc == PARIO_OK) {
+    if (my_rank() == 0) swapped[1] = swap_in(temp, path);
+    if ((rc = agree_on(swapped)) == PARIO_OK && swapped[1] != 0) {
+      rc = fail(PARIO_ERR_IO, "%s: cannot put the new disk array in place (%s) of the file %s", call,
+                std::strerror(static_cast<int>(swapped[1])), path.c_str());
+    }
+  }
+  if (rc != PARIO_OK) {
+    pario_disk_array_delete(s.world, temp.c_str());  // the old file stays
+    return rc;
+  }
+  return from_pario(pario_disk_array_open(s.world, path.c_str(), PARIO_MODE_RDWR, out));  // as a created one
 }
 
 int finish(Request* r, int rc) {
@@ -184,9 +235,9 @@ int pario_type_of(int ma_type) {
     case 1002: case 1016: return PARIO_TYPE_INT64;           // C_LONG, C_LONGLONG
     case 1010: return PARIO_F77_INTEGER_SIZE == 4 ? PARIO_TYPE_INT32 : PARIO_TYPE_INT64;  // MT_F_INT
     case 1007: case 1015: return PARIO_TYPE_COMPLEX_DOUBLE;  // C_DCPL, MT_F_DCPL
-    case PARIO_TYPE_DOUBLE: case PARIO_TYPE_FLOAT: case PARIO_TYPE_INT32: case PARIO_TYPE_INT64:
-    case PARIO_TYPE_COMPLEX_DOUBLE: return ma_type;
-    default: return 0;
+    case 1006: case 1014: return PARIO_TYPE_COMPLEX_FLOAT;   // C_SCPL, MT_F_SCPL
+    default:  // pario's own types pass through
+      return ma_type >= PARIO_TYPE_DOUBLE && ma_type <= PARIO_TYPE_COMPLEX_FLOAT ? ma_type : 0;
   }
 }
 
@@ -197,7 +248,8 @@ int ma_type_of(int pario_type, bool fortran) {
     case PARIO_TYPE_INT32: return fortran && PARIO_F77_INTEGER_SIZE == 4 ? 1010 : 1001;
     case PARIO_TYPE_INT64: return fortran && PARIO_F77_INTEGER_SIZE == 8 ? 1010 : 1002;
     case PARIO_TYPE_COMPLEX_DOUBLE: return fortran ? 1015 : 1007;
-    default: return 0;
+    case PARIO_TYPE_COMPLEX_FLOAT: return fortran ? 1014 : 1006;
+    default: return pario_type;  // no MA type: pario's own code
   }
 }
 
@@ -221,9 +273,22 @@ int create(const char* call, int type, int ndim, const int64_t dims[], const cha
     hint[d] = reqdims[d];
     hinted = hint[d] > 0;
   }
+  // GA keeps one disk array per collective create, named by rank 0 (its
+  // metadata), whatever the other ranks passed; pario's native create
+  // refuses paths that differ between ranks, so every rank takes rank 0's.
   std::string path;
-  if ((rc = rank0_path(filename, &path)) != PARIO_OK) return rc;
-  if ((rc = remove_plain_file(call, path)) != PARIO_OK) return rc;
+  if (my_rank() == 0) path = filename;
+  if ((rc = compat::broadcast_string(state().world, &path)) != PARIO_OK) return rc;
+  Disk disk{PARIO_DISK_ARRAY_NULL, name ? name : "", path, type};
+  bool plain = false;
+  if ((rc = is_plain_file(path, &plain)) != PARIO_OK) return rc;
+  if (plain) {
+    if ((rc = create_over_file(call, path, pt, ndim, dims, hinted ? hint : nullptr, disk, &disk.handle)) != PARIO_OK) {
+      return rc;
+    }
+    *d_a = open_slot(std::move(disk));
+    return PARIO_OK;
+  }
   // GA creates over an old array: replace a store (never through a symbolic
   // link: pario refuses one).
   pario_disk_array_t h = PARIO_DISK_ARRAY_NULL;
@@ -232,7 +297,7 @@ int create(const char* call, int type, int ndim, const int64_t dims[], const cha
                                                     PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &h))) != PARIO_OK) {
     return rc;
   }
-  Disk disk{h, name ? name : "", path, type};
+  disk.handle = h;
   if ((rc = from_pario(pario_disk_array_set_attribute(h, kNameAttribute, disk.name.c_str()))) != PARIO_OK ||
       (rc = from_pario(pario_disk_array_set_attribute(h, kTypeAttribute, std::to_string(type).c_str()))) !=
           PARIO_OK) {

@@ -164,7 +164,7 @@ int memory_side(int g_a, MemorySide* out) {
   NGA_Inquire64(g_a, &type, &a->ndim, a->dims);
   const int pario_type = pario_type_of(type);
   if (!pario_type) return compat::fail(PARIO_ERR_UNSUPPORTED, "global array %d: GA type %d", g_a, type);
-  const size_t sizes[] = {0, 8, 4, 4, 8, 16};  // by PARIO_TYPE_*
+  const size_t sizes[] = {0, 8, 4, 4, 8, 16, 1, 1, 2, 2, 4, 8, 8};  // by PARIO_TYPE_*
   a->esize = sizes[pario_type];
   int64_t count[PARIO_ARRAY_MAX_DIMS];
   distribution(a.get(), GA_Nodeid(), a->my_lo, count);

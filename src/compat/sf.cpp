@@ -5,6 +5,7 @@
 // destroys shared files in the same (collective) order.
 #include "pario/compat/sf.h"
 
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 
 namespace {
 
+using pario::compat::broadcast_string;
 using pario::compat::fail;
 using pario::compat::from_pario;
 using pario::compat::slot;
@@ -37,8 +39,49 @@ bool to_hint(SFsize_t value, int64_t* out) {
   return pario::compat::whole_bytes(value, out);
 }
 
+// The name as a path that other ranks can compare: its directory resolved
+// (realpath), so "./x" and "/scratch/x" from /scratch are one file; the
+// name as given where the directory cannot be resolved.
+std::string canonical(const std::string& name) {
+  const size_t slash = name.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : name.substr(0, slash);
+  char* real = ::realpath(dir.c_str(), nullptr);
+  if (!real) return name;
+  std::string out(real);
+  std::free(real);
+  return (out == "/" ? out : out + "/") + name.substr(slash == std::string::npos ? 0 : slash + 1);
+}
+
+// GA's SF_Create opens, on every rank, the file that rank's own name gives
+// (rank 0 first): ranks passing the same name share one file, ranks
+// passing different names each get their own. pario does the same with
+// shared files: collective over world, it groups the ranks by file (one
+// round per distinct name: the first remaining rank's name, and a split
+// into the ranks that name the same file and the rest) and hands back the
+// group this rank's file is shared by.
+int group_by_name(pario_group_t world, const std::string& mine, pario_group_t* group_out) {
+  pario_group_t rest = world;
+  int rc = PARIO_OK;
+  for (;;) {
+    std::string leader = mine;
+    if ((rc = broadcast_string(rest, &leader)) != PARIO_OK) break;
+    const bool same = leader == mine;
+    pario_group_t next = PARIO_GROUP_NULL;
+    rc = from_pario(pario_group_split(rest, same ? 0 : 1, &next));
+    if (rest != world) pario_group_free(&rest);
+    if (rc != PARIO_OK) break;
+    if (same) {
+      *group_out = next;
+      return PARIO_OK;
+    }
+    rest = next;
+  }
+  if (rest != world) pario_group_free(&rest);
+  return rc;
+}
+
 // The collective create behind SF_Create and SF_Create_suffix; suffix < 0
-// means "use the handle".
+// means "use the handle". Every rank of world returns the same status.
 int create(char* fname, SFsize_t hard, SFsize_t soft, SFsize_t req, int* handle, int suffix) {
   int64_t h = 0, s = 0, r = 0;
   if (!fname || !handle) return fail(PARIO_ERR_INVALID_ARGUMENT, "SF_Create: null name or handle");
@@ -50,8 +93,13 @@ int create(char* fname, SFsize_t hard, SFsize_t soft, SFsize_t req, int* handle,
   int up = 0, rc = PARIO_OK;
   pario_initialized(&up);
   if (!up && (rc = from_pario(pario_init())) != PARIO_OK) return rc;
-  pario_group_t world = PARIO_GROUP_NULL;
+  pario_group_t world = PARIO_GROUP_NULL, group = PARIO_GROUP_NULL;
   if ((rc = from_pario(pario_group_world(&world))) != PARIO_OK) return rc;
+  const std::string path = canonical(fname);
+  if ((rc = group_by_name(world, path, &group)) != PARIO_OK) {
+    pario_group_free(&world);
+    return rc;
+  }
   int slot_index;
   {
     std::lock_guard<std::mutex> lock(table_mu);
@@ -59,13 +107,23 @@ int create(char* fname, SFsize_t hard, SFsize_t soft, SFsize_t req, int* handle,
     // rejects the placeholder as a stale handle if it is ever used).
     slot_index = slot_for(shared_files, reinterpret_cast<pario_shared_file_t>(1));
   }
-  const std::string name =
-      std::string(fname) + "." + std::to_string(suffix >= 0 ? suffix : slot_index);
+  const std::string name = path + "." + std::to_string(suffix >= 0 ? suffix : slot_index);
   pario_shared_file_t f = PARIO_SHARED_FILE_NULL;
-  rc = from_pario(pario_shared_file_create(world, name.c_str(), h, s, r, &f));
+  rc = from_pario(pario_shared_file_create(group, name.c_str(), h, s, r, &f));
+  // One outcome on every rank: a group that made its file takes it back
+  // when another group failed.
+  int64_t failed = rc != PARIO_OK;
+  const int agreed = from_pario(pario_group_sum(world, PARIO_TYPE_INT64, &failed, 1));
+  if (agreed == PARIO_OK && failed > 0 && rc == PARIO_OK) {
+    pario_shared_file_destroy(&f);
+    rc = fail(PARIO_ERR_REMOTE, "SF_Create: %lld rank(s) could not create their file", static_cast<long long>(failed));
+  } else if (rc == PARIO_OK) {
+    rc = agreed;
+  }
+  pario_group_free(&group);
   pario_group_free(&world);
   std::lock_guard<std::mutex> lock(table_mu);
-  shared_files[slot_index] = f;  // null again on failure: the slot is free
+  shared_files[slot_index] = rc == PARIO_OK ? f : PARIO_SHARED_FILE_NULL;  // null: the slot is free
   if (rc == PARIO_OK) *handle = slot_index;
   return rc;
 }

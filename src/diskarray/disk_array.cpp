@@ -1,7 +1,10 @@
 #include "diskarray/disk_array.h"
 
+#include <fcntl.h>  // AT_FDCWD
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cstdio>  // renameat2, RENAME_EXCHANGE (glibc 2.28)
 
 #include <algorithm>
 #include <cerrno>
@@ -575,11 +578,57 @@ void DiskArray::use(const DiskArrayOptions& options) {
   }
 }
 
+namespace {
+
+// A store's directory and zarr.json at dir, which must not exist; never
+// half made (remove refuses a directory without zarr.json).
+Status make_store(const std::string& dir, const ZarrMeta& m) {
+  if (::mkdir(dir.c_str(), 0700) != 0) return errno_status(errno, dir);
+  Status s = write_meta(dir, m);
+  if (!s.ok()) ::rmdir(dir.c_str());
+  return s;
+}
+
+// The store at dir replaced so that the name always holds one store whole,
+// the old or the new: the new one is made beside it under a fresh name,
+// the two names are swapped with renameat2(RENAME_EXCHANGE) (rename(2)
+// cannot put a directory over a non-empty one), and the old store, now
+// under the fresh name, is removed. A failure before the swap leaves the
+// old store as it was. Where the file system cannot exchange names
+// (EINVAL, ENOSYS: some network file systems) the old store is renamed
+// aside and put back if the new one cannot take its name: the name is
+// missing for that moment, the old store is never lost. renameat2 never
+// follows a symbolic link at either name.
+Status replace_store(const std::string& dir, const ZarrMeta& m) {
+  const std::string fresh = dir + ".pario-new-" + std::to_string(::getpid());
+  PARIO_RETURN_IF_ERROR(make_store(fresh, m));
+  std::string old = fresh;  // where the old store is once the new one has its name
+  int err = ::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) == 0 ? 0 : errno;
+  if (err == EINVAL || err == ENOSYS) {
+    old = fresh + ".old";
+    err = ::rename(dir.c_str(), old.c_str()) == 0 ? 0 : errno;
+    if (!err && ::rename(fresh.c_str(), dir.c_str()) != 0) {
+      err = errno;
+      ::rename(old.c_str(), dir.c_str());
+    }
+  }
+  std::error_code ec;
+  if (err) {
+    std::filesystem::remove_all(fresh, ec);
+    return errno_status(err, dir + ": putting the new store in the old one's place");
+  }
+  std::filesystem::remove_all(old, ec);  // never follows the links inside
+  if (ec) return errno_status(ec.value(), old + ": removing the store replaced (the new one is in place)");
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const comm::Group> group,
                                                      const std::string& dir, ElementType type,
                                                      const std::vector<int64_t>& shape,
                                                      const std::vector<int64_t>& chunk,
-                                                     const DiskArrayOptions& options) {
+                                                     const DiskArrayOptions& options, bool replace) {
   const comm::Comm& c = group->comm_object();
   Status s;
   if (dir.empty()) s = Status(Code::kInvalidArgument, "path is empty");
@@ -632,15 +681,8 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const comm:
   m.attributes_json = std::string(R"({"pario": {"writer": "pario", "layout": ")") +
                       (m.sharded() ? "shards of fixed-offset chunks, " : "chunk files, ") + "C order, " +
                       (m.zstd ? "zstd" : "uncompressed") + "\"}}";
-  // Rank 0 makes the directory (it must be new) and the metadata.
-  if (c.rank() == 0) {
-    if (::mkdir(dir.c_str(), 0700) != 0) {
-      s = errno_status(errno, dir);
-    } else {
-      s = write_meta(dir, m);
-      if (!s.ok()) ::rmdir(dir.c_str());  // no half-made store (remove refuses one without zarr.json)
-    }
-  }
+  // Rank 0 makes the directory (new, or replacing a store) and the metadata.
+  if (c.rank() == 0) s = replace ? replace_store(dir, m) : make_store(dir, m);
   PARIO_RETURN_IF_ERROR(comm::agree(c, s));
   return a;
 }

@@ -94,23 +94,25 @@ enum class CreateMode { kExclusive, kReplace, kOpenOrCreate };
 class DiskArray {
  public:
   ~DiskArray();
-  // Collective. Creates the store at `dir` (which must not exist). chunk
-  // is the typical request shape (empty or zeros: chosen, about 1 MiB per
-  // chunk, whole rows first).
+  // Collective. Creates the store at `dir`, which must not exist, or with
+  // `replace` must be a store, which the new one replaces atomically (made
+  // beside it, then swapped in: see replace_store). chunk is the typical
+  // request shape (empty or zeros: chosen, about 1 MiB per chunk, whole
+  // rows first).
   static Result<std::unique_ptr<DiskArray>> create(std::shared_ptr<const comm::Group> group,
                                                    const std::string& dir, ElementType type,
                                                    const std::vector<int64_t>& shape,
                                                    const std::vector<int64_t>& chunk,
-                                                   const DiskArrayOptions& options);
+                                                   const DiskArrayOptions& options, bool replace = false);
   // Collective. Opens an existing store (pario's, or zarr-python's in a
   // supported layout).
   static Result<std::unique_ptr<DiskArray>> open(std::shared_ptr<const comm::Group> group,
                                                  const std::string& dir, bool writable,
                                                  const DiskArrayOptions& options);
   // Collective (diskarray/local_io.cpp). create with a mode for an
-  // existing `dir`: kReplace removes it first, but only a store (a
-  // directory, not a symbolic link, holding zarr.json; anything else is
-  // kExists); kOpenOrCreate opens it writable when its type and shape are
+  // existing `dir`: kReplace replaces it atomically (create with replace),
+  // but only a store (a directory, not a symbolic link, holding zarr.json;
+  // anything else is kExists); kOpenOrCreate opens it writable when its type and shape are
   // these (chunk is then ignored), else kExists naming the difference.
   static Result<std::unique_ptr<DiskArray>> create_or_open(std::shared_ptr<const comm::Group> group,
                                                            const std::string& dir, ElementType type,

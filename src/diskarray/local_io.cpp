@@ -36,7 +36,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <map>
 #include <utility>
 
@@ -300,15 +299,10 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create_or_open(std::shared_ptr<con
   if (seen[0] == kMissing) return create(std::move(group), dir, type, shape, chunk, options);
   if (mode == CreateMode::kReplace) {
     std::shared_ptr<device::Storage> storage = options.storage ? options.storage : device::posix_storage();
-    Status s;
-    if (c.rank() == 0) {
-      std::error_code ec;
-      std::filesystem::remove_all(dir, ec);  // never follows the links inside
-      if (ec) s = errno_status(ec.value(), dir);
-    }
-    PARIO_RETURN_IF_ERROR(comm::agree(c, s));
-    storage->forget(dir);  // its files in RAM go too
-    return create(std::move(group), dir, type, shape, chunk, options);
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a,
+                           create(std::move(group), dir, type, shape, chunk, options, true));
+    storage->forget(dir);  // the old store's files in RAM go too
+    return a;
   }
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<DiskArray> a, open(std::move(group), dir, true, options));
   if (a->meta_.type != type || a->meta_.shape != shape) {

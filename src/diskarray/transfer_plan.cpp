@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "base/checked.h"
+#include "collective/plan.h"
 
 namespace pario::diskarray {
 namespace {
@@ -43,53 +44,30 @@ void order_by_shard(const ZarrMeta& meta, bool by_shard, std::vector<PlannedChun
   *plan = std::move(sorted);
 }
 
-// The movers, by the rule in the header.
+// The movers, by the rule in the header (collective::choose_movers): each
+// group of consecutive chunks is one unit, with what each rank holds of it.
 void choose_movers(int ranks, const Holdings& holdings, std::vector<PlannedChunk>* plan) {
   std::vector<PlannedChunk>& p = *plan;
-  struct Group {
-    size_t begin, end;            // its chunks in the plan
-    int64_t elements = 0;         // of its parts: the work it is
-    std::vector<int> candidates;  // ranks holding at least half as much as the one holding most
-  };
-  std::vector<Group> groups;
+  std::vector<collective::MoveUnit> units;
+  std::vector<std::pair<size_t, size_t>> spans;  // each unit's chunks in the plan
   for (size_t i = 0; i < p.size();) {
-    Group g;
-    g.begin = i;
-    g.end = i + 1;
-    while (g.end < p.size() && p[g.end].group == p[i].group) ++g.end;
+    size_t end = i + 1;
+    while (end < p.size() && p[end].group == p[i].group) ++end;
+    collective::MoveUnit u;
+    u.number = p[i].group;
     std::map<int, int64_t> held;  // rank: elements of the group's parts in its memory
-    for (size_t k = i; k < g.end; ++k) {
-      g.elements += p[k].part.elements();
+    for (size_t k = i; k < end; ++k) {
+      u.elements += p[k].part.elements();
       holdings(p[k].part, [&](int rank, int64_t n) { held[rank] += n; });
     }
-    int64_t most = 0;
-    for (const auto& [rank, n] : held) most = std::max(most, n);
-    for (const auto& [rank, n] : held) {
-      if (n > 0 && 2 * n >= most && rank >= 0 && rank < ranks) g.candidates.push_back(rank);
-    }
-    i = g.end;
-    groups.push_back(std::move(g));
+    u.held.assign(held.begin(), held.end());
+    units.push_back(std::move(u));
+    spans.push_back({i, end});
+    i = end;
   }
-  std::vector<size_t> by_number(groups.size());
-  for (size_t k = 0; k < groups.size(); ++k) by_number[k] = k;
-  std::sort(by_number.begin(), by_number.end(),
-            [&](size_t a, size_t b) { return p[groups[a].begin].group < p[groups[b].begin].group; });
-  std::vector<int64_t> load(static_cast<size_t>(std::max(1, ranks)));
-  for (size_t k : by_number) {
-    const Group& g = groups[k];
-    const int64_t number = p[g.begin].group;
-    int mover = 0;
-    if (!g.candidates.empty()) {
-      const size_t n = g.candidates.size(), first = static_cast<size_t>(number) % n;
-      mover = g.candidates[first];
-      for (size_t c = 1; c < n; ++c) {
-        const int r = g.candidates[(first + c) % n];
-        if (load[static_cast<size_t>(r)] < load[static_cast<size_t>(mover)]) mover = r;
-      }
-    }
-    load[static_cast<size_t>(mover)] += g.elements;
-    for (size_t i = g.begin; i < g.end; ++i) p[i].mover = mover;
-  }
+  const std::vector<int> movers = collective::choose_movers(ranks, units);
+  for (size_t u = 0; u < units.size(); ++u)
+    for (size_t i = spans[u].first; i < spans[u].second; ++i) p[i].mover = movers[u];
 }
 
 }  // namespace

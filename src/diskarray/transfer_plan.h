@@ -57,7 +57,8 @@ int64_t group_number(const ZarrMeta& meta, const std::vector<int64_t>& index, bo
 //   - writes that rewrite whole shards (rewrites_shards: another program
 //     packed them): shard by shard, each shard one group, so one rank
 //     moves all of a shard's chunks.
-// The mover of each group: of the ranks holding at least half as much of
+// The mover of each group (collective::choose_movers, the collective
+// layer's policy for units a file fixes): of the ranks holding at least half as much of
 // the group's parts in memory as the one holding most, the one that has
 // the least work (elements) so far, the groups taken in the order of
 // their numbers whatever the transfer's order; ties go round by number,

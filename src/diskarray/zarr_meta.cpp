@@ -137,14 +137,14 @@ Status check_shape(const int64_t* shape, size_t n, ElementType type) {
 }
 
 const char* zarr_data_type(ElementType t) {
+  if (is_integer(t)) return element_name(t);  // "int8" .. "uint64", Zarr's names too
   switch (t) {
     case ElementType::kDouble: return "float64";
     case ElementType::kFloat: return "float32";
-    case ElementType::kInt32: return "int32";
-    case ElementType::kInt64: return "int64";
     case ElementType::kComplexDouble: return "complex128";
+    case ElementType::kComplexFloat: return "complex64";
+    default: return "?";
   }
-  return "?";
 }
 
 int64_t ZarrMeta::chunk_elements() const {
@@ -227,10 +227,9 @@ Result<ZarrMeta> parse_meta(const std::string& text, const std::string& dir) {
     PARIO_ASSIGN_OR_RETURN(m.shape, int_list(dir, j.at("shape"), "shape"));
     const std::string dtype = j.at("data_type").get<std::string>();
     bool known = false;
-    for (auto t : {ElementType::kDouble, ElementType::kFloat, ElementType::kInt32,
-                   ElementType::kInt64, ElementType::kComplexDouble}) {
-      if (dtype == zarr_data_type(t)) {
-        m.type = t;
+    for (int t = kFirstElementType; t <= kLastElementType; ++t) {
+      if (dtype == zarr_data_type(static_cast<ElementType>(t))) {
+        m.type = static_cast<ElementType>(t);
         known = true;
       }
     }
@@ -309,7 +308,7 @@ Status write_meta(const std::string& dir, const ZarrMeta& m) {
   j["data_type"] = zarr_data_type(m.type);
   j["chunk_grid"] = {{"name", "regular"}, {"configuration", {{"chunk_shape", m.sharded() ? m.shard : m.chunks}}}};
   j["chunk_key_encoding"] = {{"name", "default"}, {"configuration", {{"separator", "/"}}}};
-  if (m.type == ElementType::kComplexDouble) {
+  if (is_complex(m.type)) {
     j["fill_value"] = json::array({0.0, 0.0});
   } else {
     j["fill_value"] = 0;

@@ -28,17 +28,23 @@ Status check_hints(const SharedFileHints& h) {
 
 }  // namespace
 
-Result<std::unique_ptr<SharedFile>> SharedFile::create(MPI_Comm comm, const std::string& path,
-                                                       const SharedFileHints& hints,
-                                                       const FileSettings& settings) {
+Result<std::unique_ptr<SharedFile>> SharedFile::begin(MPI_Comm comm, const std::string& path,
+                                                      const FileSettings& settings, const Status& local) {
   std::unique_ptr<SharedFile> f(new SharedFile());
   f->settings_ = settings;
   PARIO_ASSIGN_OR_RETURN(f->comm_, comm::Comm::duplicate(comm));
-  const comm::Comm& c = f->comm_;
   f->path_ = path;
+  const Status s = path.empty() ? Status(Code::kInvalidArgument, "path is empty") : local;
+  PARIO_RETURN_IF_ERROR(comm::agree(f->comm_, s).with_context(path));
+  return f;
+}
+
+Result<std::unique_ptr<SharedFile>> SharedFile::create(MPI_Comm comm, const std::string& path,
+                                                       const SharedFileHints& hints,
+                                                       const FileSettings& settings) {
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<SharedFile> f, begin(comm, path, settings, check_hints(hints)));
+  const comm::Comm& c = f->comm_;
   f->hints_ = hints;
-  Status s = path.empty() ? Status(Code::kInvalidArgument, "path is empty") : check_hints(hints);
-  PARIO_RETURN_IF_ERROR(comm::agree(c, s).with_context(path));
   // Same path and hints everywhere: compare the lowest and highest print.
   uint64_t lo = fingerprint(path, hints), hi = lo;
   PARIO_RETURN_IF_ERROR(comm::mpi_status(
@@ -84,6 +90,30 @@ Result<std::unique_ptr<SharedFile>> SharedFile::create(MPI_Comm comm, const std:
   Status opened = c.rank() == 0 ? Status::Ok() : open();
   if (opened.ok()) {
     Result<std::unique_ptr<PrivateFile>> file = PrivateFile::wrap(std::move(dev), true, true, settings.engine);
+    if (file.ok()) f->file_ = std::move(file).value();
+    else opened = file.status();
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(c, opened));
+  return f;
+}
+
+Result<std::unique_ptr<SharedFile>> SharedFile::open(MPI_Comm comm, const std::string& path, bool writable,
+                                                     const FileSettings& settings) {
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<SharedFile> f, begin(comm, path, settings, Status::Ok()));
+  const comm::Comm& c = f->comm_;
+  Result<Placement> where = place(path, 0, settings);
+  PARIO_RETURN_IF_ERROR(comm::agree(c, where.status()).with_context(path));
+  f->where_ = std::move(where).value();
+  device::OpenOptions opts;
+  opts.direct = settings.direct;
+  opts.write = writable;
+  Status opened;
+  Result<std::unique_ptr<device::Device>> dev = open_device(f->where_, opts);
+  if (!dev.ok()) {
+    opened = dev.status();
+  } else {
+    Result<std::unique_ptr<PrivateFile>> file =
+        PrivateFile::wrap(std::move(dev).value(), true, writable, settings.engine);
     if (file.ok()) f->file_ = std::move(file).value();
     else opened = file.status();
   }

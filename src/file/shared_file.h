@@ -49,6 +49,12 @@ class SharedFile {
   static Result<std::unique_ptr<SharedFile>> create(MPI_Comm comm, const std::string& path,
                                                     const SharedFileHints& hints,
                                                     const FileSettings& settings);
+  // Collective over comm: opens an existing file (a restart, or a file an
+  // earlier job wrote) read-only or read-write on every rank, never
+  // creating or truncating it. Files in Memory do not apply: the bytes are
+  // where the earlier job left them.
+  static Result<std::unique_ptr<SharedFile>> open(MPI_Comm comm, const std::string& path, bool writable,
+                                                  const FileSettings& settings);
   ~SharedFile();
 
   Status read(uint64_t offset, void* buf, size_t len);
@@ -77,6 +83,10 @@ class SharedFile {
 
  private:
   SharedFile() = default;
+  // Collective, the first step of create and open: the communicator, the
+  // path and settings, and the agreement on this rank's checks (`local`).
+  static Result<std::unique_ptr<SharedFile>> begin(MPI_Comm comm, const std::string& path,
+                                                   const FileSettings& settings, const Status& local);
   Status check_limit(uint64_t offset, size_t len) const;
   // Collective: closes every rank's file; keep: a RAM copy goes to disk.
   Status close_files(bool keep);

@@ -94,16 +94,25 @@ void round_trip(ElementType type) {
   std::vector<T> ones(3 * 4 * 3, static_cast<T>(1));
   const T two = static_cast<T>(2);
   ASSERT_TRUE(a->acc(box({3, 0, 1}, {3, 4, 3}), ones.data(), {}, &two).ok());
+  // And fetch-and-adds 1 to a section crossing the first dimension's
+  // patches (the old values it gets back depend on the other ranks).
+  std::vector<T> inc(2 * 2 * 2, static_cast<T>(1));
+  ASSERT_TRUE(a->get_acc(box({4, 1, 0}, {2, 2, 2}), inc.data(), {}).ok());
   ASSERT_TRUE(a->sync().ok());
   std::vector<T> got(n);
   ASSERT_TRUE(a->get(whole, got.data(), {}).ok());
   for (int64_t i = 0; i < n; ++i) {
     int64_t x = i / 20, y = (i / 5) % 4, z = i % 5;
-    (void)y;
     bool inside = x >= 3 && x < 6 && z >= 1 && z < 4;
-    T want = static_cast<T>(i % 97) + (inside ? static_cast<T>(2 * g->size()) : T(0));
+    bool fetched = x >= 4 && x < 6 && y >= 1 && y < 3 && z < 2;
+    T want = static_cast<T>(i % 97) + (inside ? static_cast<T>(2 * g->size()) : T(0)) +
+             (fetched ? static_cast<T>(g->size()) : T(0));
     ASSERT_EQ(got[i], want) << element_name(type) << " element " << i;
   }
+  // A group sum of the type (comm::element_mpi_type).
+  T one = static_cast<T>(1);
+  ASSERT_TRUE(g->sum(type, &one, 1).ok());
+  ASSERT_EQ(one, static_cast<T>(g->size())) << element_name(type);
   ASSERT_TRUE(a->close().ok());
 }
 
@@ -113,6 +122,29 @@ TEST(GlobalArray, EveryElementType) {
   round_trip<int32_t>(ElementType::kInt32);
   round_trip<int64_t>(ElementType::kInt64);
   round_trip<std::complex<double>>(ElementType::kComplexDouble);
+  round_trip<int8_t>(ElementType::kInt8);
+  round_trip<uint8_t>(ElementType::kUInt8);
+  round_trip<int16_t>(ElementType::kInt16);
+  round_trip<uint16_t>(ElementType::kUInt16);
+  round_trip<uint32_t>(ElementType::kUInt32);
+  round_trip<uint64_t>(ElementType::kUInt64);
+  round_trip<std::complex<float>>(ElementType::kComplexFloat);
+}
+
+// Integer accumulates wrap modulo 2^bits, like the C types' arithmetic
+// (MPI_SUM on the remote path, a memory loop on the local one).
+TEST(GlobalArray, SmallIntegerAccumulatesWrap) {
+  auto g = world_group();
+  auto a = make(ElementType::kUInt8, {8}, "wrap_u8");
+  const uint8_t start = 250;
+  ASSERT_TRUE(a->fill(&start).ok());
+  std::vector<uint8_t> three(8, 3);
+  ASSERT_TRUE(a->acc(a->distribution().whole(), three.data(), {}, nullptr).ok());
+  ASSERT_TRUE(a->sync().ok());
+  std::vector<uint8_t> got(8);
+  ASSERT_TRUE(a->get(a->distribution().whole(), got.data(), {}).ok());
+  for (uint8_t v : got) ASSERT_EQ(v, static_cast<uint8_t>(250 + 3 * g->size()));
+  ASSERT_TRUE(a->close().ok());
 }
 
 TEST(GlobalArray, ConcurrentAccumulatesSumExactly) {

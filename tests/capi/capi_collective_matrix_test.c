@@ -173,6 +173,15 @@ static int c_shared_file_create(int bad) {
   return rc;
 }
 
+static int c_shared_file_open(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "decomp.dat");
+  pario_shared_file_t f = PARIO_SHARED_FILE_NULL;
+  const int rc = pario_shared_file_open(world, path, bad ? 0 : PARIO_MODE_READ, &f);
+  if (rc == PARIO_OK) pario_shared_file_close(&f);
+  return rc;
+}
+
 static int end_shared_file(int bad, int destroy) {
   char path[600];
   path_of(path, sizeof path, "sf");
@@ -342,6 +351,107 @@ static int c_disk_array_iread_ops(int bad) {
   return rc;
 }
 
+/* Collective I/O: rank r holds rows [8r/P, 8(r+1)/P) of an 8 x 6 array of
+ * doubles, written to and read from one shared file. */
+static pario_decomp_t shared_decomp;
+static pario_shared_file_t shared_sf;
+static double decomp_vals[48];
+
+static int64_t my_rows(int64_t *start, int64_t *count) {
+  start[0] = 8 * rank / size;
+  count[0] = 8 * (rank + 1) / size - start[0];
+  start[1] = 0;
+  count[1] = 6;
+  return count[0] * 6;
+}
+
+static pario_decomp_t make_decomp(void) {
+  const int64_t dims[2] = {8, 6};
+  int64_t start[2], count[2];
+  my_rows(start, count);
+  pario_decomp_t d = PARIO_DECOMP_NULL;
+  CHECK(pario_decomp_create_blocks(world, PARIO_TYPE_DOUBLE, 2, dims, PARIO_ORDER_C, 1, start, count, NULL, &d) ==
+        PARIO_OK);
+  return d;
+}
+
+static int c_decomp_create_blocks(int bad) {
+  const int64_t dims[2] = {8, 6};
+  int64_t start[2], count[2];
+  my_rows(start, count);
+  pario_decomp_t d = PARIO_DECOMP_NULL;
+  const int rc = pario_decomp_create_blocks(world, PARIO_TYPE_DOUBLE, 2, dims, bad ? 7 : PARIO_ORDER_C, 1, start,
+                                            count, NULL, &d);
+  if (rc == PARIO_OK) pario_decomp_free(&d);
+  return rc;
+}
+
+static int c_decomp_create_indices(int bad) {
+  const int64_t idx[1] = {rank};
+  pario_decomp_t d = PARIO_DECOMP_NULL;
+  const int rc = pario_decomp_create_indices(world, PARIO_TYPE_DOUBLE, size, 1, bad ? NULL : idx, NULL, &d);
+  if (rc == PARIO_OK) pario_decomp_free(&d);
+  return rc;
+}
+
+static int c_decomp_create_keys(int bad) {
+  const int64_t keys[1] = {100 + 7 * rank};
+  pario_decomp_t d = PARIO_DECOMP_NULL;
+  pario_decomp_hints h;
+  pario_decomp_hints_init(&h);
+  h.buffer_size = bad ? -1 : 0;
+  const int rc = pario_decomp_create_keys(world, PARIO_TYPE_DOUBLE, 1, keys, &h, NULL, NULL, &d);
+  if (rc == PARIO_OK) pario_decomp_free(&d);
+  return rc;
+}
+
+static int c_decomp_free(int bad) {
+  pario_decomp_t d = make_decomp(), none = PARIO_DECOMP_NULL;
+  const int rc = pario_decomp_free(bad ? &none : &d);
+  if (d != PARIO_DECOMP_NULL) CHECK(pario_decomp_free(&d) == PARIO_OK); /* it lived on everywhere */
+  return rc;
+}
+
+static int c_decomp_write(int bad) {
+  return pario_decomp_write(shared_decomp, shared_sf, 0, PARIO_TYPE_DOUBLE, bad ? NULL : decomp_vals);
+}
+
+/* Fails after the exchange, in this rank's conversion alone: 1000.0 does
+ * not fit int8. */
+static int c_decomp_read(int bad) {
+  int8_t small[48];
+  double back[48];
+  return pario_decomp_read(shared_decomp, shared_sf, 0, bad ? PARIO_TYPE_INT8 : PARIO_TYPE_DOUBLE,
+                           bad ? (void *)small : (void *)back);
+}
+
+static int c_decomp_iwrite(int bad) {
+  pario_request_t req = PARIO_REQUEST_NULL;
+  return wait_if_ok(pario_decomp_iwrite(shared_decomp, shared_sf, 0, PARIO_TYPE_DOUBLE, decomp_vals,
+                                        bad ? NULL : &req),
+                    &req);
+}
+
+static int c_decomp_iread(int bad) {
+  double back[48];
+  pario_request_t req = PARIO_REQUEST_NULL;
+  return wait_if_ok(pario_decomp_iread(shared_decomp, shared_sf, 0, bad ? 99 : PARIO_TYPE_DOUBLE, back, &req), &req);
+}
+
+static int d_decomp_create_blocks(void) {
+  const int64_t dims[2] = {8, 6 + rank % 2};
+  int64_t start[2], count[2];
+  my_rows(start, count);
+  pario_decomp_t d = PARIO_DECOMP_NULL;
+  const int rc = pario_decomp_create_blocks(world, PARIO_TYPE_DOUBLE, 2, dims, PARIO_ORDER_C, 1, start, count, NULL, &d);
+  if (rc == PARIO_OK) pario_decomp_free(&d);
+  return rc;
+}
+
+static int d_decomp_write(void) {
+  return pario_decomp_write(shared_decomp, shared_sf, 8 * (rank % 2), PARIO_TYPE_DOUBLE, decomp_vals);
+}
+
 /* ---- rows whose arguments differ between ranks ---- */
 
 static int d_group_sum(void) {
@@ -427,7 +537,10 @@ static const struct {
     CASE(disk_array_set_attribute), CASE(disk_array_write),   CASE(disk_array_read),
     CASE(disk_array_iwrite),   CASE(disk_array_iread),        CASE(disk_array_iwrite_ops),
     CASE(disk_array_iread_ops),      CASE(disk_array_create_mode),  CASE(disk_array_sync),
-    CASE(disk_array_write_pieces),
+    CASE(disk_array_write_pieces),   CASE(decomp_create_blocks),    CASE(decomp_create_indices),
+    CASE(decomp_create_keys),        CASE(decomp_free),             CASE(decomp_write),
+    CASE(decomp_read),               CASE(decomp_iwrite),           CASE(decomp_iread),
+    CASE(shared_file_open),
 };
 
 static const struct {
@@ -445,6 +558,8 @@ static const struct {
     {"pario_disk_array_set_attribute", d_disk_array_set_attribute, "(value)"},
     {"pario_disk_array_write", d_disk_array_write, "(disk_start)"},
     {"pario_shared_file_create", d_shared_file_create, "(hard_limit)"},
+    {"pario_decomp_create_blocks", d_decomp_create_blocks, "(dims)"},
+    {"pario_decomp_write", d_decomp_write, "(offset)"},
     {"close on some ranks, write on others", d_close_while_others_write, "different collectives"},
 };
 
@@ -470,6 +585,14 @@ int main(void) {
   job_dir(world, "matrix", dir, sizeof dir);
   shared_array = make_array();
   shared_disk_array = make_disk_array("da");
+  shared_decomp = make_decomp();
+  {
+    char path[600];
+    path_of(path, sizeof path, "decomp.dat");
+    CHECK(pario_shared_file_create(world, path, -1, -1, -1, &shared_sf) == PARIO_OK);
+    for (int i = 0; i < 48; ++i) decomp_vals[i] = 1000.0 + i;
+    CHECK(pario_decomp_write(shared_decomp, shared_sf, 0, PARIO_TYPE_DOUBLE, decomp_vals) == PARIO_OK);
+  }
 
   int rows = 0;
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
@@ -518,6 +641,18 @@ int main(void) {
   /* The disk array survived: every rank still has it open and usable. */
   CHECK(pario_disk_array_write(shared_disk_array, shared_array, zero2, count2, zero2) == PARIO_OK);
   drop_disk_array(&shared_disk_array, "da");
+  /* The decomposition and its file survived too. */
+  {
+    double back[48];
+    int64_t start[2], count[2];
+    const int64_t mine = my_rows(start, count);
+    CHECK(pario_decomp_read(shared_decomp, shared_sf, 0, PARIO_TYPE_DOUBLE, back) == PARIO_OK);
+    int good = 1;
+    for (int64_t k = 0; k < mine; ++k) good &= back[k] == decomp_vals[k];
+    CHECK(good);
+    CHECK(pario_decomp_free(&shared_decomp) == PARIO_OK);
+    CHECK(pario_shared_file_destroy(&shared_sf) == PARIO_OK);
+  }
   CHECK(pario_array_destroy(&shared_array) == PARIO_OK);
   job_dir_remove(world, dir);
   CHECK(pario_finalize() == PARIO_OK);

@@ -4,6 +4,7 @@
  * cover chunks in part), every rank reads the whole array back after the
  * sync; unaligned reads; two ranks writing one chunk is reported by the
  * sync; replace, refuse and open-or-create; bad arguments. */
+#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "rename_fault.h"
 
 static int rank, size;
 static pario_group_t world;
@@ -155,11 +157,58 @@ static void test_modes(void) {
               PARIO_ERR_EXISTS, "exists with shape [24, 10] of double");
   CHECK_FAILS(pario_disk_array_create_mode(world, path, PARIO_TYPE_INT32, 2, dims, NULL, PARIO_MODE_CREATE, &d),
               PARIO_ERR_EXISTS, "not [24, 10] of");
-  /* "w" replaces it: the old data is gone. */
+  /* "w" makes the new store beside the old one and swaps it in; when it
+   * cannot (here the name it builds under is taken), the old store and its
+   * data are left as they were. Rank 0 makes the store. */
+  char fresh[700];
+  snprintf(fresh, sizeof fresh, "%s.pario-new-%d", path, (int)getpid());
+  if (rank == 0) {
+    FILE *taken = fopen(fresh, "w");
+    CHECK(taken != NULL);
+    if (taken) fclose(taken);
+  }
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+  CHECK_FAILS(pario_disk_array_create_mode(world, path, PARIO_TYPE_DOUBLE, 2, dims, chunk,
+                                           PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &d),
+              rank == 0 ? PARIO_ERR_EXISTS : PARIO_ERR_REMOTE, "pario-new");
+  CHECK(pario_disk_array_open(world, path, PARIO_MODE_READ, &d) == PARIO_OK);
+  CHECK(pario_disk_array_read_local(d, at, one, &got) == PARIO_OK && got == 7);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  if (rank == 0) CHECK(unlink(fresh) == 0);
+  /* "w" replaces it: the old data is gone, and nothing is left beside it. */
   CHECK(pario_disk_array_create_mode(world, path, PARIO_TYPE_DOUBLE, 2, dims, chunk,
                                      PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &d) == PARIO_OK);
   CHECK(pario_disk_array_read_local(d, at, one, &got) == PARIO_OK && got == 0);
   CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  struct stat gone;
+  if (rank == 0) CHECK(lstat(fresh, &gone) != 0);
+  /* Where names cannot be exchanged (EINVAL), the old store is renamed
+   * aside, the new one renamed in, and the old one removed. */
+  CHECK(pario_disk_array_open(world, path, PARIO_MODE_RDWR, &d) == PARIO_OK);
+  if (rank == 0) CHECK(pario_disk_array_write_local(d, at, one, &seven) == PARIO_OK);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  rename_fault = EINVAL;
+  CHECK(pario_disk_array_create_mode(world, path, PARIO_TYPE_DOUBLE, 2, dims, chunk,
+                                     PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &d) == PARIO_OK);
+  rename_fault = 0;
+  CHECK(pario_disk_array_read_local(d, at, one, &got) == PARIO_OK && got == 0);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  char aside[720];
+  snprintf(aside, sizeof aside, "%s.old", fresh);
+  if (rank == 0) CHECK(lstat(fresh, &gone) != 0 && lstat(aside, &gone) != 0);
+  /* Any other failure of the exchange leaves the old store. */
+  CHECK(pario_disk_array_open(world, path, PARIO_MODE_RDWR, &d) == PARIO_OK);
+  if (rank == 0) CHECK(pario_disk_array_write_local(d, at, one, &seven) == PARIO_OK);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  rename_fault = EIO;
+  CHECK_FAILS(pario_disk_array_create_mode(world, path, PARIO_TYPE_DOUBLE, 2, dims, chunk,
+                                           PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &d),
+              rank == 0 ? PARIO_ERR_IO : PARIO_ERR_REMOTE, "in the old one's place");
+  rename_fault = 0;
+  CHECK(pario_disk_array_open(world, path, PARIO_MODE_READ, &d) == PARIO_OK);
+  CHECK(pario_disk_array_read_local(d, at, one, &got) == PARIO_OK && got == 7);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  if (rank == 0) CHECK(lstat(fresh, &gone) != 0);
   /* "r" refuses writes. */
   CHECK(pario_disk_array_open(world, path, PARIO_MODE_READ, &d) == PARIO_OK);
   CHECK_FAILS(pario_disk_array_write_local(d, at, one, &seven), PARIO_ERR_STATE, "read-only");

@@ -2,15 +2,35 @@
  * and 4 ranks: whole and section transfers (C order, 0-based, inclusive),
  * transposed, asynchronous with DRA_Probe and DRA_Wait, close and reopen,
  * inquire, delete, and errors (bad handles, mismatched sections). */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ddi.h"
 #include "dra.h"
 #include "dra_check.h"
 #include "pario/pario.h"
+#include "../capi/rename_fault.h"
 
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
+static int file_holds(const char *path, const char *text) {
+  char got[64] = {0};
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  const size_t n = fread(got, 1, sizeof got - 1, f);
+  fclose(f);
+  return n == strlen(text) && memcmp(got, text, n) == 0;
+}
 
 /* DDI arrays are idim x jdim column-major: seen from C's NDRA calls they
  * are [jdim][idim]. Element (i, j) (0-based, Fortran order) holds this. */
@@ -146,6 +166,39 @@ int main(void) {
   CHECK(DRA_Delete(d3) == 0);
   DDI_Sync(4);
   if (me == 0) unlink(link);
+
+  /* Over a plain file the store is made under another name and swapped in
+   * (renameat2 RENAME_EXCHANGE): a failure before or at the swap leaves
+   * the file as it was and no new store. */
+  char plain[4200], leftover[4300];
+  snprintf(plain, sizeof plain, "%s.plain", path);
+  snprintf(leftover, sizeof leftover, "%s.pario-new-%d", plain, (int)getpid());
+  if (me == 0) write_file(plain, "old contents");
+  DDI_Sync(5);
+  dra_size_t bad_dims[2] = {-3, 4};
+  CHECK(NDRA_Create(1013, 2, bad_dims, "refused", plain, DRA_RW, NULL, &d3) != 0);
+  if (me == 0) CHECK(file_holds(plain, "old contents"));
+  rename_fault = EIO; /* the exchange fails (rank 0 makes it) */
+  CHECK(NDRA_Create(1013, 2, small, "not swapped", plain, DRA_RW, NULL, &d3) == PARIO_ERR_IO);
+  rename_fault = 0;
+  DRA_Errmsg(PARIO_ERR_IO, msg);
+  CHECK(strstr(msg, "cannot put the new disk array") != NULL);
+  struct stat st;
+  if (me == 0) CHECK(file_holds(plain, "old contents") && lstat(leftover, &st) != 0);
+  rename_fault = EINVAL; /* no RENAME_EXCHANGE here: renamed aside, then in */
+  CHECK(NDRA_Create(1013, 2, small, "fallback", plain, DRA_RW, NULL, &d3) == 0);
+  rename_fault = 0;
+  CHECK(NDRA_Inquire(d3, &type, &nd, shape, name, file) == 0 && strcmp(name, "fallback") == 0);
+  char aside[4400];
+  snprintf(aside, sizeof aside, "%s.old", leftover);
+  if (me == 0) CHECK(lstat(aside, &st) != 0 && lstat(leftover, &st) != 0);
+  CHECK(DRA_Delete(d3) == 0);
+  if (me == 0) write_file(plain, "old contents");
+  DDI_Sync(6);
+  CHECK(NDRA_Create(1013, 2, small, "swapped", plain, DRA_RW, NULL, &d3) == 0);
+  CHECK(NDRA_Inquire(d3, &type, &nd, shape, name, file) == 0 && strcmp(name, "swapped") == 0);
+  if (me == 0) CHECK(stat(plain, &st) == 0 && S_ISDIR(st.st_mode) && lstat(leftover, &st) != 0);
+  CHECK(DRA_Delete(d3) == 0);
   CHECK(DRA_Terminate() == 0);
   DDI_Destroy(t);
   DDI_Destroy(b);

@@ -1,8 +1,10 @@
 /* GA's sf.h API at 1, 2 and 4 ranks, written as ChemIO's users write it:
  * round-robin asynchronous writes, SF_Waitall, a barrier, cross reads;
  * SF_Close/SF_Open/SF_Rwtor; the hard limit; names; bad input. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "sf.h"
 #include "../capi/check.h"
@@ -90,6 +92,39 @@ int main(void) {
   CHECK(stat(made, &st) == 0);
   CHECK(SF_Destroy(hs) == 0);
   if (size > 1) CHECK(SF_Create(name, 1000.0 + rank, -1, -1, &hs) == PARIO_ERR_INVALID_ARGUMENT);
+
+  /* Names that differ between ranks, as GA: each rank's file is the one
+   * its own name gives, shared by the ranks that name the same file. */
+  char own[440];
+  snprintf(own, sizeof own, "%s/sf_test_rank%d", dir, rank);
+  int ho = -1;
+  CHECK(SF_Create(own, -1, -1, -1, &ho) == 0);
+  snprintf(made, sizeof made, "%s.%d", own, ho);
+  const char tag = (char)('A' + rank);
+  CHECK(SF_Write(ho, 0, 1, (char *)&tag, &id) == 0 && SF_Wait(&id) == 0);
+  CHECK(SF_Fsync(ho) == 0);
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+  FILE *seen = fopen(made, "rb");
+  int byte = seen ? fgetc(seen) : EOF;
+  CHECK(byte == tag && (!seen || fgetc(seen) == EOF)); /* this rank's alone */
+  if (seen) fclose(seen);
+  CHECK(SF_Destroy(ho) == 0);
+  CHECK(stat(made, &st) != 0);
+  /* One file under two spellings (absolute, and relative to the working
+   * directory) is one shared file. */
+  char cwd[400], same[440];
+  CHECK(getcwd(cwd, sizeof cwd) != NULL);
+  CHECK(chdir(dir) == 0);
+  snprintf(same, sizeof same, rank % 2 ? "./sf_test_same" : "%s/sf_test_same", dir);
+  CHECK(SF_Create(same, -1, -1, -1, &ho) == 0);
+  if (rank == size - 1) CHECK(SF_Write(ho, 7, 1, (char *)&tag, &id) == 0 && SF_Wait(&id) == 0);
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+  char last = 0;
+  CHECK(SF_Read(ho, 7, 1, &last, &id) == 0 && SF_Wait(&id) == 0 && last == (char)('A' + size - 1));
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+  CHECK(SF_Destroy(ho) == 0);
+  CHECK(chdir(cwd) == 0);
+
   free(mine);
   free(back);
   CHECK(pario_group_free(&world) == PARIO_OK);

@@ -4,7 +4,7 @@
 ! ierr (a buffer of the wrong type or size, a strided nonblocking buffer).
 program pario_module_test
   use pario
-  use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
+  use, intrinsic :: iso_fortran_env, only: int8, int16, int32, int64, real32, real64
   implicit none
   integer :: me, np, ierr, failures = 0, i, j
   character(len=256) :: dir, path
@@ -145,10 +145,13 @@ contains
   ! Every element type: put, get, acc with alpha, fill, nonblocking get and
   ! put, and an integer disk array whose type the open finds in the store.
   subroutine typed_arrays()
-    type(pario_array) :: ai, al, af, az, back
+    type(pario_array) :: ai, al, af, az, back, a8, au, ac
     type(pario_disk_array) :: dd
     type(pario_request) :: r
     integer(int32) :: iw(6, 4), ir(6, 4)
+    integer(int8) :: bw(5), br(5)
+    integer(int16) :: hw(3), hr(3)
+    complex(real32) :: cw(2), cr(2)
     integer(int64) :: lw(5), lr(5), dims(3)
     real(real32) :: fw(3, 3), fr(3, 3)
     complex(real64) :: zw(4), zr(4)
@@ -220,6 +223,37 @@ contains
     zw = [((1.0_real64, 0.5_real64) + np * (0.0_real64, 1.0_real64) * zw(q), q = 1, 4)]
     zw(2) = cmplx(4, -4, real64)
     call check(all(zr == zw), 'complex fill, acc with complex alpha, iput')
+
+    ! The smaller types: int8 (acc wraps as the C type does), uint16 through
+    ! integer(int16) buffers (bits unchanged: -1 is 65535), complex(real32).
+    call pario_array_create(a8, world, 'int8', [5_int64], PARIO_TYPE_INT8)
+    bw = [integer(int8) :: -128, -1, 0, 1, 127]
+    call pario_array_fill(a8, 0_int8)
+    if (me == 0) call pario_array_put(a8, [1_int64], [5_int64], bw)
+    call pario_array_sync(a8)
+    call pario_array_get(a8, [1_int64], [5_int64], br)
+    call check(all(br == bw), 'int8 extremes')
+    call pario_array_create(au, world, 'uint16', [3_int64], PARIO_TYPE_UINT16)
+    hw = [integer(int16) :: -1, 2, 300]
+    call pario_array_fill(au, 0_int16)
+    if (me == np - 1) call pario_array_put(au, [1_int64], [3_int64], hw)
+    call pario_array_sync(au)
+    call pario_array_get(au, [1_int64], [3_int64], hr)
+    call check(all(hr == hw), 'uint16 through integer(int16)')
+    call pario_array_get(au, [1_int64], [3_int64], ir(1:3, 1), ierr)
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), &
+               'uint16 (integer(int16) in Fortran)') > 0, 'uint16 refuses an integer(int32) buffer')
+    call pario_array_create(ac, world, 'complex float', [2_int64], PARIO_TYPE_COMPLEX_FLOAT)
+    cw = [(1.5_real32, -2.0_real32), (0.25_real32, 8.0_real32)]
+    call pario_array_fill(ac, (0.0_real32, 0.0_real32))
+    call pario_array_sync(ac)
+    call pario_array_acc(ac, [1_int64], [2_int64], cw, (2.0_real32, 0.0_real32))
+    call pario_array_sync(ac)
+    call pario_array_get(ac, [1_int64], [2_int64], cr)
+    call check(all(cr == 2 * np * cw), 'complex(real32) acc with alpha')
+    call pario_array_destroy(ac)
+    call pario_array_destroy(au)
+    call pario_array_destroy(a8)
 
     call pario_array_destroy(az)
     call pario_array_destroy(af)

@@ -103,7 +103,7 @@ static void *section(reader_t *r, int ndim, int64_t *start, int64_t *count, size
 static void arrays(reader_t *r) {
   int64_t dims[PARIO_ARRAY_MAX_DIMS];
   const int ndim = read_dims(r, dims);
-  const int type = byte(r) % 7; /* 0 and 6 are invalid */
+  const int type = byte(r) % 14; /* 0 and 13 are invalid */
   pario_array_t a = PARIO_ARRAY_NULL;
   if (too_big_to_try(ndim, dims) || pario_array_create(world, "fuzz", type, ndim, dims, &a) != PARIO_OK) return;
   int64_t start[PARIO_ARRAY_MAX_DIMS], count[PARIO_ARRAY_MAX_DIMS], ld[PARIO_ARRAY_MAX_DIMS];

@@ -67,4 +67,4 @@ def test_mpi4py_communicator_makes_a_group():
 
 def test_bad_dtype_is_invalid_argument():
     with pytest.raises(pario.InvalidArgument):
-        pario.GlobalArray(4, np.uint8)
+        pario.GlobalArray(4, np.float16)

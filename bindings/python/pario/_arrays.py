@@ -10,7 +10,11 @@ from ._runtime import init
 # NumPy's dtypes of the C element types.
 _TYPES = {np.dtype(np.float64): _pario.TYPE_DOUBLE, np.dtype(np.float32): _pario.TYPE_FLOAT,
           np.dtype(np.int32): _pario.TYPE_INT32, np.dtype(np.int64): _pario.TYPE_INT64,
-          np.dtype(np.complex128): _pario.TYPE_COMPLEX_DOUBLE}
+          np.dtype(np.complex128): _pario.TYPE_COMPLEX_DOUBLE,
+          np.dtype(np.int8): _pario.TYPE_INT8, np.dtype(np.uint8): _pario.TYPE_UINT8,
+          np.dtype(np.int16): _pario.TYPE_INT16, np.dtype(np.uint16): _pario.TYPE_UINT16,
+          np.dtype(np.uint32): _pario.TYPE_UINT32, np.dtype(np.uint64): _pario.TYPE_UINT64,
+          np.dtype(np.complex64): _pario.TYPE_COMPLEX_FLOAT}
 
 
 def _type_code(dtype):

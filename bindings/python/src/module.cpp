@@ -40,23 +40,28 @@ int unlocked(F&& f) {
   return f();
 }
 
-size_t element_size(int type) {
-  switch (type) {
-    case PARIO_TYPE_DOUBLE: case PARIO_TYPE_INT64: return 8;
-    case PARIO_TYPE_FLOAT: case PARIO_TYPE_INT32: return 4;
-    case PARIO_TYPE_COMPLEX_DOUBLE: return 16;
-    default: return 0;
-  }
-}
-
 nb::dlpack::dtype dlpack_type(int type) {
   switch (type) {
     case PARIO_TYPE_FLOAT: return nb::dtype<float>();
     case PARIO_TYPE_INT32: return nb::dtype<int32_t>();
     case PARIO_TYPE_INT64: return nb::dtype<int64_t>();
     case PARIO_TYPE_COMPLEX_DOUBLE: return {static_cast<uint8_t>(nb::dlpack::dtype_code::Complex), 128, 1};
+    case PARIO_TYPE_INT8: return nb::dtype<int8_t>();
+    case PARIO_TYPE_UINT8: return nb::dtype<uint8_t>();
+    case PARIO_TYPE_INT16: return nb::dtype<int16_t>();
+    case PARIO_TYPE_UINT16: return nb::dtype<uint16_t>();
+    case PARIO_TYPE_UINT32: return nb::dtype<uint32_t>();
+    case PARIO_TYPE_UINT64: return nb::dtype<uint64_t>();
+    case PARIO_TYPE_COMPLEX_FLOAT: return {static_cast<uint8_t>(nb::dlpack::dtype_code::Complex), 64, 1};
     default: return nb::dtype<double>();
   }
+}
+
+// Bytes per element of a PARIO_TYPE_*, 0 for none.
+size_t element_size(int type) {
+  if (type < PARIO_TYPE_DOUBLE || type > PARIO_TYPE_COMPLEX_FLOAT) return 0;
+  const nb::dlpack::dtype d = dlpack_type(type);
+  return d.bits / 8 * d.lanes;
 }
 
 // ---- constants ----
@@ -98,6 +103,13 @@ void bind_constants(nb::module_& m) {
   PARIO_CONSTANT(TYPE_INT32);
   PARIO_CONSTANT(TYPE_INT64);
   PARIO_CONSTANT(TYPE_COMPLEX_DOUBLE);
+  PARIO_CONSTANT(TYPE_INT8);
+  PARIO_CONSTANT(TYPE_UINT8);
+  PARIO_CONSTANT(TYPE_INT16);
+  PARIO_CONSTANT(TYPE_UINT16);
+  PARIO_CONSTANT(TYPE_UINT32);
+  PARIO_CONSTANT(TYPE_UINT64);
+  PARIO_CONSTANT(TYPE_COMPLEX_FLOAT);
 
   PARIO_CONSTANT(ARRAY_MAX_DIMS);
   PARIO_CONSTANT(COUNTER_GLOBAL);

@@ -1,0 +1,300 @@
+#include "collective/decomposition.h"
+
+#include <algorithm>
+#include <climits>
+#include <limits>
+#include <new>
+#include <string>
+
+namespace pario::collective {
+namespace {
+
+Status check_options(const CollectiveOptions& o, ElementType file_type) {
+  if (!valid_element_type(static_cast<int>(file_type))) {
+    return Status(Code::kInvalidArgument, "file_type " + std::to_string(static_cast<int>(file_type)) +
+                                              " is not a PARIO_TYPE_*");
+  }
+  if (o.buffer_bytes < 1 || o.buffer_bytes > kMaxBufferBytes) {
+    return Status(Code::kInvalidArgument, "buffer_size " + std::to_string(o.buffer_bytes) +
+                                              " is not in 1.." + std::to_string(kMaxBufferBytes));
+  }
+  if (o.align_bytes < 0) return Status(Code::kInvalidArgument, "align is negative");
+  const int order = static_cast<int>(o.byte_order);
+  if (order < 0 || order > 2) {
+    return Status(Code::kInvalidArgument, "byte_order " + std::to_string(order) + " is not a PARIO_BYTE_ORDER_*");
+  }
+  return Status::Ok();
+}
+
+// Counts and displacements of an all-to-all-v, checked against int.
+Status to_int(const std::vector<int64_t>& v, std::vector<int>* out, const char* what) {
+  out->resize(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i] > INT_MAX) {
+      return Status(Code::kUnsupported, std::string(what) + " exceeds 2^31 values in one message");
+    }
+    (*out)[i] = static_cast<int>(v[i]);
+  }
+  return Status::Ok();
+}
+
+// Sets bits [pos, pos + len); true if any was set already (an index two
+// ranks hold). Whole words at a time: blocks mark millions of bits.
+bool mark(std::vector<uint64_t>& bits, int64_t pos, int64_t len) {
+  bool seen = false;
+  int64_t e = pos;
+  const int64_t end = pos + len;
+  while (e < end) {
+    const int64_t in_word = std::min<int64_t>(64 - (e & 63), end - e);
+    const uint64_t mask = in_word == 64 ? ~uint64_t{0} : ((uint64_t{1} << in_word) - 1) << (e & 63);
+    uint64_t& word = bits[e >> 6];
+    if (word & mask) seen = true;
+    word |= mask;
+    e += in_word;
+  }
+  return seen;
+}
+
+// The first index >= e below limit whose bit is `value`, or limit.
+int64_t next_bit(const std::vector<uint64_t>& bits, int64_t e, bool value, int64_t limit) {
+  while (e < limit) {
+    uint64_t word = bits[e >> 6];
+    if (!value) word = ~word;
+    word &= ~uint64_t{0} << (e & 63);
+    if (word) return std::min(limit, (e & ~int64_t{63}) + __builtin_ctzll(word));
+    e = (e & ~int64_t{63}) + 64;
+  }
+  return limit;
+}
+
+}  // namespace
+
+Decomposition::~Decomposition() = default;
+
+Status Decomposition::free() { return comm_.free(); }
+
+int Decomposition::tag(uint64_t transfer, int64_t round) const {
+  const int64_t slots = std::max<int64_t>(1, tag_ub_ / max_rounds_);
+  return static_cast<int>(static_cast<int64_t>(transfer % slots) * max_rounds_ + round % max_rounds_);
+}
+
+size_t Decomposition::plan_bytes() const {
+  size_t n = memory_order_.bytes() + sends_.size() * sizeof(Send);
+  for (const RoundPlan& r : rounds_) {
+    n += r.pieces.size() * sizeof(RoundPlan::Piece) + r.staged.bytes() + r.covered.size() * 16;
+  }
+  return n;
+}
+
+Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t file_element_size) {
+  if (spare_) return std::move(spare_);
+  int64_t window = 0;
+  for (const RoundPlan& r : rounds_) window = std::max(window, r.end - r.begin);
+  const size_t window_bytes = static_cast<size_t>(window) * file_element_size;
+  const size_t staging_bytes = static_cast<size_t>(staging_elements_) * file_element_size;
+  auto b = std::make_unique<AggregatorBuffers>();
+  b->window[0].reset(new (std::nothrow) char[window_bytes + 1]);
+  if (rounds_.size() > 1) b->window[1].reset(new (std::nothrow) char[window_bytes + 1]);
+  if (staging_bytes > 0) b->staging.reset(new (std::nothrow) char[staging_bytes]);
+  if (!b->window[0] || (rounds_.size() > 1 && !b->window[1]) || (staging_bytes > 0 && !b->staging)) {
+    return Status(Code::kNoMemory, "an aggregator's buffers (" + std::to_string(2 * window_bytes + staging_bytes) +
+                                       " bytes)");
+  }
+  return b;
+}
+
+void Decomposition::give_back(std::unique_ptr<AggregatorBuffers> buffers) {
+  if (!spare_) spare_ = std::move(buffers);
+}
+
+Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& group, SortedRuns runs,
+                                                             int64_t global_size, ElementType file_type,
+                                                             const CollectiveOptions& options) {
+  const int size = group.size();
+  Status local = check_options(options, file_type);
+  std::vector<int> node_of(size);
+  for (int r = 0; r < size; ++r) node_of[r] = group.node_of(r);
+  Result<std::vector<int>> aggregators = choose_aggregators(node_of, options.aggregators, options.aggregator_ranks);
+  if (local.ok()) local = aggregators.status();
+  if (local.ok() && global_size < 0) local = Status(Code::kInvalidArgument, "global_size is negative");
+  if (local.ok() && !runs.runs.empty()) {
+    const Run& last = runs.runs.back();
+    if (runs.runs.front().global < 0 || last.global + last.length > global_size) {
+      local = Status(Code::kOutOfRange, "an index is outside the global space");
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(group.comm_object(), local));
+
+  // The held range and whether any rank's own indices overlap: one allreduce.
+  int64_t lo = global_size, hi = 0;
+  if (!runs.runs.empty()) {
+    lo = runs.runs.front().global;
+    hi = runs.runs.back().global + runs.runs.back().length;  // sorted by start; check every end
+    for (const Run& r : runs.runs) hi = std::max(hi, r.global + r.length);
+  }
+  int64_t extremes[3] = {-lo, hi, runs.overlaps ? 1 : 0};
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+      MPI_Allreduce(MPI_IN_PLACE, extremes, 3, MPI_INT64_T, MPI_MAX, group.comm()), "MPI_Allreduce"));
+  lo = -extremes[0];
+  hi = extremes[1];
+
+  const int64_t esize = static_cast<int64_t>(element_size(file_type));
+  std::unique_ptr<Decomposition> d(new Decomposition(
+      DomainPlan(lo, hi, esize, std::move(aggregators).value(), options.buffer_bytes, options.align_bytes)));
+  d->rank_ = group.rank();
+  d->size_ = size;
+  d->global_size_ = global_size;
+  d->local_count_ = runs.elements;
+  d->file_type_ = file_type;
+  d->options_ = options;
+  d->overlaps_ = extremes[2] != 0;
+  d->my_aggregator_ = d->plan_.aggregator_index(d->rank_);
+  for (int a = 0; a < d->plan_.aggregators(); ++a) d->max_rounds_ = std::max(d->max_rounds_, d->plan_.rounds(a));
+
+  Result<comm::Comm> dup = comm::Comm::duplicate(group.comm());
+  local = dup.status();
+  if (dup.ok()) {
+    d->comm_ = std::move(dup).value();
+    int* ub = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(d->comm_.get(), MPI_TAG_UB, &ub, &found);
+    if (found && ub) d->tag_ub_ = *ub;
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(group.comm_object(), local));
+
+  // Messages of this rank, and the runs cut at round bounds.
+  std::vector<std::pair<size_t, Run>> pieces;
+  d->sends_ = plan_sends(d->plan_, runs.runs, &pieces);
+  for (const Run& r : runs.runs) d->memory_order_.add(r.memory, r.length);
+  runs.runs.clear();
+  runs.runs.shrink_to_fit();
+  d->memory_order_.finish();
+
+  // Tell each aggregator the runs it will receive: counts, then the runs.
+  std::vector<int64_t> send_counts(size, 0), send_displs(size, 0);
+  for (const auto& [send, run] : pieces) send_counts[d->plan_.aggregator_rank(d->sends_[send].aggregator)] += 2;
+  for (int r = 1; r < size; ++r) send_displs[r] = send_displs[r - 1] + send_counts[r - 1];
+  std::vector<int64_t> outgoing(pieces.size() * 2);
+  {
+    std::vector<int64_t> at = send_displs;
+    for (const auto& [send, run] : pieces) {
+      int64_t& k = at[d->plan_.aggregator_rank(d->sends_[send].aggregator)];
+      outgoing[k++] = run.global;
+      outgoing[k++] = run.length;
+    }
+  }
+  pieces.clear();
+  pieces.shrink_to_fit();
+  std::vector<int64_t> recv_counts(size, 0);
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+      MPI_Alltoall(send_counts.data(), 1, MPI_INT64_T, recv_counts.data(), 1, MPI_INT64_T, d->comm_.get()),
+      "MPI_Alltoall"));
+  std::vector<int64_t> recv_displs(size + 1, 0);
+  for (int r = 0; r < size; ++r) recv_displs[r + 1] = recv_displs[r] + recv_counts[r];
+  std::vector<int> sc, sd, rc, rd;
+  local = to_int(send_counts, &sc, "the runs sent");
+  if (local.ok()) local = to_int(send_displs, &sd, "the runs sent");
+  if (local.ok()) local = to_int(recv_counts, &rc, "the runs received");
+  if (local.ok()) local = to_int(std::vector<int64_t>(recv_displs.begin(), recv_displs.end() - 1), &rd, "the runs received");
+  std::vector<int64_t> received;
+  if (local.ok()) {
+    try {
+      received.resize(recv_displs[size]);
+    } catch (const std::bad_alloc&) {
+      local = Status(Code::kNoMemory, "the runs an aggregator receives (" + std::to_string(recv_displs[size] * 8) +
+                                          " bytes)");
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(d->comm_, local));
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(MPI_Alltoallv(outgoing.data(), sc.data(), sd.data(), MPI_INT64_T,
+                                                       received.data(), rc.data(), rd.data(), MPI_INT64_T,
+                                                       d->comm_.get()),
+                                         "MPI_Alltoallv"));
+  outgoing.clear();
+  outgoing.shrink_to_fit();
+
+  local = d->my_aggregator_ >= 0 ? d->build_rounds(recv_displs, received) : Status::Ok();
+  int overlap = d->overlaps_ || d->overlaps_found_ ? 1 : 0;
+  PARIO_RETURN_IF_ERROR(comm::agree(d->comm_, local));
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+      MPI_Allreduce(MPI_IN_PLACE, &overlap, 1, MPI_INT, MPI_MAX, d->comm_.get()), "MPI_Allreduce"));
+  d->overlaps_ = overlap != 0;
+  return d;
+}
+
+Status Decomposition::build_rounds(const std::vector<int64_t>& from, const std::vector<int64_t>& received) {
+  const int a = my_aggregator_;
+  const int64_t nrounds = plan_.rounds(a);
+  rounds_.resize(nrounds);
+  for (int64_t r = 0; r < nrounds; ++r) {
+    rounds_[r].begin = plan_.round_begin(a, r);
+    rounds_[r].end = plan_.round_end(a, r);
+  }
+  // This rank's own messages: their packed offsets, by round.
+  std::vector<int64_t> self_offset(nrounds, -1);
+  for (const Send& s : sends_) {
+    if (s.aggregator == a) self_offset[s.round] = s.offset;
+  }
+  // Each sender's runs arrive in increasing global order, so in round
+  // order: walk them once per sender, appending to the rounds they meet.
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> spans(nrounds);  // per round: (sender, first run)
+  for (int s = 0; s < size_; ++s) {
+    int64_t last_round = -1;
+    for (int64_t k = from[s]; k < from[s + 1]; k += 2) {
+      const int64_t g = received[k];
+      const int64_t r = plan_.round_of(a, g);
+      if (r < 0 || r >= nrounds || g + received[k + 1] > rounds_[r].end) {
+        return Status(Code::kInternal, "a run from rank " + std::to_string(s) + " is outside this aggregator's rounds");
+      }
+      if (r != last_round) {
+        spans[r].push_back({s, k});
+        last_round = r;
+      }
+    }
+  }
+  std::vector<uint64_t> held;  // one bit per element of the window
+  for (int64_t r = 0; r < nrounds; ++r) {
+    RoundPlan& round = rounds_[r];
+    const int64_t window = round.end - round.begin;
+    held.assign(static_cast<size_t>((window + 63) / 64), 0);
+    int64_t staged = 0;
+    for (size_t i = 0; i < spans[r].size(); ++i) {
+      const int s = static_cast<int>(spans[r][i].first);
+      const int64_t first = spans[r][i].second;
+      // The piece's runs: from `first` while they stay in round r.
+      int64_t count = 0, runs = 0, only_pos = 0;
+      int64_t k = first;
+      for (; k < from[s + 1] && received[k] < round.end; k += 2) {
+        const int64_t pos = received[k] - round.begin, len = received[k + 1];
+        if (mark(held, pos, len)) overlaps_found_ = true;
+        if (runs == 0) only_pos = pos;
+        count += len;
+        ++runs;
+      }
+      RoundPlan::Piece piece;
+      piece.sender = s;
+      piece.count = count;
+      if (s == rank_) piece.self_offset = self_offset[r];
+      if (runs == 1) {
+        piece.in_place = true;
+        piece.at = only_pos;
+      } else {
+        piece.at = staged;
+        for (int64_t j = first; j < k; j += 2) round.staged.add(received[j] - round.begin, received[j + 1]);
+        staged += count;
+      }
+      round.pieces.push_back(piece);
+    }
+    round.staged.finish();
+    staging_elements_ = std::max(staging_elements_, staged);
+    // The held parts of the window: the runs of set bits.
+    for (int64_t e = next_bit(held, 0, true, window); e < window;) {
+      const int64_t stop = next_bit(held, e, false, window);
+      round.covered.push_back({e, stop - e});
+      e = next_bit(held, stop, true, window);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace pario::collective

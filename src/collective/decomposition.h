@@ -1,0 +1,146 @@
+// A decomposition: which elements of a flat global index space each rank
+// of a group holds, and the plan that moves them to and from aggregators.
+// Built once, collectively, then reused by every transfer of that layout
+// (collective/transfer.h), as ParallelIO reuses its decomposition maps.
+//
+// Setup (create):
+//   1. each rank sorts its runs (collective/layout.h) and checks them;
+//   2. one allreduce gives the held range [lo, hi), the total and whether
+//      any rank's own indices overlap;
+//   3. every rank computes the same domains (collective/plan.h) and cuts
+//      its runs into messages, one per (aggregator, round) it meets;
+//   4. an all-to-all of run counts and an all-to-all-v of the runs
+//      themselves (global index and length) tell each aggregator what it
+//      will receive; it keeps, per round, each sender's element count and
+//      where those elements go in its buffer, finds the parts of each round
+//      some rank holds (the only bytes it writes) and whether two ranks
+//      hold one index.
+// No rank holds another's index list beyond what its domain receives; the
+// memory and message counts are in docs/scaling.md.
+//
+// The decomposition owns a duplicate of the group's communicator, so its
+// messages never match the application's or another pario object's.
+//
+// Thread safety: transfers from one thread per rank, as every collective.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "base/convert.h"
+#include "base/element_type.h"
+#include "base/status.h"
+#include "collective/layout.h"
+#include "collective/plan.h"
+#include "collective/positions.h"
+#include "comm/comm.h"
+#include "comm/group.h"
+
+namespace pario::collective {
+
+// What capi hands down (PARIO_AGGREGATORS, PARIO_AGGREGATOR_RANKS,
+// PARIO_AGGREGATOR_BUFFER, and the per-call hints over them).
+struct CollectiveOptions {
+  int aggregators = 0;                 // 0: one per node
+  std::vector<int> aggregator_ranks;   // explicit choice (group ranks)
+  int64_t buffer_bytes = 16 << 20;     // per aggregator round
+  int64_t align_bytes = 0;             // file domain alignment; 0: buffer_bytes
+  ByteOrder byte_order = ByteOrder::kNative;
+};
+// Largest buffer: one round's message must fit an MPI int count of bytes.
+constexpr int64_t kMaxBufferBytes = int64_t{1} << 30;
+
+// What an aggregator receives in one round.
+struct RoundPlan {
+  int64_t begin = 0, end = 0;  // global indices of the round's window
+  struct Piece {
+    int sender = 0;       // group rank
+    int64_t count = 0;    // elements
+    // Where the piece lands: at window position `at` when it is one run
+    // there (received in place), else at staging offset `at`.
+    int64_t at = 0;
+    bool in_place = false;
+    int64_t self_offset = -1;  // the sender is this rank: its packed offset
+  };
+  std::vector<Piece> pieces;        // by sender rank
+  PositionList staged;              // window positions of the staged elements, in order
+  std::vector<std::pair<int64_t, int64_t>> covered;  // window ranges some rank holds (pos, length)
+};
+
+// An aggregator's buffers for one transfer: two windows and the staging
+// buffer. A decomposition keeps one set between transfers, so the pages
+// are not faulted in again on every call.
+struct AggregatorBuffers {
+  std::unique_ptr<char[]> window[2];
+  std::unique_ptr<char[]> staging;
+};
+
+class Decomposition {
+ public:
+  // Collective over group: runs are this rank's elements (from
+  // runs_of_blocks or runs_of_indices over the same global size on every
+  // rank), file_type the type in the file. Every rank gets the same status.
+  static Result<std::unique_ptr<Decomposition>> create(const comm::Group& group, SortedRuns runs,
+                                                       int64_t global_size, ElementType file_type,
+                                                       const CollectiveOptions& options);
+  ~Decomposition();
+  // Collective release of the communicator (a destructor frees it locally).
+  Status free();
+
+  int64_t global_size() const { return global_size_; }
+  int64_t local_count() const { return local_count_; }
+  ElementType file_type() const { return file_type_; }
+  ByteOrder byte_order() const { return options_.byte_order; }
+  const DomainPlan& plan() const { return plan_; }
+  // Whether two ranks (or one twice) hold one index: writes are refused.
+  bool overlaps() const { return overlaps_; }
+  bool is_aggregator() const { return my_aggregator_ >= 0; }
+  const comm::Comm& comm() const { return comm_; }
+  int rank() const { return rank_; }
+
+  // Sender side: the memory position of each packed element (sorted global
+  // order), and the messages.
+  const PositionList& memory_order() const { return memory_order_; }
+  const std::vector<Send>& sends() const { return sends_; }
+  // Aggregator side: one plan per round of this rank's domain.
+  const std::vector<RoundPlan>& rounds() const { return rounds_; }
+  int64_t staging_elements() const { return staging_elements_; }
+  // An MPI tag for round r of the transfer numbered `transfer`, unique
+  // among the transfers that can be in flight at once.
+  int tag(uint64_t transfer, int64_t round) const;
+  // Numbers each transfer started on this decomposition (same on every rank).
+  uint64_t next_transfer() { return transfers_++; }
+  // Bytes of index data this rank keeps (for statistics and docs/scaling.md).
+  size_t plan_bytes() const;
+  // An aggregator's buffers: the kept set, or a new one (kNoMemory when
+  // the allocation fails). give_back keeps one set for the next transfer.
+  Result<std::unique_ptr<AggregatorBuffers>> take_buffers(size_t file_element_size);
+  void give_back(std::unique_ptr<AggregatorBuffers> buffers);
+
+ private:
+  Decomposition(DomainPlan plan) : plan_(std::move(plan)) {}
+  // The aggregator's rounds from the runs received (sender s's at
+  // received[from[s] .. from[s + 1]), pairs of global index and length).
+  Status build_rounds(const std::vector<int64_t>& from, const std::vector<int64_t>& received);
+
+  comm::Comm comm_;
+  int rank_ = 0, size_ = 1;
+  int64_t global_size_ = 0, local_count_ = 0;
+  ElementType file_type_ = ElementType::kDouble;
+  CollectiveOptions options_;
+  DomainPlan plan_;
+  bool overlaps_ = false;
+  bool overlaps_found_ = false;  // by this aggregator, before the agreement
+  int my_aggregator_ = -1;
+  PositionList memory_order_;
+  std::vector<Send> sends_;
+  std::vector<RoundPlan> rounds_;
+  int64_t staging_elements_ = 0;
+  int tag_ub_ = 32767;
+  int64_t max_rounds_ = 1;
+  uint64_t transfers_ = 0;
+  std::unique_ptr<AggregatorBuffers> spare_;  // kept between transfers
+};
+
+}  // namespace pario::collective

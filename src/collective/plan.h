@@ -1,0 +1,103 @@
+// The plan of collective I/O: which ranks aggregate, which part of the file
+// each one owns (its file domain), how a domain is cut into rounds of one
+// buffer, and what each rank sends to each aggregator in each round.
+//
+// Pure: no MPI, no I/O. Every rank computes the same domains from the same
+// few numbers (the held index range, the element size, the aggregators and
+// the buffer), so no rank ever needs another's index list to know where its
+// elements go, and tests check plans for any number of simulated ranks.
+//
+// Domains are balanced by bytes over the range of global indices any rank
+// holds (not assigned by rank id) and their bounds are aligned to `align`
+// bytes of the file (the buffer size, or a stripe size), so aggregators
+// write whole stripes and never share one. Rounds are aligned the same
+// way: round r of a domain is the r-th buffer-sized window of the file
+// that the domain meets.
+//
+// Thread safety: pure functions and immutable values.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "collective/layout.h"
+
+namespace pario::collective {
+
+// Which group ranks aggregate. `requested` > 0 asks for that many (at most
+// the ranks); 0 means one per node. Explicit `ranks` win over both and are
+// checked (distinct, in range). node_of[r] is rank r's node; ranks of the
+// default choice are each node's first rank, then second ranks round the
+// nodes, so k aggregators spread over min(k, nodes) nodes.
+Result<std::vector<int>> choose_aggregators(const std::vector<int>& node_of, int requested,
+                                            const std::vector<int>& ranks);
+
+class DomainPlan {
+ public:
+  // The global range [lo, hi) that some rank holds, element size in the
+  // file, the aggregators (group ranks), the buffer and the alignment in
+  // bytes (align 0: the buffer). window elements = max(1, buffer / esize).
+  DomainPlan(int64_t lo, int64_t hi, int64_t esize, std::vector<int> aggregators, int64_t buffer_bytes,
+             int64_t align_bytes);
+
+  int aggregators() const { return static_cast<int>(aggregators_.size()); }
+  int aggregator_rank(int a) const { return aggregators_[a]; }
+  // Index of the aggregator a group rank is, or -1.
+  int aggregator_index(int rank) const;
+  // Domain a: global indices [domain_begin(a), domain_end(a)), maybe empty.
+  int64_t domain_begin(int a) const { return bounds_[a]; }
+  int64_t domain_end(int a) const { return bounds_[a + 1]; }
+  int64_t window_elements() const { return window_; }
+  // Rounds of domain a (0 for an empty domain).
+  int64_t rounds(int a) const;
+  // Round r of domain a: global indices [begin, end).
+  int64_t round_begin(int a, int64_t r) const;
+  int64_t round_end(int a, int64_t r) const;
+  // The aggregator whose domain holds global index g (lo <= g < hi).
+  int aggregator_of(int64_t g) const;
+  // The round of domain a holding global index g.
+  int64_t round_of(int a, int64_t g) const;
+
+ private:
+  int64_t lo_, hi_, window_;
+  std::vector<int> aggregators_;
+  std::vector<int64_t> bounds_;  // aggregators + 1
+};
+
+// One message of a transfer: `count` elements of a sender's packed data,
+// starting at `offset` (elements, in the sender's sorted order), for round
+// `round` of aggregator `aggregator` (an index into the plan's list).
+struct Send {
+  int aggregator = 0;
+  int64_t round = 0;
+  int64_t offset = 0;
+  int64_t count = 0;
+};
+
+// The messages of one sender: its sorted runs cut at domain and round
+// bounds, one Send per (aggregator, round) met, in sorted order. Runs
+// outside [lo, hi) are not allowed (they cannot occur: lo and hi bound
+// every rank's runs). pieces, if given, gets the runs cut at the same bounds
+// (global, length; memory is the offset in the packed data), each tagged by
+// the index of its Send.
+std::vector<Send> plan_sends(const DomainPlan& plan, const std::vector<Run>& runs,
+                             std::vector<std::pair<size_t, Run>>* pieces = nullptr);
+
+// The other policy of who moves what: when the unit of I/O is fixed by the
+// file (a disk array's chunk or shard, which one rank must move whole)
+// rather than cut into domains, each unit goes to a rank holding much of
+// it in memory. Disk arrays use it (diskarray/transfer_plan.h, where the
+// rule and its measurements are described); they move data by RMA, so only
+// the choice is shared.
+struct MoveUnit {
+  int64_t number = 0;    // units are taken in this order (and ties broken by it)
+  int64_t elements = 0;  // the work it is
+  std::vector<std::pair<int, int64_t>> held;  // (rank, elements of it in that rank's memory)
+};
+// The mover of each unit: of the ranks holding at least half as much of
+// it as the one holding most, the one with the least work so far, units
+// taken by number, ties going round by number; a unit no rank (in 0 ..
+// ranks - 1) holds goes to rank 0.
+std::vector<int> choose_movers(int ranks, const std::vector<MoveUnit>& units);
+
+}  // namespace pario::collective

@@ -1,0 +1,119 @@
+#include "collective/positions.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pario::collective {
+namespace {
+
+// One element of `size` bytes, with a fixed-size copy for the common sizes
+// (a memcpy call per 8-byte element costs more than the move).
+inline void move_element(char* to, const char* from, size_t size) {
+  switch (size) {
+    case 1: *to = *from; break;
+    case 2: std::memcpy(to, from, 2); break;
+    case 4: std::memcpy(to, from, 4); break;
+    case 8: std::memcpy(to, from, 8); break;
+    case 16: std::memcpy(to, from, 16); break;
+    default: std::memcpy(to, from, size);
+  }
+}
+
+template <size_t kSize, bool kGather, typename Index>
+void copy_dense(char* base, const Index* pos, int64_t count, char* other) {
+  for (int64_t k = 0; k < count; ++k) {
+    char* at = base + static_cast<int64_t>(pos[k]) * static_cast<int64_t>(kSize);
+    if (kGather) {
+      std::memcpy(other + k * kSize, at, kSize);
+    } else {
+      std::memcpy(at, other + k * kSize, kSize);
+    }
+  }
+}
+
+template <bool kGather, typename Index>
+void copy_dense_any(char* base, size_t size, const Index* pos, int64_t count, char* other) {
+  switch (size) {
+    case 1: return copy_dense<1, kGather>(base, pos, count, other);
+    case 2: return copy_dense<2, kGather>(base, pos, count, other);
+    case 4: return copy_dense<4, kGather>(base, pos, count, other);
+    case 8: return copy_dense<8, kGather>(base, pos, count, other);
+    case 16: return copy_dense<16, kGather>(base, pos, count, other);
+    default:
+      for (int64_t k = 0; k < count; ++k) {
+        char* at = base + static_cast<int64_t>(pos[k]) * static_cast<int64_t>(size);
+        if (kGather) {
+          move_element(other + k * size, at, size);
+        } else {
+          move_element(at, other + k * size, size);
+        }
+      }
+  }
+}
+
+}  // namespace
+
+void PositionList::finish() {
+  // One entry per element costs 4 (or 8) bytes each, a run 16 plus 8 for
+  // its start index: keep runs while they average more than 2 elements.
+  if (runs_.size() > 1 && runs_.size() * 2 > static_cast<size_t>(elements_)) {
+    if (limit_ <= (int64_t{1} << 32)) {
+      dense32_.reserve(elements_);
+      for (const auto& r : runs_)
+        for (int64_t k = 0; k < r.second; ++k) dense32_.push_back(static_cast<uint32_t>(r.first + k));
+    } else {
+      dense64_.reserve(elements_);
+      for (const auto& r : runs_)
+        for (int64_t k = 0; k < r.second; ++k) dense64_.push_back(r.first + k);
+    }
+    runs_.clear();
+    runs_.shrink_to_fit();
+    return;
+  }
+  runs_.shrink_to_fit();
+  run_start_.resize(runs_.size());
+  int64_t at = 0;
+  for (size_t i = 0; i < runs_.size(); ++i) {
+    run_start_[i] = at;
+    at += runs_[i].second;
+  }
+}
+
+int64_t PositionList::at(int64_t k) const {
+  if (!dense32_.empty()) return dense32_[k];
+  if (!dense64_.empty()) return dense64_[k];
+  const size_t i = std::upper_bound(run_start_.begin(), run_start_.end(), k) - run_start_.begin() - 1;
+  return runs_[i].first + (k - run_start_[i]);
+}
+
+template <bool kGather>
+void PositionList::copy(char* base, size_t size, int64_t first, int64_t count, char* other) const {
+  if (count <= 0) return;
+  if (!dense32_.empty()) return copy_dense_any<kGather>(base, size, dense32_.data() + first, count, other);
+  if (!dense64_.empty()) return copy_dense_any<kGather>(base, size, dense64_.data() + first, count, other);
+  // The run holding element `first`, then run by run.
+  size_t i = std::upper_bound(run_start_.begin(), run_start_.end(), first) - run_start_.begin() - 1;
+  int64_t done = 0;
+  while (done < count) {
+    const int64_t skip = first + done - run_start_[i];
+    const int64_t n = std::min(runs_[i].second - skip, count - done);
+    char* at = base + (runs_[i].first + skip) * static_cast<int64_t>(size);
+    if (kGather) {
+      std::memcpy(other + done * size, at, n * size);
+    } else {
+      std::memcpy(at, other + done * size, n * size);
+    }
+    done += n;
+    ++i;
+  }
+}
+
+void PositionList::gather(const char* base, size_t size, int64_t first, int64_t count, char* out) const {
+  copy<true>(const_cast<char*>(base), size, first, count, out);
+}
+
+void PositionList::scatter(char* base, size_t size, int64_t first, int64_t count, const char* in) const {
+  copy<false>(base, size, first, count, const_cast<char*>(in));
+}
+
+}  // namespace pario::collective

@@ -1,0 +1,77 @@
+// A sequence of element positions, stored as runs or one per element,
+// whichever is smaller: how a decomposition remembers where each element
+// of a message goes (a window position at an aggregator, a memory position
+// at a sender) without 24 bytes per element when the elements are
+// scattered one by one (an unstructured mesh) or one entry per element
+// when they come in long runs (blocks).
+//
+// Thread safety: a value; const methods may be called from any thread.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+namespace pario::collective {
+
+class PositionList {
+ public:
+  // Appends positions pos .. pos + length - 1 (pos >= 0, length > 0).
+  void add(int64_t pos, int64_t length) {
+    if (!runs_.empty() && runs_.back().first + runs_.back().second == pos) {
+      runs_.back().second += length;
+    } else {
+      runs_.push_back({pos, length});
+    }
+    elements_ += length;
+    if (pos + length > limit_) limit_ = pos + length;
+  }
+  // Chooses the compact form; call once after the last add().
+  void finish();
+
+  int64_t elements() const { return elements_; }
+  // Runs, or 0 in the one-per-element form.
+  size_t runs() const { return runs_.size(); }
+  size_t bytes() const { return runs_.size() * 16 + dense32_.size() * 4 + dense64_.size() * 8; }
+  // The single run when the whole list is one (pos, true), else (0, false).
+  std::pair<int64_t, bool> single_run() const {
+    if (runs_.size() == 1) return {runs_[0].first, true};
+    return {0, false};
+  }
+
+  // Calls fn(pos, length) for each run in order (length 1 per element in
+  // the dense form).
+  template <typename Fn>
+  void for_each(Fn&& fn) const {
+    for (const auto& r : runs_) fn(r.first, r.second);
+    for (uint32_t p : dense32_) fn(static_cast<int64_t>(p), int64_t{1});
+    for (int64_t p : dense64_) fn(p, int64_t{1});
+  }
+
+  // Whether element k is at position k for every k (nothing moves).
+  bool identity() const {
+    return dense32_.empty() && dense64_.empty() && (runs_.empty() || (runs_.size() == 1 && runs_[0].first == 0));
+  }
+  // The position of element k (0 <= k < elements()); for messages.
+  int64_t at(int64_t k) const;
+
+  // Copies elements of `size` bytes: out[k] = base[pos(k)] (gather) or
+  // base[pos(k)] = in[k] (scatter), for the positions k in [first, first + count)
+  // of this list. Per-element forms are specialised by element size.
+  void gather(const char* base, size_t size, int64_t first, int64_t count, char* out) const;
+  void scatter(char* base, size_t size, int64_t first, int64_t count, const char* in) const;
+
+ private:
+  template <bool kGather>
+  void copy(char* base, size_t size, int64_t first, int64_t count, char* other) const;
+
+  std::vector<std::pair<int64_t, int64_t>> runs_;
+  std::vector<uint32_t> dense32_;
+  std::vector<int64_t> dense64_;
+  std::vector<int64_t> run_start_;  // element index where each run starts (runs form)
+  int64_t elements_ = 0;
+  int64_t limit_ = 0;
+};
+
+}  // namespace pario::collective

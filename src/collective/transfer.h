@@ -1,0 +1,126 @@
+// One collective write or read of a decomposition's elements: the
+// two-phase step of collective I/O.
+//
+// Write: every rank packs its elements in file order, converted to the
+// file's type and byte order (the sender converts: the work is spread over
+// all ranks and the aggregator only moves bytes), and sends each
+// aggregator its part, one message per round. An aggregator assembles
+// round after round in one of two window buffers and hands each round's
+// held ranges to the target while the next round's messages arrive (the
+// pipeline: exchange of round r+1 overlaps the file I/O of round r, the
+// I/O going through the target's asynchronous engine). Elements no rank
+// holds are never written.
+// Read: the reverse. Aggregators read each round's held span (two rounds
+// ahead), send each owner its part, and owners unpack and convert.
+//
+// Failures never hang: arguments and buffers are checked and allocated on
+// every rank, then one agreement decides whether the transfer goes ahead
+// (nothing is written when any rank fails here, e.g. a value that does
+// not fit the file type); after that every message is still exchanged
+// whatever fails, and the wait agrees on the final status.
+//
+// Memory beyond the caller's data: every rank a packed copy of its own
+// elements (in the file type); an aggregator also two window buffers and
+// a staging buffer of at most one window each.
+//
+// Thread safety: one thread per rank drives a transfer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <mpi.h>
+
+#include "base/element_type.h"
+#include "base/status.h"
+#include "collective/decomposition.h"
+#include "collective/target.h"
+
+namespace pario::collective {
+
+// What one rank did in a transfer (PARIO_STATS and docs/scaling.md).
+struct TransferCounts {
+  uint64_t messages_sent = 0, bytes_sent = 0;
+  uint64_t messages_received = 0, bytes_received = 0;
+  uint64_t rounds = 0;          // aggregator rounds
+  uint64_t io_requests = 0, io_bytes = 0, largest_request = 0;
+  uint64_t exchange_nanos = 0;  // waiting on messages
+  uint64_t io_nanos = 0;        // waiting on the target
+  uint64_t buffer_bytes = 0;    // packed, window and staging buffers held
+};
+
+class Transfer {
+ public:
+  // Collective over the decomposition's group: starts writing this rank's
+  // d.local_count() elements of mem_type at buf to the target, global
+  // element i at byte offset + i * size(file type). The exchange and most
+  // of the file I/O happen here; wait() finishes it. Every rank gets the
+  // same status. buf is copied before the call returns, unless `borrow`:
+  // then buf must stay unchanged until wait(), and elements already in
+  // file order and type are sent from it without a copy (a blocking write).
+  static Result<std::unique_ptr<Transfer>> start_write(Decomposition& d, Target& target, uint64_t offset,
+                                                       ElementType mem_type, const void* buf, bool borrow = false);
+  // Collective: starts reading into buf (filled by wait()). Aggregators
+  // start reading their first rounds; the exchange happens in wait().
+  static Result<std::unique_ptr<Transfer>> start_read(Decomposition& d, Target& target, uint64_t offset,
+                                                      ElementType mem_type, void* buf);
+  ~Transfer();
+
+  // Collective: completes the transfer; the same status on every rank.
+  Status wait();
+  // Local: true when this rank's file I/O and messages started so far are
+  // done (a read still needs wait() for the exchange).
+  bool test();
+  const TransferCounts& counts() const { return counts_; }
+
+ private:
+  Transfer(Decomposition& d, Target& target, uint64_t offset, device::IoKind kind, ElementType mem_type, void* buf);
+  Status prepare();
+  Status pack();
+  Status unpack();
+  void post_sends();
+  void post_owner_receives();
+  void write_rounds();
+  void receive_round(int64_t r);
+  void submit_writes(int64_t r);
+  void submit_read(int64_t r);
+  void read_rounds();
+  void wait_io(int slot);
+  void wait_requests(std::vector<MPI_Request>& requests);
+  char* window(int64_t r) { return buffers_->window[r % 2].get(); }
+  char* staging() { return buffers_->staging.get(); }
+  // Whether this rank's elements are already in file order and type.
+  bool in_file_order() const;
+  void fail(const Status& s) {
+    if (local_.ok() && !s.ok()) local_ = s;
+  }
+
+  Decomposition& d_;
+  Target& target_;
+  const uint64_t offset_;
+  const device::IoKind kind_;
+  const ElementType mem_type_;
+  void* const buf_;
+  const size_t file_size_;  // bytes per element in the file
+  uint64_t seq_ = 0;
+  Status local_;            // this rank's first failure after the start agreement
+  bool waited_ = false;
+  bool borrow_ = false;
+
+  // This rank's elements in file order and type: packed_storage_, or the
+  // caller's buffer itself when nothing moves or converts.
+  char* packed_ = nullptr;
+  std::unique_ptr<char[]> packed_storage_;
+  std::unique_ptr<AggregatorBuffers> buffers_;  // aggregators: from the decomposition
+  std::vector<MPI_Request> sends_;          // this rank as a sender (write) or owner receives (read)
+  std::vector<MPI_Request> round_recvs_;    // aggregator: the current round's receives (write)
+  std::vector<MPI_Request> window_sends_[2];  // aggregator: sends out of a window buffer (read)
+  std::vector<MPI_Request> staging_sends_;    // aggregator: sends out of the staging buffer (read)
+  std::vector<std::shared_ptr<device::Request>> io_[2];  // file I/O of the round in each window
+  uint64_t target_size_ = 0;                // read: the target's end
+  int64_t next_read_ = 0;                   // read: the next round to submit
+  TransferCounts counts_;
+};
+
+}  // namespace pario::collective

@@ -1,0 +1,257 @@
+// The pure half of collective I/O, serially: runs of blocks and index
+// lists (collective/layout.h), position lists (collective/positions.h),
+// aggregator choice, file domains, rounds and messages (collective/plan.h),
+// the last checked for 1 to 10,000 simulated ranks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "collective/layout.h"
+#include "collective/plan.h"
+#include "collective/positions.h"
+
+namespace pario::collective {
+namespace {
+
+Box box_of(std::vector<int64_t> start, std::vector<int64_t> count) {
+  Box b;
+  b.ndim = static_cast<int>(start.size());
+  for (int d = 0; d < b.ndim; ++d) {
+    b.start[d] = start[d];
+    b.count[d] = count[d];
+  }
+  return b;
+}
+
+Shape shape_of(std::vector<int64_t> dims) {
+  Shape s{};
+  std::copy(dims.begin(), dims.end(), s.begin());
+  return s;
+}
+
+// Global index of every memory position, expanded from runs.
+std::vector<int64_t> expand(const SortedRuns& r) {
+  std::vector<int64_t> global_of(r.elements, -1);
+  for (const Run& run : r.runs)
+    for (int64_t k = 0; k < run.length; ++k) global_of[run.memory + k] = run.global + k;
+  return global_of;
+}
+
+TEST(Layout, BlocksInCOrder) {
+  // A 2 x 3 block at (1, 2) of a 4 x 6 x 5 array, whole last dimension.
+  auto r = runs_of_blocks(3, shape_of({4, 6, 5}), IndexOrder::kC, {box_of({1, 2, 0}, {2, 3, 5})});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->elements, 30);
+  EXPECT_FALSE(r->overlaps);
+  // Rows of 3 x 5 = 15 contiguous elements each (j = 2..4 whole), two of them.
+  ASSERT_EQ(r->runs.size(), 2u);
+  EXPECT_EQ(r->runs[0].global, (1 * 6 + 2) * 5);
+  EXPECT_EQ(r->runs[0].length, 15);
+  EXPECT_EQ(r->runs[1].global, (2 * 6 + 2) * 5);
+  EXPECT_EQ(r->runs[1].memory, 15);
+}
+
+TEST(Layout, FortranOrderIsTheReversedCOrder) {
+  // Fortran 5 x 4 array, block rows 1..3, columns 2..3: memory column-major.
+  auto r = runs_of_blocks(2, shape_of({5, 4}), IndexOrder::kFortran, {box_of({1, 2}, {3, 2})});
+  ASSERT_TRUE(r.ok());
+  const std::vector<int64_t> g = expand(*r);
+  std::vector<int64_t> want;
+  for (int64_t j = 2; j < 4; ++j)
+    for (int64_t i = 1; i < 4; ++i) want.push_back(i + 5 * j);
+  EXPECT_EQ(g, want);
+}
+
+TEST(Layout, SeveralBlocksAreSortedAndKeepTheirMemoryPositions) {
+  // Memory holds the later block first.
+  auto r = runs_of_blocks(1, shape_of({100}), IndexOrder::kC, {box_of({50}, {10}), box_of({0}, {5})});
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->runs.size(), 2u);
+  EXPECT_EQ(r->runs[0].global, 0);
+  EXPECT_EQ(r->runs[0].memory, 10);
+  EXPECT_EQ(r->runs[1].global, 50);
+  EXPECT_EQ(r->runs[1].memory, 0);
+}
+
+TEST(Layout, BadBlocksNameTheBlockAndDimension) {
+  auto r = runs_of_blocks(2, shape_of({4, 6}), IndexOrder::kC, {box_of({0, 0}, {1, 1}), box_of({0, 5}, {1, 2})});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Code::kOutOfRange);
+  EXPECT_NE(r.status().message().find("block 1 dimension 1"), std::string::npos) << r.status().message();
+  // Fortran order names the caller's dimension, not the reversed one.
+  r = runs_of_blocks(2, shape_of({4, 6}), IndexOrder::kFortran, {box_of({4, 0}, {1, 1})});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("dimension 0"), std::string::npos) << r.status().message();
+  EXPECT_FALSE(runs_of_blocks(0, shape_of({}), IndexOrder::kC, {}).ok());
+  EXPECT_FALSE(runs_of_blocks(2, shape_of({int64_t{1} << 40, int64_t{1} << 40}), IndexOrder::kC, {}).ok());
+  // An empty block is no error and holds nothing.
+  r = runs_of_blocks(2, shape_of({4, 6}), IndexOrder::kC, {box_of({4, 6}, {0, 0})});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->elements, 0);
+}
+
+TEST(Layout, IndicesSortJoinAndFindOverlap) {
+  std::vector<int64_t> idx = {7, 3, 4, 5, 0, 9};
+  auto r = runs_of_indices(10, idx.data(), static_cast<int64_t>(idx.size()));
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->overlaps);
+  EXPECT_EQ(expand(*r), idx);
+  // 3, 4, 5 sit at memory 1, 2, 3: one run.
+  EXPECT_EQ(r->runs.size(), 4u);
+  idx.push_back(4);
+  r = runs_of_indices(10, idx.data(), static_cast<int64_t>(idx.size()));
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->overlaps);
+  idx.push_back(10);
+  r = runs_of_indices(10, idx.data(), static_cast<int64_t>(idx.size()));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("indices[7] = 10"), std::string::npos);
+  EXPECT_FALSE(runs_of_indices(10, nullptr, 3).ok());
+  EXPECT_TRUE(runs_of_indices(10, nullptr, 0).ok());
+}
+
+TEST(Positions, RunsAndDenseFormsGatherAndScatterAlike) {
+  for (size_t size : {1, 2, 3, 4, 8, 16}) {
+    for (bool scattered : {false, true}) {
+      PositionList list;
+      std::vector<int64_t> pos;
+      for (int64_t k = 0; k < 200; ++k) {
+        const int64_t p = scattered ? (k * 37) % 211 : 300 + k + (k / 50) * 7;
+        list.add(p, 1);
+        pos.push_back(p);
+      }
+      list.finish();
+      EXPECT_EQ(list.runs() == 0, scattered);
+      std::vector<char> base(600 * size), out(200 * size), back(600 * size, 0);
+      for (size_t i = 0; i < base.size(); ++i) base[i] = static_cast<char>(i * 13 + 1);
+      list.gather(base.data(), size, 10, 150, out.data());
+      for (int64_t k = 0; k < 150; ++k) {
+        ASSERT_EQ(std::memcmp(out.data() + k * size, base.data() + pos[10 + k] * size, size), 0);
+        EXPECT_EQ(list.at(10 + k), pos[10 + k]);
+      }
+      list.scatter(back.data(), size, 10, 150, out.data());
+      for (int64_t k = 0; k < 150; ++k) {
+        ASSERT_EQ(std::memcmp(back.data() + pos[10 + k] * size, base.data() + pos[10 + k] * size, size), 0);
+      }
+    }
+  }
+}
+
+TEST(Aggregators, OnePerNodeSpreadOverNodesOrChosen) {
+  const std::vector<int> node_of = {0, 0, 0, 1, 1, 1, 2, 2};
+  EXPECT_EQ(*choose_aggregators(node_of, 0, {}), (std::vector<int>{0, 3, 6}));
+  EXPECT_EQ(*choose_aggregators(node_of, 4, {}), (std::vector<int>{0, 1, 3, 6}));
+  EXPECT_EQ(choose_aggregators(node_of, 100, {})->size(), 8u);
+  EXPECT_EQ(*choose_aggregators(node_of, 0, {5, 2}), (std::vector<int>{5, 2}));
+  EXPECT_FALSE(choose_aggregators(node_of, 0, {8}).ok());
+  EXPECT_FALSE(choose_aggregators(node_of, 0, {1, 1}).ok());
+  EXPECT_FALSE(choose_aggregators(node_of, -1, {}).ok());
+}
+
+TEST(Domains, BalancedByBytesAndAligned) {
+  // 1000 doubles from index 100, 3 aggregators, 64-byte buffers (8 doubles).
+  DomainPlan plan(100, 1100, 8, {0, 1, 2}, 64, 0);
+  EXPECT_EQ(plan.window_elements(), 8);
+  EXPECT_EQ(plan.domain_begin(0), 100);
+  EXPECT_EQ(plan.domain_end(2), 1100);
+  for (int a = 0; a < 3; ++a) {
+    const int64_t n = plan.domain_end(a) - plan.domain_begin(a);
+    EXPECT_NEAR(static_cast<double>(n), 1000.0 / 3, 8.0);
+    if (a > 0) {
+      EXPECT_EQ(plan.domain_begin(a) % 8, 0);
+    }
+    // Rounds tile the domain with buffer-aligned windows.
+    int64_t at = plan.domain_begin(a);
+    for (int64_t r = 0; r < plan.rounds(a); ++r) {
+      EXPECT_EQ(plan.round_begin(a, r), at);
+      EXPECT_LE(plan.round_end(a, r) - at, 8);
+      if (r + 1 < plan.rounds(a)) {
+        EXPECT_EQ(plan.round_end(a, r) % 8, 0);
+      }
+      for (int64_t g = plan.round_begin(a, r); g < plan.round_end(a, r); ++g) {
+        ASSERT_EQ(plan.aggregator_of(g), a);
+        ASSERT_EQ(plan.round_of(a, g), r);
+      }
+      at = plan.round_end(a, r);
+    }
+    EXPECT_EQ(at, plan.domain_end(a));
+  }
+  // A stripe alignment coarser than the space: one domain holds it all.
+  DomainPlan coarse(0, 100, 8, {0, 1}, 64, 1 << 20);
+  EXPECT_EQ(std::min(coarse.rounds(0), coarse.rounds(1)), 0);
+  EXPECT_EQ(coarse.domain_begin(0), 0);
+  EXPECT_EQ(coarse.domain_end(1), 100);
+  // Nothing held anywhere: no rounds.
+  DomainPlan none(50, 50, 8, {0}, 64, 0);
+  EXPECT_EQ(none.rounds(0), 0);
+}
+
+// Simulated ranks: each holds a slab (contiguous) or every P-th element
+// (scattered) of n doubles. Every element must reach exactly one
+// (aggregator, round) inside that round's window, and a sender's message
+// count is bounded by the domains and rounds its elements meet.
+void check_plan(int ranks, int aggregators, int64_t n, int64_t buffer, bool scattered) {
+  std::vector<int> aggs(static_cast<size_t>(aggregators));
+  for (int a = 0; a < aggregators; ++a) aggs[a] = static_cast<int>(static_cast<int64_t>(a) * ranks / aggregators);
+  DomainPlan plan(0, n, 8, aggs, buffer, 0);
+  std::map<std::pair<int, int64_t>, int64_t> received;  // (aggregator, round) -> elements
+  int64_t total = 0, most_messages = 0;
+  for (int r = 0; r < ranks; ++r) {
+    std::vector<Run> runs;
+    if (scattered) {
+      if (n > 200000) continue;  // one run per element: keep the test quick
+      for (int64_t g = r; g < n; g += ranks) runs.push_back({g, 1, (g - r) / ranks});
+    } else {
+      const int64_t lo = n * r / ranks, hi = n * (r + 1) / ranks;
+      if (hi > lo) runs.push_back({lo, hi - lo, 0});
+    }
+    std::vector<std::pair<size_t, Run>> pieces;
+    const std::vector<Send> sends = plan_sends(plan, runs, &pieces);
+    most_messages = std::max<int64_t>(most_messages, static_cast<int64_t>(sends.size()));
+    int64_t packed = 0;
+    for (const Send& s : sends) {
+      ASSERT_EQ(s.offset, packed);
+      packed += s.count;
+      received[{s.aggregator, s.round}] += s.count;
+    }
+    for (const auto& [i, piece] : pieces) {
+      const Send& s = sends[i];
+      ASSERT_GE(piece.global, plan.round_begin(s.aggregator, s.round));
+      ASSERT_LE(piece.global + piece.length, plan.round_end(s.aggregator, s.round));
+    }
+    total += packed;
+  }
+  if (scattered && n > 200000) return;
+  EXPECT_EQ(total, n);
+  // Every round receives exactly its window, whoever sends it.
+  for (int a = 0; a < aggregators; ++a) {
+    for (int64_t r = 0; r < plan.rounds(a); ++r) {
+      const auto it = received.find({a, r});
+      ASSERT_NE(it, received.end()) << "aggregator " << a << " round " << r;
+      EXPECT_EQ(it->second, plan.round_end(a, r) - plan.round_begin(a, r));
+    }
+  }
+  // A slab meets at most its own length in windows, plus one per domain bound.
+  if (!scattered) {
+    const int64_t slab = (n + ranks - 1) / ranks;
+    EXPECT_LE(most_messages, slab / plan.window_elements() + 2 + aggregators);
+  }
+}
+
+TEST(Plan, EveryElementReachesOneRoundAtAnyRankCount) {
+  for (int ranks : {1, 2, 3, 4, 7, 16, 100, 1000, 10000}) {
+    for (int aggregators : {1, 2, 8}) {
+      if (aggregators > ranks) continue;
+      SCOPED_TRACE(testing::Message() << ranks << " ranks, " << aggregators << " aggregators");
+      check_plan(ranks, aggregators, 1 << 20, 64 << 10, false);
+      check_plan(ranks, aggregators, 100003, 4096, true);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pario::collective

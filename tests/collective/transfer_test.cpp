@@ -1,0 +1,208 @@
+// Collective transfers (collective/transfer.h) into targets the C API does
+// not reach: a memory device through the thread engine and through the
+// sync engine (a target that does its work inside start(), as HDF5 will),
+// and a device that fails after some bytes on one aggregator. At 1, 2 and
+// 4 ranks; with PARIO_RANKS_PER_NODE=1 every rank aggregates. Each rank
+// keeps its own memory device, so only what an aggregator wrote is in its
+// device: checks read back through the collective read, and look at the
+// bytes of a failing aggregator's own device.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "collective/decomposition.h"
+#include "collective/transfer.h"
+#include "comm/group.h"
+#include "device/async.h"
+#include "device/fault_device.h"
+#include "mpi_main.h"
+
+namespace pario::collective {
+namespace {
+
+std::shared_ptr<comm::Group> world_group() {
+  const char* rpn = std::getenv("PARIO_RANKS_PER_NODE");
+  auto g = comm::Group::create(MPI_COMM_WORLD, rpn ? std::atoi(rpn) : 0);
+  EXPECT_TRUE(g.ok());
+  return *g;
+}
+
+// Every aggregator's device is its own: a shared memory file would need a
+// shared file; here each aggregator writes only its domain, so a read
+// through the same decomposition finds it again.
+std::unique_ptr<Decomposition> slabs(const comm::Group& g, int64_t n, int64_t buffer) {
+  const int64_t lo = n * g.rank() / g.size(), hi = n * (g.rank() + 1) / g.size();
+  std::vector<int64_t> idx;
+  for (int64_t i = hi - 1; i >= lo; --i) idx.push_back(i);  // reversed in memory
+  auto runs = runs_of_indices(n, idx.data(), static_cast<int64_t>(idx.size()));
+  EXPECT_TRUE(runs.ok());
+  CollectiveOptions o;
+  o.buffer_bytes = buffer;
+  o.aggregators = g.size() > 1 ? 2 : 1;
+  auto d = Decomposition::create(g, std::move(runs).value(), n, ElementType::kDouble, o);
+  EXPECT_TRUE(d.ok()) << d.status().message();
+  return std::move(d).value();
+}
+
+std::vector<double> my_values(const comm::Group& g, int64_t n) {
+  const int64_t lo = n * g.rank() / g.size(), hi = n * (g.rank() + 1) / g.size();
+  std::vector<double> v;
+  for (int64_t i = hi - 1; i >= lo; --i) v.push_back(static_cast<double>(i) * 3 + 0.25);
+  return v;
+}
+
+TEST(Transfer, RoundTripThroughThreadAndSyncEngines) {
+  auto g = world_group();
+  const int64_t n = 10007;
+  for (bool sync : {false, true}) {
+    auto d = slabs(*g, n, 512);
+    auto dev = device::make_memory_device("mem");
+    auto engine = sync ? device::make_sync_engine() : device::make_thread_engine(2);
+    DeviceTarget target(dev.get(), engine.get());
+    const std::vector<double> v = my_values(*g, n);
+    auto w = Transfer::start_write(*d, target, 64, ElementType::kDouble, v.data());
+    ASSERT_TRUE(w.ok()) << w.status().message();
+    ASSERT_TRUE((*w)->wait().ok());
+    EXPECT_GT((*w)->counts().io_requests + (d->is_aggregator() ? 0 : 1), 0u);
+    std::vector<float> back(v.size());
+    auto r = Transfer::start_read(*d, target, 64, ElementType::kFloat, back.data());
+    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE((*r)->wait().ok());
+    bool good = true;
+    for (size_t k = 0; k < v.size(); ++k) good &= back[k] == static_cast<float>(v[k]);
+    EXPECT_TRUE(good);
+    ASSERT_TRUE(d->free().ok());
+  }
+}
+
+// The last aggregator's device fails after 1000 bytes: every rank gets an
+// error (that rank kIo or kNoSpace, the others kRemote naming it), nobody
+// hangs, and the rounds it wrote before are intact.
+TEST(Transfer, AFailingAggregatorFailsEveryRankAndKeepsEarlierRounds) {
+  auto g = world_group();
+  const int64_t n = 4096;
+  auto d = slabs(*g, n, 256);  // 32 doubles a round
+  const int last = d->plan().aggregator_rank(d->plan().aggregators() - 1);
+  device::FaultPlan plan;
+  if (g->rank() == last) {
+    plan.fail_errno = ENOSPC;
+    plan.fail_after_bytes = 1000;
+  }
+  auto dev = device::make_fault_device(device::make_memory_device("mem"), plan);
+  auto engine = device::make_sync_engine();
+  DeviceTarget target(dev.get(), engine.get());
+  const std::vector<double> v = my_values(*g, n);
+  auto w = Transfer::start_write(*d, target, 0, ElementType::kDouble, v.data());
+  ASSERT_TRUE(w.ok());
+  const Status s = (*w)->wait();
+  ASSERT_FALSE(s.ok());
+  if (g->rank() == last) {
+    EXPECT_EQ(s.code(), Code::kNoSpace) << s.message();
+    // The first rounds of its domain (up to 1000 bytes) hold their values.
+    const int a = d->plan().aggregators() - 1;
+    const int64_t begin = d->plan().domain_begin(a);
+    const int64_t whole = 1000 / 256 * 32;  // elements of the rounds written whole
+    std::vector<double> got(static_cast<size_t>(whole));
+    size_t read = 0;
+    ASSERT_TRUE(dev->read_at(static_cast<uint64_t>(begin) * 8, got.data(), got.size() * 8, &read).ok());
+    ASSERT_EQ(read, got.size() * 8);
+    bool good = true;
+    for (int64_t k = 0; k < whole; ++k) good &= got[k] == static_cast<double>(begin + k) * 3 + 0.25;
+    EXPECT_TRUE(good);
+  } else {
+    EXPECT_EQ(s.code(), Code::kRemote) << s.message();
+  }
+  // The decomposition is still usable: a write to a good device works.
+  auto good_dev = device::make_memory_device("mem2");
+  DeviceTarget good_target(good_dev.get(), engine.get());
+  auto w2 = Transfer::start_write(*d, good_target, 0, ElementType::kDouble, v.data());
+  ASSERT_TRUE(w2.ok());
+  EXPECT_TRUE((*w2)->wait().ok());
+  ASSERT_TRUE(d->free().ok());
+}
+
+// A value that does not fit the memory type on one rank only, found after
+// the exchange: the same failure everywhere.
+TEST(Transfer, ANarrowingReadOnOneRankFailsEveryRank) {
+  auto g = world_group();
+  const int64_t n = 300;
+  auto d = slabs(*g, n, 1024);
+  auto dev = device::make_memory_device("mem");
+  auto engine = device::make_thread_engine(1);
+  DeviceTarget target(dev.get(), engine.get());
+  const std::vector<double> v = my_values(*g, n);  // up to 897.25: no int8
+  auto w = Transfer::start_write(*d, target, 0, ElementType::kDouble, v.data());
+  ASSERT_TRUE(w.ok() && (*w)->wait().ok());
+  const int bad = g->size() - 1;
+  std::vector<int8_t> small(v.size());
+  std::vector<double> fine(v.size());
+  auto r = g->rank() == bad ? Transfer::start_read(*d, target, 0, ElementType::kInt8, small.data())
+                            : Transfer::start_read(*d, target, 0, ElementType::kDouble, fine.data());
+  ASSERT_TRUE(r.ok());
+  const Status s = (*r)->wait();
+  EXPECT_EQ(s.code(), g->rank() == bad ? Code::kOutOfRange : (g->size() > 1 ? Code::kRemote : Code::kOutOfRange))
+      << s.message();
+  ASSERT_TRUE(d->free().ok());
+}
+
+// An engine that holds every request until the gate opens, like a disk
+// slower than anything: what a write leaves in flight when it returns.
+class GateEngine final : public device::AsyncEngine {
+ public:
+  const char* name() const override { return "gate"; }
+  void submit(const std::shared_ptr<device::Request>& r) override {
+    r->owner = this;
+    held_.push_back(r);
+  }
+  void wait(device::Request& r) override {
+    open();
+    (void)r;
+  }
+  bool test(device::Request& r) override { return r.done(); }
+  void open() {
+    for (auto& r : held_) device::execute(*r);
+    held_.clear();
+  }
+  size_t held() const { return held_.size(); }
+
+ private:
+  std::vector<std::shared_ptr<device::Request>> held_;
+};
+
+// Nonblocking: with two rounds per aggregator, the exchange finishes in
+// start_write and both rounds' file I/O is still in flight when it
+// returns; the wait completes it.
+TEST(Transfer, AWriteReturnsWithItsFileIoInFlight) {
+  auto g = world_group();
+  const int aggregators = g->size() > 1 ? 2 : 1;
+  const int64_t n = 16 * aggregators;  // two 8-double rounds per domain
+  auto d = slabs(*g, n, 64);
+  ASSERT_EQ(d->plan().aggregators(), aggregators);
+  auto dev = device::make_memory_device("mem");
+  GateEngine gate;
+  DeviceTarget target(dev.get(), &gate);
+  const std::vector<double> v = my_values(*g, n);
+  auto w = Transfer::start_write(*d, target, 0, ElementType::kDouble, v.data());
+  ASSERT_TRUE(w.ok());
+  if (d->is_aggregator()) {
+    EXPECT_EQ(d->rounds().size(), 2u);
+    EXPECT_EQ(gate.held(), 2u);  // both rounds' writes, none done
+    EXPECT_FALSE((*w)->test());
+  }
+  ASSERT_TRUE((*w)->wait().ok());
+  EXPECT_EQ(gate.held(), 0u);
+  auto sync = device::make_sync_engine();
+  DeviceTarget readable(dev.get(), sync.get());
+  std::vector<double> back(v.size());
+  auto r = Transfer::start_read(*d, readable, 0, ElementType::kDouble, back.data());
+  ASSERT_TRUE(r.ok() && (*r)->wait().ok());
+  EXPECT_EQ(back, v);
+  ASSERT_TRUE(d->free().ok());
+}
+
+}  // namespace
+}  // namespace pario::collective
+
+int main(int argc, char** argv) { return pario::testing_support::run_mpi_tests(argc, argv); }
