@@ -886,8 +886,8 @@ def bench_collective(args):
             for p in sorted(c for c in counts if c < biggest):
                 for pattern in ("blocks", "unstructured"):
                     for label in labels:
-                        if label in ("fpp", "pario") or (label == "hdf5" and pattern == "unstructured"):
-                            continue  # no file to reopen (pario: the header has no open of an existing file)
+                        if label == "fpp" or (label == "hdf5" and pattern == "unstructured"):
+                            continue  # no shared file to read at another rank count
                         indexed = pattern == "unstructured" and label in INDEXED_PEERS
                         size = (["--elements", str(indexed_elements if indexed else elements)]
                                 if pattern == "unstructured" else ["--dims", ",".join(map(str, dims))])

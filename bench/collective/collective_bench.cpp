@@ -788,14 +788,12 @@ pario_decomp_t make_decomp(const Layout& l, int64_t buffer, int aggregators) {
   return d;
 }
 
-// pario's engine on a pario shared file. The header has no way to open an
-// existing shared file, so the read follows the write on the same handle
-// (suspended after the write, resumed read-only) and N-to-M reads are not
-// measured for pario.
+// pario's engine on a pario shared file: created and closed around the
+// write, opened (pario_shared_file_open) around the read, so the read can
+// also be an N-to-M read of a file an earlier job left.
 Impl pario_impl() {
   struct State {
     pario_decomp_t decomp = PARIO_DECOMP_NULL;
-    pario_shared_file_t file = PARIO_SHARED_FILE_NULL;
   };
   auto s = std::make_shared<State>();
   Impl impl;
@@ -803,22 +801,23 @@ Impl pario_impl() {
   impl.write = [s](const Case& c, const double* buf) {
     pario_group_t world;
     check_pario(pario_group_world(&world), "pario_group_world");
-    const int64_t bytes = c.layout->global * 8;
-    check_pario(pario_shared_file_create(world, c.path.c_str(), PARIO_SIZE_UNKNOWN, bytes,
-                                         c.buffer ? c.buffer : (16 << 20), &s->file),
+    pario_shared_file_t file = PARIO_SHARED_FILE_NULL;
+    check_pario(pario_shared_file_create(world, c.path.c_str(), PARIO_SIZE_UNKNOWN, c.layout->global * 8,
+                                         c.buffer ? c.buffer : (16 << 20), &file),
                 "pario_shared_file_create");
-    check_pario(pario_decomp_write(s->decomp, s->file, 0, PARIO_TYPE_DOUBLE, buf), "pario_decomp_write");
-    if (c.flushed) check_pario(pario_shared_file_sync(s->file), "pario_shared_file_sync");
-    check_pario(pario_shared_file_suspend(s->file), "pario_shared_file_suspend");
+    check_pario(pario_decomp_write(s->decomp, file, 0, PARIO_TYPE_DOUBLE, buf), "pario_decomp_write");
+    if (c.flushed) check_pario(pario_shared_file_sync(file), "pario_shared_file_sync");
+    check_pario(pario_shared_file_close(&file), "pario_shared_file_close");
   };
   impl.read = [s](const Case& c, double* buf) {
-    (void)c;
-    check_pario(pario_shared_file_resume(s->file, PARIO_MODE_READ), "pario_shared_file_resume");
-    check_pario(pario_decomp_read(s->decomp, s->file, 0, PARIO_TYPE_DOUBLE, buf), "pario_decomp_read");
-    check_pario(pario_shared_file_suspend(s->file), "pario_shared_file_suspend");
+    pario_group_t world;
+    check_pario(pario_group_world(&world), "pario_group_world");
+    pario_shared_file_t file = PARIO_SHARED_FILE_NULL;
+    check_pario(pario_shared_file_open(world, c.path.c_str(), PARIO_MODE_READ, &file), "pario_shared_file_open");
+    check_pario(pario_decomp_read(s->decomp, file, 0, PARIO_TYPE_DOUBLE, buf), "pario_decomp_read");
+    check_pario(pario_shared_file_close(&file), "pario_shared_file_close");
   };
   impl.teardown = [s] {
-    if (s->file != PARIO_SHARED_FILE_NULL) check_pario(pario_shared_file_destroy(&s->file), "destroy");
     if (s->decomp != PARIO_DECOMP_NULL) check_pario(pario_decomp_free(&s->decomp), "pario_decomp_free");
   };
   return impl;
@@ -1084,9 +1083,8 @@ int main(int argc, char** argv) {
           }
   }
 #if PARIO_BENCH_HAVE_COLLECTIVE
-  if (pario_finalize() != PARIO_OK) die("pario_finalize");
-#else
-  MPI_Finalize();
+  if (pario_finalize() != PARIO_OK) die("pario_finalize");  // MPI stays: this program started it
 #endif
+  MPI_Finalize();
   return 0;
 }
