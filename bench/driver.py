@@ -5,6 +5,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -764,12 +765,453 @@ def bench_hf(args):
             "rows": rows, "summary": summary}
 
 
+# ---------------------------------------------------------- collective ------
+
+# Which MPI-IO each implementation runs under (Open MPI's io component;
+# MPICH has ROMIO only), and the program's name for it.
+COLLECTIVE_IMPLS = {  # label: (collective_bench --impl, Open MPI io component or None)
+    "romio": ("mpiio", "romio321"), "ompio": ("mpiio", "ompio"), "write_at": ("write_at", "ompio"),
+    "hdf5": ("hdf5", "ompio"), "twophase": ("twophase", None), "gather": ("gather", None),
+    "fpp": ("fpp", None), "pario": ("pario", None)}
+MPIIO_PEERS = ("romio", "ompio")        # "the best MPI-IO peer"
+INDEXED_PEERS = ("romio", "ompio", "write_at")  # unstructured through an indexed file type
+
+
+def collective_build(build_dir):
+    """(binary, {"impls": [...], "mpi": "..."}) of a build's collective_bench, or None."""
+    exe = Path(build_dir) / "bench" / "collective_bench"
+    if not exe.exists():
+        return None
+    out = subprocess.run([str(exe), "--impls-built"], capture_output=True, text=True,
+                         env=dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1"))
+    if out.returncode != 0:
+        sys.exit(f"bench/run: {exe} --impls-built failed:\n{out.stderr}")
+    return str(exe), json.loads(out.stdout.strip().splitlines()[-1], strict=False)
+
+
+def mpich_launcher():
+    exe = shutil.which("mpiexec.mpich")
+    if not exe:
+        sys.exit("bench/run: mpiexec.mpich is missing (Debian: mpich)")
+    return [exe], dict(os.environ)
+
+
+def bench_collective(args):
+    """Issue 25: pario's collective I/O against MPI-IO (ROMIO, OMPIO),
+    parallel HDF5, a hand-written two-phase, root gather and the limit."""
+    quick = args.quick
+    # A full repetition is ~170 jobs of ~10 s each on this machine (512 MiB
+    # written, read back and checked per job): 2 repetitions take ~1 hour.
+    reps = 1 if quick else 2
+    dims = (8, 256, 512) if quick else (64, 1024, 1024)           # 8 MiB, or 512 MiB of doubles
+    elements = (1 << 19) if quick else (1 << 25)                   # unstructured: 4 MiB, or 32 Mi doubles
+    # The indexed-file-type peers move ~1-6 MB/s at 4 ranks here (OMPIO
+    # 1.2 MB/s): at 32 Mi doubles a single write would take ~4 minutes.
+    # They run on fewer elements, page cache only; MB/s is what is compared.
+    indexed_elements = (1 << 16) if quick else (1 << 21)
+    decomp_indices = 10 ** 6 if quick else 10 ** 7
+    table1_buffers = [1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20]
+    rank_counts = [args.ranks] if args.ranks else [1, 2, 4]
+    scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
+
+    main = collective_build(BUILD)
+    if main is None:
+        sys.exit(f"bench/run: {BUILD}/bench/collective_bench is missing: build first (scripts/build.sh release)")
+    builds = []  # (tag, binary, impls, launcher, env, rank counts, is_openmpi, MPI library)
+    main_openmpi = "Open MPI" in main[1]["mpi"]
+    if main_openmpi:
+        launcher, env = mpiexec()
+        builds.append(("", main[0], main[1]["impls"], launcher + ["--bind-to", "none"], env, rank_counts, True,
+                       main[1]["mpi"]))
+        mpich_dir = Path(os.environ.get("PARIO_MPICH_BUILD_DIR", ROOT / "build" / "mpich"))
+        mpich = collective_build(mpich_dir) if mpich_dir != BUILD else None
+        if mpich is not None and not args.ranks:
+            launcher, env = mpich_launcher()
+            builds.append((", MPICH", mpich[0], mpich[1]["impls"], launcher, env, [4], False, mpich[1]["mpi"]))
+    else:  # PARIO_BUILD_DIR=build/mpich bench/run collective --ranks 4
+        launcher, env = mpich_launcher()
+        builds.append((", MPICH", main[0], main[1]["impls"], launcher, env, [args.ranks or 4], False,
+                       main[1]["mpi"]))
+
+    workdir = Path(tempfile.mkdtemp(prefix="pario-bench-collective-", dir=scratch))
+    samples = {}   # case: {impl: [MB/s]}
+    memory = {}    # case: {impl: [extra MiB, max over ranks]}
+    data_mib = {}  # case: MiB of user data per rank
+    setup = {}     # decomposition setup case: {impl: [seconds]}
+
+    def labels_for(impls, openmpi):
+        out = []
+        for label, (name, comp) in COLLECTIVE_IMPLS.items():
+            if name not in impls or (not openmpi and label == "ompio"):
+                continue
+            out.append(label)
+        return out
+
+    def launch_args(label, openmpi):
+        name, comp = COLLECTIVE_IMPLS[label]
+        mca = ["--mca", "io", comp] if (openmpi and comp) else []
+        return name, mca, (["--label", label] if name == "mpiio" else [])
+
+    def jobs_for(tag, exe, impls, launcher, env, counts, openmpi, mpi, rep):
+        """The launches of one repetition, in order: (label, P, args, record).
+        Full runs: one case per launch; quick: the cases of one (pattern,
+        P, io component) in one launch."""
+        labels = labels_for(impls, openmpi)
+        rot = rep % max(len(labels), 1)
+        labels = labels[rot:] + labels[:rot]  # interleaved: the order turns with the repetition
+        cases = []  # (P, label, pattern, size args, flushed list, extra args, kind)
+        biggest = max(counts)
+        for p in counts:
+            for pattern in ("slabs", "blocks", "unstructured"):
+                if pattern == "blocks" and p == 1:
+                    continue  # 1x1 blocks are the slabs at 1 rank: that row is shared
+                for label in labels:
+                    if label == "hdf5" and pattern == "unstructured":
+                        continue
+                    if label == "fpp" and pattern == "blocks":
+                        continue  # the same bytes per rank as slabs: one limit for both
+                    indexed = pattern == "unstructured" and label in INDEXED_PEERS
+                    size = (["--elements", str(indexed_elements if indexed else elements)]
+                            if pattern == "unstructured" else ["--dims", ",".join(map(str, dims))])
+                    keep = (["--keep"] if p == biggest and biggest > 1 and pattern != "slabs"
+                            and label != "fpp" and tag == "" else [])
+                    flushed = ["0"] if indexed else ["0", "1"]
+                    cases.append((p, label, pattern, size, flushed, keep, "io"))
+            if tag == "":  # setup time (no I/O): pario's decomposition and what a peer builds
+                for label in ("pario", "twophase", "alltoallv"):
+                    if label != "pario" or "pario" in impls:
+                        cases.append((p, label, "decomp", ["--elements", str(decomp_indices)], ["0"], [], "setup"))
+        # N-to-M: read at fewer ranks what the most ranks wrote (kept above).
+        if tag == "" and biggest > 1:
+            for p in sorted(c for c in counts if c < biggest):
+                for pattern in ("blocks", "unstructured"):
+                    for label in labels:
+                        if label == "fpp" or (label == "hdf5" and pattern == "unstructured"):
+                            continue  # no shared file to read at another rank count
+                        indexed = pattern == "unstructured" and label in INDEXED_PEERS
+                        size = (["--elements", str(indexed_elements if indexed else elements)]
+                                if pattern == "unstructured" else ["--dims", ",".join(map(str, dims))])
+                        cases.append((p, label, pattern, size, ["0"],
+                                      ["--read-only", "--writer-ranks", str(biggest)], "nm"))
+        # PDS Table 1: aggregator buffer x aggregators, 2x2 blocks at 4 ranks.
+        if tag == "" and 4 in counts:
+            for label in ("pario", "romio"):
+                if label in labels:
+                    for aggs in (1, 2):
+                        # quick: all buffer sizes in one job (the program loops over a list)
+                        for bufs in ([table1_buffers] if quick else [[b] for b in table1_buffers]):
+                            cases.append((4, label, "blocks", ["--dims", ",".join(map(str, dims)),
+                                          "--buffer", ",".join(map(str, bufs)), "--aggregators", str(aggs)],
+                                          ["0", "1"], [], "table1"))
+        jobs = []
+        if not quick:
+            for p, label, pattern, size, flushed, extra, kind in cases:
+                for fl in flushed:
+                    jobs.append((p, [label], pattern, size, [fl], extra, kind))
+        else:
+            groups = {}
+            for p, label, pattern, size, flushed, extra, kind in cases:
+                # io component None: no MPI-IO, runs beside OMPIO (Open MPI's default)
+                comp = (COLLECTIVE_IMPLS.get(label, (None, None))[1] or "ompio") if openmpi else None
+                if label in ("romio",) or kind == "table1":  # its own io component / hints per launch
+                    key = (p, label, pattern, tuple(size), tuple(flushed), tuple(extra), kind)
+                else:
+                    key = (p, comp, pattern, tuple(size), tuple(flushed), tuple(extra), kind)
+                groups.setdefault(key, (p, [], pattern, size, flushed, extra, kind))[1].append(label)
+            jobs = list(groups.values())
+        out = []
+        for p, labels_, pattern, size, flushed, extra, kind in jobs:
+            names, mca, lab = [], [], []
+            for label in labels_:
+                if kind == "setup":
+                    names.append(label)
+                    continue
+                name, m, l = launch_args(label, openmpi)
+                names.append(name)
+                mca, lab = mca or m, lab or l
+            cmd = (launcher + mca + ["-n", str(p), exe, "--dir", str(workdir), "--pattern", pattern,
+                                     "--impl", ",".join(names), "--flushed", ",".join(flushed), "--rep", str(rep)]
+                   + lab + size + extra)
+            out.append((p, labels_, pattern, kind, cmd, env, tag))
+        return out
+
+    def record(p, pattern, kind, tag, r):
+        if kind == "setup":
+            case = f"decomposition setup, {r['indices']:.0e} indices, {p} rank{'s' if p > 1 else ''}"
+            setup.setdefault(case, {}).setdefault(r["impl"], []).append(r["seconds"] * 1e3)
+            return
+        label = r["impl"]
+        where = f"{p} rank{'s' if p > 1 else ''}{tag}"
+        mode = "flushed" if r["flushed"] else "page cache"
+        if kind == "table1":
+            case = (f"Table 1: {r['pattern']}, {p} ranks, {r['aggregators']} aggregator"
+                    f"{'s' if r['aggregators'] > 1 else ''}, {mode}, {r['buffer'] >> 20} MiB buffer")
+            if r["op"] != "write":
+                return
+        elif kind == "nm":
+            if r["op"] != "read":
+                return
+            case = f"read {pattern} written at {r['writer_ranks']} ranks, {where}"
+        elif r["op"] == "write":
+            case = f"write {r['pattern']}, {where}, {mode}"
+        else:
+            case = f"read {r['pattern']}, {where}"  # warm: right after the write, flushed or not
+        names = [case]
+        if pattern == "slabs" and p == 1 and kind == "io":
+            names.append(case.replace("slabs", "blocks 1x1"))  # the same case
+        if label == "fpp" and pattern == "slabs" and p > 1 and kind == "io":
+            px = 2 if p >= 2 else 1  # collective_bench's default blocks
+            names.append(case.replace("slabs", f"blocks {px}x{p // px}"))
+        for c in names:
+            samples.setdefault(c, {}).setdefault(label, []).append(r["mbps"])
+            memory.setdefault(c, {}).setdefault(label, []).append(r["extra_mib_max"])
+            data_mib[c] = max(data_mib.get(c, 0), r["data_mib_per_rank"])  # indexed peers: fewer elements
+
+    all_jobs = [(b, rep) for rep in range(reps) for b in builds]
+    planned = [jobs_for(*b, rep) for b, rep in all_jobs]
+    total = sum(len(j) for j in planned)
+    step = 0
+    try:
+        for jobs in planned:
+            for p, labels_, pattern, kind, cmd, env, tag in jobs:
+                progress(step, total, f"{pattern} {','.join(labels_)} {p}{tag}")
+                for r in run_json_lines(cmd, env):
+                    record(p, pattern, kind, tag, r)
+                step += 1
+            for f in workdir.glob("collective_bench.*"):  # the files kept for N-to-M reads
+                f.unlink()
+        progress(total, total, "done")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
+                             decomp_indices, reps)
+
+
+def collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
+                      decomp_indices, reps):
+    """Rows with medians, ratios against the limit and the best peer, and
+    issue 25's targets (met is None where pario was not measured)."""
+    med = statistics.median
+    rows = []
+
+    def onewriter(case):
+        """The page-cache limit: one process writing the whole file alone
+        (fpp at 1 rank, same pattern bytes)."""
+        base = case.split(", ")[0].replace("write ", "")
+        kind = "unstructured" if base == "unstructured" else "slabs"
+        one = samples.get(f"write {kind}, 1 rank, page cache", {}).get("fpp")
+        return med(one) if one else None
+
+    for case, by_impl in samples.items():
+        values = {k: med(v) for k, v in by_impl.items()}
+        ratios, target = {}, {}
+        peers = [k for k in values if k not in ("pario", "fpp")]
+        mpiio = [k for k in MPIIO_PEERS if k in values]
+        best_peer = max(peers, key=lambda k: values[k]) if peers else None
+        best_mpiio = max(mpiio, key=lambda k: values[k]) if mpiio else None
+        flushed = case.endswith("flushed")
+        page = case.endswith("page cache")
+        if case.startswith("Table 1"):
+            pass  # ratios against the best buffer size are added below
+        elif case.startswith("read") and " written at " in case:
+            pass  # against the reads at the writing rank count, below
+        else:
+            limit = values.get("fpp")
+            for k in values:
+                if k != "fpp" and limit:
+                    ratios[f"{k}/fpp"] = round(values[k] / limit, 3)
+            one = onewriter(case) if page and case.startswith("write") else None
+            if one:
+                values["one writer"] = one
+            subject = "pario" if "pario" in values else None
+            if subject and best_peer:
+                ratios[f"pario/{best_peer}"] = round(values["pario"] / values[best_peer], 3)
+            if case.startswith("write"):
+                blocks, slabs = " blocks " in f" {case} ", " slabs" in case
+                unstructured = "unstructured" in case
+                mpich = case.split(", ")[1].endswith("MPICH")
+                if mpich:
+                    target["pario/fpp"] = 0.5
+                elif flushed and blocks:
+                    target["pario/fpp"] = 0.9
+                    if best_mpiio:
+                        target[f"pario/{best_mpiio}"] = 1.25
+                elif flushed and slabs:
+                    target["pario/fpp"] = 0.95
+                elif page and blocks:
+                    target["pario/one writer"] = 0.8
+                    if best_mpiio:
+                        target[f"pario/{best_mpiio}"] = 1.5
+                if unstructured and not mpich:
+                    target["pario/twophase"] = 1.0
+                    target["pario/fpp"] = 0.5
+                    indexed = [k for k in INDEXED_PEERS if k in values]
+                    if page and indexed:
+                        best_indexed = max(indexed, key=lambda k: values[k])
+                        target[f"pario/{best_indexed}"] = 10.0
+                for key in target:
+                    other = key.split("/")[1]
+                    if subject and other in values and values[other] > 0:
+                        ratios[key] = round(values["pario"] / values[other], 3)
+        met = None
+        if target and "pario" in values:
+            met = all(ratios.get(k, 0) >= v * (0.97 if v == 1.0 else 1.0) for k, v in target.items())
+        row = {"case": case, "unit": "MB/s",
+               "page_cache": ("cold" if flushed else "write-back") if case.startswith(("write", "Table"))
+               else "warm",
+               "values": {k: round(v, 1) for k, v in values.items()},
+               "samples": {k: [round(x, 1) for x in v] for k, v in by_impl.items()},
+               "ratios": ratios, "target": target, "met": met,
+               "subject": "pario", "best_peer": best_peer, "data_mib_per_rank": data_mib.get(case),
+               "extra_memory_mib": {k: round(med(v), 1) for k, v in memory.get(case, {}).items()}}
+        if "unstructured" in case:
+            row["note"] = (f"{', '.join(k for k in INDEXED_PEERS if k in values)} (indexed file type) on "
+                           f"{indexed_elements} doubles, page cache only; the others on {elements}")
+        rows.append(row)
+
+    by_case = {r["case"]: r for r in rows}
+    # N-to-M: each implementation's read at fewer ranks over its read at the writing count.
+    for r in rows:
+        if " written at " in r["case"]:
+            pattern, rest = r["case"][5:].split(" written at ")
+            writers = int(rest.split()[0])
+            shape = "blocks 2x2" if pattern == "blocks" else pattern
+            ref = by_case.get(f"read {shape}, {writers} ranks")
+            if ref:
+                for k, v in r["values"].items():
+                    if ref["values"].get(k):
+                        r["ratios"][f"{k}/{k} at {writers}"] = round(v / ref["values"][k], 3)
+                if "pario" in r["values"]:
+                    r["target"] = {f"pario/pario at {writers}": 0.9}
+                    r["met"] = r["ratios"].get(f"pario/pario at {writers}", 0) >= 0.9
+    # Table 1: each buffer against the best buffer of the same implementation and setting.
+    for r in rows:
+        if r["case"].startswith("Table 1"):
+            parts = r["case"].split(", ")
+            peers = [x for x in rows if x["case"].startswith("Table 1") and x["case"].split(", ")[:4] == parts[:4]]
+            for k, v in r["values"].items():
+                best = max(x["values"].get(k, 0) for x in peers)
+                if best:
+                    r["ratios"][f"{k}/best buffer"] = round(v / best, 3)
+            if "pario" in r["values"]:
+                r["target"] = {"pario/best buffer": 0.85}
+                r["met"] = r["ratios"]["pario/best buffer"] >= 0.85
+    for case, by_impl in setup.items():
+        values = {k: med(v) for k, v in by_impl.items()}
+        ratios = {f"pario/{k}": round(values["pario"] / values[k], 3) for k in values
+                  if k != "pario" and "pario" in values and values[k] > 0}
+        target = {"pario ms": 1000.0} if " 4 ranks" in case and case.startswith("decomposition setup, 1e+07") else {}
+        rows.append({"case": case, "unit": "ms", "page_cache": "memory",
+                     "values": {k: round(v, 1) for k, v in values.items()},
+                     "samples": {k: [round(x, 1) for x in v] for k, v in by_impl.items()},
+                     "ratios": ratios, "target": target,
+                     "met": (values["pario"] <= 1000.0) if target and "pario" in values else None,
+                     "note": "milliseconds, lower is better; ratios are time ratios; target: at most 1 s at "
+                             "4 ranks (an upper bound, not a minimum)"})
+
+    order = ("write slabs", "write blocks", "write unstructured", "read slabs", "read blocks", "read unstructured",
+             "Table 1", "decomposition")
+    def key(r):
+        c = r["case"]
+        head = next((i for i, o in enumerate(order) if c.startswith(o)), len(order))
+        mpich = "MPICH" in c
+        p = next((int(x.split()[0]) for x in c.split(", ") if x.endswith(("rank", "ranks", "ranks, MPICH"))
+                  and x.split()[0].isdigit()), 0)
+        natural = [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", c)]
+        return (mpich, head, " written at " in c, p, natural)
+    rows.sort(key=key)
+    summary = []
+    for r in rows:  # peak memory of the writes at the most ranks
+        if r["case"].startswith("write") and r.get("extra_memory_mib") and " 4 ranks" in r["case"] \
+                and r["case"].endswith("page cache"):
+            summary.append(f"extra memory (MiB, max over ranks; data {r['data_mib_per_rank']:.0f} MiB per rank), "
+                           f"{r['case']}: " + ", ".join(f"{k} {v:.0f}" for k, v in r["extra_memory_mib"].items()))
+    mpis = sorted({b[7].split(" MPICH Release")[0].split(", package")[0].replace("\t", " ") for b in builds})
+    return {"benchmark": "collective", "machine": machine(), "commit": git_commit(), "quick": args.quick,
+            **page_cache_fields(rows, "write rows: 'page cache' (write-back, no sync in the timing) or "
+                                      "'flushed' (fdatasync / MPI_File_sync / H5Fflush inside the timing: "
+                                      "cold); read rows: warm, right after the write"),
+            "file_system": fs_type(Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])),
+            "array": f"{dims[0]} x {dims[1]} x {dims[2]} doubles ({dims[0] * dims[1] * dims[2] * 8 >> 20} MiB)",
+            "unstructured": f"{elements} doubles (indexed-file-type peers: {indexed_elements})",
+            "decomposition_indices": decomp_indices,
+            "repetitions": reps, "mpi": mpis, "statistic": "median", "summary": summary,
+            "method": "bench/collective/collective_bench.cpp, one case per MPI job (--quick: the cases of one "
+                      "pattern, rank count and io component in one job), implementations in an order that "
+                      "turns with the repetition; time from a barrier before the open to a barrier after "
+                      "the close; every write read back and checked element by element; sync(2) before "
+                      "each write (untimed). romio/ompio: MPI_File_write_all through a subarray or "
+                      "indexed-block view under --mca io romio321/ompio; write_at: independent "
+                      "MPI_File_write_at through the same view (OMPIO); hdf5: parallel HDF5 collective "
+                      "hyperslab (OMPIO); twophase: MPI_Alltoallv to P owner ranges, then pwrite (owner map "
+                      "built outside the timing); gather: MPI_Gatherv to rank 0, which writes; fpp: one file "
+                      "per rank (the limit); one writer: fpp at 1 rank (page-cache limit). extra_memory_mib: "
+                      "VmHWM after the case minus VmRSS before it (peak reset through clear_refs), max over "
+                      "ranks, median over repetitions",
+            "rows": rows}
+
+
+def plot_collective(result, png):
+    """PDS Table 1 (MB/s against aggregator buffer size), then one bar
+    chart per pattern (MB/s of each implementation per case)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = result["rows"]
+    patterns = [("write slabs", "slabs"), ("write blocks", "blocks"), ("write unstructured", "unstructured"),
+                ("read", "reads (N-to-M included)")]
+    fig, axes = plt.subplots(len(patterns) + 1, 1, figsize=(12, 4.2 * (len(patterns) + 1)))
+    ax = axes[0]
+    curves = {}
+    for r in rows:
+        if r["case"].startswith("Table 1"):
+            parts = r["case"].split(", ")
+            mib = int(parts[4].split()[0])
+            for impl, v in r["values"].items():
+                curves.setdefault(f"{impl}, {parts[2]}, {parts[3]}", []).append((mib, v))
+    for name, pts in sorted(curves.items()):
+        pts.sort()
+        ax.plot([x for x, _ in pts], [y for _, y in pts], marker="o", ls="--" if "flushed" in name else "-",
+                label=name)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("aggregator buffer (MiB)")
+    ax.set_ylabel("write MB/s (median)")
+    ax.set_title("PDS Table 1 on this machine: 2x2 blocks at 4 ranks (dashed: flushed)")
+    ax.grid(True, alpha=0.3)
+    if curves:
+        ax.legend(fontsize=7, ncol=2)
+    colors = {}
+    for ax, (prefix, title) in zip(axes[1:], patterns):
+        sel = [r for r in rows if r["case"].startswith(prefix) and r["unit"] == "MB/s"]
+        impls = list(dict.fromkeys(i for r in sel for i in r["values"]))
+        width = 0.8 / max(len(impls), 1)
+        for j, impl in enumerate(impls):
+            color = colors.setdefault(impl, f"C{len(colors)}")
+            xs = [i + j * width for i in range(len(sel))]
+            ax.bar(xs, [r["values"].get(impl, 0) for r in sel], width=width, label=impl, color=color)
+        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(sel))])
+        ax.set_xticklabels([r["case"].replace(prefix, "").strip(", ") or r["case"] for r in sel],
+                           rotation=30, ha="right", fontsize=7)
+        ax.set_yscale("log")
+        ax.set_ylabel("MB/s (median)")
+        ax.set_title(title)
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+        if impls:
+            ax.legend(fontsize=7, ncol=4)
+    fig.suptitle(f"pario collective ({result['file_system']}, {'quick' if result['quick'] else 'full'})")
+    fig.tight_layout(rect=(0, 0, 1, 0.985))
+    fig.savefig(png, dpi=100)
+
+
 BENCHMARKS = {"eaf": (bench_eaf, "private files vs raw pread/pwrite, GA EAF, Fortran direct access, fio"),
               "ga": (bench_ga, "global arrays vs raw MPI RMA and GA's NGA_* (get/put/acc, counter, MP2 mix)"),
               "sf": (bench_sf, "shared files vs fio, raw pread/pwrite and GA's SF (ChemIO Fig. 8)"),
               "fim": (bench_fim, "Files in Memory vs disk (buffered, O_DIRECT), tmpfs and memcpy"),
               "dra": (bench_dra, "disk arrays vs GA's DRA and fio (ChemIO Figs. 6 and 7), buffered"),
-              "hf": (bench_hf, "Hartree-Fock traditional/semi-direct/direct vs PySCF's direct SCF (ChemIO 5.1)")}
+              "hf": (bench_hf, "Hartree-Fock traditional/semi-direct/direct vs PySCF's direct SCF (ChemIO 5.1)"),
+              "collective": (bench_collective, "collective I/O vs ROMIO, OMPIO, parallel HDF5, two-phase, "
+                                               "gather and file per rank (issue 25, PDS Table 1)")}
 
 
 # ------------------------------------------------------------- report ------
@@ -791,7 +1233,8 @@ def print_table(result):
     for r in rows:
         vals = "".join(f"{r['values'].get(i, float('nan')):>{col}.1f}" if i in r["values"] else f"{'-':>{col}}"
                        for i in impls)
-        subject = next(iter(r["ratios"]), "").split("/")[0]  # named once; other numerators in full
+        # named once; other numerators in full
+        subject = r.get("subject", next(iter(r["ratios"]), "").split("/")[0])
         rat = ", ".join((k.split("/")[1] if k.split("/")[0] == subject else k) + f" {v:.2f}" +
                         (f" (>={r['target'][k]})" if k in r["target"] else "") for k, v in r["ratios"].items())
         flag = "" if r["met"] is None else ("  ok" if r["met"] else "  MISSED")
@@ -854,7 +1297,7 @@ def main():
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
     png = out.with_suffix(".png")
-    plot(result, png)
+    (plot_collective if args.name == "collective" else plot)(result, png)
     pngs = [png]
     if args.name == "dra" and by_ranks(result["rows"]):  # ChemIO's Figures 6 and 7
         pngs.append(out.with_name(out.stem + "_scaling.png"))
