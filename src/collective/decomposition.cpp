@@ -165,29 +165,27 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
   }
   PARIO_RETURN_IF_ERROR(comm::agree(group.comm_object(), local));
 
-  // Messages of this rank, and the runs cut at round bounds.
-  std::vector<std::pair<size_t, Run>> pieces;
-  d->sends_ = plan_sends(d->plan_, runs.runs, &pieces);
-  for (const Run& r : runs.runs) d->memory_order_.add(r.memory, r.length);
-  runs.runs.clear();
-  runs.runs.shrink_to_fit();
-  d->memory_order_.finish();
-
-  // Tell each aggregator the runs it will receive: counts, then the runs.
+  // Messages of this rank; then, without keeping the pieces, the count
+  // and the runs each aggregator will receive (global index, length).
   std::vector<int64_t> send_counts(size, 0), send_displs(size, 0);
-  for (const auto& [send, run] : pieces) send_counts[d->plan_.aggregator_rank(d->sends_[send].aggregator)] += 2;
+  d->sends_ = plan_sends(d->plan_, runs.runs, [&](const Send& s, const Run&) {
+    send_counts[d->plan_.aggregator_rank(s.aggregator)] += 2;
+  });
   for (int r = 1; r < size; ++r) send_displs[r] = send_displs[r - 1] + send_counts[r - 1];
-  std::vector<int64_t> outgoing(pieces.size() * 2);
+  std::vector<int64_t> outgoing(static_cast<size_t>(send_displs[size - 1] + send_counts[size - 1]));
   {
     std::vector<int64_t> at = send_displs;
-    for (const auto& [send, run] : pieces) {
-      int64_t& k = at[d->plan_.aggregator_rank(d->sends_[send].aggregator)];
-      outgoing[k++] = run.global;
-      outgoing[k++] = run.length;
-    }
+    plan_sends(d->plan_, runs.runs, [&](const Send& s, const Run& piece) {
+      int64_t& k = at[d->plan_.aggregator_rank(s.aggregator)];
+      outgoing[k++] = piece.global;
+      outgoing[k++] = piece.length;
+    });
   }
-  pieces.clear();
-  pieces.shrink_to_fit();
+  d->memory_order_ = PositionList::of(runs.runs.size(), [&](size_t i) {
+    return std::pair<int64_t, int64_t>{runs.runs[i].memory, runs.runs[i].length};
+  });
+  runs.runs.clear();
+  runs.runs.shrink_to_fit();
   std::vector<int64_t> recv_counts(size, 0);
   PARIO_RETURN_IF_ERROR(comm::mpi_status(
       MPI_Alltoall(send_counts.data(), 1, MPI_INT64_T, recv_counts.data(), 1, MPI_INT64_T, d->comm_.get()),
@@ -258,7 +256,8 @@ Status Decomposition::build_rounds(const std::vector<int64_t>& from, const std::
       }
     }
   }
-  std::vector<uint64_t> held;  // one bit per element of the window
+  std::vector<uint64_t> held;          // one bit per element of the window
+  std::vector<int64_t> staged_runs;    // where the round's staged runs are in `received`
   for (int64_t r = 0; r < nrounds; ++r) {
     RoundPlan& round = rounds_[r];
     const int64_t window = round.end - round.begin;
@@ -286,12 +285,16 @@ Status Decomposition::build_rounds(const std::vector<int64_t>& from, const std::
         piece.at = only_pos;
       } else {
         piece.at = staged;
-        for (int64_t j = first; j < k; j += 2) round.staged.add(received[j] - round.begin, received[j + 1]);
+        for (int64_t j = first; j < k; j += 2) staged_runs.push_back(j);
         staged += count;
       }
       round.pieces.push_back(piece);
     }
-    round.staged.finish();
+    round.staged = PositionList::of(staged_runs.size(), [&](size_t i) {
+      const int64_t j = staged_runs[i];
+      return std::pair<int64_t, int64_t>{received[j] - round.begin, received[j + 1]};
+    });
+    staged_runs.clear();
     staging_elements_ = std::max(staging_elements_, staged);
     // The held parts of the window: the runs of set bits.
     for (int64_t e = next_bit(held, 0, true, window); e < window;) {

@@ -33,6 +33,7 @@
 #include <utility>
 
 #include "base/checked.h"
+#include "collective/sort_pairs.h"
 
 namespace pario::collective {
 namespace {
@@ -40,50 +41,12 @@ namespace {
 constexpr int kMinSamples = 64;
 constexpr int kMaxSamples = 256;
 constexpr int kExchangeTag = 2517;     // split exchanges only; collectives never match it
-constexpr size_t kRadixMinimum = 512;  // below this, std::sort is faster
 constexpr int64_t kMaxDistinct = int64_t{1} << 62;
-
-struct Pair {
-  int64_t key;
-  int64_t index;  // in the caller's order
-};
 
 struct Sample {
   int64_t key;
   int64_t weight;  // distinct keys of its rank it stands for; 0 for padding
 };
-
-// Signed keys as unsigned, in the same order.
-inline uint64_t ordered(int64_t k) { return static_cast<uint64_t>(k) ^ (uint64_t{1} << 63); }
-
-// Sorts v[0 .. n) by key, stably (equal keys keep their index order, which
-// is increasing on entry). scratch holds n pairs. Byte-wise LSD radix sort:
-// one counting pass for all eight digits, and digits that are the same in
-// every key (small or clustered keys) are skipped.
-void sort_pairs(Pair* v, Pair* scratch, size_t n) {
-  if (n < kRadixMinimum) {
-    std::sort(v, v + n, [](const Pair& a, const Pair& b) {
-      return a.key < b.key || (a.key == b.key && a.index < b.index);
-    });
-    return;
-  }
-  size_t count[8][256] = {};
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t u = ordered(v[i].key);
-    for (int d = 0; d < 8; ++d) ++count[d][(u >> (8 * d)) & 0xff];
-  }
-  Pair* src = v;
-  Pair* dst = scratch;
-  for (int d = 0; d < 8; ++d) {
-    size_t* c = count[d];
-    if (c[(ordered(src[0].key) >> (8 * d)) & 0xff] == n) continue;  // one digit value: no reorder
-    size_t offset = 0;
-    for (int b = 0; b < 256; ++b) offset += std::exchange(c[b], offset);
-    for (size_t i = 0; i < n; ++i) dst[c[(ordered(src[i].key) >> (8 * d)) & 0xff]++] = src[i];
-    std::swap(src, dst);
-  }
-  if (src != v) std::memcpy(v, src, n * sizeof(Pair));
-}
 
 // The MPI_Alltoallv of int64 values, or, when split (some count or
 // displacement above max_message on some rank: every rank agreed on

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "base/checked.h"
+#include "collective/sort_pairs.h"
 
 namespace pario::collective {
 namespace {
@@ -114,16 +115,39 @@ Result<SortedRuns> runs_of_blocks(int ndim, const Shape& dims, IndexOrder order,
 Result<SortedRuns> runs_of_indices(int64_t global_size, const int64_t* indices, int64_t n) {
   if (n < 0) return Status(Code::kInvalidArgument, "n is negative");
   if (n > 0 && indices == nullptr) return Status(Code::kInvalidArgument, "indices is NULL");
-  std::vector<Run> runs;
+  bool sorted = true;
   for (int64_t k = 0; k < n; ++k) {
     const int64_t g = indices[k];
     if (g < 0 || g >= global_size) {
       return Status(Code::kOutOfRange, "indices[" + std::to_string(k) + "] = " + std::to_string(g) +
                                            " is outside [0, " + std::to_string(global_size) + ")");
     }
-    append(runs, g, 1, k);
+    if (k > 0 && g < indices[k - 1]) sorted = false;
   }
-  return finish(std::move(runs), n);
+  // The (index, position) pairs in index order: as given, or radix-sorted.
+  std::vector<Pair> pairs;
+  if (!sorted) {
+    pairs.resize(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k) pairs[k] = Pair{indices[k], k};
+    std::vector<Pair> scratch(static_cast<size_t>(n));
+    sort_pairs(pairs.data(), scratch.data(), static_cast<size_t>(n));
+  }
+  auto index_at = [&](int64_t k) { return sorted ? indices[k] : pairs[k].key; };
+  auto memory_at = [&](int64_t k) { return sorted ? k : pairs[k].index; };
+  // Count the runs first: one allocation, not a doubling vector of
+  // millions of runs (page faults were a fifth of a 10^7-index setup).
+  size_t runs = n > 0 ? 1 : 0;
+  for (int64_t k = 1; k < n; ++k) {
+    if (index_at(k) != index_at(k - 1) + 1 || memory_at(k) != memory_at(k - 1) + 1) ++runs;
+  }
+  SortedRuns out;
+  out.runs.reserve(runs);
+  out.elements = n;
+  for (int64_t k = 0; k < n; ++k) {
+    if (k > 0 && index_at(k) == index_at(k - 1)) out.overlaps = true;
+    append(out.runs, index_at(k), 1, memory_at(k));
+  }
+  return out;
 }
 
 }  // namespace pario::collective

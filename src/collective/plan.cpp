@@ -89,7 +89,7 @@ int DomainPlan::aggregator_of(int64_t g) const {
 int64_t DomainPlan::round_of(int a, int64_t g) const { return g / window_ - bounds_[a] / window_; }
 
 std::vector<Send> plan_sends(const DomainPlan& plan, const std::vector<Run>& runs,
-                             std::vector<std::pair<size_t, Run>>* pieces) {
+                             const std::function<void(const Send&, const Run&)>& visit) {
   std::vector<Send> sends;
   int64_t packed = 0;
   for (const Run& run : runs) {
@@ -104,7 +104,7 @@ std::vector<Send> plan_sends(const DomainPlan& plan, const std::vector<Run>& run
         sends.push_back({a, r, packed, 0});
       }
       sends.back().count += n;
-      if (pieces) pieces->push_back({sends.size() - 1, Run{g, n, packed}});
+      if (visit) visit(sends.back(), Run{g, n, packed});
       packed += n;
       g = stop;
     }

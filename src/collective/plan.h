@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "collective/layout.h"
@@ -77,11 +78,11 @@ struct Send {
 // The messages of one sender: its sorted runs cut at domain and round
 // bounds, one Send per (aggregator, round) met, in sorted order. Runs
 // outside [lo, hi) are not allowed (they cannot occur: lo and hi bound
-// every rank's runs). pieces, if given, gets the runs cut at the same bounds
-// (global, length; memory is the offset in the packed data), each tagged by
-// the index of its Send.
+// every rank's runs). visit, if given, is called for each piece in order:
+// the Send it belongs to (as built so far) and the piece (global, length;
+// memory is its offset in the packed data).
 std::vector<Send> plan_sends(const DomainPlan& plan, const std::vector<Run>& runs,
-                             std::vector<std::pair<size_t, Run>>* pieces = nullptr);
+                             const std::function<void(const Send&, const Run&)>& visit = {});
 
 // The other policy of who moves what: when the unit of I/O is fixed by the
 // file (a disk array's chunk or shard, which one rank must move whole)

@@ -71,6 +71,10 @@ void PositionList::finish() {
     return;
   }
   runs_.shrink_to_fit();
+  index_runs();
+}
+
+void PositionList::index_runs() {
   run_start_.resize(runs_.size());
   int64_t at = 0;
   for (size_t i = 0; i < runs_.size(); ++i) {

@@ -29,6 +29,40 @@ class PositionList {
   }
   // Chooses the compact form; call once after the last add().
   void finish();
+  // The list of `count` runs at(i) -> (pos, length), in the compact form
+  // chosen before filling it (no second pass: a 10^7-index setup builds
+  // millions of one-element runs).
+  template <typename At>
+  static PositionList of(size_t count, At&& at) {
+    PositionList l;
+    for (size_t i = 0; i < count; ++i) {
+      const auto [pos, length] = at(i);
+      l.elements_ += length;
+      if (pos + length > l.limit_) l.limit_ = pos + length;
+    }
+    if (count > 1 && count * 2 > static_cast<size_t>(l.elements_)) {
+      const bool narrow = l.limit_ <= (int64_t{1} << 32);
+      (narrow ? l.dense32_.reserve(l.elements_) : l.dense64_.reserve(l.elements_));
+      for (size_t i = 0; i < count; ++i) {
+        const auto [pos, length] = at(i);
+        for (int64_t k = 0; k < length; ++k) {
+          if (narrow) l.dense32_.push_back(static_cast<uint32_t>(pos + k));
+          else l.dense64_.push_back(pos + k);
+        }
+      }
+      return l;
+    }
+    const int64_t elements = l.elements_;
+    l.elements_ = 0;
+    l.runs_.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      const auto [pos, length] = at(i);
+      l.add(pos, length);
+    }
+    l.elements_ = elements;
+    l.index_runs();
+    return l;
+  }
 
   int64_t elements() const { return elements_; }
   // Runs, or 0 in the one-per-element form.
@@ -63,6 +97,7 @@ class PositionList {
   void scatter(char* base, size_t size, int64_t first, int64_t count, const char* in) const;
 
  private:
+  void index_runs();  // run_start_ for the runs form
   template <bool kGather>
   void copy(char* base, size_t size, int64_t first, int64_t count, char* other) const;
 

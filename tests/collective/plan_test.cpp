@@ -209,8 +209,8 @@ void check_plan(int ranks, int aggregators, int64_t n, int64_t buffer, bool scat
       const int64_t lo = n * r / ranks, hi = n * (r + 1) / ranks;
       if (hi > lo) runs.push_back({lo, hi - lo, 0});
     }
-    std::vector<std::pair<size_t, Run>> pieces;
-    const std::vector<Send> sends = plan_sends(plan, runs, &pieces);
+    std::vector<std::pair<Send, Run>> pieces;
+    const std::vector<Send> sends = plan_sends(plan, runs, [&](const Send& s, const Run& r) { pieces.push_back({s, r}); });
     most_messages = std::max<int64_t>(most_messages, static_cast<int64_t>(sends.size()));
     int64_t packed = 0;
     for (const Send& s : sends) {
@@ -218,8 +218,7 @@ void check_plan(int ranks, int aggregators, int64_t n, int64_t buffer, bool scat
       packed += s.count;
       received[{s.aggregator, s.round}] += s.count;
     }
-    for (const auto& [i, piece] : pieces) {
-      const Send& s = sends[i];
+    for (const auto& [s, piece] : pieces) {
       ASSERT_GE(piece.global, plan.round_begin(s.aggregator, s.round));
       ASSERT_LE(piece.global + piece.length, plan.round_end(s.aggregator, s.round));
     }
