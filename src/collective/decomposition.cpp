@@ -243,17 +243,24 @@ Status Decomposition::build_rounds(const std::vector<int64_t>& from, const std::
   // order: walk them once per sender, appending to the rounds they meet.
   std::vector<std::vector<std::pair<int64_t, int64_t>>> spans(nrounds);  // per round: (sender, first run)
   for (int s = 0; s < size_; ++s) {
-    int64_t last_round = -1;
+    // A sender's runs increase, so the round changes only when a run
+    // passes the current round's end (no division per run).
+    int64_t r = -1, round_begin = 0, round_end = INT64_MIN;
     for (int64_t k = from[s]; k < from[s + 1]; k += 2) {
       const int64_t g = received[k];
-      const int64_t r = plan_.round_of(a, g);
-      if (r < 0 || r >= nrounds || g + received[k + 1] > rounds_[r].end) {
+      if (g >= round_end || g < round_begin) {
+        r = plan_.round_of(a, g);
+        if (r < 0 || r >= nrounds) break;
+        round_begin = rounds_[r].begin;
+        round_end = rounds_[r].end;
+        spans[r].push_back({s, k});
+      }
+      if (g < round_begin || g + received[k + 1] > round_end) {
         return Status(Code::kInternal, "a run from rank " + std::to_string(s) + " is outside this aggregator's rounds");
       }
-      if (r != last_round) {
-        spans[r].push_back({s, k});
-        last_round = r;
-      }
+    }
+    if (r < 0 && from[s + 1] > from[s]) {
+      return Status(Code::kInternal, "a run from rank " + std::to_string(s) + " is outside this aggregator's rounds");
     }
   }
   std::vector<uint64_t> held;          // one bit per element of the window

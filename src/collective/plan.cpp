@@ -88,30 +88,6 @@ int DomainPlan::aggregator_of(int64_t g) const {
 
 int64_t DomainPlan::round_of(int a, int64_t g) const { return g / window_ - bounds_[a] / window_; }
 
-std::vector<Send> plan_sends(const DomainPlan& plan, const std::vector<Run>& runs,
-                             const std::function<void(const Send&, const Run&)>& visit) {
-  std::vector<Send> sends;
-  int64_t packed = 0;
-  for (const Run& run : runs) {
-    int64_t g = run.global;
-    const int64_t end = run.global + run.length;
-    while (g < end) {
-      const int a = plan.aggregator_of(g);
-      const int64_t r = plan.round_of(a, g);
-      const int64_t stop = std::min(end, plan.round_end(a, r));
-      const int64_t n = stop - g;
-      if (sends.empty() || sends.back().aggregator != a || sends.back().round != r) {
-        sends.push_back({a, r, packed, 0});
-      }
-      sends.back().count += n;
-      if (visit) visit(sends.back(), Run{g, n, packed});
-      packed += n;
-      g = stop;
-    }
-  }
-  return sends;
-}
-
 std::vector<int> choose_movers(int ranks, const std::vector<MoveUnit>& units) {
   std::vector<int> mover(units.size(), 0);
   std::vector<size_t> by_number(units.size());

@@ -17,8 +17,8 @@
 // Thread safety: pure functions and immutable values.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "collective/layout.h"
@@ -78,11 +78,36 @@ struct Send {
 // The messages of one sender: its sorted runs cut at domain and round
 // bounds, one Send per (aggregator, round) met, in sorted order. Runs
 // outside [lo, hi) are not allowed (they cannot occur: lo and hi bound
-// every rank's runs). visit, if given, is called for each piece in order:
-// the Send it belongs to (as built so far) and the piece (global, length;
-// memory is its offset in the packed data).
-std::vector<Send> plan_sends(const DomainPlan& plan, const std::vector<Run>& runs,
-                             const std::function<void(const Send&, const Run&)>& visit = {});
+// every rank's runs). visit(send, piece) is called for each piece in
+// order: the Send it belongs to (as built so far) and the piece (global,
+// length; memory is its offset in the packed data). A template: a setup
+// visits one piece per element of a scattered index list.
+template <typename Visit>
+std::vector<Send> plan_sends(const DomainPlan& plan, const std::vector<Run>& runs, Visit&& visit) {
+  std::vector<Send> sends;
+  int64_t packed = 0;
+  for (const Run& run : runs) {
+    int64_t g = run.global;
+    const int64_t end = run.global + run.length;
+    while (g < end) {
+      const int a = plan.aggregator_of(g);
+      const int64_t r = plan.round_of(a, g);
+      const int64_t stop = std::min(end, plan.round_end(a, r));
+      const int64_t n = stop - g;
+      if (sends.empty() || sends.back().aggregator != a || sends.back().round != r) {
+        sends.push_back({a, r, packed, 0});
+      }
+      sends.back().count += n;
+      visit(sends.back(), Run{g, n, packed});
+      packed += n;
+      g = stop;
+    }
+  }
+  return sends;
+}
+inline std::vector<Send> plan_sends(const DomainPlan& plan, const std::vector<Run>& runs) {
+  return plan_sends(plan, runs, [](const Send&, const Run&) {});
+}
 
 // The other policy of who moves what: when the unit of I/O is fixed by the
 // file (a disk array's chunk or shard, which one rank must move whole)
