@@ -69,6 +69,7 @@ int64_t pad4(int64_t n) { return (4 - n % 4) % 4; }
 // n values of esize bytes between native order and big-endian (the same
 // operation both ways).
 void copy_big_endian(const unsigned char* src, unsigned char* dst, size_t n, size_t esize) {
+  if (n == 0) return;  // an empty vector's data() may be null
   if (!kLittleHost || esize == 1) {
     std::memcpy(dst, src, n * esize);
     return;
@@ -197,17 +198,21 @@ Status check_model(const Model& m, ModelNeeds* needs) {
   return Status::Ok();
 }
 
-// The unpadded bytes of one variable (one record's slab for a record
-// variable), or false on overflow.
-bool var_bytes(const std::vector<int64_t>& lengths, bool record, NcType type, int64_t* out) {
-  const size_t skip = record ? 1 : 0;
-  return checked_bytes(lengths.data() + skip, lengths.size() - skip,
-                       static_cast<int64_t>(nc_type_size(type)), out);
-}
-
-bool round_up4(int64_t n, int64_t* out) {
-  if (n > std::numeric_limits<int64_t>::max() - 3) return false;
-  *out = n + pad4(n);
+// Variable v's record flag, its unpadded bytes (one record's slab for a
+// record variable) and its vsize; false when they overflow 64 bits.
+bool size_var(const Model& m, size_t v, VarLayout* vl) {
+  const Variable& var = m.vars[v];
+  vl->record = m.is_record_var(static_cast<int>(v));
+  std::vector<int64_t> lengths;
+  for (size_t i = vl->record ? 1 : 0; i < var.dims.size(); ++i) {
+    lengths.push_back(m.dims[var.dims[i]].length);
+  }
+  if (!checked_bytes(lengths.data(), lengths.size(), static_cast<int64_t>(nc_type_size(var.type)),
+                     &vl->bytes) ||
+      vl->bytes > std::numeric_limits<int64_t>::max() - 3) {
+    return false;
+  }
+  vl->vsize = vl->bytes + pad4(vl->bytes);
   return true;
 }
 
@@ -368,22 +373,18 @@ class Reader {
     }
     return true;
   }
-  bool u32(uint32_t* v, const std::string& what) {
-    if (!have(4, what)) return false;
-    uint32_t x = 0;
-    for (int i = 0; i < 4; ++i) x = (x << 8) | p_[pos_ + i];
-    pos_ += 4;
+  // An unsigned big-endian field of sizeof(T) bytes.
+  template <typename T>
+  bool field(T* v, const std::string& what) {
+    if (!have(sizeof(T), what)) return false;
+    T x = 0;
+    for (size_t i = 0; i < sizeof(T); ++i) x = static_cast<T>((x << 8) | p_[pos_ + i]);
+    pos_ += sizeof(T);
     *v = x;
     return true;
   }
-  bool u64(uint64_t* v, const std::string& what) {
-    if (!have(8, what)) return false;
-    uint64_t x = 0;
-    for (int i = 0; i < 8; ++i) x = (x << 8) | p_[pos_ + i];
-    pos_ += 8;
-    *v = x;
-    return true;
-  }
+  bool u32(uint32_t* v, const std::string& what) { return field(v, what); }
+  bool u64(uint64_t* v, const std::string& what) { return field(v, what); }
   // A non-negative count or length: 4 bytes unsigned (netCDF-C writes up
   // to 2^32 - 4 in CDF-2), or 8 bytes below 2^63.
   bool nonneg(int64_t* v, const std::string& what) {
@@ -618,16 +619,11 @@ bool read_header(Reader* r, Header* h) {
   int64_t data_begin = std::numeric_limits<int64_t>::max(), record_begin = data_begin;
   int64_t fixed_end = L.header_size, recsize = 0;
   int records = 0;
-  std::vector<int64_t> lengths;
   for (size_t i = 0; i < m.vars.size(); ++i) {
-    const Variable& v = m.vars[i];
     VarLayout vl;
-    vl.record = m.is_record_var(static_cast<int>(i));
     vl.begin = begins[i];
-    lengths.clear();
-    for (int d : v.dims) lengths.push_back(m.dims[d].length);
-    const std::string what = "variable " + quoted(v.name);
-    if (!var_bytes(lengths, vl.record, v.type, &vl.bytes) || !round_up4(vl.bytes, &vl.vsize)) {
+    const std::string what = "variable " + quoted(m.vars[i].name);
+    if (!size_var(m, i, &vl)) {
       return r->corrupt(what + ": its size overflows 64 bits" + at_end);
     }
     if (vl.begin < L.header_size) {
@@ -870,16 +866,11 @@ Result<Layout> layout(const Model& model, const LayoutOptions& options) {
 
   Layout L;
   int64_t max_vsize = 0;
-  std::vector<int64_t> lengths;
   for (size_t i = 0; i < model.vars.size(); ++i) {
-    const Variable& v = model.vars[i];
     VarLayout vl;
-    vl.record = model.is_record_var(static_cast<int>(i));
-    lengths.clear();
-    for (int d : v.dims) lengths.push_back(model.dims[d].length);
-    if (!var_bytes(lengths, vl.record, v.type, &vl.bytes) || !round_up4(vl.bytes, &vl.vsize)) {
-      return Status(Code::kOutOfRange,
-                    "netCDF model: variable " + quoted(v.name) + ": its size overflows 64 bits");
+    if (!size_var(model, i, &vl)) {
+      return Status(Code::kOutOfRange, "netCDF model: variable " + quoted(model.vars[i].name) +
+                                           ": its size overflows 64 bits");
     }
     max_vsize = std::max(max_vsize, vl.vsize);
     L.vars.push_back(vl);
