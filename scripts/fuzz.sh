@@ -15,7 +15,7 @@ bin="$here/build/fuzz/tests/fuzz"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export PARIO_SCRATCH=${TMPDIR:-/tmp}
-for target in zarr_meta_fuzz shard_index_fuzz capi_args_fuzz; do
+for target in zarr_meta_fuzz shard_index_fuzz netcdf_header_fuzz capi_args_fuzz; do
   corpus="$here/build/fuzz/corpus/$target" crashes="$here/build/fuzz/crashes/$target/"
   mkdir -p "$corpus" "$crashes"
   echo "fuzz: $target for ${seconds} s"

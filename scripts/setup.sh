@@ -15,6 +15,9 @@ packages=(
   # MPICH must build and pass too (scripts/build.sh mpich); named explicitly,
   # so Debian's mpicc/mpiexec alternatives may point anywhere
   mpich libmpich-dev
+  # netCDF-C's ncdump and ncgen: the independent reader and writer of the
+  # netCDF classic files the exodus layer makes (tests/exodus)
+  netcdf-bin
   # the libFuzzer targets of tests/fuzz (scripts/build.sh fuzz)
   clang-14 libclang-rt-14-dev
   # peers for the benchmarks only
@@ -44,8 +47,10 @@ fi
 # numpy, matplotlib: benchmarks' plots; nanobind, scikit-build-core: the
 # Python package; pytest, mpi4py (binary wheel: building it from source here
 # took over 30 minutes): its tests; pyscf (integrals): the Hartree-Fock
-# example, the main job; zarr: disk arrays' format, both ways, in the tests.
-if ! "$venv/bin/python" -c "import numpy, matplotlib, nanobind, scikit_build_core, pytest, mpi4py, pyscf, zarr" 2>/dev/null; then
-  "$venv/bin/pip" install -q --disable-pip-version-check --only-binary mpi4py,pyscf \
-    numpy matplotlib nanobind scikit-build-core pytest mpi4py pyscf zarr
+# example, the main job; zarr: disk arrays' format, both ways, in the tests;
+# netCDF4 (binary wheel, netCDF-C inside): Exodus files' netCDF container,
+# both ways, in the tests.
+if ! "$venv/bin/python" -c "import numpy, matplotlib, nanobind, scikit_build_core, pytest, mpi4py, pyscf, zarr, netCDF4" 2>/dev/null; then
+  "$venv/bin/pip" install -q --disable-pip-version-check --only-binary mpi4py,pyscf,netCDF4 \
+    numpy matplotlib nanobind scikit-build-core pytest mpi4py pyscf zarr netCDF4
 fi
