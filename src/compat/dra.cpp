@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -191,7 +192,13 @@ int create_over_file(const char* call, const std::string& path, int pt, int ndim
                      const int64_t hint[], const Disk& attributes, pario_disk_array_t* out) {
   State& s = state();
   std::string temp;
-  if (my_rank() == 0) temp = path + ".pario-new-" + std::to_string(::getpid());
+  // pid, a per-process count and the clock: a leftover of an earlier
+  // process with the same pid must not be taken for ours.
+  static unsigned long made = 0;
+  if (my_rank() == 0) {
+    temp = path + ".pario-new-" + std::to_string(::getpid()) + "-" + std::to_string(made++) + "-" +
+           std::to_string(static_cast<unsigned long>(::time(nullptr)));
+  }
   int rc = compat::broadcast_string(s.world, &temp);
   if (rc != PARIO_OK) return rc;
   pario_disk_array_t h = PARIO_DISK_ARRAY_NULL;

@@ -7,6 +7,7 @@
 #include <cstdio>  // renameat2, RENAME_EXCHANGE (glibc 2.28)
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +15,7 @@
 
 #include "base/buffer_pool.h"
 #include "base/checked.h"
+#include "base/stats.h"
 #include "base/thread_pool.h"
 #include "comm/comm.h"
 #include "diskarray/chunk_store.h"
@@ -600,8 +602,19 @@ Status make_store(const std::string& dir, const ZarrMeta& m) {
 // missing for that moment, the old store is never lost. renameat2 never
 // follows a symbolic link at either name.
 Status replace_store(const std::string& dir, const ZarrMeta& m) {
-  const std::string fresh = dir + ".pario-new-" + std::to_string(::getpid());
-  PARIO_RETURN_IF_ERROR(make_store(fresh, m));
+  // The fresh name: the pid alone collided with a leftover of an earlier
+  // process of the same pid (an MPICH CI run, pids wrapping at 32768), so
+  // a per-process count and the clock too, and another try if it exists.
+  static std::atomic<uint64_t> made{0};
+  std::string fresh;
+  Status s;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    fresh = dir + ".pario-new-" + std::to_string(::getpid()) + "-" + std::to_string(made++) + "-" +
+            std::to_string(now_nanos() % 1000000007);
+    s = make_store(fresh, m);
+    if (s.code() != Code::kExists) break;
+  }
+  PARIO_RETURN_IF_ERROR(s);
   std::string old = fresh;  // where the old store is once the new one has its name
   int err = ::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) == 0 ? 0 : errno;
   if (err == EINVAL || err == ENOSYS) {
