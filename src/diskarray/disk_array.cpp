@@ -697,6 +697,13 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const comm:
   // Rank 0 makes the directory (new, or replacing a store) and the metadata.
   if (c.rank() == 0) s = replace ? replace_store(dir, m) : make_store(dir, m);
   PARIO_RETURN_IF_ERROR(comm::agree(c, s));
+  if (replace) {
+    // The old store's files in RAM (Files in Memory) are not under the
+    // name on disk: each rank drops those it published, and no rank looks
+    // for a file until all have, or it would find an old one.
+    a->options_.storage->forget(dir);
+    PARIO_RETURN_IF_ERROR(c.barrier());
+  }
   return a;
 }
 
