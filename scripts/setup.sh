@@ -9,7 +9,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 packages=(
   build-essential cmake ninja-build pkg-config file
-  openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
+  openmpi-bin libopenmpi-dev libhdf5-openmpi-dev libhdf5-mpich-dev
   liburing-dev libzstd-dev gfortran googletest libgtest-dev nlohmann-json3-dev
   python3-venv python3-dev
   # MPICH must build and pass too (scripts/build.sh mpich); named explicitly,

@@ -1,0 +1,484 @@
+// Parallel HDF5 behind one file: every hid_t pario holds is created and
+// closed here, and this is the only file under src/ that includes <hdf5.h>
+// (tests/layering.cmake checks it).
+//
+// Identifiers. Each one lives in a Hid, which knows its H5*close function
+// (none for HDF5's predefined types, which are not ours to close). An open
+// file is a FileState (its identifier and pario's duplicate of the
+// communicator) shared by the File and each of its Datasets, so the file
+// identifier is closed after the last dataset, then the communicator.
+// HDF5 itself refuses to close a file with open objects under the MPI-IO
+// driver ("semi" close degree): File::close() says so with kState instead.
+//
+// Collective calls. Each starts with comm::agree_call (the same call and
+// arguments on every rank, else kInvalidArgument everywhere, before HDF5
+// sees anything), makes its HDF5 calls on every rank, and ends with
+// comm::agree, so one rank's HDF5 failure is every rank's failure. The
+// file access list asks for collective metadata reads (one rank reads,
+// broadcasts) and collective metadata writes (one MPI-IO collective at
+// flush), so dataset creation and opening never make N ranks read or
+// write the same metadata blocks.
+//
+// Datasets are contiguous and allocated early (H5D_ALLOC_TIME_EARLY, fill
+// never written): the space exists once create() returns, so a later
+// independent H5Dwrite on one rank allocates nothing and touches no
+// metadata, which is what lets collective I/O aggregators write alone.
+//
+// Errors. HDF5's automatic printing of its error stack is switched off once
+// (the library never prints); a failed call walks the stack and keeps its
+// outermost entry (what the API call was doing) and its innermost (the
+// cause), with its minor code mapped to a pario code where one fits (a
+// missing object: kNotFound; a name taken: kExists; not an HDF5 file:
+// kCorrupt).
+#include "dataset/h5.h"
+
+#include <hdf5.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <vector>
+
+static_assert(sizeof(hsize_t) == 8, "hsize_t holds any int64_t extent");
+
+namespace pario::dataset {
+
+// One HDF5 identifier and the function that releases it (null: borrowed).
+class Hid {
+ public:
+  using CloseFn = herr_t (*)(hid_t);
+  Hid(hid_t id, CloseFn close) : id_(id), close_(close) {}
+  ~Hid() { (void)release(); }
+  Hid(const Hid&) = delete;
+  Hid& operator=(const Hid&) = delete;
+
+  hid_t get() const { return id_; }
+  // Closes now; the H5*close's result (0 when there was nothing to close).
+  herr_t release() {
+    herr_t rc = 0;
+    if (id_ >= 0 && close_ != nullptr) rc = close_(id_);
+    id_ = H5I_INVALID_HID;
+    return rc;
+  }
+
+ private:
+  hid_t id_;
+  CloseFn close_;
+};
+
+struct FileState {
+  comm::Comm comm;           // pario's duplicate, for the agreements
+  std::unique_ptr<Hid> id;   // declared after comm: closed before it is freed
+};
+
+namespace {
+
+std::unique_ptr<Hid> owned(hid_t id, Hid::CloseFn close) { return std::make_unique<Hid>(id, close); }
+std::unique_ptr<Hid> borrowed(hid_t id) { return std::make_unique<Hid>(id, nullptr); }
+
+// HDF5 prints its error stack on every failure unless told not to.
+void silence() {
+  static bool done = false;
+  if (!done) {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    done = true;
+  }
+}
+
+struct ErrorWalk {
+  std::vector<std::string> entries;
+  Code code = Code::kIo;
+};
+
+herr_t collect(unsigned /*n*/, const H5E_error2_t* e, void* data) {
+  auto* w = static_cast<ErrorWalk*>(data);
+  std::string text = e->desc != nullptr && e->desc[0] != '\0' ? e->desc : "";
+  if (text.empty() && e->func_name != nullptr) text = std::string(e->func_name) + "() failed";
+  w->entries.push_back(std::move(text));
+  if (e->min_num == H5E_NOTFOUND) w->code = Code::kNotFound;
+  if (e->min_num == H5E_EXISTS || e->min_num == H5E_FILEEXISTS) w->code = Code::kExists;
+  if (e->min_num == H5E_NOTHDF5) w->code = Code::kCorrupt;
+  return 0;
+}
+
+// The status of the HDF5 call that just failed: "<call>: <what>: <outermost
+// entry>: <innermost entry>", and the stack cleared.
+Status h5_error(const char* call, const std::string& what) {
+  ErrorWalk w;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, collect, &w);
+  H5Eclear2(H5E_DEFAULT);
+  std::string cause;
+  if (w.entries.empty()) {
+    cause = "failed (HDF5 gave no reason)";
+  } else {
+    cause = w.entries.front();
+    if (w.entries.size() > 1 && w.entries.back() != cause) cause += ": " + w.entries.back();
+  }
+  return Status(w.code, std::string(call) + ": " + what + ": " + cause);
+}
+
+// The HDF5 type of an element type: little-endian standard types in the
+// file (as h5py writes on every machine pario runs on), native ones in
+// memory; complex as the compound {r, i}.
+std::unique_ptr<Hid> hdf5_type(ElementType t, bool native) {
+  switch (t) {
+    case ElementType::kDouble: return borrowed(native ? H5T_NATIVE_DOUBLE : H5T_IEEE_F64LE);
+    case ElementType::kFloat: return borrowed(native ? H5T_NATIVE_FLOAT : H5T_IEEE_F32LE);
+    case ElementType::kInt8: return borrowed(native ? H5T_NATIVE_INT8 : H5T_STD_I8LE);
+    case ElementType::kUInt8: return borrowed(native ? H5T_NATIVE_UINT8 : H5T_STD_U8LE);
+    case ElementType::kInt16: return borrowed(native ? H5T_NATIVE_INT16 : H5T_STD_I16LE);
+    case ElementType::kUInt16: return borrowed(native ? H5T_NATIVE_UINT16 : H5T_STD_U16LE);
+    case ElementType::kInt32: return borrowed(native ? H5T_NATIVE_INT32 : H5T_STD_I32LE);
+    case ElementType::kUInt32: return borrowed(native ? H5T_NATIVE_UINT32 : H5T_STD_U32LE);
+    case ElementType::kInt64: return borrowed(native ? H5T_NATIVE_INT64 : H5T_STD_I64LE);
+    case ElementType::kUInt64: return borrowed(native ? H5T_NATIVE_UINT64 : H5T_STD_U64LE);
+    case ElementType::kComplexDouble:
+    case ElementType::kComplexFloat: {
+      const bool dbl = t == ElementType::kComplexDouble;
+      const hid_t part = dbl ? (native ? H5T_NATIVE_DOUBLE : H5T_IEEE_F64LE) : (native ? H5T_NATIVE_FLOAT : H5T_IEEE_F32LE);
+      const size_t half = dbl ? 8 : 4;
+      auto c = owned(H5Tcreate(H5T_COMPOUND, 2 * half), H5Tclose);
+      if (c->get() < 0 || H5Tinsert(c->get(), "r", 0, part) < 0 || H5Tinsert(c->get(), "i", half, part) < 0) {
+        return nullptr;
+      }
+      return c;
+    }
+  }
+  return nullptr;
+}
+
+std::string member_name(hid_t type, unsigned i) {
+  char* name = H5Tget_member_name(type, i);
+  if (name == nullptr) return {};
+  std::string s(name);
+  H5free_memory(name);
+  return s;
+}
+
+// The element type of a dataset's file type (either byte order: HDF5
+// converts), or kUnsupported saying what the type is.
+Result<ElementType> element_type_of(hid_t type, const std::string& what) {
+  const H5T_class_t cls = H5Tget_class(type);
+  const size_t size = H5Tget_size(type);
+  if (cls == H5T_INTEGER) {
+    const bool is_signed = H5Tget_sign(type) == H5T_SGN_2;
+    switch (size) {
+      case 1: return is_signed ? ElementType::kInt8 : ElementType::kUInt8;
+      case 2: return is_signed ? ElementType::kInt16 : ElementType::kUInt16;
+      case 4: return is_signed ? ElementType::kInt32 : ElementType::kUInt32;
+      case 8: return is_signed ? ElementType::kInt64 : ElementType::kUInt64;
+      default: break;
+    }
+  } else if (cls == H5T_FLOAT && (size == 4 || size == 8)) {
+    return size == 8 ? ElementType::kDouble : ElementType::kFloat;
+  } else if (cls == H5T_COMPOUND && H5Tget_nmembers(type) == 2 && (size == 8 || size == 16)) {
+    const size_t half = size / 2;
+    bool good = member_name(type, 0) == "r" && member_name(type, 1) == "i" && H5Tget_member_offset(type, 0) == 0 &&
+                H5Tget_member_offset(type, 1) == half;
+    for (unsigned i = 0; good && i < 2; ++i) {
+      const hid_t m = H5Tget_member_type(type, i);
+      good = m >= 0 && H5Tget_class(m) == H5T_FLOAT && H5Tget_size(m) == half;
+      if (m >= 0) H5Tclose(m);
+    }
+    if (good) return size == 16 ? ElementType::kComplexDouble : ElementType::kComplexFloat;
+  }
+  H5Eclear2(H5E_DEFAULT);
+  static const char* const kClass[] = {"integer", "float", "time", "string", "bitfield", "opaque",
+                                       "compound", "reference", "enum", "variable-length", "array"};
+  const char* name = cls >= 0 && cls < static_cast<int>(sizeof kClass / sizeof *kClass) ? kClass[cls] : "unknown";
+  return Status(Code::kUnsupported, what + ": an HDF5 " + name + " type of " + std::to_string(size) +
+                                        " bytes, which is none of pario's element types");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- File
+
+File::File() = default;
+File::~File() = default;
+File::File(File&&) noexcept = default;
+File& File::operator=(File&&) noexcept = default;
+
+Result<File> File::open(const comm::Comm& comm, const std::string& path, FileMode mode) {
+  silence();
+  PARIO_ASSIGN_OR_RETURN(comm::Comm dup, comm::Comm::duplicate(comm.get()));
+  comm::CallDigest digest("dataset::File::open");
+  digest.add("path", path.c_str()).add("mode", static_cast<int64_t>(mode));
+  Status local;
+  if (path.empty()) local = Status(Code::kInvalidArgument, "dataset::File::open: an empty file name");
+  PARIO_RETURN_IF_ERROR(comm::agree_call(dup, local, digest));
+
+  const bool create = mode == FileMode::kCreateTruncate || mode == FileMode::kCreateExclusive;
+  const char* call = create ? "H5Fcreate" : "H5Fopen";
+  auto fapl = owned(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  hid_t id = H5I_INVALID_HID;
+  if (fapl->get() < 0 || H5Pset_fapl_mpio(fapl->get(), dup.get(), MPI_INFO_NULL) < 0 ||
+      H5Pset_all_coll_metadata_ops(fapl->get(), true) < 0 || H5Pset_coll_metadata_write(fapl->get(), true) < 0) {
+    local = h5_error("H5Pset_fapl_mpio", path);
+  } else {
+    switch (mode) {
+      case FileMode::kCreateTruncate: id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl->get()); break;
+      case FileMode::kCreateExclusive: id = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl->get()); break;
+      case FileMode::kReadOnly: id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl->get()); break;
+      case FileMode::kReadWrite: id = H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl->get()); break;
+    }
+    if (id < 0) {
+      local = h5_error(call, path);
+      // MPI-IO's reasons are its own; the file system's are clearer.
+      struct stat st;
+      const bool exists = ::stat(path.c_str(), &st) == 0;
+      if (!create && !exists && errno == ENOENT) {
+        local = Status(Code::kNotFound, std::string(call) + ": " + path + ": No such file or directory", ENOENT);
+      } else if (mode == FileMode::kCreateExclusive && exists) {
+        local = Status(Code::kExists, std::string(call) + ": " + path + ": the file exists", EEXIST);
+      }
+    }
+  }
+  auto file_id = owned(id, H5Fclose);
+  const Status s = comm::agree(dup, local);
+  if (!s.ok()) return s;  // a rank that opened it closes it (collectively with the others that did)
+
+  File f;
+  f.path_ = path;
+  f.writable_ = mode != FileMode::kReadOnly;
+  f.state_ = std::make_shared<FileState>();
+  f.state_->comm = std::move(dup);
+  f.state_->id = std::move(file_id);
+  return f;
+}
+
+Status File::close() {
+  if (!state_) return Status::Ok();
+  Status local;
+  if (state_.use_count() > 1) {
+    local = Status(Code::kState, "dataset::File::close: " + path_ + ": " + std::to_string(state_.use_count() - 1) +
+                                     " dataset(s) still open: close them first");
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(state_->comm, local));
+  if (state_->id->release() < 0) local = h5_error("H5Fclose", path_);
+  Status s = comm::agree(state_->comm, local);
+  const Status freed = state_->comm.free();
+  state_.reset();
+  if (s.ok() && !freed.ok()) s = freed;
+  return s;
+}
+
+// ---------------------------------------------------------------- Dataset
+
+Dataset::Dataset() = default;
+Dataset::~Dataset() = default;
+Dataset::Dataset(Dataset&&) noexcept = default;
+Dataset& Dataset::operator=(Dataset&&) noexcept = default;
+
+namespace {
+
+// The parts every dataset has once its identifier is open: the file space,
+// the memory type and the two transfer property lists.
+Status finish_open(hid_t id, ElementType type, const std::string& what, std::unique_ptr<Hid>* space,
+                   std::unique_ptr<Hid>* mem_type, std::unique_ptr<Hid>* independent,
+                   std::unique_ptr<Hid>* collective) {
+  *space = owned(H5Dget_space(id), H5Sclose);
+  if ((*space)->get() < 0) return h5_error("H5Dget_space", what);
+  *mem_type = hdf5_type(type, /*native=*/true);
+  if (*mem_type == nullptr || (*mem_type)->get() < 0) return h5_error("H5Tcreate", what);
+  *independent = owned(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+  *collective = owned(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+  if ((*independent)->get() < 0 || (*collective)->get() < 0 ||
+      H5Pset_dxpl_mpio((*independent)->get(), H5FD_MPIO_INDEPENDENT) < 0 ||
+      H5Pset_dxpl_mpio((*collective)->get(), H5FD_MPIO_COLLECTIVE) < 0) {
+    return h5_error("H5Pset_dxpl_mpio", what);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<Dataset> Dataset::create(File& file, const std::string& name, ElementType type, int ndim, const Shape& dims) {
+  silence();
+  if (!file.state_) return Status(Code::kState, "dataset::Dataset::create: " + name + ": the file is closed");
+  const std::string what = file.path_ + ":" + name;
+  comm::CallDigest digest("dataset::Dataset::create");
+  digest.add("name", name.c_str()).add("type", static_cast<int64_t>(type)).add("ndim", ndim);
+  digest.add("dims", dims.data(), static_cast<size_t>(std::clamp(ndim, 0, kMaxDims)));
+  Status local;
+  int64_t elements = 1;
+  if (name.empty()) {
+    local = Status(Code::kInvalidArgument, "dataset::Dataset::create: an empty dataset name");
+  } else if (!file.writable_) {
+    local = Status(Code::kState, "dataset::Dataset::create: " + what + ": the file is open read-only");
+  } else if (!valid_element_type(static_cast<int>(type))) {
+    local = Status(Code::kInvalidArgument, "dataset::Dataset::create: " + what + ": element type " +
+                                               std::to_string(static_cast<int>(type)) + " is none of pario's");
+  } else if (ndim < 1 || ndim > kMaxDims) {
+    local = Status(Code::kInvalidArgument, "dataset::Dataset::create: " + what + ": " + std::to_string(ndim) +
+                                               " dims (1 to " + std::to_string(kMaxDims) + ")");
+  } else {
+    const int64_t limit = INT64_MAX / static_cast<int64_t>(element_size(type));
+    for (int d = 0; d < ndim && local.ok(); ++d) {
+      if (dims[d] < 0) {
+        local = Status(Code::kInvalidArgument,
+                       "dataset::Dataset::create: " + what + ": dim " + std::to_string(d) + " is negative");
+      } else if (dims[d] > 0 && elements > limit / dims[d]) {
+        local = Status(Code::kInvalidArgument, "dataset::Dataset::create: " + what + ": too many elements");
+      } else {
+        elements *= dims[d];
+      }
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree_call(file.state_->comm, local, digest));
+
+  Dataset ds;
+  hsize_t h[kMaxDims];
+  for (int d = 0; d < ndim; ++d) h[d] = static_cast<hsize_t>(dims[d]);
+  auto space = owned(H5Screate_simple(ndim, h, nullptr), H5Sclose);
+  auto file_type = hdf5_type(type, /*native=*/false);
+  auto dcpl = owned(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  auto lcpl = owned(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  if (space->get() < 0 || file_type == nullptr || file_type->get() < 0 || dcpl->get() < 0 || lcpl->get() < 0 ||
+      H5Pset_layout(dcpl->get(), H5D_CONTIGUOUS) < 0 || H5Pset_alloc_time(dcpl->get(), H5D_ALLOC_TIME_EARLY) < 0 ||
+      H5Pset_fill_time(dcpl->get(), H5D_FILL_TIME_NEVER) < 0 || H5Pset_create_intermediate_group(lcpl->get(), 1) < 0) {
+    local = h5_error("H5Pcreate", what);
+  } else {
+    ds.id_ = owned(H5Dcreate2(file.state_->id->get(), name.c_str(), file_type->get(), space->get(), lcpl->get(),
+                              dcpl->get(), H5P_DEFAULT),
+                   H5Dclose);
+    if (ds.id_->get() < 0) {
+      local = h5_error("H5Dcreate2", what);
+    } else {
+      local = finish_open(ds.id_->get(), type, what, &ds.space_, &ds.mem_type_, &ds.independent_, &ds.collective_);
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(file.state_->comm, local));
+  ds.name_ = name;
+  ds.type_ = type;
+  ds.ndim_ = ndim;
+  ds.dims_ = dims;
+  ds.elements_ = elements;
+  ds.file_ = file.state_;
+  ds.path_ = file.path_;
+  return ds;
+}
+
+Result<Dataset> Dataset::open(File& file, const std::string& name, std::optional<ElementType> expect) {
+  silence();
+  if (!file.state_) return Status(Code::kState, "dataset::Dataset::open: " + name + ": the file is closed");
+  const std::string what = file.path_ + ":" + name;
+  comm::CallDigest digest("dataset::Dataset::open");
+  digest.add("name", name.c_str()).add("expect", expect ? static_cast<int64_t>(*expect) : int64_t{0});
+  Status local;
+  if (name.empty()) local = Status(Code::kInvalidArgument, "dataset::Dataset::open: an empty dataset name");
+  PARIO_RETURN_IF_ERROR(comm::agree_call(file.state_->comm, local, digest));
+
+  Dataset ds;
+  ds.id_ = owned(H5Dopen2(file.state_->id->get(), name.c_str(), H5P_DEFAULT), H5Dclose);
+  if (ds.id_->get() < 0) {
+    local = h5_error("H5Dopen2", what);
+    if (local.code() == Code::kNotFound) {
+      local = Status(Code::kNotFound, "H5Dopen2: " + what + ": no such dataset");
+    }
+  } else {
+    auto file_type = owned(H5Dget_type(ds.id_->get()), H5Tclose);
+    auto space = owned(H5Dget_space(ds.id_->get()), H5Sclose);
+    Result<ElementType> type = Status(Code::kInternal, "unset");
+    if (file_type->get() < 0 || space->get() < 0) {
+      local = h5_error("H5Dget_type", what);
+    } else if (type = element_type_of(file_type->get(), "dataset::Dataset::open: " + what); !type.ok()) {
+      local = type.status();
+    } else if (expect && *type != *expect) {
+      local = Status(Code::kInvalidArgument, "dataset::Dataset::open: " + what + " holds " +
+                                                 element_name(*type) + ", not " + element_name(*expect));
+    } else {
+      const int ndim = H5Sget_simple_extent_ndims(space->get());
+      hsize_t h[H5S_MAX_RANK];
+      if (ndim < 0 || H5Sget_simple_extent_type(space->get()) != H5S_SIMPLE) {
+        local = Status(Code::kUnsupported, "dataset::Dataset::open: " + what + ": not a simple N-d dataset");
+      } else if (ndim < 1 || ndim > kMaxDims) {
+        local = Status(Code::kUnsupported, "dataset::Dataset::open: " + what + ": " + std::to_string(ndim) +
+                                               " dims (pario handles 1 to " + std::to_string(kMaxDims) + ")");
+      } else if (H5Sget_simple_extent_dims(space->get(), h, nullptr) < 0) {
+        local = h5_error("H5Sget_simple_extent_dims", what);
+      } else {
+        ds.type_ = *type;
+        ds.ndim_ = ndim;
+        ds.elements_ = 1;
+        const uint64_t limit = static_cast<uint64_t>(INT64_MAX) / element_size(*type);
+        uint64_t n = 1;
+        for (int d = 0; d < ndim && local.ok(); ++d) {
+          if (h[d] > 0 && n > limit / h[d]) {
+            local = Status(Code::kCorrupt, "dataset::Dataset::open: " + what + ": a size that overflows");
+          }
+          n *= h[d];
+          ds.dims_[d] = static_cast<int64_t>(h[d]);
+        }
+        ds.elements_ = static_cast<int64_t>(n);
+        if (local.ok()) {
+          local = finish_open(ds.id_->get(), ds.type_, what, &ds.space_, &ds.mem_type_, &ds.independent_,
+                              &ds.collective_);
+        }
+      }
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(file.state_->comm, local));
+  ds.name_ = name;
+  ds.file_ = file.state_;
+  ds.path_ = file.path_;
+  return ds;
+}
+
+Status Dataset::close() {
+  if (!file_) return Status::Ok();
+  Status local;
+  collective_.reset();
+  independent_.reset();
+  mem_type_.reset();
+  space_.reset();
+  if (id_->release() < 0) local = h5_error("H5Dclose", path_ + ":" + name_);
+  id_.reset();
+  const Status s = comm::agree(file_->comm, local);
+  file_.reset();
+  return s;
+}
+
+Status Dataset::write(const Box& box, const void* buf, XferMode mode) {
+  return transfer(true, box, const_cast<void*>(buf), mode);
+}
+
+Status Dataset::read(const Box& box, void* buf, XferMode mode) { return transfer(false, box, buf, mode); }
+
+Status Dataset::transfer(bool write, const Box& box, void* buf, XferMode mode) {
+  const char* call = write ? "H5Dwrite" : "H5Dread";
+  if (!file_) return Status(Code::kState, std::string(call) + ": " + name_ + ": the dataset is closed");
+  if (box.ndim != ndim_) {
+    return Status(Code::kInvalidArgument, std::string(call) + ": " + path_ + ":" + name_ + ": a box of " +
+                                              std::to_string(box.ndim) + " dims for " + std::to_string(ndim_));
+  }
+  hsize_t start[kMaxDims], count[kMaxDims];
+  for (int d = 0; d < ndim_; ++d) {
+    if (box.start[d] < 0 || box.count[d] < 0 || box.start[d] > dims_[d] || box.count[d] > dims_[d] - box.start[d]) {
+      return Status(Code::kOutOfRange, std::string(call) + ": " + path_ + ":" + name_ + ": dim " + std::to_string(d) +
+                                           " [" + std::to_string(box.start[d]) + ", +" + std::to_string(box.count[d]) +
+                                           ") outside 0.." + std::to_string(dims_[d]));
+    }
+    start[d] = static_cast<hsize_t>(box.start[d]);
+    count[d] = static_cast<hsize_t>(box.count[d]);
+  }
+  const int64_t n = box.elements();
+  if (n == 0 && mode == XferMode::kIndependent) return Status::Ok();
+  const hsize_t mem_dims[1] = {static_cast<hsize_t>(n)};
+  auto mem_space = owned(H5Screate_simple(1, mem_dims, nullptr), H5Sclose);
+  herr_t rc = mem_space->get() < 0 ? -1 : 0;
+  if (rc >= 0 && n == 0) {
+    rc = std::min(H5Sselect_none(mem_space->get()), H5Sselect_none(space_->get()));
+  } else if (rc >= 0) {
+    rc = H5Sselect_hyperslab(space_->get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
+  }
+  if (rc < 0) return h5_error("H5Sselect_hyperslab", path_ + ":" + name_);
+  const hid_t dxpl = mode == XferMode::kIndependent ? independent_->get() : collective_->get();
+  rc = write ? H5Dwrite(id_->get(), mem_type_->get(), mem_space->get(), space_->get(), dxpl, buf)
+             : H5Dread(id_->get(), mem_type_->get(), mem_space->get(), space_->get(), dxpl, buf);
+  if (rc < 0) return h5_error(call, path_ + ":" + name_);
+  return Status::Ok();
+}
+
+}  // namespace pario::dataset

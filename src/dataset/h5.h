@@ -1,0 +1,146 @@
+// Parallel HDF5 files and N-d datasets: the one place in pario that calls
+// HDF5. h5.cpp is the only file under src/ that includes <hdf5.h>; every
+// HDF5 identifier (hid_t) lives in an owner there, and nothing above this
+// header sees one.
+//
+// A File is opened or created collectively over a communicator with the
+// MPI-IO driver; metadata is read by one rank and broadcast, and written
+// with one collective write (HDF5's collective metadata operations), so N
+// ranks never contend for it. A Dataset is an N-d array of one of pario's
+// element types (base/element_type.h) in that file: contiguous, its space
+// allocated when it is created, so ranks may then write any part of it
+// independently.
+//
+// File layout (what h5py and h5dump see): each dataset is a plain HDF5
+// dataset of the element type's little-endian standard type (int8 .. uint64,
+// IEEE float32/float64); complex values are the compound {r, i} of two
+// floats or doubles, as h5py writes numpy's complex64/complex128.
+//
+// Ownership: a Dataset keeps its file's identifier alive, so the file is
+// closed after its last dataset whatever the order of destruction.
+// close() is the collective release (an error is returned on every rank);
+// destructors close what is left, which HDF5 makes collective for a file:
+// destroy unclosed files on every rank (as every rank does when a
+// collective call fails everywhere).
+//
+// Errors: HDF5's own printing is silenced; a failed HDF5 call becomes a
+// Status whose message names the call, the path or dataset, and the first
+// and last entries of HDF5's error stack.
+//
+// Thread safety: none. Debian's parallel HDF5 is not thread-safe: every
+// call into this header, and every destructor, runs on the thread that
+// drives the collective calls (the aggregators of collective/transfer.h
+// call their target on that thread too).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "base/box.h"
+#include "base/element_type.h"
+#include "base/status.h"
+#include "comm/comm.h"
+
+namespace pario::dataset {
+
+class Hid;        // an owned HDF5 identifier (h5.cpp)
+struct FileState;  // an open file's identifier and communicator (h5.cpp)
+
+enum class FileMode {
+  kCreateTruncate,  // create, replacing a file of that name
+  kCreateExclusive, // create; kExists when the file exists
+  kReadOnly,        // open an existing file
+  kReadWrite,
+};
+
+// How a dataset transfer moves its bytes: independently (one rank alone,
+// e.g. a collective I/O aggregator) or as one MPI-IO collective (every rank
+// of the file's communicator in every call, with the same count of calls).
+enum class XferMode { kIndependent, kCollective };
+
+class File {
+ public:
+  File();
+  ~File();
+  File(File&&) noexcept;
+  File& operator=(File&&) noexcept;
+
+  // Collective over comm (duplicated; HDF5 keeps its own duplicate too):
+  // creates or opens path with the MPI-IO driver. Every rank gets the same
+  // status: kNotFound (opening a missing file), kExists (exclusive create
+  // of an existing one), kCorrupt (not an HDF5 file), kIo (anything else
+  // HDF5 or MPI-IO refused), kInvalidArgument (ranks passed different
+  // paths or modes).
+  static Result<File> open(const comm::Comm& comm, const std::string& path, FileMode mode);
+
+  // Collective: closes the file (every Dataset of it closed first, else
+  // kState). Every rank gets the same status.
+  Status close();
+
+  const std::string& path() const { return path_; }
+  bool writable() const { return writable_; }
+
+ private:
+  friend class Dataset;
+  std::string path_;
+  bool writable_ = false;
+  std::shared_ptr<FileState> state_;  // shared with the file's datasets
+};
+
+class Dataset {
+ public:
+  Dataset();
+  ~Dataset();
+  Dataset(Dataset&&) noexcept;
+  Dataset& operator=(Dataset&&) noexcept;
+
+  // Collective over the file's communicator: creates the dataset `name`
+  // (intermediate groups created too) of ndim dims (1 .. kMaxDims, each
+  // >= 0) holding elements of `type`. Every rank gets the same status:
+  // kInvalidArgument (a bad shape or type, ranks that differ), kState (a
+  // read-only file), kExists (a link of that name), kIo.
+  static Result<Dataset> create(File& file, const std::string& name, ElementType type, int ndim,
+                                const Shape& dims);
+  // Collective: opens the dataset `name`, reading back its element type and
+  // shape. With `expect`, a dataset of another type is refused
+  // (kInvalidArgument naming both). kNotFound when there is no such
+  // dataset; kUnsupported for a type pario has no element type for, or a
+  // dataset of more than kMaxDims dims.
+  static Result<Dataset> open(File& file, const std::string& name, std::optional<ElementType> expect = {});
+
+  // Collective: closes the dataset; the same status on every rank.
+  Status close();
+
+  const std::string& name() const { return name_; }
+  ElementType type() const { return type_; }
+  int ndim() const { return ndim_; }
+  const Shape& dims() const { return dims_; }
+  int64_t elements() const { return elements_; }
+  uint64_t bytes() const { return static_cast<uint64_t>(elements_) * element_size(type_); }
+
+  // Blocking: writes the section `box` (box.ndim == ndim(), inside the
+  // shape) from buf, box.elements() values of type() in C order and native
+  // byte order (HDF5 converts to the file's). Local with kIndependent;
+  // with kCollective every rank of the file calls it (an empty box where a
+  // rank has nothing). kOutOfRange for a box outside the shape, kIo.
+  Status write(const Box& box, const void* buf, XferMode mode = XferMode::kIndependent);
+  // Blocking: reads the section `box` into buf (as write()).
+  Status read(const Box& box, void* buf, XferMode mode = XferMode::kIndependent);
+
+ private:
+  Status transfer(bool write, const Box& box, void* buf, XferMode mode);
+
+  std::string name_, path_;
+  ElementType type_ = ElementType::kDouble;
+  int ndim_ = 0;
+  Shape dims_{};
+  int64_t elements_ = 0;
+  // Released in reverse order: transfer lists, types, space, dataset,
+  // then (when the last reference goes) the file.
+  std::shared_ptr<FileState> file_;
+  std::unique_ptr<Hid> id_, space_, mem_type_, independent_, collective_;
+};
+
+}  // namespace pario::dataset
