@@ -299,8 +299,16 @@ def fio_shared_file(path, ranks, request, rounds, direct):
 
 def bench_sf(args):
     quick = args.quick
-    file_bytes = (64 << 20) if quick else (1 << 30)
-    reps = 3 if quick else 5  # a full run is about 12 minutes; the O_DIRECT rows dominate
+    # A full run is about 12 minutes; the O_DIRECT rows dominate. Quick
+    # keeps every case (op, size, ranks, mode) under a minute: a 32 MiB
+    # file, 2 repetitions, 2 passes on page-cache rows, fio once per case
+    # (each fio run costs ~0.5 s of start-up here), and pario alone in the
+    # striped job (the peers' samples there are not kept). At 64 MiB, 3
+    # repetitions and 3 passes it took 78 s, and 187 s at load 9, half of
+    # it in 144 fio runs.
+    file_bytes = (32 << 20) if quick else (1 << 30)
+    reps = 2 if quick else 5
+    cache_passes = 2 if quick else 3  # page-cache rows are quick and noisy: more passes there
     sizes = [32768, 65536]
     rank_counts = [args.ranks] if args.ranks else [1, 2, 4]
     scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
@@ -328,18 +336,20 @@ def bench_sf(args):
                     if "PARIO_FILE_BACKEND" in extra:
                         env["PARIO_SCRATCH"] = ":".join(map(str, stripe_dirs))
                         target = stripe_dirs[0]
-                    # Page-cache rows are quick and noisy: more passes there.
-                    passes = 1 if flags else 3
+                    passes = 1 if flags else cache_passes
+                    striped = label.startswith("striped")
                     cmd = launcher + ["-n", str(n), sf, "--dir", str(target), "--file-bytes",
                                       str(file_bytes), "--sizes", ",".join(map(str, sizes)),
                                       "--rep", str(rep), "--passes", str(passes)] + flags
+                    if striped and quick:
+                        cmd += ["--impls", "pario"]
                     for r in run_json_lines(cmd, env):
                         case = f"{r['op']} {r['size'] // 1024} KiB, {n} rank{'s' if n > 1 else ''}, {label}"
-                        if label.startswith("striped") and r["impl"] != "pario":
+                        if striped and r["impl"] != "pario":
                             continue  # the peers have no striping; their one-file rows are above
                         samples.setdefault(case, {}).setdefault(r["impl"], []).append(r["mbps"])
-                    if have_fio and not label.startswith("striped"):
-                        for size in sizes * passes:
+                    if have_fio and not striped and not (quick and rep > 0):
+                        for size in sizes * (1 if quick else passes):
                             os.sync()  # as sf_bench does before each implementation
                             rounds = file_bytes // size // n
                             w, rd = fio_shared_file(workdir / "fio.dat", n, size, rounds, bool(flags))
@@ -369,7 +379,8 @@ def bench_sf(args):
             **page_cache_fields(rows, "write-back (buffered writes land in the page cache, no fsync in "
                                       "the timing), warm (buffered reads of the just-written file), odirect"),
             "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
-            "samples_per_repetition": {"buffered and striped rows": 3, "O_DIRECT rows": 1},
+            "samples_per_repetition": {"buffered and striped rows": cache_passes, "O_DIRECT rows": 1,
+                                       "fio": "1 in all (quick)" if quick else f"{cache_passes} buffered, 1 O_DIRECT"},
             "mpi": launcher[0], "statistic": "median",
             "method": "P ranks write one shared file round-robin (block i by rank i mod P), barrier, "
                       "then each reads the next rank's blocks; aggregate MB/s from barrier to barrier; "

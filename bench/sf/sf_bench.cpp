@@ -13,11 +13,14 @@
 // Rank 0 prints one JSON object per measurement on stdout; bench/run
 // aggregates. Usage:
 //   sf_bench --dir D --file-bytes N --sizes 32768,65536 [--direct] [--rep R] [--passes K]
-// (K passes over all implementations, each printed: more samples per run).
+//            [--impls pario,posix,ga]
+// (K passes over all implementations, each printed: more samples per run;
+// --impls: only those, e.g. pario alone where the peers have no such mode).
 #include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -198,12 +201,14 @@ int main(int argc, char** argv) {
   std::vector<size_t> sizes = {32768, 65536};
   bool direct = false;
   int rep = 0, passes = 1;
+  std::string only;  // --impls: comma-separated names, empty = all
   for (int i = 1; i + 1 < argc || (i < argc && !std::strcmp(argv[i], "--direct")); ++i) {
     if (!std::strcmp(argv[i], "--dir")) dir = argv[++i];
     else if (!std::strcmp(argv[i], "--file-bytes")) file_bytes = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--sizes")) sizes = parse_sizes(argv[++i]);
     else if (!std::strcmp(argv[i], "--rep")) rep = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--passes")) passes = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--impls")) only = "," + std::string(argv[++i]) + ",";
     else if (!std::strcmp(argv[i], "--direct")) direct = true;
     else {
       std::fprintf(stderr, "sf_bench: unknown argument %s\n", argv[i]);
@@ -220,6 +225,13 @@ int main(int argc, char** argv) {
 #if PARIO_BENCH_HAVE_GA
   if (!direct) impls.push_back(ga_impl());
 #endif
+  if (!only.empty()) {
+    auto unwanted = [&](const Impl& i) {
+      return only.find("," + std::string(i.name) + ",") == std::string::npos;
+    };
+    impls.erase(std::remove_if(impls.begin(), impls.end(), unwanted), impls.end());
+    if (impls.empty()) die("--impls names no implementation built here");
+  }
   size_t largest = 0;
   for (size_t s : sizes) largest = std::max(largest, s);
   char* buf = static_cast<char*>(std::aligned_alloc(4096, (largest + 4095) / 4096 * 4096));
