@@ -56,7 +56,8 @@ def same_machine(old, new):
     a, b = machine.name_of(old), machine.name_of(new)
     if a is None or b is None:
         unnamed = [w for w, n in (("OLD", a), ("NEW", b)) if n is None]
-        return (f"{' and '.join(unnamed)} name{'s' if len(unnamed) == 1 else ''} no machine (a result from before the machine object): "
+        verb = "names" if len(unnamed) == 1 else "name"
+        return (f"{' and '.join(unnamed)} {verb} no machine (a result from before the machine object): "
                 "pass --force if both come from one machine")
     if a != b:
         return f"OLD was measured on {a} and NEW on {b}: ratios are compared only within one machine"
@@ -65,9 +66,12 @@ def same_machine(old, new):
 
 def lines(old, new, title):
     rows = pair(old, new)
-    out = [f"{title}: {old.get('benchmark', '?')}, commit {old.get('commit', '?')} -> {new.get('commit', '?')}"
+    name = new.get("benchmark", "?")
+    kind = {True: "quick", False: "full", None: "?"}
+    out = [f"{title if title == name else f'{title} ({name})'}: commit {old.get('commit', '?')} -> "
+           f"{new.get('commit', '?')}"
            + ("" if old.get("quick") == new.get("quick") else
-              f" (OLD {'quick' if old.get('quick') else 'full'}, NEW {'quick' if new.get('quick') else 'full'})")]
+              f" (OLD {kind[old.get('quick')]}, NEW {kind[new.get('quick')]})")]
     if not rows:
         return out + ["  no ratios"]
     case_w = min(60, max(len(r["case"]) for r in rows))

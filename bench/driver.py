@@ -380,7 +380,7 @@ def bench_sf(args):
                                       "the timing), warm (buffered reads of the just-written file), odirect"),
             "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
             "samples_per_repetition": {"buffered and striped rows": cache_passes, "O_DIRECT rows": 1,
-                                       "fio": "1 in all (quick)" if quick else f"{cache_passes} buffered, 1 O_DIRECT"},
+                                       **({"fio (first repetition only)": 1} if quick else {})},
             "mpi": launcher[0], "statistic": "median",
             "method": "P ranks write one shared file round-robin (block i by rank i mod P), barrier, "
                       "then each reads the next rank's blocks; aggregate MB/s from barrier to barrier; "

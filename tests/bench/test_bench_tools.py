@@ -223,11 +223,12 @@ def write(path, data):
 
 def test_compare_main(tmp_path, capsys):
     a = write(tmp_path / "old" / "sf.json", result("sf", [row("w", {"pario/ga": 0.9}, {"pario/ga": 1.0})]))
-    b = write(tmp_path / "new" / "sf.json", result("sf", [row("w", {"pario/ga": 0.99}, {"pario/ga": 1.0})], commit="bbb"))
+    b = write(tmp_path / "new" / "sf.json",
+              result("sf", [row("w", {"pario/ga": 0.99}, {"pario/ga": 1.0})], commit="bbb", quick=False))
     write(tmp_path / "new" / "eaf.json", result("eaf", []))
     assert compare.main([str(a), str(b)]) == 0
     out = capsys.readouterr().out
-    assert "aaa -> bbb" in out and "+10.0%" in out and "MISSED -> met" in out and "newly met 1" in out
+    assert "sf: commit aaa -> bbb (OLD quick, NEW full)" in out and "+10.0%" in out and "MISSED -> met" in out and "newly met 1" in out
     assert compare.main([str(tmp_path / "old"), str(tmp_path / "new")]) == 0
     assert "in one directory only: eaf.json" in capsys.readouterr().out
     other = write(tmp_path / "other" / "sf.json", result("sf", [row("w", {"pario/ga": 1.0})], "m2"))
