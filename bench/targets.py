@@ -75,7 +75,7 @@ def table(results):
     rows = [c for r in results for c in checks(r)]
     if not rows:
         return ["no case with a target was measured"]
-    case_w = min(64, max(len("case"), max(len(c["case"]) for c in rows)))
+    case_w = min(76, max(len("case"), max(len(c["case"]) for c in rows)))
     key_w = max(len("ratio"), max(len(c["key"]) for c in rows))
     suite_w = max(len("suite"), max(len(c["suite"]) for c in rows))
     head = f"{'suite':<{suite_w}}  {'case':<{case_w}}  {'ratio':<{key_w}}  {'measured':>9}  {'target':<15}  result"
