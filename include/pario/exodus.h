@@ -56,6 +56,7 @@
 #ifndef PARIO_EXODUS_H
 #define PARIO_EXODUS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pario/array.h"
@@ -189,6 +190,48 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_put_element_values(pario_exodus_t ex
 /* Ends the open step: its time, a sync, then the step count readers see.
  * Without an open step it does nothing. */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_flush(pario_exodus_t exodus);
+
+/* ---- reading: an existing file on any number of ranks ---- */
+
+/* Opens an existing Exodus II file (netCDF classic: pario's, libexodusii's,
+ * meshio's) for reading by every rank of group (options may be NULL; only
+ * its hints count). Rank 0 reads the header and the small variables; the
+ * file is untrusted (PARIO_ERR_CORRUPT naming what does not fit,
+ * PARIO_ERR_UNSUPPORTED for netCDF-4 files and the old single-array
+ * layout). Close with pario_exodus_close. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_open(pario_group_t group, const char *path,
+                                                 const pario_exodus_options *options, pario_exodus_t *exodus_out);
+/* Local: what the file holds (any output may be NULL; title cut to
+ * title_len - 1 characters). */
+PARIO_API int pario_exodus_get_info(pario_exodus_t exodus, char *title, size_t title_len, int *num_dim,
+                                    int64_t *num_nodes, int64_t *num_elem, int *num_blocks, int *num_node_sets,
+                                    int *num_side_sets, int *num_steps);
+/* Local: block `index` (0-based, file order). */
+PARIO_API int pario_exodus_get_block(pario_exodus_t exodus, int index, int64_t *id, char *name, size_t name_len,
+                                     char *type, size_t type_len, int64_t *count, int *nodes_per_element);
+/* Local: how many variables of a kind (num_vars), and the name of var
+ * (1-based; 0 asks only for the count). */
+PARIO_API int pario_exodus_get_variable(pario_exodus_t exodus, int kind, int var, char *name, size_t name_len,
+                                        int *num_vars);
+/* Local: the time of step (1-based). */
+PARIO_API int pario_exodus_get_time(pario_exodus_t exodus, int step, double *time);
+/* Each rank reads the range it asks for ([start, start + count), 0-based
+ * file positions; ranges may overlap, count may be 0), converted to
+ * mem_type. Nodes: coordinates (x, y, z for num_dim) and global ids. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_coords(pario_exodus_t exodus, int64_t start, int64_t count,
+                                                        int mem_type, void *x, void *y, void *z);
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_node_ids(pario_exodus_t exodus, int64_t start, int64_t count,
+                                                          int64_t ids[]);
+/* Elements of block block_id: global ids (may be NULL) and connectivity
+ * as 1-based node positions, count * nodes_per_element. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_block(pario_exodus_t exodus, int64_t block_id, int64_t start,
+                                                       int64_t count, int64_t ids[], int64_t connectivity[]);
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_nodal_values(pario_exodus_t exodus, int step, int var,
+                                                              int64_t start, int64_t count, int mem_type,
+                                                              void *values);
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var,
+                                                                int64_t block_id, int64_t start, int64_t count,
+                                                                int mem_type, void *values);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
 // rank must pass alike, and agrees (capi/collective.h); only then does it
 // change the definition (the same change on every rank) or hand the
 // rank's part to the writer (exodus/writer.h), whose steps agree again.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -16,6 +17,7 @@
 #include "capi/options.h"
 #include "capi/runtime.h"
 #include "exodus/model.h"
+#include "exodus/reader.h"
 #include "exodus/writer.h"
 #include "file/storage.h"
 #include "pario/exodus.h"
@@ -24,10 +26,13 @@ namespace pario::capi {
 namespace {
 
 using exodus::Definition;
+using exodus::Reader;
 using exodus::Writer;
 
+// A file being written (writer) or read (reader).
 struct ExodusHandle {
   std::unique_ptr<Writer> writer;
+  std::unique_ptr<Reader> reader;
   std::shared_ptr<const comm::Group> group;
   // What pario_exodus_init announced, checked when the definition ends.
   bool initialized = false;
@@ -49,6 +54,26 @@ ExodusHandle* entry_exodus(Entry& e, pario_exodus_t x) {
   }
   e.over((*h)->group.get());
   return *h;
+}
+
+// A writer's handle: live and open for writing (null otherwise, checked into e).
+ExodusHandle* entry_writer(Entry& e, pario_exodus_t x) {
+  ExodusHandle* h = entry_exodus(e, x);
+  if (h && !h->writer) {
+    e.check(Status(Code::kState, "the file is open for reading (pario_exodus_open)"));
+    return nullptr;
+  }
+  return h;
+}
+
+// A reader's handle: live and open for reading (null otherwise, checked into e).
+ExodusHandle* entry_reader(Entry& e, pario_exodus_t x) {
+  ExodusHandle* h = entry_exodus(e, x);
+  if (h && !h->reader) {
+    e.check(Status(Code::kState, "the file is open for writing (pario_exodus_create)"));
+    return nullptr;
+  }
+  return h;
 }
 
 // The definition is still open and initialized (init itself: open only).
@@ -75,7 +100,7 @@ Status complete(const ExodusHandle* h) {
 
 // A data call's handle: live, its definition complete.
 ExodusHandle* entry_data(Entry& e, pario_exodus_t x) {
-  ExodusHandle* h = entry_exodus(e, x);
+  ExodusHandle* h = entry_writer(e, x);
   if (h) e.check(complete(h));
   return h;
 }
@@ -131,7 +156,7 @@ int define_strings(const char* call, pario_exodus_t exodus, const char* const* l
                    Count&& count, Check&& check, Apply&& apply) {
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_exodus(e, exodus);
+    ExodusHandle* h = entry_writer(e, exodus);
     std::vector<std::string> items;
     std::string joined;
     if (h) {
@@ -148,21 +173,18 @@ int define_strings(const char* call, pario_exodus_t exodus, const char* const* l
   });
 }
 
-}  // namespace
-}  // namespace pario::capi
+// What a file's writer or reader is made of.
+struct FileParts {
+  collective::CollectiveOptions collective;
+  std::shared_ptr<device::Storage> storage;
+  device::AsyncEngine* engine = nullptr;
+};
 
-using namespace pario;        // NOLINT: this file is the C boundary
-using namespace pario::capi;  // NOLINT
-
-extern "C" {
-
-void pario_exodus_options_init(pario_exodus_options* options) {
-  if (options) *options = pario_exodus_options{};
-}
-
-int pario_exodus_create(pario_group_t group, const char* path, const pario_exodus_options* options,
-                        pario_exodus_t* exodus_out) {
-  static const char* call = "pario_exodus_create";
+// create and open: the options checked and agreed, then `make` fills the
+// handle (collectively), which gets its C handle.
+template <typename Make>
+int make_file(const char* call, pario_group_t group, const char* path, const pario_exodus_options* options,
+              pario_exodus_t* exodus_out, Make&& make) {
   return guarded(call, [&]() -> Status {
     Entry e(call);
     entry_group(e, group);
@@ -188,27 +210,102 @@ int pario_exodus_create(pario_group_t group, const char* path, const pario_exodu
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
     PARIO_ASSIGN_OR_RETURN(const Resources* r, resources());
-    exodus::WriterOptions wo;
-    wo.collective = *copts;
     // One file shared by every rank: on disk (not in a node's RAM), through
     // the process's engine.
-    wo.storage = file::storage_for(path, r->files, /*one_node=*/false);
-    wo.engine = r->engine.get();
-    wo.sync_steps = !o.no_step_sync;
-    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Writer> w, Writer::create(g, path, std::move(wo)));
-    w->definition().format = static_cast<exodus::Format>(o.format);
-    w->definition().float_size = o.float_size == 4 ? 4 : 8;
+    FileParts parts{*copts, file::storage_for(path, r->files, /*one_node=*/false), r->engine.get()};
     auto handle = std::make_shared<ExodusHandle>();
-    handle->writer = std::move(w);
     handle->group = g;
+    PARIO_RETURN_IF_ERROR(make(g, o, std::move(parts), handle.get()));
     const uint64_t id = files().insert(handle);
-    if (id == 0) {
-      (void)handle->writer->close();  // every rank's table is full alike
+    if (id == 0) {  // every rank's table is full alike
+      (void)(handle->writer ? handle->writer->close() : handle->reader->close());
       return Status(Code::kNoMemory, "too many exodus files");
     }
     *exodus_out = handle_of<pario_exodus_t>(id);
     return Status::Ok();
   });
+}
+
+// Copies text into a caller's buffer of len bytes, cut to fit, NUL-terminated.
+void copy_text(const std::string& text, char* buf, size_t len) {
+  if (!buf || len == 0) return;
+  const size_t n = std::min(text.size(), len - 1);
+  std::memcpy(buf, text.data(), n);
+  buf[n] = '\0';
+}
+
+// A read call's range of a block's elements or of the nodes, and its step.
+template <typename Read>
+int read_call(const char* call, pario_exodus_t exodus, int64_t block_id, bool by_block, int step, int var,
+              int mem_type, Read&& read) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_reader(e, exodus);
+    size_t b = 0;
+    if (h && by_block) {
+      Result<size_t> found = index_of(h->reader->info().blocks, block_id, "element block");
+      e.check(found);
+      if (found.ok()) b = *found;
+    }
+    e.check(mem_type_ok(mem_type));
+    e.args().add("block_id", block_id).add("step", step).add("var", var).add("mem_type", mem_type);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return read(*h->reader, b, static_cast<ElementType>(mem_type));
+  });
+}
+
+// A local query of a reader's view.
+template <typename Get>
+int get_call(const char* call, pario_exodus_t exodus, Get&& get) {
+  return guarded(call, [&]() -> Status {
+    Result<ExodusHandle*> h = live(files(), exodus, "exodus file");
+    PARIO_RETURN_IF_ERROR(h.status());
+    if (!(*h)->reader) return Status(Code::kState, "the file is open for writing (pario_exodus_create)");
+    return get((*h)->reader->info());
+  });
+}
+
+}  // namespace
+}  // namespace pario::capi
+
+using namespace pario;        // NOLINT: this file is the C boundary
+using namespace pario::capi;  // NOLINT
+
+extern "C" {
+
+void pario_exodus_options_init(pario_exodus_options* options) {
+  if (options) *options = pario_exodus_options{};
+}
+
+int pario_exodus_create(pario_group_t group, const char* path, const pario_exodus_options* options,
+                        pario_exodus_t* exodus_out) {
+  return make_file("pario_exodus_create", group, path, options, exodus_out,
+                   [&](std::shared_ptr<comm::Group> g, const pario_exodus_options& o, FileParts parts,
+                       ExodusHandle* handle) -> Status {
+                     exodus::WriterOptions wo;
+                     wo.collective = std::move(parts.collective);
+                     wo.storage = std::move(parts.storage);
+                     wo.engine = parts.engine;
+                     wo.sync_steps = !o.no_step_sync;
+                     PARIO_ASSIGN_OR_RETURN(handle->writer, Writer::create(std::move(g), path, std::move(wo)));
+                     handle->writer->definition().format = static_cast<exodus::Format>(o.format);
+                     handle->writer->definition().float_size = o.float_size == 4 ? 4 : 8;
+                     return Status::Ok();
+                   });
+}
+
+int pario_exodus_open(pario_group_t group, const char* path, const pario_exodus_options* options,
+                      pario_exodus_t* exodus_out) {
+  return make_file("pario_exodus_open", group, path, options, exodus_out,
+                   [&](std::shared_ptr<comm::Group> g, const pario_exodus_options&, FileParts parts,
+                       ExodusHandle* handle) -> Status {
+                     exodus::ReaderOptions ro;
+                     ro.collective = std::move(parts.collective);
+                     ro.storage = std::move(parts.storage);
+                     ro.engine = parts.engine;
+                     PARIO_ASSIGN_OR_RETURN(handle->reader, Reader::open(std::move(g), path, std::move(ro)));
+                     return Status::Ok();
+                   });
 }
 
 int pario_exodus_close(pario_exodus_t* exodus) {
@@ -225,6 +322,7 @@ int pario_exodus_close(pario_exodus_t* exodus) {
     *exodus = PARIO_EXODUS_NULL;
     // A definition that cannot end (init missing, blocks or sets fewer than
     // announced): the file is closed all the same, without a header.
+    if (h->reader) return h->reader->close();
     const Status incomplete = complete(h.get());
     const Status closed = h->writer->close(/*abandon=*/!incomplete.ok());
     if (!incomplete.ok()) {
@@ -240,7 +338,7 @@ int pario_exodus_init(pario_exodus_t exodus, const char* title, int num_dim, int
   static const char* call = "pario_exodus_init";
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_exodus(e, exodus);
+    ExodusHandle* h = entry_writer(e, exodus);
     if (h) {
       e.check(defining(h, /*need_init=*/false));
       if (h->initialized) e.check(Status(Code::kState, "pario_exodus_init was already called"));
@@ -272,7 +370,7 @@ int pario_exodus_define_block(pario_exodus_t exodus, int64_t id, const char* nam
   static const char* call = "pario_exodus_define_block";
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_exodus(e, exodus);
+    ExodusHandle* h = entry_writer(e, exodus);
     exodus::BlockDef b{id, text(name), text(type), count, nodes_per_element, attributes};
     if (h) {
       e.check(defining(h));
@@ -298,7 +396,7 @@ int define_set(const char* call, pario_exodus_t exodus, int64_t id, const char* 
                bool side) {
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_exodus(e, exodus);
+    ExodusHandle* h = entry_writer(e, exodus);
     exodus::SetDef s{id, text(name), count, df};
     if (h) {
       e.check(defining(h));
@@ -386,7 +484,7 @@ int pario_exodus_put_truth_table(pario_exodus_t exodus, int num_blocks, int num_
   static const char* call = "pario_exodus_put_truth_table";
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_exodus(e, exodus);
+    ExodusHandle* h = entry_writer(e, exodus);
     if (h) {
       e.check(defining(h));
       const Definition& d = h->writer->definition();
@@ -416,7 +514,7 @@ int pario_exodus_end_define(pario_exodus_t exodus) {
   static const char* call = "pario_exodus_end_define";
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_exodus(e, exodus);
+    ExodusHandle* h = entry_writer(e, exodus);
     if (h) {
       e.check(defining(h));
       e.check(complete(h));
@@ -596,6 +694,104 @@ int pario_exodus_flush(pario_exodus_t exodus) {
     if (h->writer->defining()) PARIO_RETURN_IF_ERROR(h->writer->end_define());
     return h->writer->end_step();
   });
+}
+
+int pario_exodus_get_info(pario_exodus_t exodus, char* title, size_t title_len, int* num_dim, int64_t* num_nodes,
+                          int64_t* num_elem, int* num_blocks, int* num_node_sets, int* num_side_sets, int* num_steps) {
+  return get_call("pario_exodus_get_info", exodus, [&](const exodus::FileInfo& f) -> Status {
+    copy_text(f.title, title, title_len);
+    if (num_dim) *num_dim = f.num_dim;
+    if (num_nodes) *num_nodes = f.num_nodes;
+    if (num_elem) *num_elem = f.num_elem;
+    if (num_blocks) *num_blocks = static_cast<int>(f.blocks.size());
+    if (num_node_sets) *num_node_sets = static_cast<int>(f.num_node_sets);
+    if (num_side_sets) *num_side_sets = static_cast<int>(f.num_side_sets);
+    if (num_steps) *num_steps = static_cast<int>(f.times.size());
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_get_block(pario_exodus_t exodus, int index, int64_t* id, char* name, size_t name_len, char* type,
+                           size_t type_len, int64_t* count, int* nodes_per_element) {
+  return get_call("pario_exodus_get_block", exodus, [&](const exodus::FileInfo& f) -> Status {
+    if (index < 0 || static_cast<size_t>(index) >= f.blocks.size()) {
+      return Status(Code::kOutOfRange, "index " + std::to_string(index) + " is not in 0.." +
+                                           std::to_string(f.blocks.size()) + " (the file's blocks)");
+    }
+    const exodus::FileInfo::Block& b = f.blocks[static_cast<size_t>(index)];
+    if (id) *id = b.id;
+    copy_text(b.name, name, name_len);
+    copy_text(b.type, type, type_len);
+    if (count) *count = b.count;
+    if (nodes_per_element) *nodes_per_element = b.nodes_per_element;
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_get_variable(pario_exodus_t exodus, int kind, int var, char* name, size_t name_len, int* num_vars) {
+  return get_call("pario_exodus_get_variable", exodus, [&](const exodus::FileInfo& f) -> Status {
+    if (kind < PARIO_EXODUS_GLOBAL || kind > PARIO_EXODUS_ELEMENT) {
+      return invalid("kind " + std::to_string(kind) + " is not PARIO_EXODUS_GLOBAL, _NODAL or _ELEMENT");
+    }
+    const auto& list = kind == PARIO_EXODUS_GLOBAL ? f.global_vars : kind == PARIO_EXODUS_NODAL ? f.nodal_vars : f.element_vars;
+    if (num_vars) *num_vars = static_cast<int>(list.size());
+    if (var == 0) return Status::Ok();
+    if (var < 1 || static_cast<size_t>(var) > list.size()) {
+      return Status(Code::kOutOfRange, "var " + std::to_string(var) + " is not in 1.." + std::to_string(list.size()));
+    }
+    copy_text(list[static_cast<size_t>(var - 1)], name, name_len);
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_get_time(pario_exodus_t exodus, int step, double* time) {
+  return get_call("pario_exodus_get_time", exodus, [&](const exodus::FileInfo& f) -> Status {
+    if (step < 1 || static_cast<size_t>(step) > f.times.size()) {
+      return Status(Code::kOutOfRange, "step " + std::to_string(step) + " is not in 1.." + std::to_string(f.times.size()));
+    }
+    if (!time) return invalid("time is null");
+    *time = f.times[static_cast<size_t>(step - 1)];
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_read_coords(pario_exodus_t exodus, int64_t start, int64_t count, int mem_type, void* x, void* y,
+                             void* z) {
+  return read_call("pario_exodus_read_coords", exodus, 0, false, 0, 0, mem_type,
+                   [&](Reader& r, size_t, ElementType t) {
+                     void* out[3] = {x, y, z};
+                     return r.read_coords(start, count, t, out);
+                   });
+}
+
+int pario_exodus_read_node_ids(pario_exodus_t exodus, int64_t start, int64_t count, int64_t ids[]) {
+  return read_call("pario_exodus_read_node_ids", exodus, 0, false, 0, 0, PARIO_TYPE_INT64,
+                   [&](Reader& r, size_t, ElementType) { return r.read_node_ids(start, count, ids); });
+}
+
+int pario_exodus_read_block(pario_exodus_t exodus, int64_t block_id, int64_t start, int64_t count, int64_t ids[],
+                            int64_t connectivity[]) {
+  return read_call("pario_exodus_read_block", exodus, block_id, true, 0, 0, PARIO_TYPE_INT64,
+                   [&](Reader& r, size_t b, ElementType) { return r.read_block(b, start, count, ids, connectivity); });
+}
+
+int pario_exodus_read_nodal_values(pario_exodus_t exodus, int step, int var, int64_t start, int64_t count,
+                                   int mem_type, void* values) {
+  return read_call("pario_exodus_read_nodal_values", exodus, 0, false, step, var, mem_type,
+                   [&](Reader& r, size_t, ElementType t) {
+                     return var < 1 ? invalid("var " + std::to_string(var) + " is not positive")
+                                    : r.read_nodal_values(step, static_cast<size_t>(var - 1), start, count, t, values);
+                   });
+}
+
+int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var, int64_t block_id, int64_t start,
+                                     int64_t count, int mem_type, void* values) {
+  return read_call("pario_exodus_read_element_values", exodus, block_id, true, step, var, mem_type,
+                   [&](Reader& r, size_t b, ElementType t) {
+                     return var < 1 ? invalid("var " + std::to_string(var) + " is not positive")
+                                    : r.read_element_values(step, static_cast<size_t>(var - 1), b, start, count, t,
+                                                            values);
+                   });
 }
 
 }  // extern "C"

@@ -571,9 +571,9 @@ static int c_exodus_end_define(int bad) {
 static int64_t exd_nodes[8], exd_conn[8], exd_elem;
 static double exd_xyz[3][8];
 
-static pario_exodus_t make_exodus_data(void) {
+static pario_exodus_t make_exodus_data(const char *name) {
   char path[600];
-  path_of(path, sizeof path, "data.e");
+  path_of(path, sizeof path, name);
   const char *g[1] = {"g"}, *n[1] = {"n"}, *e[1] = {"e"};
   pario_exodus_t x = PARIO_EXODUS_NULL;
   CHECK(pario_exodus_create(world, path, NULL, &x) == PARIO_OK);
@@ -635,6 +635,43 @@ static int c_exodus_put_element_values(int bad) {
 }
 
 static int c_exodus_flush(int bad) { return pario_exodus_flush(bad ? PARIO_EXODUS_NULL : ex_data); }
+
+/* ex_read: read.e, the same mesh with step 1 written, open for reading. */
+static pario_exodus_t ex_read;
+
+static int c_exodus_open(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "read.e");
+  pario_exodus_t x = PARIO_EXODUS_NULL;
+  const int rc = pario_exodus_open(world, path, NULL, bad ? NULL : &x);
+  if (rc == PARIO_OK) CHECK(pario_exodus_close(&x) == PARIO_OK);
+  return rc;
+}
+
+static int c_exodus_read_coords(int bad) {
+  double x[8], y[8], z[8];
+  return pario_exodus_read_coords(ex_read, 8 * rank, 8, bad ? 99 : PARIO_TYPE_DOUBLE, x, y, z);
+}
+
+static int c_exodus_read_node_ids(int bad) {
+  int64_t ids[8];
+  return pario_exodus_read_node_ids(bad ? PARIO_EXODUS_NULL : ex_read, 8 * rank, 8, ids);
+}
+
+static int c_exodus_read_block(int bad) {
+  int64_t id, conn[8];
+  return pario_exodus_read_block(ex_read, bad ? 77 : 1, rank, 1, &id, conn);
+}
+
+static int c_exodus_read_nodal_values(int bad) {
+  double v[8];
+  return pario_exodus_read_nodal_values(ex_read, 1, 1, 8 * rank, 8, bad ? 99 : PARIO_TYPE_DOUBLE, v);
+}
+
+static int c_exodus_read_element_values(int bad) {
+  double v[1];
+  return pario_exodus_read_element_values(bad ? ex_data : ex_read, 1, 1, 1, rank, 1, PARIO_TYPE_DOUBLE, v);
+}
 
 static int d_exodus_define_block(void) {
   pario_exodus_t x = ex_fresh("dblock.e", 1, 0, 0);
@@ -755,7 +792,9 @@ static const struct {
     CASE(exodus_put_nodes),          CASE(exodus_put_block),        CASE(exodus_put_attributes),
     CASE(exodus_put_node_set),       CASE(exodus_put_side_set),     CASE(exodus_put_time),
     CASE(exodus_put_global_values),  CASE(exodus_put_nodal_values), CASE(exodus_put_element_values),
-    CASE(exodus_flush),
+    CASE(exodus_flush),              CASE(exodus_open),             CASE(exodus_read_coords),
+    CASE(exodus_read_node_ids),      CASE(exodus_read_block),       CASE(exodus_read_nodal_values),
+    CASE(exodus_read_element_values),
 };
 
 static const struct {
@@ -803,7 +842,15 @@ int main(void) {
   shared_array = make_array();
   shared_disk_array = make_disk_array("da");
   shared_decomp = make_decomp();
-  ex_data = make_exodus_data();
+  ex_data = make_exodus_data("data.e");
+  {
+    pario_exodus_t w = make_exodus_data("read.e");
+    CHECK(pario_exodus_put_nodal_values(w, 1, 1, PARIO_TYPE_DOUBLE, exd_xyz[2]) == PARIO_OK);
+    CHECK(pario_exodus_close(&w) == PARIO_OK);
+    char path[600];
+    path_of(path, sizeof path, "read.e");
+    CHECK(pario_exodus_open(world, path, NULL, &ex_read) == PARIO_OK);
+  }
   {
     char path[600];
     path_of(path, sizeof path, "decomp.dat");
@@ -886,6 +933,13 @@ int main(void) {
     CHECK(pario_exodus_put_side_set(ex_data, 1, 1, &exd_elem, &side, PARIO_TYPE_DOUBLE, NULL) == PARIO_OK);
     CHECK(pario_exodus_flush(ex_data) == PARIO_OK);
     CHECK(pario_exodus_close(&ex_data) == PARIO_OK);
+    /* And the file read survived too: this rank's nodes as written. */
+    double z[8];
+    CHECK(pario_exodus_read_nodal_values(ex_read, 1, 1, 8 * rank, 8, PARIO_TYPE_DOUBLE, z) == PARIO_OK);
+    int same = 1;
+    for (int k = 0; k < 8; ++k) same &= z[k] == exd_xyz[2][k];
+    CHECK(same);
+    CHECK(pario_exodus_close(&ex_read) == PARIO_OK);
   }
   CHECK(pario_array_destroy(&shared_array) == PARIO_OK);
   job_dir_remove(world, dir);

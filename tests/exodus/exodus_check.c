@@ -3,7 +3,10 @@
  * lists under "Checking a file", value by value:
  *   exodus_check FILE NX NY NZ T HEX|MIXED
  * Exit status 0 when the file is the workload, 1 with the first
- * differences printed otherwise. */
+ * differences printed otherwise.
+ *   exodus_check --write FILE NX NY NZ T HEX|MIXED
+ * writes the workload itself with libexodusii (serially), for pario's
+ * reader to read a file pario did not write. */
 #include <exodusII.h>
 #include <math.h>
 #include <stdint.h>
@@ -30,7 +33,97 @@ static void *xcalloc(size_t n, size_t s) {
   return p;
 }
 
+/* The element variable of the workload: 1000 + xc + 2 yc + 3 zc + t, the
+ * centroid summed in connectivity order (1-based node numbers). */
+static double stress(const int *conn, int npe, const double *x, const double *y, const double *z, double t) {
+  double c[3] = {0, 0, 0};
+  for (int q = 0; q < npe; ++q) {
+    const int n = conn[q] - 1;
+    c[0] += x[n];
+    c[1] += y[n];
+    c[2] += z[n];
+  }
+  for (int d = 0; d < 3; ++d) c[d] /= npe;
+  return 1000 + c[0] + 2 * c[1] + 3 * c[2] + t;
+}
+
+/* The workload written by libexodusii alone. */
+static int write_workload(const char *path, int NX, int NY, int NZ, int T, int mixed) {
+  const int KB = NZ / 2, C = NX * NY * NZ, C1 = NX * NY * KB, C2 = C - C1;
+  const int N = (NX + 1) * (NY + 1) * (NZ + 1), E1 = C1, E2 = mixed ? 6 * C2 : C2, npe2 = mixed ? 4 : 8;
+  static const int tet[6][4] = {{1, 2, 3, 7}, {1, 2, 7, 6}, {1, 4, 7, 3}, {1, 4, 8, 7}, {1, 5, 6, 7}, {1, 5, 7, 8}};
+  static const int d[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+  int cpu = 8, io = 8;
+  const int id = ex_create(path, EX_CLOBBER, &cpu, &io);
+  if (id < 0) return 1;
+  char title[128];
+  snprintf(title, sizeof title, "pario-exodus-workload %s %dx%dx%d T=%d", mixed ? "MIXED" : "HEX", NX, NY, NZ, T);
+  OK(ex_put_init(id, title, 3, N, E1 + E2, 2, 1, 1));
+  double *x = xcalloc(N, 8), *y = xcalloc(N, 8), *z = xcalloc(N, 8), *v = xcalloc(N > E1 + E2 ? N : E1 + E2, 8);
+  int *map = xcalloc(N > E1 + E2 ? N : E1 + E2, sizeof(int));
+  for (int n = 0; n < N; ++n) {
+    x[n] = (double)(n % (NX + 1)) / NX;
+    y[n] = (double)((n / (NX + 1)) % (NY + 1)) / NY;
+    z[n] = (double)(n / ((NX + 1) * (NY + 1))) / NZ;
+    map[n] = 2 * (n + 1);
+  }
+  OK(ex_put_coord(id, x, y, z));
+  OK(ex_put_node_num_map(id, map));
+  for (int e = 0; e < E1 + E2; ++e) map[e] = 2 * (e + 1);
+  OK(ex_put_elem_num_map(id, map));
+  OK(ex_put_elem_block(id, 10, "HEX8", E1, 8, 0));
+  OK(ex_put_elem_block(id, 20, mixed ? "TETRA4" : "HEX8", E2, npe2, 0));
+  for (int b = 0; b < 2; ++b) {
+    const int count = b ? E2 : E1, npe = b ? npe2 : 8;
+    int *conn = xcalloc((size_t)count * npe, sizeof(int));
+    for (int e = 0; e < count; ++e) {
+      const int c = b ? C1 + (mixed ? e / 6 : e) : e, i = c % NX, j = (c / NX) % NY, k = c / (NX * NY);
+      for (int q = 0; q < npe; ++q) {
+        const int corner = b && mixed ? tet[e % 6][q] - 1 : q;
+        conn[e * npe + q] = 1 + (i + d[corner][0]) + (NX + 1) * ((j + d[corner][1]) + (NY + 1) * (k + d[corner][2]));
+      }
+    }
+    OK(ex_put_elem_conn(id, b ? 20 : 10, conn));
+    free(conn);
+  }
+  OK(ex_put_name(id, EX_ELEM_BLOCK, 10, "lower"));
+  OK(ex_put_name(id, EX_ELEM_BLOCK, 20, "upper"));
+  char *gn[1] = {"energy"}, *nn[2] = {"temperature", "displacement_x"}, *en[1] = {"stress"};
+  OK(ex_put_var_param(id, "g", 1));
+  OK(ex_put_var_param(id, "n", 2));
+  OK(ex_put_var_param(id, "e", 1));
+  OK(ex_put_var_names(id, "g", 1, gn));
+  OK(ex_put_var_names(id, "n", 2, nn));
+  OK(ex_put_var_names(id, "e", 1, en));
+  int truth[2] = {1, 1};
+  OK(ex_put_elem_var_tab(id, 2, 1, truth));
+  for (int s = 1; s <= T; ++s) {
+    const double t = 0.25 * s, energy = t * t;
+    OK(ex_put_time(id, s, &t));
+    OK(ex_put_glob_vars(id, s, 1, &energy));
+    for (int n = 0; n < N; ++n) v[n] = 300 + 10 * x[n] + 20 * y[n] + 30 * z[n] + t;
+    OK(ex_put_nodal_var(id, s, 1, N, v));
+    for (int n = 0; n < N; ++n) v[n] = 0.001 * t * (1 + x[n] + y[n] * z[n]);
+    OK(ex_put_nodal_var(id, s, 2, N, v));
+    for (int b = 0; b < 2; ++b) {
+      const int count = b ? E2 : E1, npe = b ? npe2 : 8;
+      int *conn = xcalloc((size_t)count * npe, sizeof(int));
+      OK(ex_get_elem_conn(id, b ? 20 : 10, conn));
+      for (int e = 0; e < count; ++e) v[e] = stress(conn + e * npe, npe, x, y, z, t);
+      OK(ex_put_elem_var(id, s, 1, b ? 20 : 10, count, v));
+      free(conn);
+    }
+  }
+  OK(ex_close(id));
+  free(x); free(y); free(z); free(v); free(map);
+  return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 8 && !strcmp(argv[1], "--write")) {
+    return write_workload(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
+                          !strcmp(argv[7], "MIXED"));
+  }
   if (argc != 7) {
     fprintf(stderr, "usage: %s FILE NX NY NZ T HEX|MIXED\n", argv[0]);
     return 2;
@@ -198,15 +291,7 @@ int main(int argc, char **argv) {
       OK(ex_get_elem_conn(id, blk_ids[b], conn));
       OK(ex_get_elem_var(id, s, 1, blk_ids[b], count_b, v));
       for (int e = 0; e < count_b; ++e) {
-        double c[3] = {0, 0, 0};
-        for (int q = 0; q < npe; ++q) {
-          const int n = conn[e * npe + q] - 1;
-          c[0] += x[n];
-          c[1] += y[n];
-          c[2] += z[n];
-        }
-        for (int d = 0; d < 3; ++d) c[d] /= npe;
-        const double want = 1000 + c[0] + 2 * c[1] + 3 * c[2] + t;
+        const double want = stress(conn + e * npe, npe, x, y, z, t);
         EXPECT(v[e] == want, "step %d block %d stress[%d] = %.17g, not %.17g", s, blk_ids[b], e, v[e], want);
       }
       free(conn);
