@@ -18,6 +18,9 @@ packages=(
   # netCDF-C's ncdump and ncgen: the independent reader and writer of the
   # netCDF classic files the exodus layer makes (tests/exodus)
   netcdf-bin
+  # Debian's serial libexodusii (6.02): the independent reader of pario's
+  # Exodus II files (tests/exodus/exodus_check.c)
+  libexodusii-dev
   # the libFuzzer targets of tests/fuzz (scripts/build.sh fuzz)
   clang-14 libclang-rt-14-dev
   # peers for the benchmarks only
@@ -49,8 +52,9 @@ fi
 # took over 30 minutes): its tests; pyscf (integrals): the Hartree-Fock
 # example, the main job; zarr: disk arrays' format, both ways, in the tests;
 # netCDF4 (binary wheel, netCDF-C inside): Exodus files' netCDF container,
-# both ways, in the tests.
-if ! "$venv/bin/python" -c "import numpy, matplotlib, nanobind, scikit_build_core, pytest, mpi4py, pyscf, zarr, netCDF4" 2>/dev/null; then
+# both ways, in the tests; meshio: a reader of Exodus files that knows
+# nothing of pario, in the tests.
+if ! "$venv/bin/python" -c "import numpy, matplotlib, nanobind, scikit_build_core, pytest, mpi4py, pyscf, zarr, netCDF4, meshio" 2>/dev/null; then
   "$venv/bin/pip" install -q --disable-pip-version-check --only-binary mpi4py,pyscf,netCDF4 \
-    numpy matplotlib nanobind scikit-build-core pytest mpi4py pyscf zarr netCDF4
+    numpy matplotlib nanobind scikit-build-core pytest mpi4py pyscf zarr netCDF4 meshio
 fi

@@ -42,6 +42,11 @@ module pario
   ! Collective I/O (pario_decomp_*): index orders of blocks, file byte orders.
   integer, parameter, public :: PARIO_ORDER_C = 0, PARIO_ORDER_FORTRAN = 1
   integer, parameter, public :: PARIO_BYTE_ORDER_NATIVE = 0, PARIO_BYTE_ORDER_LITTLE = 1, PARIO_BYTE_ORDER_BIG = 2
+  ! Exodus II files (pario_exodus_*; the Fortran interface to them comes later):
+  ! netCDF container versions and kinds of variables.
+  integer, parameter, public :: PARIO_EXODUS_FORMAT_AUTO = 0, PARIO_EXODUS_FORMAT_CDF2 = 2, &
+                                PARIO_EXODUS_FORMAT_CDF5 = 5
+  integer, parameter, public :: PARIO_EXODUS_GLOBAL = 0, PARIO_EXODUS_NODAL = 1, PARIO_EXODUS_ELEMENT = 2
   integer, parameter, public :: PARIO_TYPE_DOUBLE = 1, PARIO_TYPE_FLOAT = 2, PARIO_TYPE_INT32 = 3, &
                                 PARIO_TYPE_INT64 = 4, PARIO_TYPE_COMPLEX_DOUBLE = 5, PARIO_TYPE_INT8 = 6, &
                                 PARIO_TYPE_UINT8 = 7, PARIO_TYPE_INT16 = 8, PARIO_TYPE_UINT16 = 9, &

@@ -10,6 +10,7 @@
 #include "pario/array.h"
 #include "pario/collective_io.h"
 #include "pario/disk_array.h"
+#include "pario/exodus.h"
 #include "pario/file.h"
 #include "pario/request.h"
 #include "pario/runtime.h"

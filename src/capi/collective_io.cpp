@@ -49,40 +49,13 @@ DecompHandle* entry_decomp(Entry& e, pario_decomp_t d) {
   return *h;
 }
 
-// The environment's options with the call's hints over them.
-Result<CollectiveOptions> options_with(const pario_decomp_hints* hints) {
-  PARIO_ASSIGN_OR_RETURN(const Resources* r, resources());
-  CollectiveOptions o = r->collective;
-  if (!hints) return o;
-  if (hints->aggregators < 0) return invalid("hints->aggregators is negative");
-  if (hints->aggregators > 0) {
-    o.aggregators = hints->aggregators;
-    o.aggregator_ranks.clear();
-    if (hints->aggregator_ranks) o.aggregator_ranks.assign(hints->aggregator_ranks, hints->aggregator_ranks + hints->aggregators);
-  } else if (hints->aggregator_ranks) {
-    return invalid("hints->aggregator_ranks needs hints->aggregators, its length");
-  }
-  if (hints->buffer_size < 0 || hints->buffer_size > collective::kMaxBufferBytes) {
-    return invalid("hints->buffer_size " + std::to_string(hints->buffer_size) + " is not in 0.." +
-                   std::to_string(collective::kMaxBufferBytes));
-  }
-  if (hints->buffer_size > 0) o.buffer_bytes = hints->buffer_size;
-  if (hints->align < 0) return invalid("hints->align is negative");
-  o.align_bytes = hints->align;
-  if (hints->byte_order < PARIO_BYTE_ORDER_NATIVE || hints->byte_order > PARIO_BYTE_ORDER_BIG) {
-    return invalid("hints->byte_order " + std::to_string(hints->byte_order) + " is not a PARIO_BYTE_ORDER_*");
-  }
-  o.byte_order = static_cast<ByteOrder>(hints->byte_order);
-  return o;
-}
-
 // The checks and digest every create shares; then, once all agree, makes
 // the decomposition from this rank's runs.
 Status create(Entry& e, pario_group_t group, int file_type, const pario_decomp_hints* hints, Result<SortedRuns> runs,
               int64_t global_size, pario_decomp_t* out) {
   if (!out) e.check(invalid("decomp_out is null"));
   if (!valid_element_type(file_type)) e.check(invalid("file_type " + std::to_string(file_type) + " is not a PARIO_TYPE_*"));
-  Result<CollectiveOptions> options = options_with(hints);
+  Result<CollectiveOptions> options = collective_options(hints);
   e.check(options);
   e.check(runs);
   if (options.ok()) {
@@ -246,7 +219,7 @@ int pario_decomp_create_keys(pario_group_t group, int file_type, int64_t n, cons
     if (n > 0 && !keys) e.check(invalid("keys is null"));
     if (!decomp_out) e.check(invalid("decomp_out is null"));
     if (!valid_element_type(file_type)) e.check(invalid("file_type " + std::to_string(file_type) + " is not a PARIO_TYPE_*"));
-    Result<CollectiveOptions> options = options_with(hints);
+    Result<CollectiveOptions> options = collective_options(hints);
     e.check(options);
     PARIO_RETURN_IF_ERROR(e.agree());
     // The keys' dense positions (collective), then an index decomposition

@@ -1,8 +1,10 @@
 #include "capi/options.h"
 
 #include <algorithm>
+#include <string>
 
 #include "base/stats.h"
+#include "capi/boundary.h"
 #include "file/storage.h"
 
 namespace pario::capi {
@@ -61,6 +63,33 @@ Result<diskarray::DiskArrayOptions> disk_array_options(const std::string& path, 
   // calling thread (io_threads is null).
   const bool uring = r->config->io_engine == IoEngineChoice::kUring && r->engine_description == "io_uring";
   o.storage = file::storage_for(path, r->files, one_node, uring ? r->engine.get() : nullptr);
+  return o;
+}
+
+// The environment's options with the call's hints over them.
+Result<collective::CollectiveOptions> collective_options(const pario_decomp_hints* hints) {
+  PARIO_ASSIGN_OR_RETURN(const Resources* r, resources());
+  collective::CollectiveOptions o = r->collective;
+  if (!hints) return o;
+  if (hints->aggregators < 0) return invalid("hints->aggregators is negative");
+  if (hints->aggregators > 0) {
+    o.aggregators = hints->aggregators;
+    o.aggregator_ranks.clear();
+    if (hints->aggregator_ranks) o.aggregator_ranks.assign(hints->aggregator_ranks, hints->aggregator_ranks + hints->aggregators);
+  } else if (hints->aggregator_ranks) {
+    return invalid("hints->aggregator_ranks needs hints->aggregators, its length");
+  }
+  if (hints->buffer_size < 0 || hints->buffer_size > collective::kMaxBufferBytes) {
+    return invalid("hints->buffer_size " + std::to_string(hints->buffer_size) + " is not in 0.." +
+                   std::to_string(collective::kMaxBufferBytes));
+  }
+  if (hints->buffer_size > 0) o.buffer_bytes = hints->buffer_size;
+  if (hints->align < 0) return invalid("hints->align is negative");
+  o.align_bytes = hints->align;
+  if (hints->byte_order < PARIO_BYTE_ORDER_NATIVE || hints->byte_order > PARIO_BYTE_ORDER_BIG) {
+    return invalid("hints->byte_order " + std::to_string(hints->byte_order) + " is not a PARIO_BYTE_ORDER_*");
+  }
+  o.byte_order = static_cast<ByteOrder>(hints->byte_order);
   return o;
 }
 

@@ -14,6 +14,7 @@
 #include "collective/decomposition.h"
 #include "diskarray/disk_array.h"
 #include "file/backend.h"
+#include "pario/collective_io.h"
 
 namespace pario::capi {
 
@@ -33,5 +34,9 @@ Result<const Resources*> resources();
 // a group on one node or not. making: for a create or an open, which a
 // backend that cannot keep a store refuses (a delete goes ahead).
 Result<diskarray::DiskArrayOptions> disk_array_options(const std::string& path, bool one_node, bool making);
+
+// The environment's collective options with a call's hints over them
+// (hints may be null); kInvalidArgument naming a bad hint.
+Result<collective::CollectiveOptions> collective_options(const pario_decomp_hints* hints);
 
 }  // namespace pario::capi

@@ -438,6 +438,250 @@ static int c_decomp_iread(int bad) {
   return wait_if_ok(pario_decomp_iread(shared_decomp, shared_sf, 0, bad ? 99 : PARIO_TYPE_DOUBLE, back, &req), &req);
 }
 
+/* ---- Exodus files: a fresh definition per case, and one file with its
+ * mesh put and step 1 begun, shared by the data cases ---- */
+
+static pario_exodus_t ex_data;
+
+static pario_exodus_t ex_fresh(const char *name, int blocks, int node_sets, int side_sets) {
+  char path[600];
+  path_of(path, sizeof path, name);
+  pario_exodus_t x = PARIO_EXODUS_NULL;
+  CHECK(pario_exodus_create(world, path, NULL, &x) == PARIO_OK);
+  CHECK(pario_exodus_init(x, "matrix", 3, 8, blocks, blocks, node_sets, side_sets) == PARIO_OK);
+  return x;
+}
+
+/* A case's file, closed after the case's messages were checked (a close
+ * would replace them): a definition the case left incomplete fails the
+ * close on every rank (PARIO_ERR_STATE), and the handle goes anyway. */
+static pario_exodus_t ex_pending = PARIO_EXODUS_NULL;
+
+static void ex_drop(pario_exodus_t *x) {
+  ex_pending = *x;
+  *x = PARIO_EXODUS_NULL;
+}
+
+static void ex_close_pending(void) {
+  if (ex_pending == PARIO_EXODUS_NULL) return;
+  const int rc = pario_exodus_close(&ex_pending);
+  CHECK(rc == PARIO_OK || rc == PARIO_ERR_STATE);
+  CHECK(ex_pending == PARIO_EXODUS_NULL);
+}
+
+static int c_exodus_create(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "create.e");
+  pario_exodus_t x = PARIO_EXODUS_NULL;
+  const int rc = pario_exodus_create(world, bad ? NULL : path, NULL, &x);
+  if (rc == PARIO_OK) ex_drop(&x);
+  return rc;
+}
+
+static int c_exodus_close(int bad) {
+  pario_exodus_t x = ex_fresh("close.e", 0, 0, 0), none = PARIO_EXODUS_NULL;
+  const int rc = pario_exodus_close(bad ? &none : &x);
+  if (x != PARIO_EXODUS_NULL) ex_drop(&x); /* it lived on everywhere */
+  return rc;
+}
+
+static int c_exodus_init(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "init.e");
+  pario_exodus_t x = PARIO_EXODUS_NULL;
+  CHECK(pario_exodus_create(world, path, NULL, &x) == PARIO_OK);
+  const int rc = pario_exodus_init(x, bad ? NULL : "t", 3, 8, 1, 0, 0, 0);
+  ex_drop(&x);
+  return rc;
+}
+
+static int c_exodus_define_block(int bad) {
+  pario_exodus_t x = ex_fresh("block.e", 1, 0, 0);
+  const int rc = pario_exodus_define_block(x, bad ? 0 : 1, "b", "HEX8", 1, 8, 0);
+  ex_drop(&x);
+  return rc;
+}
+
+static int c_exodus_define_node_set(int bad) {
+  pario_exodus_t x = ex_fresh("ns.e", 0, 1, 0);
+  const int rc = pario_exodus_define_node_set(x, bad ? -5 : 1, "n", 1, 0);
+  ex_drop(&x);
+  return rc;
+}
+
+static int c_exodus_define_side_set(int bad) {
+  pario_exodus_t x = ex_fresh("ss.e", 0, 0, 1);
+  const int rc = pario_exodus_define_side_set(x, 1, "s", 1, bad ? -1 : 0);
+  ex_drop(&x);
+  return rc;
+}
+
+static int c_exodus_put_coord_names(int bad) {
+  const char *names[3] = {"a", "b", "c"};
+  pario_exodus_t x = ex_fresh("coord.e", 0, 0, 0);
+  const int rc = pario_exodus_put_coord_names(x, bad ? NULL : names);
+  ex_drop(&x);
+  return rc;
+}
+
+static int c_exodus_put_qa(int bad) {
+  const char *qa[4] = {"code", "1", "today", "now"};
+  pario_exodus_t x = ex_fresh("qa.e", 0, 0, 0);
+  const int rc = pario_exodus_put_qa(x, bad ? -1 : 1, qa);
+  ex_drop(&x);
+  return rc;
+}
+
+static int c_exodus_put_info(int bad) {
+  const char *info[1] = {"line"};
+  pario_exodus_t x = ex_fresh("info.e", 0, 0, 0);
+  const int rc = pario_exodus_put_info(x, 1, bad ? NULL : info);
+  ex_drop(&x);
+  return rc;
+}
+
+static int c_exodus_define_variables(int bad) {
+  const char *names[1] = {"v"};
+  pario_exodus_t x = ex_fresh("vars.e", 0, 0, 0);
+  const int rc = pario_exodus_define_variables(x, bad ? 7 : PARIO_EXODUS_GLOBAL, 1, names);
+  ex_drop(&x);
+  return rc;
+}
+
+static int c_exodus_put_truth_table(int bad) {
+  const char *names[1] = {"v"};
+  const int table[1] = {1};
+  pario_exodus_t x = ex_fresh("truth.e", 1, 0, 0);
+  CHECK(pario_exodus_define_block(x, 1, "b", "HEX8", 1, 8, 0) == PARIO_OK);
+  CHECK(pario_exodus_define_variables(x, PARIO_EXODUS_ELEMENT, 1, names) == PARIO_OK);
+  const int rc = pario_exodus_put_truth_table(x, 1, 1, bad ? NULL : table);
+  ex_drop(&x);
+  return rc;
+}
+
+static int c_exodus_end_define(int bad) {
+  pario_exodus_t x = ex_fresh("end.e", 0, 0, 0);
+  const int rc = pario_exodus_end_define(bad ? PARIO_EXODUS_NULL : x);
+  ex_drop(&x);
+  return rc;
+}
+
+/* ex_data: one HEX8 per rank with 8 nodes of its own, ids rank*8+1..; the
+ * element's id rank+1; a node set and a side set with one entry per rank. */
+static int64_t exd_nodes[8], exd_conn[8], exd_elem;
+static double exd_xyz[3][8];
+
+static pario_exodus_t make_exodus_data(const char *name) {
+  char path[600];
+  path_of(path, sizeof path, name);
+  const char *g[1] = {"g"}, *n[1] = {"n"}, *e[1] = {"e"};
+  pario_exodus_t x = PARIO_EXODUS_NULL;
+  CHECK(pario_exodus_create(world, path, NULL, &x) == PARIO_OK);
+  CHECK(pario_exodus_init(x, "matrix data", 3, 8 * size, size, 1, 1, 1) == PARIO_OK);
+  CHECK(pario_exodus_define_block(x, 1, "b", "HEX8", size, 8, 1) == PARIO_OK);
+  CHECK(pario_exodus_define_node_set(x, 1, "ns", size, 0) == PARIO_OK);
+  CHECK(pario_exodus_define_side_set(x, 1, "ss", size, 0) == PARIO_OK);
+  CHECK(pario_exodus_define_variables(x, PARIO_EXODUS_GLOBAL, 1, g) == PARIO_OK);
+  CHECK(pario_exodus_define_variables(x, PARIO_EXODUS_NODAL, 1, n) == PARIO_OK);
+  CHECK(pario_exodus_define_variables(x, PARIO_EXODUS_ELEMENT, 1, e) == PARIO_OK);
+  for (int k = 0; k < 8; ++k) {
+    exd_nodes[k] = exd_conn[k] = rank * 8 + k + 1;
+    exd_xyz[0][k] = k & 1;
+    exd_xyz[1][k] = (k >> 1) & 1;
+    exd_xyz[2][k] = rank + (k >> 2);
+  }
+  exd_elem = rank + 1;
+  CHECK(pario_exodus_put_nodes(x, 8, exd_nodes, PARIO_TYPE_DOUBLE, exd_xyz[0], exd_xyz[1], exd_xyz[2]) == PARIO_OK);
+  CHECK(pario_exodus_put_block(x, 1, 1, &exd_elem, exd_conn) == PARIO_OK);
+  CHECK(pario_exodus_put_time(x, 1, 0.5) == PARIO_OK);
+  return x;
+}
+
+static int c_exodus_put_nodes(int bad) {
+  return pario_exodus_put_nodes(ex_data, 8, exd_nodes, bad ? 99 : PARIO_TYPE_DOUBLE, exd_xyz[0], exd_xyz[1],
+                                exd_xyz[2]);
+}
+
+static int c_exodus_put_block(int bad) { return pario_exodus_put_block(ex_data, 1, 1, bad ? NULL : &exd_elem, exd_conn); }
+
+static int c_exodus_put_attributes(int bad) {
+  const double a = 1.5;
+  return pario_exodus_put_attributes(ex_data, 1, bad ? 99 : PARIO_TYPE_DOUBLE, &a);
+}
+
+static int c_exodus_put_node_set(int bad) {
+  return pario_exodus_put_node_set(ex_data, 1, bad ? -1 : 1, exd_nodes, PARIO_TYPE_DOUBLE, NULL);
+}
+
+static int c_exodus_put_side_set(int bad) {
+  const int side = 1;
+  return pario_exodus_put_side_set(ex_data, 1, 1, &exd_elem, bad ? NULL : &side, PARIO_TYPE_DOUBLE, NULL);
+}
+
+static int c_exodus_put_time(int bad) { return pario_exodus_put_time(ex_data, bad ? 7 : 2, 1.0); }
+
+static int c_exodus_put_global_values(int bad) {
+  const double v[5] = {1, 2, 3, 4, 5};
+  return pario_exodus_put_global_values(ex_data, 1, bad ? 5 : 1, PARIO_TYPE_DOUBLE, v);
+}
+
+static int c_exodus_put_nodal_values(int bad) {
+  return pario_exodus_put_nodal_values(ex_data, 1, bad ? 9 : 1, PARIO_TYPE_DOUBLE, exd_xyz[0]);
+}
+
+static int c_exodus_put_element_values(int bad) {
+  const double v = 2.5;
+  return pario_exodus_put_element_values(ex_data, 1, 1, bad ? 99 : 1, PARIO_TYPE_DOUBLE, &v);
+}
+
+static int c_exodus_flush(int bad) { return pario_exodus_flush(bad ? PARIO_EXODUS_NULL : ex_data); }
+
+/* ex_read: read.e, the same mesh with step 1 written, open for reading. */
+static pario_exodus_t ex_read;
+
+static int c_exodus_open(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "read.e");
+  pario_exodus_t x = PARIO_EXODUS_NULL;
+  const int rc = pario_exodus_open(world, path, NULL, bad ? NULL : &x);
+  if (rc == PARIO_OK) CHECK(pario_exodus_close(&x) == PARIO_OK);
+  return rc;
+}
+
+static int c_exodus_read_coords(int bad) {
+  double x[8], y[8], z[8];
+  return pario_exodus_read_coords(ex_read, 8 * rank, 8, bad ? 99 : PARIO_TYPE_DOUBLE, x, y, z);
+}
+
+static int c_exodus_read_node_ids(int bad) {
+  int64_t ids[8];
+  return pario_exodus_read_node_ids(bad ? PARIO_EXODUS_NULL : ex_read, 8 * rank, 8, ids);
+}
+
+static int c_exodus_read_block(int bad) {
+  int64_t id, conn[8];
+  return pario_exodus_read_block(ex_read, bad ? 77 : 1, rank, 1, &id, conn);
+}
+
+static int c_exodus_read_nodal_values(int bad) {
+  double v[8];
+  return pario_exodus_read_nodal_values(ex_read, 1, 1, 8 * rank, 8, bad ? 99 : PARIO_TYPE_DOUBLE, v);
+}
+
+static int c_exodus_read_element_values(int bad) {
+  double v[1];
+  return pario_exodus_read_element_values(bad ? ex_data : ex_read, 1, 1, 1, rank, 1, PARIO_TYPE_DOUBLE, v);
+}
+
+static int d_exodus_define_block(void) {
+  pario_exodus_t x = ex_fresh("dblock.e", 1, 0, 0);
+  const int rc = pario_exodus_define_block(x, 1, "b", "HEX8", 1 + rank, 8, 0);
+  ex_drop(&x);
+  return rc;
+}
+
+static int d_exodus_put_time(void) { return pario_exodus_put_time(ex_data, 2, 1.0 + rank); }
+
 static int d_decomp_create_blocks(void) {
   const int64_t dims[2] = {8, 6 + rank % 2};
   int64_t start[2], count[2];
@@ -541,6 +785,16 @@ static const struct {
     CASE(decomp_create_keys),        CASE(decomp_free),             CASE(decomp_write),
     CASE(decomp_read),               CASE(decomp_iwrite),           CASE(decomp_iread),
     CASE(shared_file_open),
+    CASE(exodus_create),             CASE(exodus_close),            CASE(exodus_init),
+    CASE(exodus_define_block),       CASE(exodus_define_node_set),  CASE(exodus_define_side_set),
+    CASE(exodus_put_coord_names),    CASE(exodus_put_qa),           CASE(exodus_put_info),
+    CASE(exodus_define_variables),   CASE(exodus_put_truth_table),  CASE(exodus_end_define),
+    CASE(exodus_put_nodes),          CASE(exodus_put_block),        CASE(exodus_put_attributes),
+    CASE(exodus_put_node_set),       CASE(exodus_put_side_set),     CASE(exodus_put_time),
+    CASE(exodus_put_global_values),  CASE(exodus_put_nodal_values), CASE(exodus_put_element_values),
+    CASE(exodus_flush),              CASE(exodus_open),             CASE(exodus_read_coords),
+    CASE(exodus_read_node_ids),      CASE(exodus_read_block),       CASE(exodus_read_nodal_values),
+    CASE(exodus_read_element_values),
 };
 
 static const struct {
@@ -560,6 +814,8 @@ static const struct {
     {"pario_shared_file_create", d_shared_file_create, "(hard_limit)"},
     {"pario_decomp_create_blocks", d_decomp_create_blocks, "(dims)"},
     {"pario_decomp_write", d_decomp_write, "(offset)"},
+    {"pario_exodus_define_block", d_exodus_define_block, "(numbers)"},
+    {"pario_exodus_put_time", d_exodus_put_time, "(time)"},
     {"close on some ranks, write on others", d_close_while_others_write, "different collectives"},
 };
 
@@ -586,6 +842,15 @@ int main(void) {
   shared_array = make_array();
   shared_disk_array = make_disk_array("da");
   shared_decomp = make_decomp();
+  ex_data = make_exodus_data("data.e");
+  {
+    pario_exodus_t w = make_exodus_data("read.e");
+    CHECK(pario_exodus_put_nodal_values(w, 1, 1, PARIO_TYPE_DOUBLE, exd_xyz[2]) == PARIO_OK);
+    CHECK(pario_exodus_close(&w) == PARIO_OK);
+    char path[600];
+    path_of(path, sizeof path, "read.e");
+    CHECK(pario_exodus_open(world, path, NULL, &ex_read) == PARIO_OK);
+  }
   {
     char path[600];
     path_of(path, sizeof path, "decomp.dat");
@@ -600,6 +865,7 @@ int main(void) {
       current = cases[c].name;
       alarm(kWatchdogSeconds);
       expect_all_failed(cases[c].name, bad, cases[c].call(rank == bad));
+      ex_close_pending();
       CHECK(pario_group_barrier(world) == PARIO_OK);  /* the job goes on */
       alarm(0);
       ++rows;
@@ -610,6 +876,7 @@ int main(void) {
       current = differing[c].name;
       alarm(kWatchdogSeconds);
       CHECK_FAILS(differing[c].call(), PARIO_ERR_INVALID_ARGUMENT, differing[c].expect);
+      ex_close_pending();
       CHECK(pario_group_barrier(world) == PARIO_OK);
       alarm(0);
       ++rows;
@@ -652,6 +919,27 @@ int main(void) {
     CHECK(good);
     CHECK(pario_decomp_free(&shared_decomp) == PARIO_OK);
     CHECK(pario_shared_file_destroy(&shared_sf) == PARIO_OK);
+  }
+  /* The Exodus file survived every failed call: step 1 takes its values,
+   * the mesh's sets go in, and it closes whole. */
+  {
+    const double v[8] = {1, 2, 3, 4, 5, 6, 7, 8}, g = 3.0;
+    const int side = 5;
+    CHECK(pario_exodus_put_nodal_values(ex_data, 1, 1, PARIO_TYPE_DOUBLE, v) == PARIO_OK);
+    CHECK(pario_exodus_put_global_values(ex_data, 1, 1, PARIO_TYPE_DOUBLE, &g) == PARIO_OK);
+    CHECK(pario_exodus_put_element_values(ex_data, 1, 1, 1, PARIO_TYPE_DOUBLE, v) == PARIO_OK);
+    CHECK(pario_exodus_put_attributes(ex_data, 1, PARIO_TYPE_DOUBLE, v) == PARIO_OK);
+    CHECK(pario_exodus_put_node_set(ex_data, 1, 1, exd_nodes, PARIO_TYPE_DOUBLE, NULL) == PARIO_OK);
+    CHECK(pario_exodus_put_side_set(ex_data, 1, 1, &exd_elem, &side, PARIO_TYPE_DOUBLE, NULL) == PARIO_OK);
+    CHECK(pario_exodus_flush(ex_data) == PARIO_OK);
+    CHECK(pario_exodus_close(&ex_data) == PARIO_OK);
+    /* And the file read survived too: this rank's nodes as written. */
+    double z[8];
+    CHECK(pario_exodus_read_nodal_values(ex_read, 1, 1, 8 * rank, 8, PARIO_TYPE_DOUBLE, z) == PARIO_OK);
+    int same = 1;
+    for (int k = 0; k < 8; ++k) same &= z[k] == exd_xyz[2][k];
+    CHECK(same);
+    CHECK(pario_exodus_close(&ex_read) == PARIO_OK);
   }
   CHECK(pario_array_destroy(&shared_array) == PARIO_OK);
   job_dir_remove(world, dir);

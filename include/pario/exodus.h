@@ -1,0 +1,240 @@
+/* pario/exodus.h: one Exodus II file written by all ranks at once (PXI).
+ *
+ * The file is a standard netCDF classic container (64-bit offset, CDF-5
+ * where a variable outgrows it) with the names of libexodusii 6.02 /
+ * SEACAS: Debian's libexodusii, netCDF-C, netCDF4-python, meshio and
+ * ParaView read it with no pario installed.
+ *
+ * Every rank passes only what it holds: the nodes its elements use (global
+ * ids and coordinates), its elements of each block (global ids and
+ * connectivity by global node id), its part of each set, and per step its
+ * nodal and element values. No rank ever holds the whole mesh or a whole
+ * step. pario puts nodes in increasing global id and elements in
+ * increasing global id within their block (blocks in definition order), so
+ * the file's values do not depend on the number of ranks that wrote it;
+ * node_num_map and elem_num_map hold the global ids. A node several ranks
+ * pass is written once, by the lowest rank holding it (all ranks should
+ * pass the same coordinates and values for it; the others' are not read).
+ * Connectivity and sets are translated from global ids to file positions
+ * by a distributed lookup. A rank may hold nothing at all (n = 0).
+ *
+ * Order of calls (each PARIO_COLLECTIVE: every rank of the group, the same
+ * definitions on every rank, the same status returned everywhere):
+ *   pario_exodus_create
+ *   definitions: pario_exodus_init (first), then any of
+ *     pario_exodus_define_block, _define_node_set, _define_side_set,
+ *     _put_coord_names, _put_qa, _put_info, _define_variables,
+ *     _put_truth_table
+ *   pario_exodus_end_define (or implicitly: the first data call)
+ *   mesh: pario_exodus_put_nodes, then _put_block (each block once),
+ *     _put_attributes, _put_node_set, _put_side_set
+ *   per step: pario_exodus_put_time (step 1, 2, ...), then
+ *     _put_global_values, _put_nodal_values, _put_element_values;
+ *     pario_exodus_flush, the next put_time or close ends the step
+ *   pario_exodus_close
+ * A definition after the definition has ended, or data before their
+ * prerequisites (nodes before blocks, a step's time before its values) is
+ * PARIO_ERR_STATE. Arguments that must be equal on every rank (everything
+ * but the rank's own part: n, ids, coordinates, values) and differ give
+ * PARIO_ERR_INVALID_ARGUMENT everywhere.
+ *
+ * Crash safety: the step count readers see (netCDF's numrecs) is raised
+ * only after every rank's data of the step and its time value are written
+ * and synced (fdatasync; options.no_step_sync skips the sync). A writer
+ * killed during step k leaves steps 1..k-1 readable.
+ *
+ * Integers in the file are 32-bit (int64_status 0): ids and counts must be
+ * below 2^31. Reals are double unless options.float_size is 4.
+ *
+ * Errors: PARIO_ERR_INVALID_ARGUMENT (the message names the call and the
+ * argument: ids not positive or repeated, counts that do not add up over
+ * the ranks, connectivity or sets naming ids nobody passed, names longer
+ * than 32 characters, mismatched types and node counts); PARIO_ERR_STATE
+ * (out of order); PARIO_ERR_IO and the file's errors; PARIO_ERR_REMOTE on
+ * the ranks where nothing was wrong.
+ */
+#ifndef PARIO_EXODUS_H
+#define PARIO_EXODUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pario/array.h"
+#include "pario/collective_io.h"
+#include "pario/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pario_exodus_s *pario_exodus_t;
+#define PARIO_EXODUS_NULL ((pario_exodus_t)0)
+
+/* netCDF container versions. */
+#define PARIO_EXODUS_FORMAT_AUTO 0 /* CDF-2 (64-bit offset), CDF-5 where a variable needs it */
+#define PARIO_EXODUS_FORMAT_CDF2 2
+#define PARIO_EXODUS_FORMAT_CDF5 5
+
+/* Kinds of variables. */
+#define PARIO_EXODUS_GLOBAL 0
+#define PARIO_EXODUS_NODAL 1
+#define PARIO_EXODUS_ELEMENT 2
+
+typedef struct pario_exodus_options {
+  int format;                      /* PARIO_EXODUS_FORMAT_* */
+  int float_size;                  /* bytes of a real in the file: 0 or 8 (double), 4 (float) */
+  int no_step_sync;                /* 1: no fdatasync before each step's count is raised */
+  const pario_decomp_hints *hints; /* the collective engine's hints (NULL: the environment's); byte order ignored */
+} pario_exodus_options;
+
+/* Local: every field zero (the defaults). */
+PARIO_API void pario_exodus_options_init(pario_exodus_options *options);
+
+/* Makes the file at path (replacing one there) for every rank of group.
+ * options may be NULL. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_create(pario_group_t group, const char *path,
+                                                   const pario_exodus_options *options, pario_exodus_t *exodus_out);
+/* Finishes the open step, ends the definition if still open, makes the
+ * file whole, closes it and sets *exodus to PARIO_EXODUS_NULL. A
+ * definition that cannot end (no init, fewer blocks or sets than init
+ * announced) is closed all the same, without a header: PARIO_ERR_STATE. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_close(pario_exodus_t *exodus);
+
+/* ---- definitions (the same on every rank) ---- */
+
+/* The title (up to 80 characters), dimensions (1..3), the global numbers
+ * of nodes and elements, and how many blocks and sets will be defined. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_init(pario_exodus_t exodus, const char *title, int num_dim,
+                                                 int64_t num_nodes, int64_t num_elem, int num_blocks,
+                                                 int num_node_sets, int num_side_sets);
+/* An element block: id (> 0), name (may be NULL or ""), type ("HEX8",
+ * "TETRA4", "WEDGE6", "QUAD4", "TRI3", ...; a known type must have its
+ * number of nodes), count (elements, all ranks together), nodes per
+ * element, attributes per element (0: none). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_define_block(pario_exodus_t exodus, int64_t id, const char *name,
+                                                         const char *type, int64_t count, int nodes_per_element,
+                                                         int attributes);
+/* A node set: id, name, count (distinct nodes), has_df (0 or 1: one
+ * distribution factor per node). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_define_node_set(pario_exodus_t exodus, int64_t id, const char *name,
+                                                            int64_t count, int has_df);
+/* A side set: id, name, count (distinct (element, side) pairs),
+ * df_per_side (distribution factors per side, e.g. 4 for HEX8 faces; 0: none). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_define_side_set(pario_exodus_t exodus, int64_t id, const char *name,
+                                                            int64_t count, int df_per_side);
+/* num_dim names (up to 32 characters); the default is x, y, z. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_coord_names(pario_exodus_t exodus, const char *const names[]);
+/* n QA records, 4 strings each (code, version, date, time; up to 32
+ * characters): records[4*i .. 4*i+3]. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_qa(pario_exodus_t exodus, int n, const char *const records[]);
+/* n info lines of up to 80 characters. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_info(pario_exodus_t exodus, int n, const char *const lines[]);
+/* The n variables of a kind (PARIO_EXODUS_GLOBAL/NODAL/ELEMENT), numbered
+ * 1..n in this order; once per kind. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_define_variables(pario_exodus_t exodus, int kind, int n,
+                                                             const char *const names[]);
+/* Which element variables each block has: table[b * num_vars + v] != 0,
+ * blocks in definition order (default: all). After both are defined. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_truth_table(pario_exodus_t exodus, int num_blocks, int num_vars,
+                                                            const int table[]);
+/* Ends the definition: rank 0 writes the header and the small variables. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_end_define(pario_exodus_t exodus);
+
+/* ---- the mesh: each rank its own part ---- */
+
+/* This rank's n nodes (those its elements use; shared ones too): global
+ * ids (> 0) and coordinates of mem_type (a PARIO_TYPE_* real or integer),
+ * x, y, z (those beyond num_dim ignored, may be NULL). Once. Writes the
+ * coordinates and node_num_map. The order given here is the order of
+ * every later nodal value array. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_nodes(pario_exodus_t exodus, int64_t n, const int64_t ids[],
+                                                      int mem_type, const void *x, const void *y, const void *z);
+/* This rank's n elements of block block_id: global ids (> 0, unique) and
+ * connectivity, n * nodes_per_element global node ids (each passed to
+ * put_nodes by some rank). Once per block, after put_nodes. The order
+ * given here is the order of the block's attributes and element values. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_block(pario_exodus_t exodus, int64_t block_id, int64_t n,
+                                                      const int64_t ids[], const int64_t connectivity[]);
+/* The block's attributes for this rank's elements: n * attributes values. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_attributes(pario_exodus_t exodus, int64_t block_id, int mem_type,
+                                                           const void *values);
+/* This rank's part of node set set_id: n global node ids, df (n values of
+ * mem_type, or NULL when the set has none). An entry several ranks pass
+ * is written once; entries land in increasing node position. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_node_set(pario_exodus_t exodus, int64_t set_id, int64_t n,
+                                                         const int64_t node_ids[], int mem_type, const void *df);
+/* This rank's part of side set set_id: n (global element id, side 1..15)
+ * pairs, df (n * df_per_side values, or NULL). Entries land in increasing
+ * (element position, side). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_side_set(pario_exodus_t exodus, int64_t set_id, int64_t n,
+                                                         const int64_t elem_ids[], const int sides[], int mem_type,
+                                                         const void *df);
+
+/* ---- results, step by step ---- */
+
+/* Begins step `step` (1 for the first, then each next one) at `time`
+ * (equal on every rank); ends the step before it. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_time(pario_exodus_t exodus, int step, double time);
+/* All n global values of the step (n = the number of global variables;
+ * equal on every rank; rank 0 writes them). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_global_values(pario_exodus_t exodus, int step, int n, int mem_type,
+                                                              const void *values);
+/* Nodal variable var (1-based) of the step for this rank's nodes, in the
+ * order of put_nodes. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_nodal_values(pario_exodus_t exodus, int step, int var, int mem_type,
+                                                             const void *values);
+/* Element variable var (1-based) of the step for this rank's elements of
+ * block block_id, in the order of put_block. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_element_values(pario_exodus_t exodus, int step, int var,
+                                                               int64_t block_id, int mem_type, const void *values);
+/* Ends the open step: its time, a sync, then the step count readers see.
+ * Without an open step it does nothing. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_flush(pario_exodus_t exodus);
+
+/* ---- reading: an existing file on any number of ranks ---- */
+
+/* Opens an existing Exodus II file (netCDF classic: pario's, libexodusii's,
+ * meshio's) for reading by every rank of group (options may be NULL; only
+ * its hints count). Rank 0 reads the header and the small variables; the
+ * file is untrusted (PARIO_ERR_CORRUPT naming what does not fit,
+ * PARIO_ERR_UNSUPPORTED for netCDF-4 files and the old single-array
+ * layout). Close with pario_exodus_close. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_open(pario_group_t group, const char *path,
+                                                 const pario_exodus_options *options, pario_exodus_t *exodus_out);
+/* Local: what the file holds (any output may be NULL; title cut to
+ * title_len - 1 characters). */
+PARIO_API int pario_exodus_get_info(pario_exodus_t exodus, char *title, size_t title_len, int *num_dim,
+                                    int64_t *num_nodes, int64_t *num_elem, int *num_blocks, int *num_node_sets,
+                                    int *num_side_sets, int *num_steps);
+/* Local: block `index` (0-based, file order). */
+PARIO_API int pario_exodus_get_block(pario_exodus_t exodus, int index, int64_t *id, char *name, size_t name_len,
+                                     char *type, size_t type_len, int64_t *count, int *nodes_per_element);
+/* Local: how many variables of a kind (num_vars), and the name of var
+ * (1-based; 0 asks only for the count). */
+PARIO_API int pario_exodus_get_variable(pario_exodus_t exodus, int kind, int var, char *name, size_t name_len,
+                                        int *num_vars);
+/* Local: the time of step (1-based). */
+PARIO_API int pario_exodus_get_time(pario_exodus_t exodus, int step, double *time);
+/* Each rank reads the range it asks for ([start, start + count), 0-based
+ * file positions; ranges may overlap, count may be 0), converted to
+ * mem_type. Nodes: coordinates (x, y, z for num_dim) and global ids. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_coords(pario_exodus_t exodus, int64_t start, int64_t count,
+                                                        int mem_type, void *x, void *y, void *z);
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_node_ids(pario_exodus_t exodus, int64_t start, int64_t count,
+                                                          int64_t ids[]);
+/* Elements of block block_id: global ids (may be NULL) and connectivity
+ * as 1-based node positions, count * nodes_per_element. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_block(pario_exodus_t exodus, int64_t block_id, int64_t start,
+                                                       int64_t count, int64_t ids[], int64_t connectivity[]);
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_nodal_values(pario_exodus_t exodus, int step, int var,
+                                                              int64_t start, int64_t count, int mem_type,
+                                                              void *values);
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var,
+                                                                int64_t block_id, int64_t start, int64_t count,
+                                                                int mem_type, void *values);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PARIO_EXODUS_H */

@@ -1,0 +1,797 @@
+// C API: one Exodus II file written by all ranks (pario/exodus.h).
+//
+// Each call checks its arguments on this rank, digests the ones every
+// rank must pass alike, and agrees (capi/collective.h); only then does it
+// change the definition (the same change on every rank) or hand the
+// rank's part to the writer (exodus/writer.h), whose steps agree again.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "capi/array_handles.h"
+#include "capi/boundary.h"
+#include "capi/collective.h"
+#include "capi/handles.h"
+#include "capi/options.h"
+#include "capi/runtime.h"
+#include "exodus/model.h"
+#include "exodus/reader.h"
+#include "exodus/writer.h"
+#include "file/storage.h"
+#include "pario/exodus.h"
+
+namespace pario::capi {
+namespace {
+
+using exodus::Definition;
+using exodus::Reader;
+using exodus::Writer;
+
+// A file being written (writer) or read (reader).
+struct ExodusHandle {
+  std::unique_ptr<Writer> writer;
+  std::unique_ptr<Reader> reader;
+  std::shared_ptr<const comm::Group> group;
+  // What pario_exodus_init announced, checked when the definition ends.
+  bool initialized = false;
+  int want_blocks = 0, want_node_sets = 0, want_side_sets = 0;
+  bool variables[3] = {false, false, false};
+};
+
+HandleTable<ExodusHandle>& files() {
+  static auto* t = new HandleTable<ExodusHandle>(/*remember_removed=*/true);
+  return *t;
+}
+
+ExodusHandle* entry_exodus(Entry& e, pario_exodus_t x) {
+  Result<ExodusHandle*> h = live(files(), x, "exodus file");
+  e.check(h);
+  if (!h.ok()) {
+    if (std::shared_ptr<ExodusHandle> gone = files().removed(id_of(x))) e.over_removed(gone, gone->group.get());
+    return nullptr;
+  }
+  e.over((*h)->group.get());
+  return *h;
+}
+
+// A writer's handle: live and open for writing (null otherwise, checked into e).
+ExodusHandle* entry_writer(Entry& e, pario_exodus_t x) {
+  ExodusHandle* h = entry_exodus(e, x);
+  if (h && !h->writer) {
+    e.check(Status(Code::kState, "the file is open for reading (pario_exodus_open)"));
+    return nullptr;
+  }
+  return h;
+}
+
+// A reader's handle: live and open for reading (null otherwise, checked into e).
+ExodusHandle* entry_reader(Entry& e, pario_exodus_t x) {
+  ExodusHandle* h = entry_exodus(e, x);
+  if (h && !h->reader) {
+    e.check(Status(Code::kState, "the file is open for writing (pario_exodus_create)"));
+    return nullptr;
+  }
+  return h;
+}
+
+// The definition is still open and initialized (init itself: open only).
+Status defining(const ExodusHandle* h, bool need_init = true) {
+  if (!h->writer->defining()) return Status(Code::kState, "the definition has ended (definitions come before data)");
+  if (need_init && !h->initialized) return Status(Code::kState, "call pario_exodus_init first");
+  return Status::Ok();
+}
+
+// What the definition owes before it can end (the counts init announced).
+Status complete(const ExodusHandle* h) {
+  if (!h->writer->defining()) return Status::Ok();
+  if (!h->initialized) return Status(Code::kState, "call pario_exodus_init first");
+  const Definition& d = h->writer->definition();
+  auto count = [](const char* what, size_t have, int want) -> Status {
+    if (have == static_cast<size_t>(want)) return Status::Ok();
+    return Status(Code::kState, std::string(what) + ": pario_exodus_init announced " + std::to_string(want) + ", " +
+                                    std::to_string(have) + " defined");
+  };
+  PARIO_RETURN_IF_ERROR(count("element blocks", d.blocks.size(), h->want_blocks));
+  PARIO_RETURN_IF_ERROR(count("node sets", d.node_sets.size(), h->want_node_sets));
+  return count("side sets", d.side_sets.size(), h->want_side_sets);
+}
+
+// A data call's handle: live, its definition complete.
+ExodusHandle* entry_data(Entry& e, pario_exodus_t x) {
+  ExodusHandle* h = entry_writer(e, x);
+  if (h) e.check(complete(h));
+  return h;
+}
+
+std::string text(const char* s) { return s ? s : ""; }
+
+// n strings, digested as one (each with its NUL); kInvalidArgument for a null one.
+Status strings(const char* const* list, size_t n, const char* what, std::vector<std::string>* out, std::string* joined) {
+  if (n > 0 && !list) return invalid(std::string(what) + " is null");
+  for (size_t i = 0; i < n; ++i) {
+    if (!list[i]) return invalid(std::string(what) + "[" + std::to_string(i) + "] is null");
+    out->push_back(list[i]);
+    joined->append(list[i]);
+    joined->push_back('\0');
+  }
+  return Status::Ok();
+}
+
+Status mem_type_ok(int mem_type) {
+  if (valid_element_type(mem_type)) return Status::Ok();
+  return invalid("mem_type " + std::to_string(mem_type) + " is not a PARIO_TYPE_*");
+}
+
+// The index of a block or set by id, for a data call.
+template <typename List>
+Result<size_t> index_of(const List& list, int64_t id, const char* what) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i].id == id) return i;
+  }
+  return invalid(std::string(what) + " " + std::to_string(id) + " is not defined");
+}
+
+// The index of a data call's block, checked into e (no handle: an error
+// that entry_data already recorded).
+Result<size_t> entry_block(Entry& e, ExodusHandle* h, int64_t block_id) {
+  if (!h) return invalid("no file");
+  Result<size_t> b = index_of(h->writer->definition().blocks, block_id, "element block");
+  e.check(b);
+  return b;
+}
+
+// n items of `per` strings each, or kInvalidArgument for a negative n.
+Result<size_t> count_of(int n, size_t per) {
+  if (n < 0) return invalid("n is negative");
+  return static_cast<size_t>(n) * per;
+}
+
+// Every definition that takes a list of strings: how many (count, from the
+// handle), each checked (check), digested as one with `tag`, agreed, then
+// applied alike on every rank.
+template <typename Count, typename Check, typename Apply>
+int define_strings(const char* call, pario_exodus_t exodus, const char* const* list, const char* what, int tag,
+                   Count&& count, Check&& check, Apply&& apply) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_writer(e, exodus);
+    std::vector<std::string> items;
+    std::string joined;
+    if (h) {
+      e.check(defining(h));
+      Result<size_t> n = count(*h);
+      e.check(n);
+      if (e.ok()) e.check(strings(list, *n, what, &items, &joined));
+    }
+    for (size_t i = 0; i < items.size(); ++i) e.check(check(i, items[i]));
+    e.args().add("tag", tag).add_bytes(what, joined.data(), joined.size());
+    PARIO_RETURN_IF_ERROR(e.agree());
+    apply(*h, std::move(items));
+    return Status::Ok();
+  });
+}
+
+// What a file's writer or reader is made of.
+struct FileParts {
+  collective::CollectiveOptions collective;
+  std::shared_ptr<device::Storage> storage;
+  device::AsyncEngine* engine = nullptr;
+};
+
+// create and open: the options checked and agreed, then `make` fills the
+// handle (collectively), which gets its C handle.
+template <typename Make>
+int make_file(const char* call, pario_group_t group, const char* path, const pario_exodus_options* options,
+              pario_exodus_t* exodus_out, Make&& make) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    entry_group(e, group);
+    pario_exodus_options o{};
+    if (options) o = *options;
+    if (!path || !*path) e.check(invalid("path is null or empty"));
+    if (!exodus_out) e.check(invalid("exodus_out is null"));
+    if (o.format != PARIO_EXODUS_FORMAT_AUTO && o.format != PARIO_EXODUS_FORMAT_CDF2 &&
+        o.format != PARIO_EXODUS_FORMAT_CDF5) {
+      e.check(invalid("options->format " + std::to_string(o.format) + " is not a PARIO_EXODUS_FORMAT_*"));
+    }
+    if (o.float_size != 0 && o.float_size != 4 && o.float_size != 8) {
+      e.check(invalid("options->float_size " + std::to_string(o.float_size) + " is not 0, 4 or 8"));
+    }
+    Result<collective::CollectiveOptions> copts = collective_options(o.hints);
+    e.check(copts);
+    e.args().add("path", path).add("format", o.format).add("float_size", o.float_size);
+    e.args().add("no_step_sync", o.no_step_sync ? 1 : 0);
+    if (copts.ok()) {
+      e.args().add("aggregators", copts->aggregators).add("buffer_size", copts->buffer_bytes);
+      e.args().add("aggregator_ranks", copts->aggregator_ranks.data(), copts->aggregator_ranks.size());
+    }
+    PARIO_RETURN_IF_ERROR(e.agree());
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
+    PARIO_ASSIGN_OR_RETURN(const Resources* r, resources());
+    // One file shared by every rank: on disk (not in a node's RAM), through
+    // the process's engine.
+    FileParts parts{*copts, file::storage_for(path, r->files, /*one_node=*/false), r->engine.get()};
+    auto handle = std::make_shared<ExodusHandle>();
+    handle->group = g;
+    PARIO_RETURN_IF_ERROR(make(g, o, std::move(parts), handle.get()));
+    const uint64_t id = files().insert(handle);
+    if (id == 0) {  // every rank's table is full alike
+      (void)(handle->writer ? handle->writer->close() : handle->reader->close());
+      return Status(Code::kNoMemory, "too many exodus files");
+    }
+    *exodus_out = handle_of<pario_exodus_t>(id);
+    return Status::Ok();
+  });
+}
+
+// Copies text into a caller's buffer of len bytes, cut to fit, NUL-terminated.
+void copy_text(const std::string& text, char* buf, size_t len) {
+  if (!buf || len == 0) return;
+  const size_t n = std::min(text.size(), len - 1);
+  std::memcpy(buf, text.data(), n);
+  buf[n] = '\0';
+}
+
+// A read call's range of a block's elements or of the nodes, and its step.
+template <typename Read>
+int read_call(const char* call, pario_exodus_t exodus, int64_t block_id, bool by_block, int step, int var,
+              int mem_type, Read&& read) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_reader(e, exodus);
+    size_t b = 0;
+    if (h && by_block) {
+      Result<size_t> found = index_of(h->reader->info().blocks, block_id, "element block");
+      e.check(found);
+      if (found.ok()) b = *found;
+    }
+    e.check(mem_type_ok(mem_type));
+    e.args().add("block_id", block_id).add("step", step).add("var", var).add("mem_type", mem_type);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return read(*h->reader, b, static_cast<ElementType>(mem_type));
+  });
+}
+
+// A local query of a reader's view.
+template <typename Get>
+int get_call(const char* call, pario_exodus_t exodus, Get&& get) {
+  return guarded(call, [&]() -> Status {
+    Result<ExodusHandle*> h = live(files(), exodus, "exodus file");
+    PARIO_RETURN_IF_ERROR(h.status());
+    if (!(*h)->reader) return Status(Code::kState, "the file is open for writing (pario_exodus_create)");
+    return get((*h)->reader->info());
+  });
+}
+
+}  // namespace
+}  // namespace pario::capi
+
+using namespace pario;        // NOLINT: this file is the C boundary
+using namespace pario::capi;  // NOLINT
+
+extern "C" {
+
+void pario_exodus_options_init(pario_exodus_options* options) {
+  if (options) *options = pario_exodus_options{};
+}
+
+int pario_exodus_create(pario_group_t group, const char* path, const pario_exodus_options* options,
+                        pario_exodus_t* exodus_out) {
+  return make_file("pario_exodus_create", group, path, options, exodus_out,
+                   [&](std::shared_ptr<comm::Group> g, const pario_exodus_options& o, FileParts parts,
+                       ExodusHandle* handle) -> Status {
+                     exodus::WriterOptions wo;
+                     wo.collective = std::move(parts.collective);
+                     wo.storage = std::move(parts.storage);
+                     wo.engine = parts.engine;
+                     wo.sync_steps = !o.no_step_sync;
+                     PARIO_ASSIGN_OR_RETURN(handle->writer, Writer::create(std::move(g), path, std::move(wo)));
+                     handle->writer->definition().format = static_cast<exodus::Format>(o.format);
+                     handle->writer->definition().float_size = o.float_size == 4 ? 4 : 8;
+                     return Status::Ok();
+                   });
+}
+
+int pario_exodus_open(pario_group_t group, const char* path, const pario_exodus_options* options,
+                      pario_exodus_t* exodus_out) {
+  return make_file("pario_exodus_open", group, path, options, exodus_out,
+                   [&](std::shared_ptr<comm::Group> g, const pario_exodus_options&, FileParts parts,
+                       ExodusHandle* handle) -> Status {
+                     exodus::ReaderOptions ro;
+                     ro.collective = std::move(parts.collective);
+                     ro.storage = std::move(parts.storage);
+                     ro.engine = parts.engine;
+                     PARIO_ASSIGN_OR_RETURN(handle->reader, Reader::open(std::move(g), path, std::move(ro)));
+                     return Status::Ok();
+                   });
+}
+
+int pario_exodus_close(pario_exodus_t* exodus) {
+  static const char* call = "pario_exodus_close";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    if (!exodus) {
+      e.check(invalid("exodus is null"));
+    } else {
+      entry_exodus(e, *exodus);
+    }
+    PARIO_RETURN_IF_ERROR(e.agree());
+    std::shared_ptr<ExodusHandle> h = files().remove(id_of(*exodus));
+    *exodus = PARIO_EXODUS_NULL;
+    // A definition that cannot end (init missing, blocks or sets fewer than
+    // announced): the file is closed all the same, without a header.
+    if (h->reader) return h->reader->close();
+    const Status incomplete = complete(h.get());
+    const Status closed = h->writer->close(/*abandon=*/!incomplete.ok());
+    if (!incomplete.ok()) {
+      return Status(Code::kState, "closed without a complete definition (" + incomplete.message() +
+                                      "): the file holds no Exodus data");
+    }
+    return closed;
+  });
+}
+
+int pario_exodus_init(pario_exodus_t exodus, const char* title, int num_dim, int64_t num_nodes, int64_t num_elem,
+                      int num_blocks, int num_node_sets, int num_side_sets) {
+  static const char* call = "pario_exodus_init";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_writer(e, exodus);
+    if (h) {
+      e.check(defining(h, /*need_init=*/false));
+      if (h->initialized) e.check(Status(Code::kState, "pario_exodus_init was already called"));
+    }
+    if (!title) e.check(invalid("title is null"));
+    else if (std::strlen(title) > exodus::kMaxLine) e.check(invalid("title is longer than 80 characters"));
+    if (num_dim < 1 || num_dim > 3) e.check(invalid("num_dim " + std::to_string(num_dim) + " is not 1, 2 or 3"));
+    if (num_nodes < 0 || num_nodes > INT32_MAX) e.check(invalid("num_nodes " + std::to_string(num_nodes) + " is not in 0..2^31-1"));
+    if (num_elem < 0 || num_elem > INT32_MAX) e.check(invalid("num_elem " + std::to_string(num_elem) + " is not in 0..2^31-1"));
+    if (num_blocks < 0 || num_node_sets < 0 || num_side_sets < 0) e.check(invalid("a count of blocks or sets is negative"));
+    const int64_t counts[6] = {num_dim, num_nodes, num_elem, num_blocks, num_node_sets, num_side_sets};
+    e.args().add("title", title).add("counts", counts, 6);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    Definition& d = h->writer->definition();
+    d.title = title;
+    d.num_dim = num_dim;
+    d.num_nodes = num_nodes;
+    d.num_elem = num_elem;
+    h->want_blocks = num_blocks;
+    h->want_node_sets = num_node_sets;
+    h->want_side_sets = num_side_sets;
+    h->initialized = true;
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_define_block(pario_exodus_t exodus, int64_t id, const char* name, const char* type, int64_t count,
+                              int nodes_per_element, int attributes) {
+  static const char* call = "pario_exodus_define_block";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_writer(e, exodus);
+    exodus::BlockDef b{id, text(name), text(type), count, nodes_per_element, attributes};
+    if (h) {
+      e.check(defining(h));
+      if (e.ok() && h->writer->definition().blocks.size() >= static_cast<size_t>(h->want_blocks)) {
+        e.check(invalid("pario_exodus_init announced " + std::to_string(h->want_blocks) + " blocks"));
+      }
+      if (e.ok() && index_of(h->writer->definition().blocks, id, "block").ok()) {
+        e.check(invalid("element block " + std::to_string(id) + " is already defined"));
+      }
+    }
+    if (!type) e.check(invalid("type is null"));
+    e.check(exodus::check_block(b));
+    const int64_t numbers[4] = {id, count, nodes_per_element, attributes};
+    e.args().add("numbers", numbers, 4).add("name", b.name.c_str()).add("type", b.type.c_str());
+    PARIO_RETURN_IF_ERROR(e.agree());
+    h->writer->definition().blocks.push_back(std::move(b));
+    return Status::Ok();
+  });
+}
+
+namespace {
+int define_set(const char* call, pario_exodus_t exodus, int64_t id, const char* name, int64_t count, int df,
+               bool side) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_writer(e, exodus);
+    exodus::SetDef s{id, text(name), count, df};
+    if (h) {
+      e.check(defining(h));
+      const auto& list = side ? h->writer->definition().side_sets : h->writer->definition().node_sets;
+      const int want = side ? h->want_side_sets : h->want_node_sets;
+      const char* kind = side ? "side set" : "node set";
+      if (e.ok() && list.size() >= static_cast<size_t>(want)) {
+        e.check(invalid("pario_exodus_init announced " + std::to_string(want) + " " + kind + "s"));
+      }
+      if (e.ok() && index_of(list, id, kind).ok()) e.check(invalid(std::string(kind) + " " + std::to_string(id) + " is already defined"));
+    }
+    e.check(exodus::check_set(s, side));
+    const int64_t numbers[3] = {id, count, df};
+    e.args().add("numbers", numbers, 3).add("name", s.name.c_str());
+    PARIO_RETURN_IF_ERROR(e.agree());
+    (side ? h->writer->definition().side_sets : h->writer->definition().node_sets).push_back(std::move(s));
+    return Status::Ok();
+  });
+}
+}  // namespace
+
+int pario_exodus_define_node_set(pario_exodus_t exodus, int64_t id, const char* name, int64_t count, int has_df) {
+  return define_set("pario_exodus_define_node_set", exodus, id, name, count, has_df, false);
+}
+
+int pario_exodus_define_side_set(pario_exodus_t exodus, int64_t id, const char* name, int64_t count,
+                                 int df_per_side) {
+  return define_set("pario_exodus_define_side_set", exodus, id, name, count, df_per_side, true);
+}
+
+int pario_exodus_put_coord_names(pario_exodus_t exodus, const char* const names[]) {
+  return define_strings(
+      "pario_exodus_put_coord_names", exodus, names, "names", 0,
+      [](const ExodusHandle& h) -> Result<size_t> { return static_cast<size_t>(h.writer->definition().num_dim); },
+      [](size_t, const std::string& n) { return exodus::check_name(n, "coordinate name"); },
+      [](ExodusHandle& h, std::vector<std::string> list) { h.writer->definition().coord_names = std::move(list); });
+}
+
+int pario_exodus_put_qa(pario_exodus_t exodus, int n, const char* const records[]) {
+  return define_strings(
+      "pario_exodus_put_qa", exodus, records, "records", 0,
+      [n](const ExodusHandle&) { return count_of(n, 4); },
+      [](size_t, const std::string& f) { return exodus::check_name(f, "a QA record's field"); },
+      [](ExodusHandle& h, std::vector<std::string> list) {
+        auto& qa = h.writer->definition().qa;
+        qa.clear();
+        for (size_t i = 0; i + 3 < list.size(); i += 4) qa.push_back({list[i], list[i + 1], list[i + 2], list[i + 3]});
+      });
+}
+
+int pario_exodus_put_info(pario_exodus_t exodus, int n, const char* const lines[]) {
+  return define_strings(
+      "pario_exodus_put_info", exodus, lines, "lines", 0, [n](const ExodusHandle&) { return count_of(n, 1); },
+      [](size_t i, const std::string& line) {
+        return line.size() <= exodus::kMaxLine
+                   ? Status::Ok()
+                   : invalid("lines[" + std::to_string(i) + "] is longer than 80 characters");
+      },
+      [](ExodusHandle& h, std::vector<std::string> list) { h.writer->definition().info = std::move(list); });
+}
+
+int pario_exodus_define_variables(pario_exodus_t exodus, int kind, int n, const char* const names[]) {
+  return define_strings(
+      "pario_exodus_define_variables", exodus, names, "names", kind,
+      [n, kind](const ExodusHandle& h) -> Result<size_t> {
+        if (kind < PARIO_EXODUS_GLOBAL || kind > PARIO_EXODUS_ELEMENT) {
+          return invalid("kind " + std::to_string(kind) + " is not PARIO_EXODUS_GLOBAL, _NODAL or _ELEMENT");
+        }
+        if (h.variables[kind]) return Status(Code::kState, "the variables of this kind are already defined");
+        return count_of(n, 1);
+      },
+      [](size_t i, const std::string& name) {
+        return name.empty() ? invalid("names[" + std::to_string(i) + "] is empty")
+                            : exodus::check_name(name, "variable name");
+      },
+      [kind](ExodusHandle& h, std::vector<std::string> list) {
+        Definition& d = h.writer->definition();
+        (kind == PARIO_EXODUS_GLOBAL ? d.global_vars : kind == PARIO_EXODUS_NODAL ? d.nodal_vars : d.element_vars) =
+            std::move(list);
+        h.variables[kind] = true;
+      });
+}
+
+int pario_exodus_put_truth_table(pario_exodus_t exodus, int num_blocks, int num_vars, const int table[]) {
+  static const char* call = "pario_exodus_put_truth_table";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_writer(e, exodus);
+    if (h) {
+      e.check(defining(h));
+      const Definition& d = h->writer->definition();
+      if (e.ok() && (static_cast<size_t>(num_blocks) != d.blocks.size() || num_blocks != h->want_blocks ||
+                     static_cast<size_t>(num_vars) != d.element_vars.size())) {
+        e.check(invalid("the table is " + std::to_string(num_blocks) + " x " + std::to_string(num_vars) + "; define all " +
+                        std::to_string(h->want_blocks) + " blocks and the element variables first (" +
+                        std::to_string(d.blocks.size()) + " x " + std::to_string(d.element_vars.size()) + " so far)"));
+      }
+    }
+    if (num_blocks < 0 || num_vars < 0) e.check(invalid("a dimension of the table is negative"));
+    const size_t n = num_blocks > 0 && num_vars > 0 ? static_cast<size_t>(num_blocks) * static_cast<size_t>(num_vars) : 0;
+    if (n > 0 && !table) e.check(invalid("table is null"));
+    std::vector<int> copy;
+    if (e.ok()) {
+      copy.assign(table, table + n);
+      for (int& x : copy) x = x != 0;
+    }
+    e.args().add("shape", num_blocks).add("vars", num_vars).add("table", copy.data(), copy.size());
+    PARIO_RETURN_IF_ERROR(e.agree());
+    h->writer->definition().truth = std::move(copy);
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_end_define(pario_exodus_t exodus) {
+  static const char* call = "pario_exodus_end_define";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_writer(e, exodus);
+    if (h) {
+      e.check(defining(h));
+      e.check(complete(h));
+    }
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return h->writer->end_define();
+  });
+}
+
+int pario_exodus_put_nodes(pario_exodus_t exodus, int64_t n, const int64_t ids[], int mem_type, const void* x,
+                           const void* y, const void* z) {
+  static const char* call = "pario_exodus_put_nodes";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_data(e, exodus);
+    e.check(mem_type_ok(mem_type));
+    if (n < 0) e.check(invalid("n is negative"));
+    if (n > 0 && !ids) e.check(invalid("ids is null"));
+    if (h && n > 0) {
+      const int dims = h->writer->definition().num_dim;
+      const void* c[3] = {x, y, z};
+      for (int d = 0; d < dims; ++d) {
+        if (!c[d]) e.check(invalid(std::string("the ") + "xyz"[d] + " coordinates are null"));
+      }
+    }
+    e.args().add("mem_type", mem_type);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    const void* coords[3] = {x, y, z};
+    return h->writer->put_nodes(n, ids, static_cast<ElementType>(mem_type), coords);
+  });
+}
+
+int pario_exodus_put_block(pario_exodus_t exodus, int64_t block_id, int64_t n, const int64_t ids[],
+                           const int64_t connectivity[]) {
+  static const char* call = "pario_exodus_put_block";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_data(e, exodus);
+    Result<size_t> b = entry_block(e, h, block_id);
+    if (b.ok()) {
+      if (n > h->writer->definition().blocks[*b].count) {
+        e.check(invalid("n " + std::to_string(n) + " is more than the block's " +
+                        std::to_string(h->writer->definition().blocks[*b].count) + " elements"));
+      }
+    }
+    if (n < 0) e.check(invalid("n is negative"));
+    if (n > 0 && (!ids || !connectivity)) e.check(invalid("ids or connectivity is null"));
+    e.args().add("block_id", block_id);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return h->writer->put_block(*b, n, ids, connectivity);
+  });
+}
+
+int pario_exodus_put_attributes(pario_exodus_t exodus, int64_t block_id, int mem_type, const void* values) {
+  static const char* call = "pario_exodus_put_attributes";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_data(e, exodus);
+    Result<size_t> b = entry_block(e, h, block_id);
+    e.check(mem_type_ok(mem_type));
+    e.args().add("block_id", block_id).add("mem_type", mem_type);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return h->writer->put_attributes(*b, static_cast<ElementType>(mem_type), values);
+  });
+}
+
+namespace {
+// A rank's part of a node set (sides null) or a side set.
+int put_set(const char* call, pario_exodus_t exodus, int64_t set_id, int64_t n, const int64_t ids[],
+            const int sides[], bool side, int mem_type, const void* df) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_data(e, exodus);
+    Result<size_t> s = invalid("no file");
+    if (h) {
+      const Definition& d = h->writer->definition();
+      s = side ? index_of(d.side_sets, set_id, "side set") : index_of(d.node_sets, set_id, "node set");
+      e.check(s);
+    }
+    e.check(mem_type_ok(mem_type));
+    if (n < 0) e.check(invalid("n is negative"));
+    if (n > 0 && (!ids || (side && !sides))) e.check(invalid(side ? "elem_ids or sides is null" : "node_ids is null"));
+    e.args().add("set_id", set_id).add("mem_type", mem_type);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    const ElementType t = static_cast<ElementType>(mem_type);
+    return side ? h->writer->put_side_set(*s, n, ids, sides, t, df) : h->writer->put_node_set(*s, n, ids, t, df);
+  });
+}
+}  // namespace
+
+int pario_exodus_put_node_set(pario_exodus_t exodus, int64_t set_id, int64_t n, const int64_t node_ids[],
+                              int mem_type, const void* df) {
+  return put_set("pario_exodus_put_node_set", exodus, set_id, n, node_ids, nullptr, false, mem_type, df);
+}
+
+int pario_exodus_put_side_set(pario_exodus_t exodus, int64_t set_id, int64_t n, const int64_t elem_ids[],
+                              const int sides[], int mem_type, const void* df) {
+  return put_set("pario_exodus_put_side_set", exodus, set_id, n, elem_ids, sides, true, mem_type, df);
+}
+
+int pario_exodus_put_time(pario_exodus_t exodus, int step, double time) {
+  static const char* call = "pario_exodus_put_time";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_data(e, exodus);
+    if (h && e.ok()) {
+      const int next = h->writer->open_step() ? h->writer->open_step() + 1 : h->writer->steps() + 1;
+      if (step != next) e.check(invalid("step " + std::to_string(step) + " is not the next step (" + std::to_string(next) + ")"));
+    }
+    e.args().add("step", step).add_bytes("time", &time, sizeof time);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return h->writer->begin_step(step, time);
+  });
+}
+
+int pario_exodus_put_global_values(pario_exodus_t exodus, int step, int n, int mem_type, const void* values) {
+  static const char* call = "pario_exodus_put_global_values";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_data(e, exodus);
+    e.check(mem_type_ok(mem_type));
+    if (h && static_cast<size_t>(n) != h->writer->definition().global_vars.size()) {
+      e.check(invalid("n " + std::to_string(n) + " is not the number of global variables, " +
+                      std::to_string(h->writer->definition().global_vars.size())));
+    }
+    if (n > 0 && !values) e.check(invalid("values is null"));
+    e.args().add("step", step).add("mem_type", mem_type);
+    if (e.ok() && n > 0) e.args().add_bytes("values", values, static_cast<size_t>(n) * element_size(static_cast<ElementType>(mem_type)));
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return h->writer->put_global_values(step, static_cast<ElementType>(mem_type), values);
+  });
+}
+
+int pario_exodus_put_nodal_values(pario_exodus_t exodus, int step, int var, int mem_type, const void* values) {
+  static const char* call = "pario_exodus_put_nodal_values";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_data(e, exodus);
+    e.check(mem_type_ok(mem_type));
+    if (h && (var < 1 || static_cast<size_t>(var) > h->writer->definition().nodal_vars.size())) {
+      e.check(invalid("var " + std::to_string(var) + " is not a nodal variable (1.." +
+                      std::to_string(h->writer->definition().nodal_vars.size()) + ")"));
+    }
+    e.args().add("step", step).add("var", var).add("mem_type", mem_type);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return h->writer->put_nodal_values(step, static_cast<size_t>(var - 1), static_cast<ElementType>(mem_type), values);
+  });
+}
+
+int pario_exodus_put_element_values(pario_exodus_t exodus, int step, int var, int64_t block_id, int mem_type,
+                                    const void* values) {
+  static const char* call = "pario_exodus_put_element_values";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_data(e, exodus);
+    Result<size_t> b = entry_block(e, h, block_id);
+    e.check(mem_type_ok(mem_type));
+    if (h) {
+      if (var < 1 || static_cast<size_t>(var) > h->writer->definition().element_vars.size()) {
+        e.check(invalid("var " + std::to_string(var) + " is not an element variable (1.." +
+                        std::to_string(h->writer->definition().element_vars.size()) + ")"));
+      }
+    }
+    e.args().add("step", step).add("var", var).add("block_id", block_id).add("mem_type", mem_type);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return h->writer->put_element_values(step, static_cast<size_t>(var - 1), *b, static_cast<ElementType>(mem_type),
+                                         values);
+  });
+}
+
+int pario_exodus_flush(pario_exodus_t exodus) {
+  static const char* call = "pario_exodus_flush";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_data(e, exodus);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    if (h->writer->defining()) PARIO_RETURN_IF_ERROR(h->writer->end_define());
+    return h->writer->end_step();
+  });
+}
+
+int pario_exodus_get_info(pario_exodus_t exodus, char* title, size_t title_len, int* num_dim, int64_t* num_nodes,
+                          int64_t* num_elem, int* num_blocks, int* num_node_sets, int* num_side_sets, int* num_steps) {
+  return get_call("pario_exodus_get_info", exodus, [&](const exodus::FileInfo& f) -> Status {
+    copy_text(f.title, title, title_len);
+    if (num_dim) *num_dim = f.num_dim;
+    if (num_nodes) *num_nodes = f.num_nodes;
+    if (num_elem) *num_elem = f.num_elem;
+    if (num_blocks) *num_blocks = static_cast<int>(f.blocks.size());
+    if (num_node_sets) *num_node_sets = static_cast<int>(f.num_node_sets);
+    if (num_side_sets) *num_side_sets = static_cast<int>(f.num_side_sets);
+    if (num_steps) *num_steps = static_cast<int>(f.times.size());
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_get_block(pario_exodus_t exodus, int index, int64_t* id, char* name, size_t name_len, char* type,
+                           size_t type_len, int64_t* count, int* nodes_per_element) {
+  return get_call("pario_exodus_get_block", exodus, [&](const exodus::FileInfo& f) -> Status {
+    if (index < 0 || static_cast<size_t>(index) >= f.blocks.size()) {
+      return Status(Code::kOutOfRange, "index " + std::to_string(index) + " is not in 0.." +
+                                           std::to_string(f.blocks.size()) + " (the file's blocks)");
+    }
+    const exodus::FileInfo::Block& b = f.blocks[static_cast<size_t>(index)];
+    if (id) *id = b.id;
+    copy_text(b.name, name, name_len);
+    copy_text(b.type, type, type_len);
+    if (count) *count = b.count;
+    if (nodes_per_element) *nodes_per_element = b.nodes_per_element;
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_get_variable(pario_exodus_t exodus, int kind, int var, char* name, size_t name_len, int* num_vars) {
+  return get_call("pario_exodus_get_variable", exodus, [&](const exodus::FileInfo& f) -> Status {
+    if (kind < PARIO_EXODUS_GLOBAL || kind > PARIO_EXODUS_ELEMENT) {
+      return invalid("kind " + std::to_string(kind) + " is not PARIO_EXODUS_GLOBAL, _NODAL or _ELEMENT");
+    }
+    const auto& list = kind == PARIO_EXODUS_GLOBAL ? f.global_vars : kind == PARIO_EXODUS_NODAL ? f.nodal_vars : f.element_vars;
+    if (num_vars) *num_vars = static_cast<int>(list.size());
+    if (var == 0) return Status::Ok();
+    if (var < 1 || static_cast<size_t>(var) > list.size()) {
+      return Status(Code::kOutOfRange, "var " + std::to_string(var) + " is not in 1.." + std::to_string(list.size()));
+    }
+    copy_text(list[static_cast<size_t>(var - 1)], name, name_len);
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_get_time(pario_exodus_t exodus, int step, double* time) {
+  return get_call("pario_exodus_get_time", exodus, [&](const exodus::FileInfo& f) -> Status {
+    if (step < 1 || static_cast<size_t>(step) > f.times.size()) {
+      return Status(Code::kOutOfRange, "step " + std::to_string(step) + " is not in 1.." + std::to_string(f.times.size()));
+    }
+    if (!time) return invalid("time is null");
+    *time = f.times[static_cast<size_t>(step - 1)];
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_read_coords(pario_exodus_t exodus, int64_t start, int64_t count, int mem_type, void* x, void* y,
+                             void* z) {
+  return read_call("pario_exodus_read_coords", exodus, 0, false, 0, 0, mem_type,
+                   [&](Reader& r, size_t, ElementType t) {
+                     void* out[3] = {x, y, z};
+                     return r.read_coords(start, count, t, out);
+                   });
+}
+
+int pario_exodus_read_node_ids(pario_exodus_t exodus, int64_t start, int64_t count, int64_t ids[]) {
+  return read_call("pario_exodus_read_node_ids", exodus, 0, false, 0, 0, PARIO_TYPE_INT64,
+                   [&](Reader& r, size_t, ElementType) { return r.read_node_ids(start, count, ids); });
+}
+
+int pario_exodus_read_block(pario_exodus_t exodus, int64_t block_id, int64_t start, int64_t count, int64_t ids[],
+                            int64_t connectivity[]) {
+  return read_call("pario_exodus_read_block", exodus, block_id, true, 0, 0, PARIO_TYPE_INT64,
+                   [&](Reader& r, size_t b, ElementType) { return r.read_block(b, start, count, ids, connectivity); });
+}
+
+int pario_exodus_read_nodal_values(pario_exodus_t exodus, int step, int var, int64_t start, int64_t count,
+                                   int mem_type, void* values) {
+  return read_call("pario_exodus_read_nodal_values", exodus, 0, false, step, var, mem_type,
+                   [&](Reader& r, size_t, ElementType t) {
+                     return var < 1 ? invalid("var " + std::to_string(var) + " is not positive")
+                                    : r.read_nodal_values(step, static_cast<size_t>(var - 1), start, count, t, values);
+                   });
+}
+
+int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var, int64_t block_id, int64_t start,
+                                     int64_t count, int mem_type, void* values) {
+  return read_call("pario_exodus_read_element_values", exodus, block_id, true, step, var, mem_type,
+                   [&](Reader& r, size_t b, ElementType t) {
+                     return var < 1 ? invalid("var " + std::to_string(var) + " is not positive")
+                                    : r.read_element_values(step, static_cast<size_t>(var - 1), b, start, count, t,
+                                                            values);
+                   });
+}
+
+}  // extern "C"

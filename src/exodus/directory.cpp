@@ -1,0 +1,127 @@
+// The distributed id -> position lookup (directory.h).
+#include "exodus/directory.h"
+
+#include <algorithm>
+#include <climits>
+#include <string>
+
+namespace pario::exodus {
+namespace {
+
+// The rank keeping an id in the directory: a mix of its bits (ids are often
+// multiples of a stride, e.g. 2*(n+1)), modulo P.
+int home(int64_t id, int size) {
+  uint64_t x = static_cast<uint64_t>(id) + 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return static_cast<int>(x % static_cast<uint64_t>(size));
+}
+
+// Collective: bucket r of `out` to rank r; *in gets what every rank sent
+// here, rank after rank, and *from the count from each. Same status everywhere.
+Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>& out, std::vector<int64_t>* in,
+                std::vector<int>* from) {
+  const int size = comm.size();
+  std::vector<int> sc(size), sd(size), rc(size), rd(size);
+  Status local;
+  int64_t total = 0;
+  for (int r = 0; r < size; ++r) {
+    if (out[r].size() > static_cast<size_t>(INT_MAX) || total + static_cast<int64_t>(out[r].size()) > INT_MAX) {
+      local = Status(Code::kOutOfRange, "a directory message of more than 2^31 entries");
+      break;
+    }
+    sd[r] = static_cast<int>(total);
+    sc[r] = static_cast<int>(out[r].size());
+    total += sc[r];
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  PARIO_RETURN_IF_ERROR(
+      comm::mpi_status(MPI_Alltoall(sc.data(), 1, MPI_INT, rc.data(), 1, MPI_INT, comm.get()), "MPI_Alltoall"));
+  int64_t incoming = 0;
+  for (int r = 0; r < size; ++r) {
+    rd[r] = static_cast<int>(std::min<int64_t>(incoming, INT_MAX));
+    incoming += rc[r];
+  }
+  if (incoming > INT_MAX) local = Status(Code::kOutOfRange, "a directory message of more than 2^31 entries");
+  std::vector<int64_t> packed;
+  if (local.ok()) {
+    packed.reserve(static_cast<size_t>(total));
+    for (const auto& b : out) packed.insert(packed.end(), b.begin(), b.end());
+    in->assign(static_cast<size_t>(incoming), 0);
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(MPI_Alltoallv(packed.data(), sc.data(), sd.data(), MPI_INT64_T, in->data(),
+                                                       rc.data(), rd.data(), MPI_INT64_T, comm.get()),
+                                         "MPI_Alltoallv"));
+  *from = rc;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::vector<int64_t>> resolve(const comm::Comm& comm, const std::unordered_map<int64_t, int64_t>& known,
+                                     const std::vector<int64_t>& owned_ids,
+                                     const std::vector<int64_t>& owned_positions, const int64_t* queries, size_t n) {
+  std::vector<int64_t> answer(n, kUnknownId);
+  std::unordered_map<int64_t, int64_t> missing;  // id -> its answer, once known
+  for (size_t k = 0; k < n; ++k) {
+    auto it = known.find(queries[k]);
+    if (it != known.end()) {
+      answer[k] = it->second;
+    } else {
+      missing.emplace(queries[k], kUnknownId);
+    }
+  }
+  int64_t any = missing.empty() ? 0 : 1;
+  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+      MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT64_T, MPI_MAX, comm.get()), "MPI_Allreduce"));
+  if (!any) return answer;
+
+  const int size = comm.size();
+  // 1. The directory: owned pairs to their home ranks.
+  std::vector<std::vector<int64_t>> out(size);
+  for (size_t k = 0; k < owned_ids.size(); ++k) {
+    auto& b = out[home(owned_ids[k], size)];
+    b.push_back(owned_ids[k]);
+    b.push_back(owned_positions[k]);
+  }
+  std::vector<int64_t> in;
+  std::vector<int> from;
+  PARIO_RETURN_IF_ERROR(exchange(comm, out, &in, &from));
+  std::unordered_map<int64_t, int64_t> directory;
+  directory.reserve(in.size() / 2);
+  for (size_t k = 0; k + 1 < in.size(); k += 2) directory.emplace(in[k], in[k + 1]);
+  in.clear();
+
+  // 2. The misses to the ranks that keep them, and 3. the answers back.
+  for (auto& b : out) b.clear();
+  for (const auto& [id, unused] : missing) out[home(id, size)].push_back(id);
+  PARIO_RETURN_IF_ERROR(exchange(comm, out, &in, &from));
+  for (int64_t& id : in) {
+    auto it = directory.find(id);
+    id = it == directory.end() ? kUnknownId : it->second;
+  }
+  directory.clear();
+  std::vector<std::vector<int64_t>> back(size);
+  size_t at = 0;
+  for (int r = 0; r < size; ++r) {
+    back[r].assign(in.begin() + static_cast<std::ptrdiff_t>(at), in.begin() + static_cast<std::ptrdiff_t>(at + from[r]));
+    at += static_cast<size_t>(from[r]);
+  }
+  std::vector<int64_t> answers;
+  PARIO_RETURN_IF_ERROR(exchange(comm, back, &answers, &from));
+  // The answers come back per home rank, in the order the misses were sent.
+  std::vector<size_t> next(size, 0), start(size, 0);
+  for (int r = 1; r < size; ++r) start[r] = start[r - 1] + static_cast<size_t>(from[r - 1]);
+  for (auto& [id, value] : missing) {
+    const int r = home(id, size);
+    value = answers[start[r] + next[r]++];
+  }
+  for (size_t k = 0; k < n; ++k) {
+    if (answer[k] == kUnknownId) answer[k] = missing[queries[k]];
+  }
+  return answer;
+}
+
+}  // namespace pario::exodus

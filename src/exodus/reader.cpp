@@ -1,0 +1,407 @@
+// An Exodus II file read in slices by all ranks (reader.h).
+//
+// Open: rank 0 reads the header, asking decode_header how many bytes it
+// needs until it has all of it, then the small variables (block ids,
+// names, variable names) and the times; it broadcasts the header bytes
+// and one blob of the rest, so every rank decodes the same view without
+// touching the file. Failures on rank 0 (a missing file, a damaged header)
+// are agreed before anything else is sent.
+//
+// A read: one decomposition of every rank's range of the variable (the
+// ranges may overlap or leave gaps), one collective read through the
+// aggregators, then the decomposition is freed. The file is untrusted:
+// the header's offsets were checked against the file's size by
+// decode_header, the ranges against the dimensions here.
+#include "exodus/reader.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "base/convert.h"
+#include "collective/layout.h"
+#include "collective/transfer.h"
+
+namespace pario::exodus {
+namespace {
+
+using collective::Decomposition;
+using collective::Run;
+
+Status corrupt(const std::string& what) { return Status(Code::kCorrupt, what); }
+
+// Rows of `width` characters, each up to its first NUL.
+std::vector<std::string> text_rows(const std::vector<unsigned char>& bytes, int64_t rows, int64_t width) {
+  std::vector<std::string> out;
+  for (int64_t r = 0; r < rows; ++r) {
+    const char* row = reinterpret_cast<const char*>(bytes.data()) + r * width;
+    out.emplace_back(row, strnlen(row, static_cast<size_t>(width)));
+  }
+  return out;
+}
+
+bool is_real(NcType t) { return t == NcType::kFloat || t == NcType::kDouble; }
+bool is_integer(NcType t) { return t == NcType::kInt || t == NcType::kInt64 || t == NcType::kShort; }
+
+// The checked shape of variable `name`: its dimensions' names must be
+// `dims` (the record dimension for "time_step").
+Result<int> variable(const Model& m, const std::string& name, const std::vector<std::string>& dims, bool real,
+                     bool required) {
+  const int v = m.find_var(name);
+  if (v < 0) {
+    if (required) return corrupt("not an Exodus file: no variable " + name);
+    return -1;
+  }
+  const Variable& var = m.vars[v];
+  bool ok = var.dims.size() == dims.size();
+  for (size_t k = 0; ok && k < dims.size(); ++k) ok = m.dims[var.dims[k]].name == dims[k];
+  if (!ok) return corrupt("variable " + name + " does not have the dimensions Exodus gives it");
+  if (real ? !is_real(var.type) : !(is_integer(var.type) || var.type == NcType::kChar)) {
+    return corrupt("variable " + name + " has type " + nc_type_name(var.type));
+  }
+  return v;
+}
+
+int64_t dim_length(const Model& m, const std::string& name) {
+  const int d = m.find_dim(name);
+  return d < 0 ? 0 : m.dims[d].length;
+}
+
+// Integers of an integer variable's bytes (big-endian), as int64.
+Result<std::vector<int64_t>> integers(const Model& m, int v, const std::vector<unsigned char>& bytes, size_t n) {
+  const ElementType t = element_type_of(m.vars[v].type);
+  if (bytes.size() < n * element_size(t)) return corrupt("variable " + m.vars[v].name + " is short");
+  std::vector<int64_t> out(n);
+  PARIO_RETURN_IF_ERROR(convert_from(t, bytes.data(), ByteOrder::kBig, ElementType::kInt64, out.data(), n));
+  return out;
+}
+
+Result<std::vector<std::string>> names(const Model& m, const std::string& var, int64_t rows,
+                                       const std::function<std::vector<unsigned char>(int)>& fetch) {
+  const int v = m.find_var(var);
+  if (v < 0 || rows == 0) return std::vector<std::string>(static_cast<size_t>(rows));
+  const Variable& x = m.vars[v];
+  if (x.type != NcType::kChar || x.dims.size() != 2 || m.dims[x.dims[0]].length != rows) {
+    return corrupt("variable " + var + " is not " + std::to_string(rows) + " names");
+  }
+  const int64_t width = m.dims[x.dims[1]].length;
+  const std::vector<unsigned char> bytes = fetch(v);
+  if (static_cast<int64_t>(bytes.size()) < rows * width) return corrupt("variable " + var + " is short");
+  return text_rows(bytes, rows, width);
+}
+
+}  // namespace
+
+std::vector<int> small_variables(const Model& model) {
+  std::vector<int> out;
+  for (const char* n : {"eb_prop1", "eb_names", "name_glo_var", "name_nod_var", "name_elem_var"}) {
+    const int v = model.find_var(n);
+    if (v >= 0 && !model.is_record_var(v)) out.push_back(v);
+  }
+  return out;
+}
+
+Result<FileInfo> exodus_info(const Header& header, const std::function<std::vector<unsigned char>(int)>& fetch) {
+  const Model& m = header.model;
+  FileInfo f;
+  for (const Attribute& a : m.attributes) {
+    if (a.name == "title" && a.type == NcType::kChar) {
+      const std::string t = a.text();
+      f.title = t.substr(0, t.find('\0'));
+    }
+  }
+  if (m.find_dim("num_dim") < 0) return corrupt("not an Exodus file: no dimension num_dim");
+  f.num_dim = static_cast<int>(dim_length(m, "num_dim"));
+  if (f.num_dim < 1 || f.num_dim > 3) return corrupt("num_dim is " + std::to_string(f.num_dim));
+  f.num_nodes = dim_length(m, "num_nodes");
+  f.num_elem = dim_length(m, "num_elem");
+  f.num_node_sets = dim_length(m, "num_node_sets");
+  f.num_side_sets = dim_length(m, "num_side_sets");
+  if (m.find_var("coord") >= 0 || m.find_var("vals_nod_var") >= 0) {
+    return Status(Code::kUnsupported, "the old Exodus layout (one coord or vals_nod_var array) is not read yet");
+  }
+  if (f.num_nodes > 0) {
+    static const char* kCoord[3] = {"coordx", "coordy", "coordz"};
+    for (int d = 0; d < f.num_dim; ++d) {
+      PARIO_ASSIGN_OR_RETURN(int v, variable(m, kCoord[d], {"num_nodes"}, true, true));
+      f.coords.push_back(v);
+    }
+    PARIO_ASSIGN_OR_RETURN(f.node_map, variable(m, "node_num_map", {"num_nodes"}, false, false));
+  }
+  if (f.num_elem > 0) {
+    PARIO_ASSIGN_OR_RETURN(f.elem_map, variable(m, "elem_num_map", {"num_elem"}, false, false));
+  }
+
+  const int64_t nblk = dim_length(m, "num_el_blk");
+  PARIO_ASSIGN_OR_RETURN(f.global_vars, names(m, "name_glo_var", dim_length(m, "num_glo_var"), fetch));
+  PARIO_ASSIGN_OR_RETURN(f.nodal_vars, names(m, "name_nod_var", dim_length(m, "num_nod_var"), fetch));
+  PARIO_ASSIGN_OR_RETURN(f.element_vars, names(m, "name_elem_var", dim_length(m, "num_elem_var"), fetch));
+  if (!f.global_vars.empty()) {
+    PARIO_ASSIGN_OR_RETURN(f.global_values, variable(m, "vals_glo_var", {"time_step", "num_glo_var"}, true, true));
+  }
+  for (size_t v = 0; v < f.nodal_vars.size(); ++v) {
+    PARIO_ASSIGN_OR_RETURN(int x, variable(m, "vals_nod_var" + std::to_string(v + 1), {"time_step", "num_nodes"},
+                                           true, true));
+    f.nodal_values.push_back(x);
+  }
+  if (nblk > 0) {
+    PARIO_ASSIGN_OR_RETURN(int ids_var, variable(m, "eb_prop1", {"num_el_blk"}, false, true));
+    PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> ids, integers(m, ids_var, fetch(ids_var), static_cast<size_t>(nblk)));
+    PARIO_ASSIGN_OR_RETURN(std::vector<std::string> block_names, names(m, "eb_names", nblk, fetch));
+    int64_t offset = 0;
+    for (int64_t b = 0; b < nblk; ++b) {
+      FileInfo::Block k;
+      const std::string n = std::to_string(b + 1);
+      k.id = ids[b];
+      k.name = block_names[b];
+      const std::string in_blk = "num_el_in_blk" + n, per_el = "num_nod_per_el" + n;
+      PARIO_ASSIGN_OR_RETURN(k.connect, variable(m, "connect" + n, {in_blk, per_el}, false, false));
+      if (k.connect >= 0) {
+        k.count = dim_length(m, in_blk);
+        k.nodes_per_element = static_cast<int>(dim_length(m, per_el));
+        for (const Attribute& a : m.vars[k.connect].attributes) {
+          if (a.name == "elem_type") k.type = a.text().substr(0, a.text().find('\0'));
+        }
+      }
+      for (size_t v = 0; v < f.element_vars.size(); ++v) {
+        int x = -1;
+        if (k.connect >= 0) {
+          PARIO_ASSIGN_OR_RETURN(x, variable(m, "vals_elem_var" + std::to_string(v + 1) + "eb" + n,
+                                             {"time_step", in_blk}, true, false));
+        }
+        k.values.push_back(x);
+      }
+      f.block_offset.push_back(offset);
+      offset += k.count;
+      f.blocks.push_back(std::move(k));
+    }
+    if (offset != f.num_elem) {
+      return corrupt("the blocks hold " + std::to_string(offset) + " elements, num_elem is " +
+                     std::to_string(f.num_elem));
+    }
+  }
+  return f;
+}
+
+Result<std::unique_ptr<Reader>> Reader::open(std::shared_ptr<const comm::Group> group, const std::string& path,
+                                             ReaderOptions options) {
+  std::unique_ptr<Reader> r(new Reader);
+  const comm::Comm& comm = group->comm_object();
+  r->group_ = group;
+  r->options_ = std::move(options);
+  r->options_.collective.byte_order = ByteOrder::kBig;
+  Status local;
+  if (!r->options_.storage || !r->options_.engine) local = Status(Code::kInvalidArgument, "the reader needs a storage and an engine");
+  device::OpenOptions o;
+  o.write = false;
+  if (local.ok()) {
+    Result<std::unique_ptr<device::Device>> d = r->options_.storage->open(path, o);
+    local = d.status();
+    if (d.ok()) r->device_ = std::move(d).value();
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+
+  // Rank 0: the header's bytes, then the small variables and the times.
+  std::vector<unsigned char> head, blob;
+  int64_t sizes[3] = {0, 0, 0};  // header bytes, blob bytes, file size
+  if (comm.rank() == 0) {
+    local = [&]() -> Status {
+      PARIO_ASSIGN_OR_RETURN(uint64_t file_size, r->device_->size());
+      sizes[2] = static_cast<int64_t>(file_size);
+      size_t want = static_cast<size_t>(std::min<uint64_t>(file_size, 1 << 16));
+      for (;;) {
+        head.resize(want);
+        size_t got = 0;
+        PARIO_RETURN_IF_ERROR(r->device_->read_at(0, head.data(), want, &got));
+        head.resize(got);
+        PARIO_ASSIGN_OR_RETURN(Decoded d, decode_header(head.data(), head.size(), static_cast<int64_t>(file_size)));
+        if (d.complete()) {
+          r->header_ = std::move(d.header);
+          break;
+        }
+        want = static_cast<size_t>(d.need);
+      }
+      const Model& m = r->header_.model;
+      for (int v : small_variables(m)) {
+        const VarLayout& l = r->header_.layout.vars[v];
+        const size_t at = blob.size();
+        blob.resize(at + static_cast<size_t>(l.bytes));
+        size_t got = 0;
+        PARIO_RETURN_IF_ERROR(r->device_->read_at(static_cast<uint64_t>(l.begin), blob.data() + at,
+                                                  static_cast<size_t>(l.bytes), &got));
+      }
+      const int t = m.find_var("time_whole");
+      if (t >= 0 && m.is_record_var(t)) {
+        const VarLayout& l = r->header_.layout.vars[t];
+        const size_t size = nc_type_size(m.vars[t].type);
+        for (int64_t k = 0; k < r->header_.numrecs; ++k) {
+          unsigned char bytes[8] = {0};
+          size_t got = 0;
+          PARIO_RETURN_IF_ERROR(r->device_->read_at(
+              static_cast<uint64_t>(l.begin + k * r->header_.layout.recsize), bytes, size, &got));
+          double time = 0;
+          PARIO_RETURN_IF_ERROR(convert_from(element_type_of(m.vars[t].type), bytes, ByteOrder::kBig,
+                                             ElementType::kDouble, &time, 1));
+          r->info_.times.push_back(time);
+        }
+      }
+      return Status::Ok();
+    }();
+    sizes[0] = static_cast<int64_t>(head.size());
+    sizes[1] = static_cast<int64_t>(blob.size());
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  PARIO_RETURN_IF_ERROR(group->broadcast(sizes, sizeof sizes, 0));
+  head.resize(static_cast<size_t>(sizes[0]));
+  blob.resize(static_cast<size_t>(sizes[1]));
+  std::vector<double> times = r->info_.times;
+  PARIO_RETURN_IF_ERROR(group->broadcast(head.data(), head.size(), 0));
+  PARIO_RETURN_IF_ERROR(group->broadcast(blob.data(), blob.size(), 0));
+  if (comm.rank() != 0) {
+    Result<Decoded> d = decode_header(head.data(), head.size(), sizes[2]);
+    local = d.status();
+    if (d.ok()) r->header_ = std::move(d->header);
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  int64_t steps = r->header_.numrecs;
+  times.resize(static_cast<size_t>(std::max<int64_t>(steps, 0)));
+  PARIO_RETURN_IF_ERROR(group->broadcast(times.data(), times.size() * sizeof(double), 0));
+
+  // Every rank: the Exodus view, from the blob.
+  std::vector<int> smalls = small_variables(r->header_.model);
+  Result<FileInfo> info = exodus_info(r->header_, [&](int v) {
+    size_t at = 0;
+    for (int s : smalls) {
+      const size_t len = static_cast<size_t>(r->header_.layout.vars[s].bytes);
+      if (s == v) return std::vector<unsigned char>(blob.begin() + static_cast<std::ptrdiff_t>(at),
+                                                    blob.begin() + static_cast<std::ptrdiff_t>(at + len));
+      at += len;
+    }
+    return std::vector<unsigned char>();
+  });
+  PARIO_RETURN_IF_ERROR(info.status());  // the same on every rank: the same bytes
+  r->info_ = std::move(info).value();
+  r->info_.times = std::move(times);
+  r->target_ = std::make_unique<collective::DeviceTarget>(r->device_.get(), r->options_.engine);
+  return r;
+}
+
+Reader::~Reader() {
+  if (device_) (void)device_->close();
+}
+
+Status Reader::check_range(int64_t start, int64_t count, int64_t size, const char* what) const {
+  if (closed_) return Status(Code::kState, "the file is closed");
+  if (start < 0 || count < 0 || start > size || count > size - start) {
+    return Status(Code::kOutOfRange, std::string(what) + " [" + std::to_string(start) + ", " + std::to_string(start) +
+                                         " + " + std::to_string(count) + ") is not within 0.." + std::to_string(size));
+  }
+  return Status::Ok();
+}
+
+Status Reader::check_step(int step) const {
+  if (step < 1 || static_cast<size_t>(step) > info_.times.size()) {
+    return Status(Code::kOutOfRange, "step " + std::to_string(step) + " is not in 1.." + std::to_string(info_.times.size()));
+  }
+  return Status::Ok();
+}
+
+Status Reader::read_range(int var, int64_t record, int64_t first, int64_t size, int64_t start, int64_t count,
+                          int64_t per, ElementType mem_type, void* out) {
+  std::vector<Run> runs;
+  if (count > 0) runs.push_back(Run{start * per, count * per, 0});
+  const NcType type = header_.model.vars[static_cast<size_t>(var)].type;
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
+                         Decomposition::create(*group_, collective::sort_runs(std::move(runs)), size * per,
+                                               element_type_of(type), options_.collective));
+  const VarLayout& l = header_.layout.vars[static_cast<size_t>(var)];
+  const uint64_t offset = static_cast<uint64_t>(l.begin + record * header_.layout.recsize +
+                                                first * static_cast<int64_t>(nc_type_size(type)));
+  Status s;
+  Result<std::unique_ptr<collective::Transfer>> t = collective::Transfer::start_read(*d, *target_, offset, mem_type, out);
+  s = t.ok() ? (*t)->wait() : t.status();
+  Status f = d->free();
+  return s.ok() ? f : s;
+}
+
+Status Reader::read_coords(int64_t start, int64_t count, ElementType mem_type, void* const out[3]) {
+  Status local = check_range(start, count, info_.num_nodes, "nodes");
+  for (int d = 0; local.ok() && count > 0 && d < info_.num_dim; ++d) {
+    if (!out || !out[d]) local = Status(Code::kInvalidArgument, "the output of dimension " + std::to_string(d + 1) + " is null");
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  for (int d = 0; d < info_.num_dim && info_.num_nodes > 0; ++d) {
+    PARIO_RETURN_IF_ERROR(read_range(info_.coords[d], 0, 0, info_.num_nodes, start, count, 1, mem_type,
+                                     count > 0 ? out[d] : nullptr));
+  }
+  return Status::Ok();
+}
+
+Status Reader::read_node_ids(int64_t start, int64_t count, int64_t* ids) {
+  Status local = check_range(start, count, info_.num_nodes, "nodes");
+  if (local.ok() && count > 0 && !ids) local = Status(Code::kInvalidArgument, "ids is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  if (info_.node_map < 0) {  // no map: ids are positions + 1
+    for (int64_t k = 0; k < count; ++k) ids[k] = start + k + 1;
+    return Status::Ok();
+  }
+  return read_range(info_.node_map, 0, 0, info_.num_nodes, start, count, 1, ElementType::kInt64, ids);
+}
+
+Status Reader::read_block(size_t b, int64_t start, int64_t count, int64_t* ids, int64_t* connectivity) {
+  Status local = b < info_.blocks.size() ? Status::Ok()
+                                         : Status(Code::kInvalidArgument, "block index " + std::to_string(b) + " is not in the file");
+  if (local.ok()) local = check_range(start, count, info_.blocks[b].count, "elements");
+  if (local.ok() && count > 0 && !connectivity) local = Status(Code::kInvalidArgument, "connectivity is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  const FileInfo::Block& k = info_.blocks[b];
+  if (k.count == 0) return Status::Ok();
+  // Every rank takes part in both reads; ids == null reads into a scratch array.
+  std::vector<int64_t> scratch;
+  int64_t* id_out = ids;
+  if (!id_out) {
+    scratch.resize(static_cast<size_t>(count));
+    id_out = scratch.data();
+  }
+  if (info_.elem_map >= 0) {
+    PARIO_RETURN_IF_ERROR(read_range(info_.elem_map, 0, info_.block_offset[b], k.count, start, count, 1,
+                                     ElementType::kInt64, id_out));
+  } else {
+    for (int64_t e = 0; e < count; ++e) id_out[e] = info_.block_offset[b] + start + e + 1;
+  }
+  return read_range(k.connect, 0, 0, k.count, start, count, k.nodes_per_element, ElementType::kInt64, connectivity);
+}
+
+Status Reader::read_nodal_values(int step, size_t v, int64_t start, int64_t count, ElementType mem_type, void* out) {
+  Status local = check_step(step);
+  if (local.ok() && v >= info_.nodal_vars.size()) local = Status(Code::kInvalidArgument, "nodal variable " + std::to_string(v + 1) + " is not in the file");
+  if (local.ok()) local = check_range(start, count, info_.num_nodes, "nodes");
+  if (local.ok() && count > 0 && !out) local = Status(Code::kInvalidArgument, "values is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  return read_range(info_.nodal_values[v], step - 1, 0, info_.num_nodes, start, count, 1, mem_type, out);
+}
+
+Status Reader::read_element_values(int step, size_t v, size_t b, int64_t start, int64_t count, ElementType mem_type,
+                                   void* out) {
+  Status local = check_step(step);
+  if (local.ok() && v >= info_.element_vars.size()) local = Status(Code::kInvalidArgument, "element variable " + std::to_string(v + 1) + " is not in the file");
+  if (local.ok() && b >= info_.blocks.size()) local = Status(Code::kInvalidArgument, "block index " + std::to_string(b) + " is not in the file");
+  if (local.ok()) local = check_range(start, count, info_.blocks[b].count, "elements");
+  if (local.ok() && info_.blocks[b].count > 0 && info_.blocks[b].values[v] < 0) {
+    local = Status(Code::kNotFound, "block " + std::to_string(info_.blocks[b].id) + " has no element variable " + std::to_string(v + 1));
+  }
+  if (local.ok() && count > 0 && !out) local = Status(Code::kInvalidArgument, "values is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  if (info_.blocks[b].count == 0) return Status::Ok();
+  return read_range(info_.blocks[b].values[v], step - 1, 0, info_.blocks[b].count, start, count, 1, mem_type, out);
+}
+
+Status Reader::close() {
+  if (closed_) return Status(Code::kState, "the file is closed");
+  closed_ = true;
+  Status s = device_->close();
+  device_.reset();
+  return comm::agree(group_->comm_object(), s);
+}
+
+}  // namespace pario::exodus

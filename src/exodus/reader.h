@@ -1,0 +1,112 @@
+// An existing Exodus II file (netCDF classic, any writer: pario,
+// libexodusii, meshio) opened by all ranks of a group, each reading the
+// slices it asks for: ranges of nodes, of a block's elements, of a step's
+// values. The group need not be the one that wrote the file.
+//
+// open: rank 0 reads the header (netcdf_classic decode_header, the file
+// untrusted) and the small variables (ids, names, times), and broadcasts
+// the bytes; every rank decodes the same and checks the Exodus shapes
+// (kCorrupt naming the variable whose dimensions or type do not fit;
+// kUnsupported for a netCDF-4 file or the old single-array layout of
+// nodal variables). A read is collective: each rank checks its range,
+// all agree, then one decomposition of the ranges (collective/
+// decomposition.h) reads through the aggregators, converting from the
+// file's type and byte order to the caller's.
+//
+// Thread safety: one thread per rank calls a reader.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/element_type.h"
+#include "base/status.h"
+#include "collective/decomposition.h"
+#include "collective/target.h"
+#include "comm/group.h"
+#include "device/async.h"
+#include "device/storage.h"
+#include "exodus/netcdf_classic.h"
+
+namespace pario::exodus {
+
+struct ReaderOptions {
+  collective::CollectiveOptions collective;  // byte order: always big-endian here
+  std::shared_ptr<device::Storage> storage;
+  device::AsyncEngine* engine = nullptr;     // required
+};
+
+// What a file holds, as every rank sees it after open.
+struct FileInfo {
+  std::string title;
+  int num_dim = 0;
+  int64_t num_nodes = 0, num_elem = 0;
+  int64_t num_node_sets = 0, num_side_sets = 0;
+  struct Block {
+    int64_t id = 0;
+    std::string name, type;
+    int64_t count = 0;
+    int nodes_per_element = 0;
+    int connect = -1;          // netCDF variable, -1 when empty
+    std::vector<int> values;   // per element variable, -1 where the truth table has none
+  };
+  std::vector<Block> blocks;
+  std::vector<std::string> global_vars, nodal_vars, element_vars;
+  std::vector<double> times;   // one per step (numrecs)
+  std::vector<int> coords;     // coordx/y/z variables
+  int node_map = -1, elem_map = -1, global_values = -1;
+  std::vector<int> nodal_values;
+  std::vector<int64_t> block_offset;
+};
+
+class Reader {
+ public:
+  static Result<std::unique_ptr<Reader>> open(std::shared_ptr<const comm::Group> group, const std::string& path,
+                                              ReaderOptions options);
+  ~Reader();
+
+  const FileInfo& info() const { return info_; }
+  const Header& header() const { return header_; }
+
+  // Nodes [start, start + count) (0-based file positions): coordinates
+  // (out[d] for each of num_dim dimensions) and global ids.
+  Status read_coords(int64_t start, int64_t count, ElementType mem_type, void* const out[3]);
+  Status read_node_ids(int64_t start, int64_t count, int64_t* ids);
+  // Elements [start, start + count) of block b: global ids (may be null)
+  // and connectivity as 1-based node positions (count * nodes per element).
+  Status read_block(size_t b, int64_t start, int64_t count, int64_t* ids, int64_t* connectivity);
+  // Values of step (1-based) for nodes / block b's elements [start, start + count).
+  Status read_nodal_values(int step, size_t v, int64_t start, int64_t count, ElementType mem_type, void* out);
+  Status read_element_values(int step, size_t v, size_t b, int64_t start, int64_t count, ElementType mem_type,
+                             void* out);
+  Status close();
+
+ private:
+  Reader() = default;
+  // Collective: every rank's range [start, start + count) of var's
+  // (record) slab, `per` values per entry, into out.
+  Status read_range(int var, int64_t record, int64_t first, int64_t size, int64_t start, int64_t count, int64_t per,
+                    ElementType mem_type, void* out);
+  Status check_range(int64_t start, int64_t count, int64_t size, const char* what) const;
+  Status check_step(int step) const;
+
+  std::shared_ptr<const comm::Group> group_;
+  ReaderOptions options_;
+  std::unique_ptr<device::Device> device_;
+  std::unique_ptr<collective::Target> target_;
+  Header header_;
+  FileInfo info_;
+  bool closed_ = false;
+};
+
+// The small variables the Exodus view needs (ids, names), by index.
+std::vector<int> small_variables(const Model& model);
+// The Exodus view of a decoded header and its small variables' bytes
+// (fetch(v): variable v's bytes as the file holds them, for v among
+// small_variables); pure, for tests. kCorrupt names a variable whose shape
+// or type does not fit; kUnsupported for layouts not read yet.
+Result<FileInfo> exodus_info(const Header& header, const std::function<std::vector<unsigned char>(int)>& fetch);
+
+}  // namespace pario::exodus

@@ -1,0 +1,508 @@
+// One Exodus II file written by all ranks at once (writer.h).
+//
+// The mechanism, step by step:
+//
+//   definition  Every rank holds the same Definition (capi agreed each
+//               call's arguments). end_define builds the netCDF model
+//               (model.h) and places it (netcdf_classic.h layout(): CDF-2
+//               unless a variable needs CDF-5); rank 0 alone writes the
+//               header and the small variables. Nothing of the mesh is in
+//               any header field, so the header never moves again.
+//
+//   positions   A rank's nodes get their positions from one key sort of
+//               all ranks' ids (collective/key_sort.h): dense ranks in
+//               increasing id, plus an owner flag on exactly one holder of
+//               each id (the lowest rank). The distinct count must be
+//               num_nodes. Elements of a block likewise, but an element
+//               held twice is an error. Set entries are sorted by the
+//               file position of what they name (their key), so a set, too,
+//               comes out the same at any P; entries several ranks pass are
+//               written once.
+//
+//   lookups     Connectivity and sets name nodes and elements by global
+//               id. The rank's own table answers what it knows; the rest
+//               goes through the distributed directory (directory.h),
+//               built only when some rank needs it.
+//
+//   transfers   For each array, a decomposition (collective/decomposition.h)
+//               maps this rank's owned entries to their file positions,
+//               memory position = where the caller holds them, so the
+//               caller's buffer is read in place, non-owned entries
+//               skipped. The nodes' and each block's decomposition of reals
+//               are kept and serve every step; the ones for integers
+//               (maps, connectivity, sets) are used once and freed.
+//
+//   steps       begin_step opens record r = step - 1; each value lands at
+//               the variable's begin + r * recsize. end_step: rank 0 writes
+//               the time, every rank syncs (a network file system flushes
+//               each client's pages), then rank 0 raises numrecs to step:
+//               a reader never counts a step whose data is not on disk.
+#include "exodus/writer.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <string>
+#include <unordered_set>
+
+#include "base/convert.h"
+#include "collective/key_sort.h"
+#include "collective/layout.h"
+#include "collective/transfer.h"
+#include "exodus/directory.h"
+
+namespace pario::exodus {
+namespace {
+
+using collective::Decomposition;
+using collective::Run;
+
+constexpr int64_t kMaxFileInt = INT32_MAX;
+
+Status bad(const std::string& what) { return Status(Code::kInvalidArgument, what); }
+Status state(const std::string& what) { return Status(Code::kState, what); }
+
+// Checks ids: positive, 32-bit, not repeated on this rank.
+Status check_ids(const int64_t* ids, int64_t n, const char* what) {
+  std::unordered_set<int64_t> seen;
+  seen.reserve(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) {
+    if (ids[k] <= 0 || ids[k] > kMaxFileInt) {
+      return bad(std::string(what) + "[" + std::to_string(k) + "] = " + std::to_string(ids[k]) +
+                 " is not in 1..2^31-1");
+    }
+    if (!seen.insert(ids[k]).second) {
+      return bad(std::string(what) + "[" + std::to_string(k) + "]: id " + std::to_string(ids[k]) +
+                 " is given twice on this rank");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Writer>> Writer::create(std::shared_ptr<const comm::Group> group, const std::string& path,
+                                               WriterOptions options) {
+  std::unique_ptr<Writer> w(new Writer);
+  const comm::Comm& comm = group->comm_object();
+  w->group_ = std::move(group);
+  w->rank_ = comm.rank();
+  w->path_ = path;
+  w->options_ = std::move(options);
+  w->options_.collective.byte_order = ByteOrder::kBig;  // netCDF classic
+  Status local;
+  if (!w->options_.storage || !w->options_.engine) local = bad("the writer needs a storage and an engine");
+  device::OpenOptions o;
+  o.create = true;
+  o.truncate = true;
+  if (local.ok() && w->rank_ == 0) {
+    Result<std::unique_ptr<device::Device>> d = w->options_.storage->open(path, o);
+    local = d.status();
+    if (d.ok()) w->device_ = std::move(d).value();
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  if (w->rank_ != 0) {
+    o.create = false;
+    o.truncate = false;
+    Result<std::unique_ptr<device::Device>> d = w->options_.storage->open(path, o);
+    local = d.status();
+    if (d.ok()) w->device_ = std::move(d).value();
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  w->target_ = std::make_unique<collective::DeviceTarget>(w->device_.get(), w->options_.engine);
+  return w;
+}
+
+Writer::~Writer() {
+  if (device_) (void)device_->close();
+}
+
+template <typename Work>
+Status Writer::on_root(Work&& work) {
+  Status s = rank_ == 0 ? work() : Status::Ok();
+  return comm::agree(group_->comm_object(), s);
+}
+
+Status Writer::end_define() {
+  if (!defining_) return state("the definition is already ended");
+  Status local;
+  Result<Built> built = build(def_);
+  local = built.status();
+  Result<Layout> placed = local.ok() ? place(*built, def_.format) : Result<Layout>(local);
+  local = placed.status();
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  built_ = std::move(built).value();
+  layout_ = std::move(placed).value();
+  PARIO_RETURN_IF_ERROR(on_root([&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(std::vector<unsigned char> header, encode_header(built_.model, layout_, 0));
+    PARIO_RETURN_IF_ERROR(device_->write_at(0, header.data(), header.size()));
+    for (const VarBytes& v : metadata(def_, built_)) {
+      PARIO_RETURN_IF_ERROR(
+          device_->write_at(static_cast<uint64_t>(layout_.vars[v.var].begin), v.bytes.data(), v.bytes.size()));
+    }
+    return Status::Ok();
+  }));
+  blocks_.resize(def_.blocks.size());
+  defining_ = false;
+  return Status::Ok();
+}
+
+Status Writer::ready_for_data() {
+  if (closed_) return state("the file is closed");
+  if (defining_) return end_define();
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<Decomposition>> Writer::decomposition(std::vector<Run> runs, int64_t global_size,
+                                                              NcType type) {
+  return Decomposition::create(*group_, collective::sort_runs(std::move(runs)), global_size, element_type_of(type),
+                               options_.collective);
+}
+
+Result<std::unique_ptr<Decomposition>> Writer::decomposition_of(const std::vector<int64_t>& positions,
+                                                                 int64_t global_size, int64_t per_entry,
+                                                                 NcType type) {
+  std::vector<Run> runs;
+  runs.reserve(positions.size());
+  for (size_t k = 0; k < positions.size(); ++k) {
+    if (positions[k] < 0) continue;  // not this rank's to write
+    runs.push_back(Run{positions[k] * per_entry, per_entry, static_cast<int64_t>(k) * per_entry});
+  }
+  return decomposition(std::move(runs), global_size * per_entry, type);
+}
+
+Status Writer::free_decomposition(std::unique_ptr<Decomposition>& d) {
+  if (!d) return Status::Ok();
+  Status s = d->free();
+  d.reset();
+  return s;
+}
+
+Status Writer::write_array(Decomposition& d, int var, int64_t record, int64_t first, ElementType mem_type,
+                           const void* buf) {
+  const VarLayout& v = layout_.vars[static_cast<size_t>(var)];
+  const int64_t size = static_cast<int64_t>(nc_type_size(built_.model.vars[static_cast<size_t>(var)].type));
+  const uint64_t offset = static_cast<uint64_t>(v.begin + record * layout_.recsize + first * size);
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<collective::Transfer> t,
+                         collective::Transfer::start_write(d, *target_, offset, mem_type, buf, /*borrow=*/true));
+  return t->wait();
+}
+
+Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, const void* const coords[3]) {
+  PARIO_RETURN_IF_ERROR(ready_for_data());
+  const comm::Comm& comm = group_->comm_object();
+  Status local;
+  if (have_nodes_) local = state("the nodes were already put");
+  else if (n < 0) local = bad("n is negative");
+  else if (n > 0 && !ids) local = bad("ids is null");
+  for (int d = 0; local.ok() && n > 0 && d < def_.num_dim; ++d) {
+    if (!coords || !coords[d]) local = bad("the coordinates of dimension " + std::to_string(d + 1) + " are null");
+  }
+  if (local.ok()) local = check_ids(ids, n, "ids");
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr, collective::rank_keys(comm, ids, static_cast<size_t>(n)));
+  if (kr.distinct != def_.num_nodes) {
+    return bad("the ranks pass " + std::to_string(kr.distinct) + " distinct node ids; num_nodes is " +
+               std::to_string(def_.num_nodes));
+  }
+  node_position_.reserve(static_cast<size_t>(n));
+  std::vector<Run> runs;
+  for (int64_t k = 0; k < n; ++k) {
+    node_position_.emplace(ids[k], kr.positions[k]);
+    if (kr.owner[k]) {
+      owned_node_ids_.push_back(ids[k]);
+      owned_node_positions_.push_back(kr.positions[k]);
+      runs.push_back(Run{kr.positions[k], 1, k});
+    }
+  }
+  local_nodes_ = n;
+  have_nodes_ = true;
+  if (def_.num_nodes == 0) return Status::Ok();
+  PARIO_ASSIGN_OR_RETURN(node_reals_, decomposition(runs, def_.num_nodes, built_.real));
+  for (int d = 0; d < def_.num_dim; ++d) {
+    PARIO_RETURN_IF_ERROR(write_array(*node_reals_, built_.coords[d], 0, 0, mem_type, n > 0 ? coords[d] : nullptr));
+  }
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> ints, decomposition(runs, def_.num_nodes, NcType::kInt));
+  Status s = write_array(*ints, built_.node_map, 0, 0, ElementType::kInt64, ids);
+  Status f = free_decomposition(ints);
+  return s.ok() ? f : s;
+}
+
+Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t* connectivity) {
+  PARIO_RETURN_IF_ERROR(ready_for_data());
+  const comm::Comm& comm = group_->comm_object();
+  Status local;
+  const BlockDef* def = b < def_.blocks.size() ? &def_.blocks[b] : nullptr;
+  if (!def) local = bad("block index " + std::to_string(b) + " is not defined");
+  else if (!have_nodes_ && def->count > 0) local = state("put the nodes first (the connectivity names them)");
+  else if (blocks_[b].put) local = state("element block " + std::to_string(def->id) + " was already put");
+  else if (n < 0) local = bad("n is negative");
+  else if (n > 0 && (!ids || !connectivity)) local = bad("ids or connectivity is null");
+  if (local.ok()) local = check_ids(ids, n, "ids");
+  for (int64_t k = 0; local.ok() && k < n; ++k) {
+    if (element_position_.count(ids[k])) {
+      local = bad("element id " + std::to_string(ids[k]) + " is in two blocks on this rank");
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  const std::string what = "element block " + std::to_string(def->id);
+  PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr, collective::rank_keys(comm, ids, static_cast<size_t>(n)));
+  if (kr.duplicates) return bad(what + ": an element id is passed by two ranks");
+  if (kr.distinct != def->count) {
+    return bad(what + ": the ranks pass " + std::to_string(kr.distinct) + " elements; the block has " +
+               std::to_string(def->count));
+  }
+  const int64_t npe = def->nodes_per_element;
+  const size_t entries = static_cast<size_t>(n * npe);
+  PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> nodes, resolve(comm, node_position_, owned_node_ids_,
+                                                             owned_node_positions_, connectivity, entries));
+  for (size_t k = 0; local.ok() && k < entries; ++k) {
+    if (nodes[k] == kUnknownId) {
+      local = bad(what + ": element " + std::to_string(ids[k / static_cast<size_t>(npe)]) + " names node id " +
+                  std::to_string(connectivity[k]) + ", which no rank passed to put_nodes");
+    }
+    ++nodes[k];  // 1-based in the file
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  LocalBlock& lb = blocks_[b];
+  lb.positions = std::move(kr.positions);
+  lb.put = true;
+  const int64_t offset = built_.block_offset[b];
+  for (int64_t k = 0; k < n; ++k) {
+    element_position_.emplace(ids[k], offset + lb.positions[k]);
+    elem_ids_.push_back(ids[k]);
+    elem_positions_.push_back(offset + lb.positions[k]);
+  }
+  if (def->count == 0) return Status::Ok();
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> conn, decomposition_of(lb.positions, def->count, npe, NcType::kInt));
+  Status s = write_array(*conn, built_.blocks[b].connect, 0, 0, ElementType::kInt64, nodes.data());
+  Status f = free_decomposition(conn);
+  PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> map, decomposition_of(lb.positions, def->count, 1, NcType::kInt));
+  s = write_array(*map, built_.elem_map, 0, offset, ElementType::kInt64, ids);
+  f = free_decomposition(map);
+  PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
+  PARIO_ASSIGN_OR_RETURN(lb.reals, decomposition_of(lb.positions, def->count, 1, built_.real));
+  return Status::Ok();
+}
+
+Status Writer::put_attributes(size_t b, ElementType mem_type, const void* values) {
+  PARIO_RETURN_IF_ERROR(ready_for_data());
+  Status local;
+  const BlockDef* def = b < def_.blocks.size() ? &def_.blocks[b] : nullptr;
+  if (!def) local = bad("block index " + std::to_string(b) + " is not defined");
+  else if (def->attributes == 0) local = bad("element block " + std::to_string(def->id) + " has no attributes");
+  else if (!blocks_[b].put) local = state("put element block " + std::to_string(def->id) + " first");
+  else if (!blocks_[b].positions.empty() && !values) local = bad("values is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  if (def->count == 0) return Status::Ok();
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
+                         decomposition_of(blocks_[b].positions, def->count, def->attributes, built_.real));
+  Status s = write_array(*d, built_.blocks[b].attrib, 0, 0, mem_type, values);
+  Status f = free_decomposition(d);
+  return s.ok() ? f : s;
+}
+
+Status Writer::rank_entries(const std::vector<int64_t>& keys, const SetDef& def, const char* kind,
+                            std::vector<int64_t>* positions) {
+  PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr, collective::rank_keys(group_->comm_object(), keys.data(), keys.size()));
+  if (kr.distinct != def.count) {
+    return bad(std::string(kind) + " " + std::to_string(def.id) + ": the ranks pass " + std::to_string(kr.distinct) +
+               " distinct entries; the set has " + std::to_string(def.count));
+  }
+  // Entries several ranks pass are written by the first holder only.
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (!kr.owner[k]) kr.positions[k] = -1;
+  }
+  *positions = std::move(kr.positions);
+  return Status::Ok();
+}
+
+Status Writer::put_node_set(size_t s, int64_t n, const int64_t* node_ids, ElementType mem_type, const void* df) {
+  PARIO_RETURN_IF_ERROR(ready_for_data());
+  const comm::Comm& comm = group_->comm_object();
+  Status local;
+  const SetDef* def = s < def_.node_sets.size() ? &def_.node_sets[s] : nullptr;
+  if (!def) local = bad("node set index " + std::to_string(s) + " is not defined");
+  else if (!have_nodes_ && def->count > 0) local = state("put the nodes first (the set names them)");
+  else if (n < 0) local = bad("n is negative");
+  else if (n > 0 && !node_ids) local = bad("node_ids is null");
+  else if (n > 0 && def->df_per_entry > 0 && !df) local = bad("df is null; node set " + std::to_string(def->id) + " has distribution factors");
+  else if (df && def->df_per_entry == 0) local = bad("df given; node set " + std::to_string(def->id) + " has no distribution factors");
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  const std::string what = "node set " + std::to_string(def->id);
+  PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> nodes, resolve(comm, node_position_, owned_node_ids_,
+                                                             owned_node_positions_, node_ids, static_cast<size_t>(n)));
+  for (int64_t k = 0; local.ok() && k < n; ++k) {
+    if (nodes[k] == kUnknownId) {
+      local = bad(what + ": node id " + std::to_string(node_ids[k]) + " is not a node of the file");
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  std::vector<int64_t> positions;
+  PARIO_RETURN_IF_ERROR(rank_entries(nodes, *def, "node set", &positions));
+  if (def->count == 0) return Status::Ok();
+  for (int64_t& x : nodes) ++x;
+  const BuiltSet& bs = built_.node_sets[s];
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(positions, def->count, 1, NcType::kInt));
+  Status st = write_array(*d, bs.entries, 0, 0, ElementType::kInt64, nodes.data());
+  Status f = free_decomposition(d);
+  PARIO_RETURN_IF_ERROR(st.ok() ? f : st);
+  if (bs.df < 0) return Status::Ok();
+  PARIO_ASSIGN_OR_RETURN(d, decomposition_of(positions, def->count, 1, built_.real));
+  st = write_array(*d, bs.df, 0, 0, mem_type, df);
+  f = free_decomposition(d);
+  return st.ok() ? f : st;
+}
+
+Status Writer::put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, ElementType mem_type,
+                            const void* df) {
+  PARIO_RETURN_IF_ERROR(ready_for_data());
+  const comm::Comm& comm = group_->comm_object();
+  Status local;
+  const SetDef* def = s < def_.side_sets.size() ? &def_.side_sets[s] : nullptr;
+  if (!def) local = bad("side set index " + std::to_string(s) + " is not defined");
+  else if (n < 0) local = bad("n is negative");
+  else if (n > 0 && (!elem_ids || !sides)) local = bad("elem_ids or sides is null");
+  else if (n > 0 && def->df_per_entry > 0 && !df) local = bad("df is null; side set " + std::to_string(def->id) + " has distribution factors");
+  else if (df && def->df_per_entry == 0) local = bad("df given; side set " + std::to_string(def->id) + " has no distribution factors");
+  for (int64_t k = 0; local.ok() && k < n; ++k) {
+    if (sides[k] < 1 || sides[k] > 15) local = bad("sides[" + std::to_string(k) + "] = " + std::to_string(sides[k]) + " is not in 1..15");
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  const std::string what = "side set " + std::to_string(def->id);
+  PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> elems, resolve(comm, element_position_, elem_ids_, elem_positions_,
+                                                             elem_ids, static_cast<size_t>(n)));
+  std::vector<int64_t> keys(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) {
+    if (elems[k] == kUnknownId) {
+      if (local.ok()) local = bad(what + ": element id " + std::to_string(elem_ids[k]) + " is not an element of the file");
+      continue;
+    }
+    keys[k] = elems[k] * 16 + sides[k];
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  std::vector<int64_t> positions;
+  PARIO_RETURN_IF_ERROR(rank_entries(keys, *def, "side set", &positions));
+  if (def->count == 0) return Status::Ok();
+  for (int64_t& x : elems) ++x;
+  std::vector<int64_t> side_values(sides, sides + n);
+  const BuiltSet& bs = built_.side_sets[s];
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(positions, def->count, 1, NcType::kInt));
+  Status st = write_array(*d, bs.entries, 0, 0, ElementType::kInt64, elems.data());
+  if (st.ok()) st = write_array(*d, bs.sides, 0, 0, ElementType::kInt64, side_values.data());
+  Status f = free_decomposition(d);
+  PARIO_RETURN_IF_ERROR(st.ok() ? f : st);
+  if (bs.df < 0) return Status::Ok();
+  PARIO_ASSIGN_OR_RETURN(d, decomposition_of(positions, def->count, def->df_per_entry, built_.real));
+  st = write_array(*d, bs.df, 0, 0, mem_type, df);
+  f = free_decomposition(d);
+  return st.ok() ? f : st;
+}
+
+Status Writer::begin_step(int step, double time) {
+  PARIO_RETURN_IF_ERROR(ready_for_data());
+  if (open_ != 0) PARIO_RETURN_IF_ERROR(end_step());
+  if (step != steps_ + 1) {
+    return bad("step " + std::to_string(step) + " is not the next step (" + std::to_string(steps_ + 1) + ")");
+  }
+  open_ = step;
+  time_ = time;
+  return Status::Ok();
+}
+
+Status Writer::check_step(int step, const char* what) {
+  if (closed_) return state("the file is closed");
+  if (open_ == 0 || step != open_) {
+    return state(std::string(what) + " for step " + std::to_string(step) + ", which is not begun (" +
+                 (open_ ? "step " + std::to_string(open_) + " is" : std::string("none is")) +
+                 "; put the step's time first)");
+  }
+  return Status::Ok();
+}
+
+Status Writer::put_global_values(int step, ElementType mem_type, const void* values) {
+  Status local = check_step(step, "global values");
+  if (local.ok() && built_.global_values < 0) local = bad("no global variables are defined");
+  if (local.ok() && !values) local = bad("values is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  return on_root([&]() -> Status {
+    const size_t n = def_.global_vars.size();
+    std::vector<unsigned char> bytes(n * static_cast<size_t>(def_.float_size));
+    PARIO_RETURN_IF_ERROR(convert(mem_type, values, element_type_of(built_.real), bytes.data(), n, ByteOrder::kBig));
+    const int64_t at = layout_.vars[built_.global_values].begin + (step - 1) * layout_.recsize;
+    return device_->write_at(static_cast<uint64_t>(at), bytes.data(), bytes.size());
+  });
+}
+
+Status Writer::put_nodal_values(int step, size_t v, ElementType mem_type, const void* values) {
+  Status local = check_step(step, "nodal values");
+  if (local.ok() && v >= def_.nodal_vars.size()) local = bad("nodal variable " + std::to_string(v + 1) + " is not defined");
+  if (local.ok() && !node_reals_) local = state("put the nodes first");
+  if (local.ok() && local_nodes_ > 0 && !values) local = bad("values is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  return write_array(*node_reals_, built_.nodal_values[v], step - 1, 0, mem_type, values);
+}
+
+Status Writer::put_element_values(int step, size_t v, size_t b, ElementType mem_type, const void* values) {
+  Status local = check_step(step, "element values");
+  if (local.ok() && v >= def_.element_vars.size()) local = bad("element variable " + std::to_string(v + 1) + " is not defined");
+  if (local.ok() && b >= def_.blocks.size()) local = bad("block index " + std::to_string(b) + " is not defined");
+  if (local.ok() && !blocks_[b].put) local = state("put element block " + std::to_string(def_.blocks[b].id) + " first");
+  if (local.ok() && def_.blocks[b].count > 0 && built_.blocks[b].values[v] < 0) {
+    local = bad("the truth table has no element variable " + std::to_string(v + 1) + " on block " +
+                std::to_string(def_.blocks[b].id));
+  }
+  if (local.ok() && !blocks_[b].positions.empty() && !values) local = bad("values is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  if (def_.blocks[b].count == 0) return Status::Ok();
+  return write_array(*blocks_[b].reals, built_.blocks[b].values[v], step - 1, 0, mem_type, values);
+}
+
+Status Writer::end_step() {
+  if (closed_) return state("the file is closed");
+  if (open_ == 0) return Status::Ok();
+  const int64_t record = open_ - 1;
+  PARIO_RETURN_IF_ERROR(on_root([&]() -> Status {
+    unsigned char bytes[8];
+    PARIO_RETURN_IF_ERROR(convert(ElementType::kDouble, &time_, element_type_of(built_.real), bytes, 1, ByteOrder::kBig));
+    const int64_t at = layout_.vars[built_.time].begin + record * layout_.recsize;
+    return device_->write_at(static_cast<uint64_t>(at), bytes, static_cast<size_t>(def_.float_size));
+  }));
+  if (options_.sync_steps) PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), device_->sync()));
+  PARIO_RETURN_IF_ERROR(on_root([&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(std::vector<unsigned char> field, encode_numrecs(layout_.format, open_));
+    return device_->write_at(static_cast<uint64_t>(layout_.numrecs_offset), field.data(), field.size());
+  }));
+  steps_ = open_;
+  open_ = 0;
+  return Status::Ok();
+}
+
+Status Writer::close(bool abandon) {
+  if (closed_) return state("the file is closed");
+  Status first = abandon ? Status::Ok() : ready_for_data();
+  if (first.ok() && !defining_) first = end_step();
+  auto keep = [&](Status s) {
+    if (first.ok() && !s.ok()) first = std::move(s);
+  };
+  keep(free_decomposition(node_reals_));
+  for (LocalBlock& b : blocks_) keep(free_decomposition(b.reals));
+  // The file its full size, even where no rank wrote the last bytes (a
+  // variable nobody put, at the end of the fixed data).
+  Status root;
+  if (rank_ == 0 && !defining_) {
+    Result<int64_t> want = layout_.file_size(steps_);
+    Result<uint64_t> have = device_->size();
+    root = want.ok() ? have.status() : want.status();
+    if (root.ok() && *have < static_cast<uint64_t>(*want)) root = device_->truncate(static_cast<uint64_t>(*want));
+    if (root.ok()) root = device_->sync();
+  }
+  keep(comm::agree(group_->comm_object(), root));
+  keep(comm::agree(group_->comm_object(), device_->close()));
+  device_.reset();
+  closed_ = true;
+  return first;
+}
+
+}  // namespace pario::exodus

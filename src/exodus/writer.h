@@ -1,0 +1,169 @@
+// One Exodus II file written by all ranks of a group at once.
+//
+// Life of a writer (every call collective over the group, every rank
+// passing the same definitions; capi checks and agrees the arguments):
+//   1. create: rank 0 makes the file (truncating one there), then the
+//      others open it;
+//   2. definition(): the counts, blocks, sets, records and variable names
+//      (exodus/model.h), the same on every rank;
+//   3. end_define: the model is built and placed (CDF-2, CDF-5 where a
+//      variable outgrows it), rank 0 writes the header and the small
+//      variables (ids, names, QA/info, truth table);
+//   4. the mesh, each rank passing only what it holds: put_nodes (the
+//      nodes its elements use, with global ids and coordinates), put_block
+//      (its elements of a block, global ids and connectivity by global
+//      node ids), put_attributes, put_node_set, put_side_set;
+//   5. per step: begin_step (the time), put_global_values,
+//      put_nodal_values, put_element_values; end_step writes the time,
+//      syncs and raises numrecs; begin_step and close end an open step;
+//   6. close.
+//
+// Where things land (the file does not depend on the number of ranks):
+//   - nodes in increasing global id: a node's position is its rank among
+//     all distinct ids (collective/key_sort.h); a node several ranks pass
+//     is written by one of them, the lowest rank holding it (the key
+//     sort's owner), for coordinates, the id map and every nodal value;
+//   - elements in increasing global id within their block, blocks one
+//     after the other in definition order (elem_num_map likewise);
+//   - connectivity: global node ids become 1-based node positions, from
+//     the rank's own nodes or the distributed directory
+//     (exodus/directory.h); nobody holds all ids;
+//   - set entries in increasing node position (node sets) or (element
+//     position, side) (side sets), with their distribution factors.
+// Each array goes through the collective engine (one decomposition per
+// entity, reused for every step; aggregators write big buffers; the
+// caller's type becomes the file's, big-endian).
+//
+// Crash safety: numrecs (the count of steps a reader sees) is raised by
+// rank 0 only after every rank's data of the step is written and, unless
+// the options say otherwise, synced with the step's time value.
+//
+// Failures: every method returns the same status on every rank; a rank's
+// bad part (ids not positive or repeated, a count that does not add up, a
+// connectivity or set naming an id nobody passed) fails the call
+// everywhere before anything of it is written.
+//
+// Thread safety: one thread per rank calls a writer.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/element_type.h"
+#include "base/status.h"
+#include "collective/decomposition.h"
+#include "collective/target.h"
+#include "comm/group.h"
+#include "device/async.h"
+#include "device/storage.h"
+#include "exodus/model.h"
+
+namespace pario::exodus {
+
+// What capi hands down.
+struct WriterOptions {
+  collective::CollectiveOptions collective;  // byte order: always big-endian here
+  std::shared_ptr<device::Storage> storage;  // where the file is made
+  device::AsyncEngine* engine = nullptr;     // the transfers' engine (required)
+  bool sync_steps = true;                    // fdatasync before each numrecs update
+};
+
+class Writer {
+ public:
+  // Collective over group: makes the file at path (replacing one there).
+  static Result<std::unique_ptr<Writer>> create(std::shared_ptr<const comm::Group> group, const std::string& path,
+                                                WriterOptions options);
+  ~Writer();
+
+  // The definition, to be changed alike on every rank before end_define.
+  Definition& definition() { return def_; }
+  bool defining() const { return defining_; }
+  const Layout& layout() const { return layout_; }
+  int steps() const { return steps_; }      // steps whose numrecs is raised
+  int open_step() const { return open_; }   // the step begun and not ended, or 0
+
+  Status end_define();
+  // n nodes: global ids (> 0), coordinates of mem_type (coords[d] for each
+  // of num_dim dimensions; may be null only when n == 0).
+  Status put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, const void* const coords[3]);
+  // Block b (0-based, definition order): n elements, ids (> 0) and
+  // n * nodes_per_element global node ids.
+  Status put_block(size_t b, int64_t n, const int64_t* ids, const int64_t* connectivity);
+  // The block's attributes for the elements of put_block, in its order.
+  Status put_attributes(size_t b, ElementType mem_type, const void* values);
+  // Node set s: n global node ids; df (n values) when the set has factors.
+  Status put_node_set(size_t s, int64_t n, const int64_t* node_ids, ElementType mem_type, const void* df);
+  // Side set s: n (global element id, side 1..15); df (n * df_per_entry).
+  Status put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, ElementType mem_type,
+                      const void* df);
+  // Begins step `step` (1-based, the next one) at `time`, ending an open one.
+  Status begin_step(int step, double time);
+  // All ranks pass the same global values (num_glo_var of them); rank 0 writes.
+  Status put_global_values(int step, ElementType mem_type, const void* values);
+  // Nodal variable v (0-based) for the nodes of put_nodes, in its order.
+  Status put_nodal_values(int step, size_t v, ElementType mem_type, const void* values);
+  // Element variable v of block b for the elements of put_block.
+  Status put_element_values(int step, size_t v, size_t b, ElementType mem_type, const void* values);
+  // Writes the open step's time, syncs and raises numrecs (no open step: nothing).
+  Status end_step();
+  // Ends the step and the definition, makes the file its full size, closes.
+  // abandon: closes without ending the definition (no header is written).
+  Status close(bool abandon = false);
+
+ private:
+  Writer() = default;
+  // Rank 0 does `work`; every rank returns its status.
+  template <typename Work>
+  Status on_root(Work&& work);
+  Status write_array(collective::Decomposition& d, int var, int64_t record, int64_t first, ElementType mem_type,
+                     const void* buf);
+  Result<std::unique_ptr<collective::Decomposition>> decomposition(std::vector<collective::Run> runs,
+                                                                   int64_t global_size, NcType type);
+  Result<std::unique_ptr<collective::Decomposition>> decomposition_of(const std::vector<int64_t>& positions,
+                                                                      int64_t global_size, int64_t per_entry,
+                                                                      NcType type);
+  Status free_decomposition(std::unique_ptr<collective::Decomposition>& d);
+  Status check_step(int step, const char* what);
+  Status ready_for_data();
+  // Ranks a set's keys and checks the count; positions out.
+  Status rank_entries(const std::vector<int64_t>& keys, const SetDef& def, const char* kind,
+                      std::vector<int64_t>* positions);
+
+  std::shared_ptr<const comm::Group> group_;
+  int rank_ = 0;
+  std::string path_;
+  WriterOptions options_;
+  std::unique_ptr<device::Device> device_;
+  std::unique_ptr<collective::Target> target_;
+  Definition def_;
+  Built built_;
+  Layout layout_;
+  bool defining_ = true;
+  bool closed_ = false;
+
+  // Nodes as this rank passed them: global id -> position, and the owned
+  // ones for the directory; the decomposition of the owned ones (reals).
+  bool have_nodes_ = false;
+  int64_t local_nodes_ = 0;
+  std::unordered_map<int64_t, int64_t> node_position_;
+  std::vector<int64_t> owned_node_ids_, owned_node_positions_;
+  std::unique_ptr<collective::Decomposition> node_reals_;
+  // Elements per block: position in the block of each local element, the
+  // decomposition for element values; id -> element position (all blocks).
+  struct LocalBlock {
+    bool put = false;
+    std::vector<int64_t> positions;
+    std::unique_ptr<collective::Decomposition> reals;
+  };
+  std::vector<LocalBlock> blocks_;
+  std::unordered_map<int64_t, int64_t> element_position_;
+  std::vector<int64_t> elem_ids_, elem_positions_;
+
+  int steps_ = 0;   // numrecs
+  int open_ = 0;    // the step begun, 0 when none
+  double time_ = 0;
+};
+
+}  // namespace pario::exodus

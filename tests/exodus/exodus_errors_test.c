@@ -1,0 +1,150 @@
+/* Bad input to the Exodus writer fails on every rank with a message that
+ * names it, and the file keeps what was written before: a line of P
+ * hexahedra, one per rank, nodes shared between neighbours.
+ *   - definitions: a name too long, a type with the wrong node count, a
+ *     definition after the definition ended, end before init's counts;
+ *   - mesh: node ids not positive, fewer distinct nodes than num_nodes,
+ *     an element held by two ranks, connectivity naming an unknown node,
+ *     a node set naming an unknown node, a side set naming an unknown
+ *     element, a side out of range;
+ *   - steps: values for a step not begun, a step out of order.
+ * After the failures the good mesh and one step go in, and the file is
+ * read back through the public API's own checks (a second create of the
+ * same path by a group works too). */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+
+static int rank, size;
+static pario_group_t world;
+
+/* Fails on every rank: this rank's status is `code` (or REMOTE where
+ * another rank's part was bad), with `text` somewhere in the message. */
+#define FAILS_ALL(call, code, text)                                             \
+  do {                                                                          \
+    char m_[512];                                                               \
+    const int rc_ = (call);                                                     \
+    pario_last_error_message(m_, sizeof m_);                                    \
+    CHECK(rc_ == (code) || rc_ == PARIO_ERR_REMOTE);                            \
+    if (rc_ == (code) && !strstr(m_, (text))) {                                 \
+      fprintf(stderr, "%s:%d: message '%s' lacks '%s'\n", __FILE__, __LINE__, m_, (text)); \
+      ++check_failures;                                                         \
+    }                                                                           \
+    int any_ = rc_ == (code), all_failed_ = rc_ != PARIO_OK;                    \
+    MPI_Allreduce(MPI_IN_PLACE, &any_, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);    \
+    MPI_Allreduce(MPI_IN_PLACE, &all_failed_, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD); \
+    CHECK(any_ && all_failed_);                                                 \
+  } while (0)
+
+int main(void) {
+  CHECK(pario_init() == PARIO_OK);
+  pario_world_rank(&rank);
+  pario_world_size(&size);
+  CHECK(pario_group_world(&world) == PARIO_OK);
+  char dir[512], path[600];
+  job_dir(world, "exodus_errors", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/line.e", dir);
+
+  /* Hexahedron r spans x in [r, r+1]: nodes (x, y, z) with id
+   * 1 + x + (size+1) * (y + 2 z); the face x = r+1 is shared with r+1. */
+  int64_t ids[8], conn[8];
+  double x[8], y[8], z[8];
+  static const int corner[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+  for (int v = 0; v < 8; ++v) {
+    const int cx = rank + corner[v][0], cy = corner[v][1], cz = corner[v][2];
+    ids[v] = conn[v] = 1 + cx + (int64_t)(size + 1) * (cy + 2 * cz);
+    x[v] = cx;
+    y[v] = cy;
+    z[v] = cz;
+  }
+  const int64_t nodes = 4 * (int64_t)(size + 1), elem = 100 + rank;
+  const char *long_name = "a_name_of_more_than_thirty_two_characters";
+  const char *vars[1] = {"u"};
+
+  pario_exodus_t ex = PARIO_EXODUS_NULL;
+  CHECK(pario_exodus_create(world, path, NULL, &ex) == PARIO_OK);
+  FAILS_ALL(pario_exodus_end_define(ex), PARIO_ERR_STATE, "pario_exodus_init first");
+  CHECK(pario_exodus_init(ex, "errors", 3, nodes, size, 1, 1, 1) == PARIO_OK);
+  FAILS_ALL(pario_exodus_define_block(ex, 1, long_name, "HEX8", size, 8, 0), PARIO_ERR_INVALID_ARGUMENT,
+            "longer than 32");
+  FAILS_ALL(pario_exodus_define_block(ex, 1, "b", "HEX8", size, 6, 0), PARIO_ERR_INVALID_ARGUMENT,
+            "has 8 nodes per element");
+  FAILS_ALL(pario_exodus_end_define(ex), PARIO_ERR_STATE, "element blocks: pario_exodus_init announced 1, 0 defined");
+  CHECK(pario_exodus_define_block(ex, 1, "line", "HEX8", size, 8, 0) == PARIO_OK);
+  CHECK(pario_exodus_define_node_set(ex, 7, "left", 4, 1) == PARIO_OK);
+  CHECK(pario_exodus_define_side_set(ex, 9, "bottom", size, 4) == PARIO_OK);
+  CHECK(pario_exodus_define_variables(ex, PARIO_EXODUS_NODAL, 1, vars) == PARIO_OK);
+  CHECK(pario_exodus_end_define(ex) == PARIO_OK);
+  FAILS_ALL(pario_exodus_define_variables(ex, PARIO_EXODUS_GLOBAL, 1, vars), PARIO_ERR_STATE,
+            "the definition has ended");
+
+  /* Nodes: an id of 0 on the last rank; one node missing on rank 0. */
+  int64_t bad_ids[8];
+  memcpy(bad_ids, ids, sizeof ids);
+  if (rank == size - 1) bad_ids[3] = 0;
+  FAILS_ALL(pario_exodus_put_nodes(ex, 8, bad_ids, PARIO_TYPE_DOUBLE, x, y, z), PARIO_ERR_INVALID_ARGUMENT,
+            "is not in 1..2^31-1");
+  FAILS_ALL(pario_exodus_put_nodes(ex, rank == 0 ? 7 : 8, ids, PARIO_TYPE_DOUBLE, x, y, z),
+            PARIO_ERR_INVALID_ARGUMENT, "distinct node ids; num_nodes is");
+  FAILS_ALL(pario_exodus_put_block(ex, 1, 1, &elem, conn), PARIO_ERR_STATE, "put the nodes first");
+  CHECK(pario_exodus_put_nodes(ex, 8, ids, PARIO_TYPE_DOUBLE, x, y, z) == PARIO_OK);
+
+  /* Elements: rank 0's id again on the last rank (two ranks hold it); a
+   * connectivity naming a node nobody passed. */
+  if (size > 1) {
+    const int64_t twice = rank == size - 1 ? 100 : elem;
+    FAILS_ALL(pario_exodus_put_block(ex, 1, 1, &twice, conn), PARIO_ERR_INVALID_ARGUMENT, "passed by two ranks");
+  }
+  int64_t bad_conn[8];
+  memcpy(bad_conn, conn, sizeof conn);
+  if (rank == 0) bad_conn[5] = 999999;
+  FAILS_ALL(pario_exodus_put_block(ex, 1, 1, &elem, bad_conn), PARIO_ERR_INVALID_ARGUMENT,
+            "names node id 999999, which no rank passed");
+  CHECK(pario_exodus_put_block(ex, 1, 1, &elem, conn) == PARIO_OK);
+
+  /* Sets: a node id nobody passed; an element nobody holds; a side of 0. */
+  const int64_t left[4] = {ids[0], ids[3], ids[4], ids[7]};
+  const double df[4] = {1, 2, 3, 4};
+  int64_t bad_left[4];
+  memcpy(bad_left, left, sizeof left);
+  if (rank == 0) bad_left[2] = 424242;
+  FAILS_ALL(pario_exodus_put_node_set(ex, 7, rank == 0 ? 4 : 0, bad_left, PARIO_TYPE_DOUBLE, df),
+            PARIO_ERR_INVALID_ARGUMENT, "node id 424242 is not a node of the file");
+  CHECK(pario_exodus_put_node_set(ex, 7, rank == 0 ? 4 : 0, left, PARIO_TYPE_DOUBLE, rank == 0 ? df : NULL) ==
+        PARIO_OK);
+  /* The side set: each rank names its neighbour's element (the directory
+   * answers), the last rank also a side of 0 first. */
+  const int64_t neighbour = 100 + (rank + 1) % size, unknown = 5555;
+  const int five = 5, zero = 0;
+  FAILS_ALL(pario_exodus_put_side_set(ex, 9, 1, &unknown, &five, PARIO_TYPE_DOUBLE, df), PARIO_ERR_INVALID_ARGUMENT,
+            "element id 5555 is not an element of the file");
+  FAILS_ALL(pario_exodus_put_side_set(ex, 9, 1, &neighbour, rank == size - 1 ? &zero : &five, PARIO_TYPE_DOUBLE, df),
+            PARIO_ERR_INVALID_ARGUMENT, "is not in 1..15");
+  CHECK(pario_exodus_put_side_set(ex, 9, 1, &neighbour, &five, PARIO_TYPE_DOUBLE, df) == PARIO_OK);
+
+  /* Steps. */
+  FAILS_ALL(pario_exodus_put_nodal_values(ex, 1, 1, PARIO_TYPE_DOUBLE, x), PARIO_ERR_STATE, "which is not begun");
+  FAILS_ALL(pario_exodus_put_time(ex, 2, 0.5), PARIO_ERR_INVALID_ARGUMENT, "is not the next step (1)");
+  CHECK(pario_exodus_put_time(ex, 1, 0.5) == PARIO_OK);
+  CHECK(pario_exodus_put_nodal_values(ex, 1, 1, PARIO_TYPE_DOUBLE, x) == PARIO_OK);
+  CHECK(pario_exodus_flush(ex) == PARIO_OK);
+  FAILS_ALL(pario_exodus_put_nodal_values(ex, 1, 1, PARIO_TYPE_DOUBLE, x), PARIO_ERR_STATE, "which is not begun");
+  CHECK(pario_exodus_close(&ex) == PARIO_OK);
+
+  /* What the failures left: a file whose header says one step, read here
+   * by the netCDF header's own fields (numrecs at byte 4, big-endian). */
+  if (rank == 0) {
+    FILE *f = fopen(path, "rb");
+    unsigned char head[8] = {0};
+    CHECK(f && fread(head, 1, 8, f) == 8);
+    if (f) fclose(f);
+    CHECK(memcmp(head, "CDF\002", 4) == 0);
+    CHECK(head[4] == 0 && head[5] == 0 && head[6] == 0 && head[7] == 1);
+  }
+  job_dir_remove(world, dir);
+  CHECK(pario_finalize() == PARIO_OK);
+  return check_summary("exodus_errors_test");
+}

@@ -1,0 +1,207 @@
+// The Exodus II model over the netCDF classic container, serially: the
+// names and shapes libexodusii expects, the checks of a definition, and
+// the small variables' bytes.
+#include "exodus/model.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace pario::exodus {
+namespace {
+
+// The workload's definition at NX x NY x NZ (HEX: 2 HEX8 blocks).
+Definition workload(int nx, int ny, int nz, bool mixed) {
+  Definition d;
+  d.title = "pario-exodus-workload";
+  d.num_dim = 3;
+  d.num_nodes = int64_t{nx + 1} * (ny + 1) * (nz + 1);
+  const int64_t c1 = int64_t{nx} * ny * (nz / 2), c2 = int64_t{nx} * ny * nz - c1;
+  d.blocks.push_back(BlockDef{10, "lower", "HEX8", c1, 8, 0});
+  d.blocks.push_back(mixed ? BlockDef{20, "upper", "TETRA4", 6 * c2, 4, 0} : BlockDef{20, "upper", "HEX8", c2, 8, 0});
+  d.num_elem = d.blocks[0].count + d.blocks[1].count;
+  d.node_sets.push_back(SetDef{100, "x0", int64_t{ny + 1} * (nz + 1), 0});
+  d.side_sets.push_back(SetDef{200, "z0", int64_t{nx} * ny, 0});
+  d.qa.push_back({"pario", "1", "2024-01-01", "00:00:00"});
+  d.info.push_back("generator=pario-exodus-v1");
+  d.global_vars = {"energy"};
+  d.nodal_vars = {"temperature", "displacement_x"};
+  d.element_vars = {"stress"};
+  return d;
+}
+
+int64_t dim(const Model& m, const std::string& name) {
+  const int d = m.find_dim(name);
+  return d < 0 ? -2 : m.dims[d].length;
+}
+
+TEST(ExodusModel, WorkloadHasLibexodusiiNames) {
+  Result<Built> b = build(workload(6, 5, 4, false));
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  const Model& m = b->model;
+  EXPECT_EQ(dim(m, "num_nodes"), 7 * 6 * 5);
+  EXPECT_EQ(dim(m, "num_elem"), 120);
+  EXPECT_EQ(dim(m, "num_el_blk"), 2);
+  EXPECT_EQ(dim(m, "num_el_in_blk1"), 60);
+  EXPECT_EQ(dim(m, "num_nod_per_el2"), 8);
+  EXPECT_EQ(dim(m, "num_nod_ns1"), 30);
+  EXPECT_EQ(dim(m, "num_side_ss1"), 30);
+  EXPECT_EQ(dim(m, "len_name"), 33);
+  EXPECT_EQ(dim(m, "len_line"), 81);
+  EXPECT_EQ(dim(m, "four"), 4);
+  EXPECT_EQ(m.record_dim(), m.find_dim("time_step"));
+  for (const char* v : {"time_whole", "coordx", "coordy", "coordz", "coor_names", "eb_names", "eb_status", "eb_prop1",
+                        "connect1", "connect2", "node_num_map", "elem_num_map", "node_ns1", "elem_ss1", "side_ss1",
+                        "qa_records", "info_records", "name_glo_var", "vals_glo_var", "vals_nod_var1",
+                        "vals_nod_var2", "name_nod_var", "name_elem_var", "vals_elem_var1eb1", "vals_elem_var1eb2",
+                        "elem_var_tab", "ns_prop1", "ss_prop1", "ns_names", "ss_names"}) {
+    EXPECT_GE(m.find_var(v), 0) << v;
+  }
+  EXPECT_LT(m.find_var("dist_fact_ns1"), 0);  // no factors defined
+  EXPECT_LT(m.find_var("coordw"), 0);
+  const Variable& conn = m.vars[m.find_var("connect2")];
+  ASSERT_EQ(conn.attributes.size(), 1u);
+  EXPECT_EQ(conn.attributes[0].name, "elem_type");
+  EXPECT_EQ(conn.attributes[0].text(), "HEX8");
+  EXPECT_TRUE(m.is_record_var(m.find_var("vals_nod_var2")));
+  EXPECT_FALSE(m.is_record_var(m.find_var("coordz")));
+  bool have_version = false;
+  for (const Attribute& a : m.attributes) {
+    if (a.name == "version") {
+      have_version = true;
+      float v = 0;
+      std::memcpy(&v, a.data.data(), 4);
+      EXPECT_FLOAT_EQ(v, 6.02f);
+    }
+  }
+  EXPECT_TRUE(have_version);
+  // The variables' indices point at what their names say.
+  EXPECT_EQ(m.vars[b->coords[2]].name, "coordz");
+  EXPECT_EQ(m.vars[b->blocks[1].values[0]].name, "vals_elem_var1eb2");
+  EXPECT_EQ(m.vars[b->node_sets[0].entries].name, "node_ns1");
+  EXPECT_EQ(m.vars[b->side_sets[0].sides].name, "side_ss1");
+  EXPECT_EQ(b->block_offset[1], 60);
+}
+
+TEST(ExodusModel, PlacesAsCdf2AndHeaderRoundTrips) {
+  Definition d = workload(6, 5, 4, true);
+  Result<Built> b = build(d);
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  Result<Layout> l = place(*b, Format::kAuto);
+  ASSERT_TRUE(l.ok()) << l.status().message();
+  EXPECT_EQ(l->format, Format::kCdf2);
+  Result<std::vector<unsigned char>> h = encode_header(b->model, *l, 3);
+  ASSERT_TRUE(h.ok());
+  Result<int64_t> size = l->file_size(3);
+  ASSERT_TRUE(size.ok());
+  Result<Decoded> back = decode_header(h->data(), h->size(), *size);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_TRUE(back->complete());
+  EXPECT_TRUE(back->header.model == b->model);
+  EXPECT_EQ(back->header.numrecs, 3);
+  // Each small variable's bytes fill it exactly.
+  for (const VarBytes& v : metadata(d, *b)) {
+    EXPECT_EQ(static_cast<int64_t>(v.bytes.size()), l->vars[v.var].bytes) << b->model.vars[v.var].name;
+  }
+}
+
+TEST(ExodusModel, MetadataBytesAreBigEndianAndPadded) {
+  Definition d = workload(2, 2, 2, false);
+  d.truth = {1, 0};
+  Result<Built> b = build(d);
+  ASSERT_TRUE(b.ok());
+  EXPECT_LT(b->blocks[1].values[0], 0);  // the truth table leaves it out
+  for (const VarBytes& v : metadata(d, *b)) {
+    const std::string& name = b->model.vars[v.var].name;
+    if (name == "eb_prop1") {
+      ASSERT_EQ(v.bytes.size(), 8u);
+      EXPECT_EQ(v.bytes[3], 10);
+      EXPECT_EQ(v.bytes[7], 20);
+      EXPECT_EQ(v.bytes[0], 0);
+    } else if (name == "elem_var_tab") {
+      ASSERT_EQ(v.bytes.size(), 8u);
+      EXPECT_EQ(v.bytes[3], 1);
+      EXPECT_EQ(v.bytes[7], 0);
+    } else if (name == "eb_names") {
+      ASSERT_EQ(v.bytes.size(), 66u);
+      EXPECT_EQ(std::string(reinterpret_cast<const char*>(v.bytes.data())), "lower");
+      EXPECT_EQ(std::string(reinterpret_cast<const char*>(v.bytes.data() + 33)), "upper");
+    }
+  }
+}
+
+TEST(ExodusModel, EmptyBlockAndFactorsAndFloat) {
+  Definition d = workload(2, 2, 2, false);
+  d.blocks.push_back(BlockDef{30, "empty", "QUAD4", 0, 4, 0});
+  d.node_sets[0].df_per_entry = 1;
+  d.side_sets[0].df_per_entry = 4;
+  d.blocks[0].attributes = 2;
+  d.float_size = 4;
+  Result<Built> b = build(d);
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  const Model& m = b->model;
+  EXPECT_LT(m.find_var("connect3"), 0);  // no data for an empty block
+  EXPECT_LT(dim(m, "num_el_in_blk3"), -1);
+  EXPECT_GE(m.find_var("dist_fact_ns1"), 0);
+  EXPECT_EQ(dim(m, "num_df_ss1"), 4 * 4);
+  EXPECT_EQ(dim(m, "num_att_in_blk1"), 2);
+  EXPECT_EQ(m.vars[m.find_var("coordx")].type, NcType::kFloat);
+  EXPECT_EQ(m.vars[m.find_var("attrib1")].type, NcType::kFloat);
+  for (const VarBytes& v : metadata(d, *b)) {
+    if (m.vars[v.var].name == "eb_status") {
+      EXPECT_EQ(v.bytes[11], 0);  // the empty block's status
+    }
+  }
+}
+
+TEST(ExodusModel, RefusesBadDefinitions) {
+  auto fails = [](Definition d, const char* text) {
+    Result<Built> b = build(d);
+    ASSERT_FALSE(b.ok()) << text;
+    EXPECT_EQ(b.status().code(), Code::kInvalidArgument);
+    EXPECT_NE(b.status().message().find(text), std::string::npos) << b.status().message();
+  };
+  Definition d = workload(2, 2, 2, false);
+  d.num_elem += 1;
+  fails(d, "num_elem");
+  d = workload(2, 2, 2, false);
+  d.blocks[1].id = 10;
+  fails(d, "defined twice");
+  d = workload(2, 2, 2, false);
+  d.blocks[1].nodes_per_element = 6;
+  fails(d, "has 8 nodes per element");
+  d = workload(2, 2, 2, false);
+  d.blocks[0].name = std::string(33, 'a');
+  fails(d, "longer than 32");
+  d = workload(2, 2, 2, false);
+  d.nodal_vars.push_back("temperature");
+  fails(d, "given twice");
+  d = workload(2, 2, 2, false);
+  d.truth = {1};
+  fails(d, "truth table");
+  d = workload(2, 2, 2, false);
+  d.node_sets[0].id = 0;
+  fails(d, "not in 1..2^31-1");
+  d = workload(2, 2, 2, false);
+  d.num_dim = 4;
+  fails(d, "num_dim");
+  d = workload(2, 2, 2, false);
+  d.info.push_back(std::string(81, 'i'));
+  fails(d, "info record 2");
+  d = workload(2, 2, 2, false);
+  d.num_nodes = int64_t{1} << 31;
+  fails(d, "2^31");
+}
+
+TEST(ExodusModel, ElementTypes) {
+  EXPECT_EQ(nodes_of_type("HEX8"), 8);
+  EXPECT_EQ(nodes_of_type("hex"), 8);
+  EXPECT_EQ(nodes_of_type("TETRA4"), 4);
+  EXPECT_EQ(nodes_of_type("WEDGE6"), 6);
+  EXPECT_EQ(nodes_of_type("QUAD4"), 4);
+  EXPECT_EQ(nodes_of_type("TRI3"), 3);
+  EXPECT_EQ(nodes_of_type("MYPOLY"), 0);  // unknown: any count
+}
+
+}  // namespace
+}  // namespace pario::exodus
