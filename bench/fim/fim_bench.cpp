@@ -27,16 +27,12 @@
 #include <string>
 #include <vector>
 
+#include "../common.h"
 #include "pario/pario.h"
 
 namespace {
 
-[[noreturn]] void die(const std::string& what) {
-  char msg[512] = "";
-  pario_last_error_message(msg, sizeof msg);
-  std::fprintf(stderr, "fim_bench: %s %s\n", what.c_str(), msg);
-  std::exit(1);
-}
+[[noreturn]] void die(const std::string& what) { bench::fail("fim_bench", what); }
 
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "pario/pario.h"
+#include "raw_rma.h"
 
 #if PARIO_BENCH_HAVE_GA
 #include <ga.h>
@@ -122,18 +123,11 @@ int main(int argc, char** argv) {
                    [&]() { check(pario_array_sync(pa), "sync"); },
                    [&](double* x) { check(pario_group_sum(world, PARIO_TYPE_DOUBLE, x, 1), "sum"); }});
   // Raw MPI RMA: MPI_Win_allocate, one lock_all epoch, flush per operation.
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
   double* raw_base = nullptr;
-  MPI_Win raw;
-  MPI_Win_allocate(kPatch * sizeof(double), sizeof(double), info, MPI_COMM_WORLD, &raw_base, &raw);
+  MPI_Win raw = bench::raw_window(kPatch, &raw_base);
   int64_t* counter_base = nullptr;
-  MPI_Win raw_counter;
-  MPI_Win_allocate(sizeof(int64_t), sizeof(int64_t), info, MPI_COMM_WORLD, &counter_base, &raw_counter);
+  MPI_Win raw_counter = bench::raw_window(1, &counter_base);
   *counter_base = 0;
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, raw);
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, raw_counter);
   impls.push_back({"mpi_rma",
                    [&](int64_t off, int64_t n, double* b) {
                      MPI_Get(b, static_cast<int>(n), MPI_DOUBLE, partner, off, static_cast<int>(n), MPI_DOUBLE, raw);
@@ -274,7 +268,6 @@ int main(int argc, char** argv) {
   MPI_Win_unlock_all(raw_counter);
   MPI_Win_free(&raw);
   MPI_Win_free(&raw_counter);
-  MPI_Info_free(&info);
   check(pario_counter_destroy(&pc), "counter destroy");
   check(pario_array_destroy(&pa), "destroy");
   check(pario_group_free(&world), "group free");

@@ -6,10 +6,18 @@
 namespace pario::array {
 namespace {
 
+// The arithmetic kernels are inlined (always_inline) into arith(), which
+// is compiled twice (target_clones): for AVX2 and for the baseline x86-64
+// (SSE2), the loader picking one by the CPU. Accumulate is bound by the
+// caches, and on an AMD EPYC (Zen 4) 128-bit loads and stores left a
+// third of the bandwidth unused: node-local accumulate of 1.6 MB ran at
+// 0.68-0.82x raw MPI_Accumulate, whose add is Open MPI's AVX kernel
+// (op/avx), and at 1.08-1.25x with these loops built for AVX2 (issue 30).
 // __restrict: patch and buffer never overlap, which lets the compiler
-// vectorise these loops (accumulate is bandwidth-bound).
+// vectorise the loops.
 template <typename T>
-void add_scaled(T* __restrict dst, const T* __restrict src, int64_t n, const void* alpha) {
+[[gnu::always_inline]] inline void add_scaled(T* __restrict dst, const T* __restrict src, int64_t n,
+                                              const void* alpha) {
   if (!alpha) {
     for (int64_t i = 0; i < n; ++i) dst[i] += src[i];
   } else {
@@ -19,7 +27,7 @@ void add_scaled(T* __restrict dst, const T* __restrict src, int64_t n, const voi
 }
 
 template <typename T>
-void fetch_add(T* __restrict dst, T* __restrict inout, int64_t n) {
+[[gnu::always_inline]] inline void fetch_add(T* __restrict dst, T* __restrict inout, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const T old = dst[i];
     dst[i] += inout[i];
@@ -28,8 +36,44 @@ void fetch_add(T* __restrict dst, T* __restrict inout, int64_t n) {
 }
 
 template <typename T>
-void copy_scaled(T* dst, const T* src, int64_t n, const T a) {  // may be in place
+[[gnu::always_inline]] inline void copy_scaled(T* dst, const T* src, int64_t n,
+                                               const void* alpha) {  // may be in place
+  const T a = *static_cast<const T*>(alpha);
   for (int64_t i = 0; i < n; ++i) dst[i] = a * src[i];
+}
+
+enum class Arith { kAdd, kFetchAdd, kScale };
+
+template <typename T>
+[[gnu::always_inline]] inline void arith_of(Arith what, char* dst, char* src, int64_t n,
+                                            const void* alpha) {
+  T* d = reinterpret_cast<T*>(dst);
+  T* s = reinterpret_cast<T*>(src);
+  switch (what) {
+    case Arith::kAdd: add_scaled(d, s, n, alpha); break;
+    case Arith::kFetchAdd: fetch_add(d, s, n); break;
+    case Arith::kScale: copy_scaled(d, s, n, alpha); break;
+  }
+}
+
+// One switch over the types with no lambda in between, so that every
+// kernel lands inside the clone that calls it.
+[[gnu::target_clones("avx2", "default")]] void arith(ElementType type, Arith what, char* dst,
+                                                     char* src, int64_t n, const void* alpha) {
+  switch (type) {
+    case ElementType::kDouble: arith_of<double>(what, dst, src, n, alpha); break;
+    case ElementType::kFloat: arith_of<float>(what, dst, src, n, alpha); break;
+    case ElementType::kInt32: arith_of<int32_t>(what, dst, src, n, alpha); break;
+    case ElementType::kInt64: arith_of<int64_t>(what, dst, src, n, alpha); break;
+    case ElementType::kComplexDouble: arith_of<std::complex<double>>(what, dst, src, n, alpha); break;
+    case ElementType::kInt8: arith_of<int8_t>(what, dst, src, n, alpha); break;
+    case ElementType::kUInt8: arith_of<uint8_t>(what, dst, src, n, alpha); break;
+    case ElementType::kInt16: arith_of<int16_t>(what, dst, src, n, alpha); break;
+    case ElementType::kUInt16: arith_of<uint16_t>(what, dst, src, n, alpha); break;
+    case ElementType::kUInt32: arith_of<uint32_t>(what, dst, src, n, alpha); break;
+    case ElementType::kUInt64: arith_of<uint64_t>(what, dst, src, n, alpha); break;
+    case ElementType::kComplexFloat: arith_of<std::complex<float>>(what, dst, src, n, alpha); break;
+  }
 }
 
 template <typename Fn>
@@ -56,18 +100,9 @@ void run(ElementType type, CopyOp op, char* patch, char* buf, int64_t n, const v
     case CopyOp::kRead: std::memcpy(buf, patch, bytes); break;
     case CopyOp::kWrite: std::memcpy(patch, buf, bytes); break;
     case CopyOp::kAccumulate:
-      dispatch(type, [&](auto zero) {
-        using T = decltype(zero);
-        add_scaled(reinterpret_cast<T*>(patch), reinterpret_cast<const T*>(buf), n,
-                   is_one(type, alpha) ? nullptr : alpha);
-      });
+      arith(type, Arith::kAdd, patch, buf, n, is_one(type, alpha) ? nullptr : alpha);
       break;
-    case CopyOp::kFetchAccumulate:
-      dispatch(type, [&](auto zero) {
-        using T = decltype(zero);
-        fetch_add(reinterpret_cast<T*>(patch), reinterpret_cast<T*>(buf), n);
-      });
-      break;
+    case CopyOp::kFetchAccumulate: arith(type, Arith::kFetchAdd, patch, buf, n, nullptr); break;
   }
 }
 
@@ -89,11 +124,7 @@ void scale_copy(ElementType type, const void* alpha, const char* src, char* dst,
     std::memcpy(dst, src, static_cast<size_t>(n) * element_size(type));
     return;
   }
-  dispatch(type, [&](auto zero) {
-    using T = decltype(zero);
-    copy_scaled(reinterpret_cast<T*>(dst), reinterpret_cast<const T*>(src), n,
-                *static_cast<const T*>(alpha));
-  });
+  arith(type, Arith::kScale, dst, const_cast<char*>(src), n, alpha);
 }
 
 void scale_in_place(ElementType type, const void* alpha, char* data, int64_t n) {

@@ -5,6 +5,11 @@
 
 namespace pario {
 
+const std::string& Status::empty() {
+  static const std::string kEmpty;
+  return kEmpty;
+}
+
 Status errno_status(int err, const std::string& what) {
   Code code;
   switch (err) {

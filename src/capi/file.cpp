@@ -127,6 +127,26 @@ Status publish(Result<std::shared_ptr<Request>> r, pario_request_t* req_out) {
   return publish_request(std::make_shared<FileRequest>(std::move(r).value()), req_out);
 }
 
+// A blocking read or write: io(file, offset) on the live file. The checks
+// that pass on every good call are inline (a lock-free handle lookup and
+// three comparisons); only a failing one goes through live_file and
+// check_range, which say what is wrong. A 1.6 kB read from the page cache
+// costs about a microsecond, and the checks as Results and Statuses were
+// a tenth of it (issue 30).
+template <typename Io>
+int blocking(const char* call, pario_file_t file, int64_t offset, const void* buf, size_t bytes,
+             Io&& io) noexcept {
+  PrivateFile* f = file == PARIO_FILE_NULL ? nullptr : files().find(id_of(file));
+  const bool in_range = offset >= 0 && (buf || bytes == 0) &&
+                        bytes <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max() - offset);
+  return guarded(call, [&]() -> Status {
+    if (!f || !in_range) {
+      PARIO_ASSIGN_OR_RETURN(f, live_file(file));
+      PARIO_RETURN_IF_ERROR(check_range(offset, buf, bytes));
+    }
+    return io(f, static_cast<uint64_t>(offset));
+  });
+}
 }  // namespace
 }  // namespace pario::capi
 
@@ -187,19 +207,13 @@ int pario_file_delete(const char* path) {
 }
 
 int pario_file_write(pario_file_t file, int64_t offset, const void* buf, size_t bytes) {
-  return guarded("pario_file_write", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(PrivateFile * f, live_file(file));
-    PARIO_RETURN_IF_ERROR(check_range(offset, buf, bytes));
-    return f->write(static_cast<uint64_t>(offset), buf, bytes);
-  });
+  return blocking("pario_file_write", file, offset, buf, bytes,
+                  [&](PrivateFile* f, uint64_t at) { return f->write(at, buf, bytes); });
 }
 
 int pario_file_read(pario_file_t file, int64_t offset, void* buf, size_t bytes) {
-  return guarded("pario_file_read", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(PrivateFile * f, live_file(file));
-    PARIO_RETURN_IF_ERROR(check_range(offset, buf, bytes));
-    return f->read(static_cast<uint64_t>(offset), buf, bytes);
-  });
+  return blocking("pario_file_read", file, offset, buf, bytes,
+                  [&](PrivateFile* f, uint64_t at) { return f->read(at, buf, bytes); });
 }
 
 namespace {

@@ -71,6 +71,11 @@ class PrivateFile {
   PrivateFile(std::unique_ptr<device::Device> device, bool readable, bool writable,
               device::AsyncEngine* engine);
   Status check_open(const char* op, bool want_write) const;
+  // read() and write() through the device: every case the one-call fast
+  // path does not finish (short transfers, EINTR, errors and their
+  // messages, statistics, O_DIRECT, devices with no descriptor).
+  Status read_through(uint64_t offset, void* buf, size_t len);
+  Status write_through(uint64_t offset, const void* buf, size_t len);
   // Exact reads: kOutOfRange when the file ended after got of len bytes.
   Status check_whole(size_t got, size_t len, uint64_t offset) const;
   Result<std::shared_ptr<device::Request>> submit(device::IoKind kind, uint64_t offset,
@@ -81,6 +86,11 @@ class PrivateFile {
   const bool writable_;
   device::AsyncEngine* engine_;
   std::shared_ptr<FileStats> stats_;  // null when statistics are off
+  // The device's own descriptor when a buffered pread/pwrite on it is the
+  // whole transfer (a POSIX device without O_DIRECT), else -1. A blocking
+  // read or write first tries one call on it: no virtual call, Result or
+  // retry loop between the caller and the kernel when it moves all bytes.
+  int fast_fd_ = -1;
   bool closed_ = false;
 
   std::mutex pending_mu_;

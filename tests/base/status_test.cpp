@@ -43,6 +43,38 @@ TEST(Status, ContextIsPrependedAndCodeKept) {
   EXPECT_TRUE(Status::Ok().with_context("x").ok());
 }
 
+// An OK Status holds nothing; an error holds its code, errno and message,
+// and copies of it are independent (issue 30 made the error part a pointer).
+TEST(Status, CopiesAreIndependentAndOkIsEmpty) {
+  Status ok;
+  EXPECT_TRUE(ok.ok());
+  EXPECT_EQ(ok.code(), Code::kOk);
+  EXPECT_EQ(ok.sys_errno(), 0);
+  EXPECT_EQ(ok.message(), "");
+  Status a(Code::kNoSpace, "disk full", ENOSPC);
+  Status b = a;
+  b = std::move(b).with_context("write");
+  EXPECT_EQ(a.message(), "disk full");
+  EXPECT_EQ(b.message(), "write: disk full");
+  EXPECT_EQ(b.code(), Code::kNoSpace);
+  EXPECT_EQ(b.sys_errno(), ENOSPC);
+  Status c;
+  c = a;
+  EXPECT_EQ(c.raw_code(), PARIO_ERR_NO_SPACE);
+  c = Status::Ok();
+  EXPECT_TRUE(c.ok());
+  EXPECT_EQ(a.message(), "disk full");
+  Status d = std::move(a);
+  EXPECT_EQ(d.message(), "disk full");
+  Status kept(Code::kOk, "an OK with words");  // kept as given, as before
+  EXPECT_TRUE(kept.ok());
+  EXPECT_EQ(kept.message(), "an OK with words");
+  Result<int> r = Status(Code::kIo, "eio", EIO);
+  EXPECT_EQ(r.status().sys_errno(), EIO);
+  Result<int> v = 7;
+  EXPECT_TRUE(v.status().ok());
+}
+
 TEST(Result, MacrosPropagateTheFirstError) {
   int out = -1;
   EXPECT_TRUE(quarter(8, &out).ok());

@@ -78,6 +78,50 @@ TEST(PrivateFile, ReadPastEndIsOutOfRangeAndModesAreEnforced) {
   ::unlink(p.c_str());
 }
 
+// read() and write() first try one pread/pwrite on the device's descriptor
+// (issue 30). A closed file must not reach that descriptor: its number is
+// free, and the next open takes it.
+TEST(PrivateFile, ClosedFileNeverTouchesItsOldDescriptor) {
+  std::string p = scratch_path("closed"), q = scratch_path("reused");
+  auto f = std::move(PrivateFile::open(p, {}, settings())).value();
+  auto data = random_bytes(64, 3);
+  ASSERT_TRUE(f->write(0, data.data(), data.size()).ok());
+  ASSERT_TRUE(f->close().ok());
+  auto g = std::move(PrivateFile::open(q, {}, settings())).value();  // likely the same number
+  auto other = random_bytes(64, 4);
+  ASSERT_TRUE(g->write(0, other.data(), other.size()).ok());
+  char buf[64];
+  EXPECT_EQ(f->read(0, buf, sizeof buf).code(), Code::kState);
+  EXPECT_EQ(f->write(0, data.data(), data.size()).code(), Code::kState);
+  std::vector<char> back(64);
+  ASSERT_TRUE(g->read(0, back.data(), back.size()).ok());
+  EXPECT_EQ(back, other) << "a write on the closed file landed in the file that reused its descriptor";
+  ASSERT_TRUE(g->close().ok());
+  ::unlink(p.c_str());
+  ::unlink(q.c_str());
+}
+
+TEST(PrivateFile, OneCallPathKeepsModesAndExactness) {
+  std::string p = scratch_path("fastpath");
+  PrivateFileOptions wo;
+  wo.read = false;
+  auto w = std::move(PrivateFile::open(p, wo, settings())).value();
+  auto data = random_bytes(1600, 5);
+  ASSERT_TRUE(w->write(0, data.data(), data.size()).ok());
+  char buf[1600];
+  EXPECT_EQ(w->read(0, buf, 10).code(), Code::kState) << "read on a write-only file";
+  ASSERT_TRUE(w->close().ok());
+  auto f = std::move(PrivateFile::open(p, {}, settings())).value();
+  ASSERT_TRUE(f->read(0, buf, sizeof buf).ok());
+  EXPECT_EQ(0, std::memcmp(buf, data.data(), sizeof buf));
+  EXPECT_TRUE(f->read(1600, buf, 0).ok()) << "an empty read at the end";
+  Status s = f->read(1000, buf, 1000);  // 600 bytes there: the device path says so
+  EXPECT_EQ(s.code(), Code::kOutOfRange);
+  EXPECT_NE(s.message().find("600 of 1000 bytes at offset 1000"), std::string::npos) << s.message();
+  ASSERT_TRUE(f->close().ok());
+  ::unlink(p.c_str());
+}
+
 TEST(PrivateFile, FilesBeyondTwoGigabytesAreSparseAndExact) {
   std::string p = scratch_path("big");
   auto f = std::move(PrivateFile::open(p, {}, settings())).value();
