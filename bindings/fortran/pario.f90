@@ -42,7 +42,7 @@ module pario
   ! Collective I/O (pario_decomp_*): index orders of blocks, file byte orders.
   integer, parameter, public :: PARIO_ORDER_C = 0, PARIO_ORDER_FORTRAN = 1
   integer, parameter, public :: PARIO_BYTE_ORDER_NATIVE = 0, PARIO_BYTE_ORDER_LITTLE = 1, PARIO_BYTE_ORDER_BIG = 2
-  ! Exodus II files (pario_exodus_*; the Fortran interface to them comes later):
+  ! Exodus II files (pario_exodus_*):
   ! netCDF container versions and kinds of variables.
   integer, parameter, public :: PARIO_EXODUS_FORMAT_AUTO = 0, PARIO_EXODUS_FORMAT_CDF2 = 2, &
                                 PARIO_EXODUS_FORMAT_CDF5 = 5
@@ -90,6 +90,18 @@ module pario
   type, public :: pario_decomp
     type(c_ptr) :: h = c_null_ptr
   end type
+  !> An Exodus II file (pario_exodus_create or pario_exodus_open).
+  type, public :: pario_exodus
+    type(c_ptr) :: h = c_null_ptr
+    integer :: num_dim = 0
+    integer(int64) :: local_nodes = 0  ! this rank's nodes (pario_exodus_put_nodes)
+  end type
+  ! pario_exodus_options, field for field.
+  type, bind(C) :: exodus_options
+    integer(c_int) :: format, float_size, no_step_sync
+    type(c_ptr) :: hints
+  end type
+
   ! pario_decomp_hints, field for field.
   type, bind(C) :: decomp_hints
     integer(c_int) :: aggregators
@@ -121,6 +133,15 @@ module pario
             pario_disk_array_iwrite, pario_disk_array_iread, pario_disk_array_shape
   public :: pario_decomp_create_blocks, pario_decomp_create_indices, pario_decomp_free, pario_decomp_info, &
             pario_decomp_write, pario_decomp_read, pario_decomp_iwrite, pario_decomp_iread
+  public :: pario_exodus_create, pario_exodus_open, pario_exodus_close, pario_exodus_init, &
+            pario_exodus_define_block, pario_exodus_define_node_set, pario_exodus_define_side_set, &
+            pario_exodus_put_qa, pario_exodus_put_info, pario_exodus_define_variables, pario_exodus_end_define, &
+            pario_exodus_put_nodes, pario_exodus_put_block, pario_exodus_put_node_set, pario_exodus_put_side_set, &
+            pario_exodus_put_time, pario_exodus_put_global_values, pario_exodus_put_nodal_values, &
+            pario_exodus_put_element_values, pario_exodus_flush, pario_exodus_get_info, pario_exodus_get_block, &
+            pario_exodus_get_variable, pario_exodus_get_time, pario_exodus_read_coords, &
+            pario_exodus_read_node_ids, pario_exodus_read_block, pario_exodus_read_nodal_values, &
+            pario_exodus_read_element_values
 
   !> One block (starts(:), counts(:)) or several (starts(:, b), counts(:, b)).
   interface pario_decomp_create_blocks
@@ -432,6 +453,203 @@ module pario
       integer(c_int64_t), intent(in) :: ga_start(*), count(*), disk_start(*)
       integer(c_int), intent(in) :: perm(*)
       type(c_ptr), intent(out) :: r
+    end function
+
+    ! ---- Exodus II files (pario/exodus.h) ----
+    integer(c_int) function c_exo_create(g, path, options, x) bind(C, name="pario_exodus_create")
+      import :: c_int, c_ptr, c_char, exodus_options
+      type(c_ptr), value :: g
+      character(kind=c_char), intent(in) :: path(*)
+      type(exodus_options), intent(in) :: options
+      type(c_ptr), intent(out) :: x
+    end function
+    integer(c_int) function c_exo_open(g, path, options, x) bind(C, name="pario_exodus_open")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: g, options
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: x
+    end function
+    integer(c_int) function c_exo_close(x) bind(C, name="pario_exodus_close")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: x
+    end function
+    integer(c_int) function c_exo_init(x, title, num_dim, num_nodes, num_elem, num_blocks, num_node_sets, &
+                                       num_side_sets) bind(C, name="pario_exodus_init")
+      import :: c_int, c_ptr, c_char, c_int64_t
+      type(c_ptr), value :: x
+      character(kind=c_char), intent(in) :: title(*)
+      integer(c_int), value :: num_dim, num_blocks, num_node_sets, num_side_sets
+      integer(c_int64_t), value :: num_nodes, num_elem
+    end function
+    integer(c_int) function c_exo_define_block(x, id, name, type, count, npe, attributes) &
+        bind(C, name="pario_exodus_define_block")
+      import :: c_int, c_ptr, c_char, c_int64_t
+      type(c_ptr), value :: x
+      integer(c_int64_t), value :: id, count
+      character(kind=c_char), intent(in) :: name(*), type(*)
+      integer(c_int), value :: npe, attributes
+    end function
+    integer(c_int) function c_exo_define_node_set(x, id, name, count, has_df) &
+        bind(C, name="pario_exodus_define_node_set")
+      import :: c_int, c_ptr, c_char, c_int64_t
+      type(c_ptr), value :: x
+      integer(c_int64_t), value :: id, count
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), value :: has_df
+    end function
+    integer(c_int) function c_exo_define_side_set(x, id, name, count, df_per_side) &
+        bind(C, name="pario_exodus_define_side_set")
+      import :: c_int, c_ptr, c_char, c_int64_t
+      type(c_ptr), value :: x
+      integer(c_int64_t), value :: id, count
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), value :: df_per_side
+    end function
+    integer(c_int) function c_exo_put_qa(x, n, records) bind(C, name="pario_exodus_put_qa")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x
+      integer(c_int), value :: n
+      type(c_ptr), intent(in) :: records(*)
+    end function
+    integer(c_int) function c_exo_put_info(x, n, lines) bind(C, name="pario_exodus_put_info")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x
+      integer(c_int), value :: n
+      type(c_ptr), intent(in) :: lines(*)
+    end function
+    integer(c_int) function c_exo_define_variables(x, kind, n, names) bind(C, name="pario_exodus_define_variables")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x
+      integer(c_int), value :: kind, n
+      type(c_ptr), intent(in) :: names(*)
+    end function
+    integer(c_int) function c_exo_end_define(x) bind(C, name="pario_exodus_end_define")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x
+    end function
+    integer(c_int) function c_exo_put_nodes(x, n, ids, mem_type, cx, cy, cz) bind(C, name="pario_exodus_put_nodes")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, cx, cy, cz
+      integer(c_int64_t), value :: n
+      integer(c_int64_t), intent(in) :: ids(*)
+      integer(c_int), value :: mem_type
+    end function
+    integer(c_int) function c_exo_put_block(x, block_id, n, ids, conn) bind(C, name="pario_exodus_put_block")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x
+      integer(c_int64_t), value :: block_id, n
+      integer(c_int64_t), intent(in) :: ids(*), conn(*)
+    end function
+    integer(c_int) function c_exo_put_node_set(x, set_id, n, ids, mem_type, df) bind(C, name="pario_exodus_put_node_set")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, df
+      integer(c_int64_t), value :: set_id, n
+      integer(c_int64_t), intent(in) :: ids(*)
+      integer(c_int), value :: mem_type
+    end function
+    integer(c_int) function c_exo_put_side_set(x, set_id, n, elems, sides, mem_type, df) &
+        bind(C, name="pario_exodus_put_side_set")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, df
+      integer(c_int64_t), value :: set_id, n
+      integer(c_int64_t), intent(in) :: elems(*)
+      integer(c_int), intent(in) :: sides(*)
+      integer(c_int), value :: mem_type
+    end function
+    integer(c_int) function c_exo_put_time(x, step, time) bind(C, name="pario_exodus_put_time")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: x
+      integer(c_int), value :: step
+      real(c_double), value :: time
+    end function
+    integer(c_int) function c_exo_put_global_values(x, step, n, mem_type, values) &
+        bind(C, name="pario_exodus_put_global_values")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x, values
+      integer(c_int), value :: step, n, mem_type
+    end function
+    integer(c_int) function c_exo_put_nodal_values(x, step, var, mem_type, values) &
+        bind(C, name="pario_exodus_put_nodal_values")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x, values
+      integer(c_int), value :: step, var, mem_type
+    end function
+    integer(c_int) function c_exo_put_element_values(x, step, var, block_id, mem_type, values) &
+        bind(C, name="pario_exodus_put_element_values")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, values
+      integer(c_int), value :: step, var, mem_type
+      integer(c_int64_t), value :: block_id
+    end function
+    integer(c_int) function c_exo_flush(x) bind(C, name="pario_exodus_flush")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x
+    end function
+    integer(c_int) function c_exo_get_info(x, title, title_len, num_dim, num_nodes, num_elem, num_blocks, &
+                                           num_node_sets, num_side_sets, num_steps) bind(C, name="pario_exodus_get_info")
+      import :: c_int, c_ptr, c_char, c_size_t, c_int64_t
+      type(c_ptr), value :: x
+      character(kind=c_char), intent(out) :: title(*)
+      integer(c_size_t), value :: title_len
+      integer(c_int), intent(out) :: num_dim, num_blocks, num_node_sets, num_side_sets, num_steps
+      integer(c_int64_t), intent(out) :: num_nodes, num_elem
+    end function
+    integer(c_int) function c_exo_get_block(x, index, id, name, name_len, type, type_len, count, npe) &
+        bind(C, name="pario_exodus_get_block")
+      import :: c_int, c_ptr, c_char, c_size_t, c_int64_t
+      type(c_ptr), value :: x
+      integer(c_int), value :: index
+      integer(c_int64_t), intent(out) :: id, count
+      character(kind=c_char), intent(out) :: name(*), type(*)
+      integer(c_size_t), value :: name_len, type_len
+      integer(c_int), intent(out) :: npe
+    end function
+    integer(c_int) function c_exo_get_variable(x, kind, var, name, name_len, num_vars) &
+        bind(C, name="pario_exodus_get_variable")
+      import :: c_int, c_ptr, c_char, c_size_t
+      type(c_ptr), value :: x
+      integer(c_int), value :: kind, var
+      character(kind=c_char), intent(out) :: name(*)
+      integer(c_size_t), value :: name_len
+      integer(c_int), intent(out) :: num_vars
+    end function
+    integer(c_int) function c_exo_get_time(x, step, time) bind(C, name="pario_exodus_get_time")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: x
+      integer(c_int), value :: step
+      real(c_double), intent(out) :: time
+    end function
+    integer(c_int) function c_exo_read_coords(x, start, count, mem_type, cx, cy, cz) &
+        bind(C, name="pario_exodus_read_coords")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, cx, cy, cz
+      integer(c_int64_t), value :: start, count
+      integer(c_int), value :: mem_type
+    end function
+    integer(c_int) function c_exo_read_node_ids(x, start, count, ids) bind(C, name="pario_exodus_read_node_ids")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, ids
+      integer(c_int64_t), value :: start, count
+    end function
+    integer(c_int) function c_exo_read_block(x, block_id, start, count, ids, conn) &
+        bind(C, name="pario_exodus_read_block")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, ids, conn
+      integer(c_int64_t), value :: block_id, start, count
+    end function
+    integer(c_int) function c_exo_read_nodal_values(x, step, var, start, count, mem_type, values) &
+        bind(C, name="pario_exodus_read_nodal_values")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, values
+      integer(c_int), value :: step, var, mem_type
+      integer(c_int64_t), value :: start, count
+    end function
+    integer(c_int) function c_exo_read_element_values(x, step, var, block_id, start, count, mem_type, values) &
+        bind(C, name="pario_exodus_read_element_values")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, values
+      integer(c_int), value :: step, var, mem_type
+      integer(c_int64_t), value :: block_id, start, count
     end function
   end interface
 
@@ -1279,5 +1497,473 @@ contains
     type(buffer_facts), intent(in) :: b
     bytes = int(b%elements * b%elem_bytes, c_size_t)
   end function
+
+  ! ---- Exodus II files (pario/exodus.h) ----
+  !
+  ! The C calls one for one, collective unless said local: handle first,
+  ! ierr last; ids and counts integer(int64), coordinates and values
+  ! real(real64), names character(*) (trailing blanks dropped). Indices the
+  ! C API takes 0-based are 1-based here: read starts (the first node or
+  ! element of the file is 1), block indices of pario_exodus_get_block.
+  ! Connectivity is an array (nodes_per_element, n): column e holds element
+  ! e's global node ids (put) or 1-based node positions (read). A rank's
+  ! array this module refuses (shorter than its ids) still makes the C call,
+  ! with a count C refuses, so that every rank fails together.
+
+  ! NUL-terminated copies of strings in buf and a C pointer to each; buf
+  ! must stay allocated while ptrs are used.
+  subroutine c_strings(strings, buf, ptrs)
+    character(*), intent(in) :: strings(:)
+    character(kind=c_char), allocatable, target, intent(inout) :: buf(:)
+    type(c_ptr), allocatable, intent(inout) :: ptrs(:)
+    integer :: i, j, at, n
+    allocate (buf(sum(len_trim(strings)) + size(strings) + 1), ptrs(max(1, size(strings))))
+    at = 1
+    do i = 1, size(strings)
+      ptrs(i) = c_loc(buf(at))
+      n = len_trim(strings(i))
+      do j = 1, n
+        buf(at + j - 1) = strings(i)(j:j)
+      end do
+      buf(at + n) = c_null_char
+      at = at + n + 1
+    end do
+  end subroutine
+
+  ! A C string (NUL-terminated in buf) as a Fortran one, blank-padded.
+  subroutine from_c(buf, s)
+    character(kind=c_char), intent(in) :: buf(:)
+    character(*), intent(out) :: s
+    integer :: i
+    s = ' '
+    do i = 1, min(size(buf), len(s))
+      if (buf(i) == c_null_char) exit
+      s(i:i) = buf(i)
+    end do
+  end subroutine
+
+  ! The optional array's address, or NULL.
+  type(c_ptr) function address(a)
+    real(real64), intent(in), optional, target, contiguous :: a(:)
+    address = c_null_ptr
+    if (present(a)) then
+      if (size(a) > 0) address = c_loc(a)
+    end if
+  end function
+
+  !> Collective: makes the file at path (replacing one there) for every
+  !> rank of group. format: PARIO_EXODUS_FORMAT_* (default AUTO);
+  !> float_size: bytes of a real in the file, 8 (default) or 4.
+  subroutine pario_exodus_create(exo, group, path, format, float_size, ierr)
+    type(pario_exodus), intent(out) :: exo
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    integer, intent(in), optional :: format, float_size
+    integer, intent(out), optional :: ierr
+    type(exodus_options) :: o
+    o = exodus_options(0, 0, 0, c_null_ptr)
+    if (present(format)) o%format = int(format, c_int)
+    if (present(float_size)) o%float_size = int(float_size, c_int)
+    call finish(c_exo_create(group%h, cstr(path), o, exo%h), ierr)
+  end subroutine
+
+  !> Collective: an existing Exodus II file for reading by every rank of group.
+  subroutine pario_exodus_open(exo, group, path, ierr)
+    type(pario_exodus), intent(out) :: exo
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: rc
+    integer(c_int64_t) :: nn, ne
+    integer(c_int) :: dims, nb, nns, nss, steps
+    character(kind=c_char) :: title(1)
+    rc = c_exo_open(group%h, cstr(path), c_null_ptr, exo%h)
+    if (rc == 0) rc = c_exo_get_info(exo%h, title, 1_c_size_t, dims, nn, ne, nb, nns, nss, steps)
+    if (rc == 0) exo%num_dim = int(dims)
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: finishes the open step and the file, closes it.
+  subroutine pario_exodus_close(exo, ierr)
+    type(pario_exodus), intent(inout) :: exo
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_close(exo%h), ierr)
+  end subroutine
+
+  !> Collective: title, dimensions (1..3), global numbers of nodes and
+  !> elements, how many blocks and sets will be defined.
+  subroutine pario_exodus_init(exo, title, num_dim, num_nodes, num_elem, num_blocks, num_node_sets, &
+                               num_side_sets, ierr)
+    type(pario_exodus), intent(inout) :: exo
+    character(*), intent(in) :: title
+    integer, intent(in) :: num_dim, num_blocks, num_node_sets, num_side_sets
+    integer(int64), intent(in) :: num_nodes, num_elem
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: rc
+    rc = c_exo_init(exo%h, cstr(title), int(num_dim, c_int), num_nodes, num_elem, int(num_blocks, c_int), &
+                    int(num_node_sets, c_int), int(num_side_sets, c_int))
+    if (rc == 0) exo%num_dim = num_dim
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: an element block (attributes per element: default 0).
+  subroutine pario_exodus_define_block(exo, block_id, name, type, count, nodes_per_element, attributes, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: block_id, count
+    character(*), intent(in) :: name, type
+    integer, intent(in) :: nodes_per_element
+    integer, intent(in), optional :: attributes
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: a
+    a = 0
+    if (present(attributes)) a = int(attributes, c_int)
+    call finish(c_exo_define_block(exo%h, block_id, cstr(name), cstr(type), count, int(nodes_per_element, c_int), &
+                                   a), ierr)
+  end subroutine
+
+  !> Collective: a node set of count nodes (has_df: one distribution factor each).
+  subroutine pario_exodus_define_node_set(exo, set_id, name, count, has_df, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: set_id, count
+    character(*), intent(in) :: name
+    logical, intent(in), optional :: has_df
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: df
+    df = 0
+    if (present(has_df)) df = merge(1_c_int, 0_c_int, has_df)
+    call finish(c_exo_define_node_set(exo%h, set_id, cstr(name), count, df), ierr)
+  end subroutine
+
+  !> Collective: a side set of count (element, side) pairs.
+  subroutine pario_exodus_define_side_set(exo, set_id, name, count, df_per_side, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: set_id, count
+    character(*), intent(in) :: name
+    integer, intent(in), optional :: df_per_side
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: df
+    df = 0
+    if (present(df_per_side)) df = int(df_per_side, c_int)
+    call finish(c_exo_define_side_set(exo%h, set_id, cstr(name), count, df), ierr)
+  end subroutine
+
+  !> Collective: QA records, records(1:4, i) = code, version, date, time.
+  subroutine pario_exodus_put_qa(exo, records, ierr)
+    type(pario_exodus), intent(in) :: exo
+    character(*), intent(in) :: records(:, :)
+    integer, intent(out), optional :: ierr
+    character(kind=c_char), allocatable, target :: buf(:)
+    type(c_ptr), allocatable :: ptrs(:)
+    integer(c_int) :: rc
+    if (size(records, 1) /= 4) then
+      rc = c_exo_put_qa(exo%h, -1_c_int, [c_null_ptr])  ! refused by C on every rank
+      rc = refuse(INVALID_ARGUMENT, 'pario_exodus_put_qa', 'records must have 4 rows (code, version, date, time)')
+    else
+      call c_strings(reshape(records, [size(records)]), buf, ptrs)
+      rc = c_exo_put_qa(exo%h, int(size(records, 2), c_int), ptrs)
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: info lines (up to 80 characters each).
+  subroutine pario_exodus_put_info(exo, lines, ierr)
+    type(pario_exodus), intent(in) :: exo
+    character(*), intent(in) :: lines(:)
+    integer, intent(out), optional :: ierr
+    character(kind=c_char), allocatable, target :: buf(:)
+    type(c_ptr), allocatable :: ptrs(:)
+    call c_strings(lines, buf, ptrs)
+    call finish(c_exo_put_info(exo%h, int(size(lines), c_int), ptrs), ierr)
+  end subroutine
+
+  !> Collective: the variables of kind PARIO_EXODUS_GLOBAL, _NODAL or
+  !> _ELEMENT, numbered 1..size(names).
+  subroutine pario_exodus_define_variables(exo, kind, names, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: kind
+    character(*), intent(in) :: names(:)
+    integer, intent(out), optional :: ierr
+    character(kind=c_char), allocatable, target :: buf(:)
+    type(c_ptr), allocatable :: ptrs(:)
+    call c_strings(names, buf, ptrs)
+    call finish(c_exo_define_variables(exo%h, int(kind, c_int), int(size(names), c_int), ptrs), ierr)
+  end subroutine
+
+  !> Collective: ends the definition (otherwise the first data call does).
+  subroutine pario_exodus_end_define(exo, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_end_define(exo%h), ierr)
+  end subroutine
+
+  !> Collective: this rank's nodes (those its elements use): global ids and
+  !> coordinates (x, y, z as num_dim needs, each at least size(ids) long).
+  subroutine pario_exodus_put_nodes(exo, ids, x, y, z, ierr)
+    type(pario_exodus), intent(inout) :: exo
+    integer(int64), intent(in) :: ids(:)
+    real(real64), intent(in), target, contiguous :: x(:)
+    real(real64), intent(in), optional, target, contiguous :: y(:), z(:)
+    integer, intent(out), optional :: ierr
+    character(*), parameter :: call = 'pario_exodus_put_nodes'
+    integer(c_int64_t) :: n
+    integer(c_int) :: rc
+    logical :: short
+    n = size(ids, kind=int64)
+    short = size(x) < n
+    if (exo%num_dim >= 2 .and. present(y)) short = short .or. size(y) < n
+    if (exo%num_dim >= 3 .and. present(z)) short = short .or. size(z) < n
+    rc = c_exo_put_nodes(exo%h, merge(-1_c_int64_t, n, short), ids, int(PARIO_TYPE_DOUBLE, c_int), address(x), &
+                         address(y), address(z))
+    if (short) rc = refuse(INVALID_ARGUMENT, call, 'a coordinate array is shorter than ids')
+    if (rc == 0) exo%local_nodes = n
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: this rank's elements of a block: global ids and
+  !> connectivity(nodes_per_element, size(ids)) of global node ids.
+  subroutine pario_exodus_put_block(exo, block_id, ids, connectivity, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: block_id, ids(:), connectivity(:, :)
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: rc
+    logical :: bad
+    bad = size(connectivity, 2) /= size(ids)
+    rc = c_exo_put_block(exo%h, block_id, merge(-1_int64, size(ids, kind=int64), bad), ids, connectivity)
+    if (bad) rc = refuse(INVALID_ARGUMENT, 'pario_exodus_put_block', &
+                         'connectivity must have one column per element of ids')
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: this rank's part of a node set (df: one factor per node, if the set has them).
+  subroutine pario_exodus_put_node_set(exo, set_id, node_ids, df, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: set_id, node_ids(:)
+    real(real64), intent(in), optional, target, contiguous :: df(:)
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_put_node_set(exo%h, set_id, size(node_ids, kind=int64), node_ids, &
+                                   int(PARIO_TYPE_DOUBLE, c_int), address(df)), ierr)
+  end subroutine
+
+  !> Collective: this rank's part of a side set: (elem_ids(i), sides(i)) pairs.
+  subroutine pario_exodus_put_side_set(exo, set_id, elem_ids, sides, df, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: set_id, elem_ids(:)
+    integer, intent(in) :: sides(:)
+    real(real64), intent(in), optional, target, contiguous :: df(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: rc
+    logical :: bad
+    bad = size(sides) /= size(elem_ids)
+    rc = c_exo_put_side_set(exo%h, set_id, merge(-1_int64, size(elem_ids, kind=int64), bad), elem_ids, &
+                            int(sides, c_int), int(PARIO_TYPE_DOUBLE, c_int), address(df))
+    if (bad) rc = refuse(INVALID_ARGUMENT, 'pario_exodus_put_side_set', 'sides and elem_ids differ in size')
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: begins step (1, 2, ...) at time.
+  subroutine pario_exodus_put_time(exo, step, time, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step
+    real(real64), intent(in) :: time
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_put_time(exo%h, int(step, c_int), real(time, c_double)), ierr)
+  end subroutine
+
+  !> Collective: every global variable's value of the step (equal on every rank).
+  subroutine pario_exodus_put_global_values(exo, step, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step
+    real(real64), intent(in), target, contiguous :: values(:)
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_put_global_values(exo%h, int(step, c_int), int(size(values), c_int), &
+                                        int(PARIO_TYPE_DOUBLE, c_int), address(values)), ierr)
+  end subroutine
+
+  !> Collective: nodal variable var (1-based) of the step for this rank's
+  !> nodes, in the order of pario_exodus_put_nodes.
+  subroutine pario_exodus_put_nodal_values(exo, step, var, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step, var
+    real(real64), intent(in), target, contiguous :: values(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: rc, mem_type
+    mem_type = int(PARIO_TYPE_DOUBLE, c_int)
+    if (size(values, kind=int64) < exo%local_nodes) mem_type = 0  ! refused by C on every rank
+    rc = c_exo_put_nodal_values(exo%h, int(step, c_int), int(var, c_int), mem_type, address(values))
+    if (mem_type == 0) rc = refuse(INVALID_ARGUMENT, 'pario_exodus_put_nodal_values', &
+                                   'values is shorter than this rank''s nodes')
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: element variable var (1-based) of the step for this
+  !> rank's elements of block block_id, in the order of pario_exodus_put_block.
+  subroutine pario_exodus_put_element_values(exo, step, var, block_id, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step, var
+    integer(int64), intent(in) :: block_id
+    real(real64), intent(in), target, contiguous :: values(:)
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_put_element_values(exo%h, int(step, c_int), int(var, c_int), block_id, &
+                                         int(PARIO_TYPE_DOUBLE, c_int), address(values)), ierr)
+  end subroutine
+
+  !> Collective: ends the open step (synced, then counted for readers).
+  subroutine pario_exodus_flush(exo, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_flush(exo%h), ierr)
+  end subroutine
+
+  !> Local: what a file opened for reading holds (each output optional).
+  subroutine pario_exodus_get_info(exo, title, num_dim, num_nodes, num_elem, num_blocks, num_node_sets, &
+                                   num_side_sets, num_steps, ierr)
+    type(pario_exodus), intent(in) :: exo
+    character(*), intent(out), optional :: title
+    integer, intent(out), optional :: num_dim, num_blocks, num_node_sets, num_side_sets, num_steps
+    integer(int64), intent(out), optional :: num_nodes, num_elem
+    integer, intent(out), optional :: ierr
+    character(kind=c_char) :: t(81)
+    integer(c_int) :: rc, d, nb, nns, nss, ns
+    integer(c_int64_t) :: nn, ne
+    rc = c_exo_get_info(exo%h, t, int(size(t), c_size_t), d, nn, ne, nb, nns, nss, ns)
+    if (rc == 0) then
+      if (present(title)) call from_c(t, title)
+      if (present(num_dim)) num_dim = int(d)
+      if (present(num_nodes)) num_nodes = nn
+      if (present(num_elem)) num_elem = ne
+      if (present(num_blocks)) num_blocks = int(nb)
+      if (present(num_node_sets)) num_node_sets = int(nns)
+      if (present(num_side_sets)) num_side_sets = int(nss)
+      if (present(num_steps)) num_steps = int(ns)
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: block `index` (1-based, file order).
+  subroutine pario_exodus_get_block(exo, index, block_id, name, type, count, nodes_per_element, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: index
+    integer(int64), intent(out), optional :: block_id, count
+    character(*), intent(out), optional :: name, type
+    integer, intent(out), optional :: nodes_per_element
+    integer, intent(out), optional :: ierr
+    character(kind=c_char) :: n(33), t(33)
+    integer(c_int64_t) :: id, c
+    integer(c_int) :: rc, npe
+    rc = c_exo_get_block(exo%h, int(index - 1, c_int), id, n, int(size(n), c_size_t), t, int(size(t), c_size_t), &
+                         c, npe)
+    if (rc == 0) then
+      if (present(block_id)) block_id = id
+      if (present(name)) call from_c(n, name)
+      if (present(type)) call from_c(t, type)
+      if (present(count)) count = c
+      if (present(nodes_per_element)) nodes_per_element = int(npe)
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: how many variables of a kind (num_vars) and the name of var (1-based; 0: only the count).
+  subroutine pario_exodus_get_variable(exo, kind, var, name, num_vars, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: kind, var
+    character(*), intent(out), optional :: name
+    integer, intent(out), optional :: num_vars
+    integer, intent(out), optional :: ierr
+    character(kind=c_char) :: n(33)
+    integer(c_int) :: rc, nv
+    rc = c_exo_get_variable(exo%h, int(kind, c_int), int(var, c_int), n, int(size(n), c_size_t), nv)
+    if (rc == 0) then
+      if (present(name)) call from_c(n, name)
+      if (present(num_vars)) num_vars = int(nv)
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: the time of step (1-based).
+  subroutine pario_exodus_get_time(exo, step, time, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step
+    real(real64), intent(out) :: time
+    integer, intent(out), optional :: ierr
+    real(c_double) :: t
+    integer(c_int) :: rc
+    rc = c_exo_get_time(exo%h, int(step, c_int), t)
+    if (rc == 0) time = t
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: coordinates of nodes start .. start + size(x) - 1 (1-based
+  !> file positions); y, z as num_dim needs, each as long as x.
+  subroutine pario_exodus_read_coords(exo, start, x, y, z, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: start
+    real(real64), intent(inout), target, contiguous :: x(:)
+    real(real64), intent(inout), optional, target, contiguous :: y(:), z(:)
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_read_coords(exo%h, start - 1, size(x, kind=int64), int(PARIO_TYPE_DOUBLE, c_int), &
+                                  address(x), address(y), address(z)), ierr)
+  end subroutine
+
+  !> Collective: global ids of nodes start .. start + size(ids) - 1.
+  subroutine pario_exodus_read_node_ids(exo, start, ids, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: start
+    integer(int64), intent(inout), target, contiguous :: ids(:)
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: p
+    p = c_null_ptr
+    if (size(ids) > 0) p = c_loc(ids)
+    call finish(c_exo_read_node_ids(exo%h, start - 1, size(ids, kind=int64), p), ierr)
+  end subroutine
+
+  !> Collective: elements start .. start + size(connectivity, 2) - 1 of a
+  !> block: connectivity(nodes_per_element, count) as 1-based node
+  !> positions, and (optional) their global ids.
+  subroutine pario_exodus_read_block(exo, block_id, start, connectivity, ids, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: block_id, start
+    integer(int64), intent(inout), target, contiguous :: connectivity(:, :)
+    integer(int64), intent(inout), optional, target, contiguous :: ids(:)
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: p, c
+    integer(c_int) :: rc
+    logical :: bad
+    p = c_null_ptr
+    c = c_null_ptr
+    bad = .false.
+    if (present(ids)) then
+      bad = size(ids) < size(connectivity, 2)
+      if (size(ids) > 0) p = c_loc(ids)
+    end if
+    if (size(connectivity) > 0) c = c_loc(connectivity)
+    rc = c_exo_read_block(exo%h, block_id, start - 1, merge(-1_int64, size(connectivity, 2, kind=int64), bad), p, c)
+    if (bad) rc = refuse(INVALID_ARGUMENT, 'pario_exodus_read_block', 'ids is shorter than connectivity''s columns')
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: nodal variable var of a step, nodes start .. start + size(values) - 1.
+  subroutine pario_exodus_read_nodal_values(exo, step, var, start, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step, var
+    integer(int64), intent(in) :: start
+    real(real64), intent(inout), target, contiguous :: values(:)
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_read_nodal_values(exo%h, int(step, c_int), int(var, c_int), start - 1, &
+                                        size(values, kind=int64), int(PARIO_TYPE_DOUBLE, c_int), address(values)), &
+                ierr)
+  end subroutine
+
+  !> Collective: element variable var of a step, elements start ..
+  !> start + size(values) - 1 of a block.
+  subroutine pario_exodus_read_element_values(exo, step, var, block_id, start, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step, var
+    integer(int64), intent(in) :: block_id, start
+    real(real64), intent(inout), target, contiguous :: values(:)
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_read_element_values(exo%h, int(step, c_int), int(var, c_int), block_id, start - 1, &
+                                          size(values, kind=int64), int(PARIO_TYPE_DOUBLE, c_int), &
+                                          address(values)), ierr)
+  end subroutine
 
 end module pario

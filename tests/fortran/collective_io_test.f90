@@ -7,16 +7,17 @@
 ! buffer too small on one rank failing on every rank.
 program collective_io_test
   use pario
+  use test_checks
   use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
   implicit none
   integer, parameter :: nx = 6, ny = 5, nz = 8
-  integer :: me, np, ierr, failures = 0, px, py, i, j, k, b
+  integer :: me, np, ierr, px, py, i, j, k, b
   integer(int64) :: lo(3), cnt(3), n, starts(3, 2), counts(3, 2), local, global
   integer(int64), allocatable :: idx(:), ints(:)
   real(real64) :: whole(nx, ny, nz), disk(nx, ny, nz)
   real(real64), allocatable :: mine(:, :, :), slabs(:), back64(:), flat(:)
   real(real32), allocatable :: back(:, :, :)
-  character(len=256) :: dir, path
+  character(len=256) :: path
   type(pario_group) :: world
   type(pario_shared_file) :: f
   type(pario_decomp) :: d
@@ -28,9 +29,7 @@ program collective_io_test
   me = pario_rank()
   np = pario_size()
   call pario_group_world(world)
-  call get_environment_variable('PARIO_SCRATCH', dir)
-  if (len_trim(dir) == 0) dir = '/tmp'
-  write (path, '(a, a)') trim(dir), '/fortran_collective.dat'
+  path = scratch_file('fortran_collective.dat')
   whole = reshape([(((real(i + 10 * j + 100 * k, real64), i = 1, nx), j = 1, ny), k = 1, nz)], [nx, ny, nz])
 
   ! px x py blocks over dimensions 1 and 2; every rank all of dimension 3.
@@ -101,16 +100,5 @@ program collective_io_test
   call pario_finalize()
   if (failures > 0) error stop 1
   if (me == 0) print '(a)', 'collective_io_test: all checks passed'
-
-contains
-
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(*), intent(in) :: what
-    if (.not. ok) then
-      failures = failures + 1
-      print '(a, i0, a, a)', 'rank ', me, ': FAILED: ', what
-    end if
-  end subroutine
 
 end program collective_io_test

@@ -3,7 +3,8 @@
 Private scratch files (File), one scratch file shared by all processes
 (SharedFile), arrays distributed over all processes' memory (GlobalArray),
 a dynamic load-balancing Counter, disk arrays (DiskArray) and collective
-I/O through aggregator ranks (Decomposition), over pario's C library.
+I/O through aggregator ranks (Decomposition) and Exodus II mesh files
+(ExodusFile), over pario's C library.
 Works as a single process and under ``mpiexec -n N python ...``; pass an
 mpi4py communicator wherever a ``group`` is accepted.
 
@@ -31,7 +32,7 @@ if _config.MPI_NAME_LINK:
 
 # One private module per C header (_errors: status.h, _runtime, _requests,
 # _files: file.h and shared_file.h, _arrays, _disk_array, _collective:
-# collective_io.h); they load the extension, so they come after the MPI
+# collective_io.h, _exodus: exodus.h); they load the extension, so they come after the MPI
 # set-up above.
 from . import _pario  # noqa: E402
 from ._arrays import Counter, GlobalArray, Group  # noqa: E402
@@ -40,6 +41,7 @@ from ._disk_array import DiskArray, Transfer  # noqa: E402
 from ._errors import (Canceled, Corrupt, Error, Exists, InternalError, InvalidArgument,  # noqa: E402
                       IOFailure, MPIError, NoMemory, NoSpace, NotFound, OutOfRange, PermissionDenied,
                       RemoteError, StateError, Unsupported)
+from ._exodus import ExodusBlock, ExodusFile, ExodusInfo  # noqa: E402
 from ._files import File, SharedFile, scratch_path  # noqa: E402
 from ._requests import Request, wait_all  # noqa: E402
 from ._runtime import abort, finalize, init, rank, size, stats, stats_table  # noqa: E402
@@ -50,7 +52,7 @@ __all__ = ["Error", "InvalidArgument", "StateError", "NotFound", "Exists", "OutO
            "IOFailure", "MPIError", "Unsupported", "Corrupt", "Canceled", "RemoteError", "InternalError",
            "PermissionDenied", "init", "finalize", "abort", "rank", "size", "scratch_path", "stats_table",
            "stats", "Request", "Transfer", "wait_all", "File", "SharedFile", "Group", "GlobalArray", "Counter",
-           "DiskArray", "Decomposition"]
+           "DiskArray", "Decomposition", "ExodusFile", "ExodusInfo", "ExodusBlock"]
 
 # Tracebacks, reprs and pickles name the public place (pario.NotFound, not
 # pario._errors.NotFound), as they did before the package was split.

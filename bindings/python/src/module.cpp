@@ -120,6 +120,13 @@ void bind_constants(nb::module_& m) {
   PARIO_CONSTANT(ARRAY_MAX_DIMS);
   PARIO_CONSTANT(COUNTER_GLOBAL);
   PARIO_CONSTANT(SIZE_UNKNOWN);
+
+  PARIO_CONSTANT(EXODUS_FORMAT_AUTO);
+  PARIO_CONSTANT(EXODUS_FORMAT_CDF2);
+  PARIO_CONSTANT(EXODUS_FORMAT_CDF5);
+  PARIO_CONSTANT(EXODUS_GLOBAL);
+  PARIO_CONSTANT(EXODUS_NODAL);
+  PARIO_CONSTANT(EXODUS_ELEMENT);
 }
 
 #undef PARIO_CONSTANT
@@ -547,6 +554,227 @@ void bind_collective(nb::module_& m) {
   });
 }
 
+// ---- Exodus II files ----
+
+// C string arrays of a Python list of str (kept alive by `strings`).
+std::vector<const char*> c_strings(const std::vector<std::string>& strings) {
+  std::vector<const char*> out;
+  out.reserve(strings.size());
+  for (const std::string& s : strings) out.push_back(s.c_str());
+  return out;
+}
+
+const void* data_or_null(const std::optional<ConstBuffer>& b) { return b ? b->data() : nullptr; }
+void* data_or_null(std::optional<Buffer>& b) { return b ? b->data() : nullptr; }
+
+// A C string buffer's text.
+std::string text_of(const std::vector<char>& buf) { return std::string(buf.data()); }
+
+void bind_exodus(nb::module_& m) {
+  using Ints = nb::ndarray<const int, nb::ndim<1>, nb::device::cpu, nb::c_contig>;
+  auto opts = [](int format, int float_size, bool no_step_sync) {
+    pario_exodus_options o;
+    pario_exodus_options_init(&o);
+    o.format = format;
+    o.float_size = float_size;
+    o.no_step_sync = no_step_sync ? 1 : 0;
+    return o;
+  };
+  m.def("exodus_create", [opts](uintptr_t group, const std::string& path, int format, int float_size,
+                                bool no_step_sync) {
+    pario_exodus_t x = PARIO_EXODUS_NULL;
+    const pario_exodus_options o = opts(format, float_size, no_step_sync);
+    int rc = unlocked([&] { return pario_exodus_create(as<pario_group_t>(group), path.c_str(), &o, &x); });
+    return std::make_pair(rc, id(x));
+  });
+  m.def("exodus_open", [](uintptr_t group, const std::string& path) {
+    pario_exodus_t x = PARIO_EXODUS_NULL;
+    int rc = unlocked([&] { return pario_exodus_open(as<pario_group_t>(group), path.c_str(), nullptr, &x); });
+    return std::make_pair(rc, id(x));
+  });
+  m.def("exodus_close", [](uintptr_t h) {
+    auto x = as<pario_exodus_t>(h);
+    return unlocked([&] { return pario_exodus_close(&x); });
+  });
+  m.def("exodus_init", [](uintptr_t h, const std::string& title, int num_dim, int64_t num_nodes, int64_t num_elem,
+                          int num_blocks, int num_node_sets, int num_side_sets) {
+    return unlocked([&] {
+      return pario_exodus_init(as<pario_exodus_t>(h), title.c_str(), num_dim, num_nodes, num_elem, num_blocks,
+                               num_node_sets, num_side_sets);
+    });
+  });
+  m.def("exodus_define_block", [](uintptr_t h, int64_t block_id, const std::string& name, const std::string& type,
+                                  int64_t count, int nodes_per_element, int attributes) {
+    return unlocked([&] {
+      return pario_exodus_define_block(as<pario_exodus_t>(h), block_id, name.c_str(), type.c_str(), count,
+                                       nodes_per_element, attributes);
+    });
+  });
+  m.def("exodus_define_node_set", [](uintptr_t h, int64_t set_id, const std::string& name, int64_t count,
+                                     int has_df) {
+    return unlocked([&] {
+      return pario_exodus_define_node_set(as<pario_exodus_t>(h), set_id, name.c_str(), count, has_df);
+    });
+  });
+  m.def("exodus_define_side_set", [](uintptr_t h, int64_t set_id, const std::string& name, int64_t count,
+                                     int df_per_side) {
+    return unlocked([&] {
+      return pario_exodus_define_side_set(as<pario_exodus_t>(h), set_id, name.c_str(), count, df_per_side);
+    });
+  });
+  // The string-list definitions: coord names, QA (4 per record), info,
+  // variables of a kind.
+  m.def("exodus_put_coord_names", [](uintptr_t h, const std::vector<std::string>& names) {
+    auto c = c_strings(names);
+    return unlocked([&] { return pario_exodus_put_coord_names(as<pario_exodus_t>(h), c.data()); });
+  });
+  m.def("exodus_put_qa", [](uintptr_t h, const std::vector<std::string>& records) {
+    auto c = c_strings(records);
+    return unlocked([&] {
+      return pario_exodus_put_qa(as<pario_exodus_t>(h), static_cast<int>(records.size() / 4), c.data());
+    });
+  });
+  m.def("exodus_put_info", [](uintptr_t h, const std::vector<std::string>& lines) {
+    auto c = c_strings(lines);
+    return unlocked([&] {
+      return pario_exodus_put_info(as<pario_exodus_t>(h), static_cast<int>(lines.size()), c.data());
+    });
+  });
+  m.def("exodus_define_variables", [](uintptr_t h, int kind, const std::vector<std::string>& names) {
+    auto c = c_strings(names);
+    return unlocked([&] {
+      return pario_exodus_define_variables(as<pario_exodus_t>(h), kind, static_cast<int>(names.size()), c.data());
+    });
+  });
+  m.def("exodus_put_truth_table", [](uintptr_t h, int num_blocks, int num_vars, Ints table) {
+    return unlocked([&] {
+      return pario_exodus_put_truth_table(as<pario_exodus_t>(h), num_blocks, num_vars, table.data());
+    });
+  });
+  m.def("exodus_end_define", [](uintptr_t h) {
+    return unlocked([&] { return pario_exodus_end_define(as<pario_exodus_t>(h)); });
+  });
+  // n: the package passes -1 for a rank whose arrays it refused, so that C
+  // fails every rank together.
+  m.def("exodus_put_nodes", [](uintptr_t h, int64_t n, Int64s ids, int mem_type, std::optional<ConstBuffer> x,
+                               std::optional<ConstBuffer> y, std::optional<ConstBuffer> z) {
+    return unlocked([&] {
+      return pario_exodus_put_nodes(as<pario_exodus_t>(h), n, ids.data(), mem_type, data_or_null(x),
+                                    data_or_null(y), data_or_null(z));
+    });
+  }, nb::arg("h"), nb::arg("n"), nb::arg("ids"), nb::arg("mem_type"), nb::arg("x").none(), nb::arg("y").none(),
+     nb::arg("z").none());
+  m.def("exodus_put_block", [](uintptr_t h, int64_t block_id, int64_t n, Int64s ids, Int64s connectivity) {
+    return unlocked([&] {
+      return pario_exodus_put_block(as<pario_exodus_t>(h), block_id, n, ids.data(), connectivity.data());
+    });
+  });
+  m.def("exodus_put_attributes", [](uintptr_t h, int64_t block_id, int mem_type, ConstBuffer values) {
+    return unlocked([&] {
+      return pario_exodus_put_attributes(as<pario_exodus_t>(h), block_id, mem_type, values.data());
+    });
+  });
+  m.def("exodus_put_node_set", [](uintptr_t h, int64_t set_id, int64_t n, Int64s ids, int mem_type,
+                                  std::optional<ConstBuffer> df) {
+    return unlocked([&] {
+      return pario_exodus_put_node_set(as<pario_exodus_t>(h), set_id, n, ids.data(), mem_type, data_or_null(df));
+    });
+  }, nb::arg("h"), nb::arg("set_id"), nb::arg("n"), nb::arg("ids"), nb::arg("mem_type"), nb::arg("df").none());
+  m.def("exodus_put_side_set", [](uintptr_t h, int64_t set_id, int64_t n, Int64s elems, Ints sides, int mem_type,
+                                  std::optional<ConstBuffer> df) {
+    return unlocked([&] {
+      return pario_exodus_put_side_set(as<pario_exodus_t>(h), set_id, n, elems.data(), sides.data(), mem_type,
+                                       data_or_null(df));
+    });
+  }, nb::arg("h"), nb::arg("set_id"), nb::arg("n"), nb::arg("elems"), nb::arg("sides"), nb::arg("mem_type"),
+     nb::arg("df").none());
+  m.def("exodus_put_time", [](uintptr_t h, int step, double time) {
+    return unlocked([&] { return pario_exodus_put_time(as<pario_exodus_t>(h), step, time); });
+  });
+  m.def("exodus_put_global_values", [](uintptr_t h, int step, int n, int mem_type, ConstBuffer values) {
+    return unlocked([&] {
+      return pario_exodus_put_global_values(as<pario_exodus_t>(h), step, n, mem_type, values.data());
+    });
+  });
+  m.def("exodus_put_nodal_values", [](uintptr_t h, int step, int var, int mem_type, ConstBuffer values) {
+    return unlocked([&] {
+      return pario_exodus_put_nodal_values(as<pario_exodus_t>(h), step, var, mem_type, values.data());
+    });
+  });
+  m.def("exodus_put_element_values", [](uintptr_t h, int step, int var, int64_t block_id, int mem_type,
+                                        ConstBuffer values) {
+    return unlocked([&] {
+      return pario_exodus_put_element_values(as<pario_exodus_t>(h), step, var, block_id, mem_type, values.data());
+    });
+  });
+  m.def("exodus_flush", [](uintptr_t h) {
+    return unlocked([&] { return pario_exodus_flush(as<pario_exodus_t>(h)); });
+  });
+
+  // (status, title, num_dim, num_nodes, num_elem, num_blocks, num_node_sets, num_side_sets, num_steps)
+  m.def("exodus_get_info", [](uintptr_t h) {
+    std::vector<char> title(128, '\0');
+    int num_dim = 0, nb_ = 0, nns = 0, nss = 0, steps = 0;
+    int64_t nn = 0, ne = 0;
+    int rc = pario_exodus_get_info(as<pario_exodus_t>(h), title.data(), title.size(), &num_dim, &nn, &ne, &nb_,
+                                   &nns, &nss, &steps);
+    return std::make_tuple(rc, text_of(title), num_dim, nn, ne, nb_, nns, nss, steps);
+  });
+  // (status, id, name, type, count, nodes_per_element)
+  m.def("exodus_get_block", [](uintptr_t h, int index) {
+    std::vector<char> name(64, '\0'), type(64, '\0');
+    int64_t block_id = 0, count = 0;
+    int npe = 0;
+    int rc = pario_exodus_get_block(as<pario_exodus_t>(h), index, &block_id, name.data(), name.size(), type.data(),
+                                    type.size(), &count, &npe);
+    return std::make_tuple(rc, block_id, text_of(name), text_of(type), count, npe);
+  });
+  // (status, name (empty for var 0), number of variables of the kind)
+  m.def("exodus_get_variable", [](uintptr_t h, int kind, int var) {
+    std::vector<char> name(64, '\0');
+    int n = 0;
+    int rc = pario_exodus_get_variable(as<pario_exodus_t>(h), kind, var, name.data(), name.size(), &n);
+    return std::make_tuple(rc, text_of(name), n);
+  });
+  m.def("exodus_get_time", [](uintptr_t h, int step) {
+    double t = 0;
+    int rc = pario_exodus_get_time(as<pario_exodus_t>(h), step, &t);
+    return std::make_pair(rc, t);
+  });
+  m.def("exodus_read_coords", [](uintptr_t h, int64_t start, int64_t count, int mem_type, std::optional<Buffer> x,
+                                 std::optional<Buffer> y, std::optional<Buffer> z) {
+    return unlocked([&] {
+      return pario_exodus_read_coords(as<pario_exodus_t>(h), start, count, mem_type, data_or_null(x),
+                                      data_or_null(y), data_or_null(z));
+    });
+  }, nb::arg("h"), nb::arg("start"), nb::arg("count"), nb::arg("mem_type"), nb::arg("x").none(),
+     nb::arg("y").none(), nb::arg("z").none());
+  m.def("exodus_read_node_ids", [](uintptr_t h, int64_t start, int64_t count, Int64sOut ids) {
+    return unlocked([&] { return pario_exodus_read_node_ids(as<pario_exodus_t>(h), start, count, ids.data()); });
+  });
+  m.def("exodus_read_block", [](uintptr_t h, int64_t block_id, int64_t start, int64_t count, Int64sOut ids,
+                                Int64sOut connectivity) {
+    return unlocked([&] {
+      return pario_exodus_read_block(as<pario_exodus_t>(h), block_id, start, count, ids.data(),
+                                     connectivity.data());
+    });
+  });
+  m.def("exodus_read_nodal_values", [](uintptr_t h, int step, int var, int64_t start, int64_t count, int mem_type,
+                                       Buffer values) {
+    return unlocked([&] {
+      return pario_exodus_read_nodal_values(as<pario_exodus_t>(h), step, var, start, count, mem_type,
+                                            values.data());
+    });
+  });
+  m.def("exodus_read_element_values", [](uintptr_t h, int step, int var, int64_t block_id, int64_t start,
+                                         int64_t count, int mem_type, Buffer values) {
+    return unlocked([&] {
+      return pario_exodus_read_element_values(as<pario_exodus_t>(h), step, var, block_id, start, count, mem_type,
+                                              values.data());
+    });
+  });
+}
+
 }  // namespace
 
 NB_MODULE(_pario, m) {
@@ -582,4 +810,5 @@ NB_MODULE(_pario, m) {
   bind_files(m);
   bind_arrays(m);
   bind_collective(m);
+  bind_exodus(m);
 }

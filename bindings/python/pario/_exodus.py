@@ -1,0 +1,406 @@
+"""Exodus II finite-element files (pario/exodus.h).
+
+ExodusFile.create(path, group, title=..., num_nodes=..., ...) makes one file
+that every rank of the group writes at once, each rank passing only its
+own nodes, elements, set entries and values (global ids; pario orders
+them, so the file does not depend on the number of ranks).
+ExodusFile.open(path, group) reads any Exodus II classic file back in
+slices, on any number of ranks. Every method is collective unless its
+docstring says local.
+
+A rank whose arrays this package refuses (a wrong length or shape, a dtype
+pario lacks) still goes into the C call, with a count or type C refuses,
+so that every rank fails together (the others with RemoteError); this rank
+then raises its own message.
+"""
+import collections
+import os
+import re
+
+import numpy as np
+
+from . import _pario
+from ._arrays import _TYPES, _group
+from ._errors import InvalidArgument, _check
+
+_KINDS = {"global": _pario.EXODUS_GLOBAL, "nodal": _pario.EXODUS_NODAL, "element": _pario.EXODUS_ELEMENT}
+_FORMATS = {"auto": _pario.EXODUS_FORMAT_AUTO, "cdf2": _pario.EXODUS_FORMAT_CDF2, "cdf5": _pario.EXODUS_FORMAT_CDF5}
+
+ExodusInfo = collections.namedtuple("ExodusInfo", "title num_dim num_nodes num_elem num_blocks num_node_sets "
+                                                  "num_side_sets num_steps")
+ExodusBlock = collections.namedtuple("ExodusBlock", "id name type count nodes_per_element")
+
+_NONE = np.empty(0, np.int64)
+
+
+def _invalid(message):
+    return InvalidArgument(_pario.ERR_INVALID_ARGUMENT, message)
+
+
+def _kind(kind):
+    if kind in _KINDS:
+        return _KINDS[kind]
+    if kind in _KINDS.values():
+        return kind
+    raise _invalid(f"kind {kind!r}: expected 'global', 'nodal' or 'element'")
+
+
+def _ids(a):
+    return np.ascontiguousarray(np.asarray(a, np.int64).ravel())
+
+
+def _values(a, dtype=None):
+    """a as a native contiguous array of a dtype pario has, and its
+    PARIO_TYPE_* (0 when it has none)."""
+    a = np.asarray(a, dtype)
+    if not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="))
+    return np.ascontiguousarray(a), _TYPES.get(a.dtype, 0)
+
+
+class ExodusFile:
+    """One Exodus II file: written by every rank of a group (create) or
+    read back in slices (open). Close it with close() or a `with` block
+    (collective)."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("use ExodusFile.create() or ExodusFile.open()")
+
+    @classmethod
+    def _new(cls, group, path, writing):
+        self = object.__new__(cls)
+        self._handle = 0
+        self.group = _group(group)
+        self.path = os.fspath(path)
+        self.writing = writing
+        self._variables = {k: [] for k in _KINDS}
+        self._blocks = {}  # writing: id -> [nodes per element, attributes, this rank's elements]
+        self._local_nodes = 0
+        return self
+
+    @classmethod
+    def create(cls, path, group=None, *, title="", num_dim=3, num_nodes, num_elem, num_blocks, num_node_sets=0,
+               num_side_sets=0, format="auto", float_size=8, step_sync=True):
+        """Collective: makes the file at path (replacing one there) and
+        starts its definition: the title (up to 80 characters), dimensions,
+        the global numbers of nodes and elements, and how many blocks and
+        sets will be defined. format "auto", "cdf2" or "cdf5"; float_size 8
+        (double) or 4 (float) in the file; step_sync=False skips the
+        fdatasync that makes each finished step crash-safe."""
+        self = cls._new(group, path, True)
+        fmt = _FORMATS.get(format, -1)  # -1: refused by C on every rank
+        rc, handle = _pario.exodus_create(self.group._handle, self.path, fmt, int(float_size), not step_sync)
+        if rc != _pario.OK and fmt == -1:
+            raise _invalid(f"format {format!r}: expected 'auto', 'cdf2' or 'cdf5'")
+        self._handle = _check(rc, handle)
+        try:
+            _check(_pario.exodus_init(self._handle, title, int(num_dim), int(num_nodes), int(num_elem),
+                                      int(num_blocks), int(num_node_sets), int(num_side_sets)))
+        except BaseException:
+            _pario.exodus_close(self._handle)  # collective, as init was
+            self._handle = 0
+            raise
+        self.num_dim = int(num_dim)
+        return self
+
+    @classmethod
+    def open(cls, path, group=None):
+        """Collective: an existing Exodus II file (pario's, libexodusii's,
+        meshio's) for reading by every rank of group."""
+        self = cls._new(group, path, False)
+        self._handle = _check(*_pario.exodus_open(self.group._handle, self.path))
+        self.num_dim = self.info.num_dim
+        for kind, code in _KINDS.items():
+            n = _check(*_pario.exodus_get_variable(self._handle, code, 0))[1]
+            self._variables[kind] = [_check(*_pario.exodus_get_variable(self._handle, code, v))[0]
+                                     for v in range(1, n + 1)]
+        return self
+
+    # ---- definitions (the same on every rank) ----
+
+    def define_block(self, block_id, type, count, nodes_per_element=None, name="", attributes=0):
+        """An element block: id (> 0), type ("HEX8", "TETRA4", ...), count
+        (elements, all ranks together), nodes per element (default: the
+        number ending the type's name), attributes per element."""
+        if nodes_per_element is None:
+            m = re.search(r"(\d+)$", type)
+            nodes_per_element = int(m.group(1)) if m else 0  # 0: C names the problem
+        _check(_pario.exodus_define_block(self._handle, int(block_id), name, type, int(count),
+                                          int(nodes_per_element), int(attributes)))
+        self._blocks[int(block_id)] = [int(nodes_per_element), int(attributes), 0]
+
+    def define_node_set(self, set_id, count, name="", has_df=False):
+        """A node set of count distinct nodes (all ranks together)."""
+        _check(_pario.exodus_define_node_set(self._handle, int(set_id), name, int(count), int(bool(has_df))))
+
+    def define_side_set(self, set_id, count, name="", df_per_side=0):
+        """A side set of count distinct (element, side) pairs."""
+        _check(_pario.exodus_define_side_set(self._handle, int(set_id), name, int(count), int(df_per_side)))
+
+    def put_coord_names(self, names):
+        """num_dim coordinate names (default x, y, z)."""
+        names = [str(n) for n in names]
+        if len(names) != self.num_dim:  # the C call reads num_dim of them
+            names = names[:self.num_dim] + [""] * (self.num_dim - len(names))
+        _check(_pario.exodus_put_coord_names(self._handle, names))
+
+    def put_qa(self, records):
+        """QA records: each (code, version, date, time)."""
+        records = [tuple(str(s) for s in r) for r in records]
+        if any(len(r) != 4 for r in records):
+            raise _invalid("a QA record has 4 strings: (code, version, date, time)")
+        _check(_pario.exodus_put_qa(self._handle, [s for r in records for s in r]))
+
+    def put_info(self, lines):
+        """Info lines (up to 80 characters each)."""
+        _check(_pario.exodus_put_info(self._handle, [str(s) for s in lines]))
+
+    def define_variables(self, kind, names):
+        """The variables of a kind ("global", "nodal", "element"), numbered
+        1.. in this order; once per kind."""
+        names = [str(n) for n in names]
+        _check(_pario.exodus_define_variables(self._handle, _kind(kind), names))
+        self._variables[[k for k, c in _KINDS.items() if c == _kind(kind)][0]] = names
+
+    def put_truth_table(self, table):
+        """Which element variables each block has: table[b, v] true, blocks
+        in definition order (default: all)."""
+        t = np.ascontiguousarray(np.asarray(table) != 0, np.int32)
+        if t.ndim != 2:
+            raise _invalid(f"the truth table is {t.ndim}-d, not (blocks, variables)")
+        _check(_pario.exodus_put_truth_table(self._handle, t.shape[0], t.shape[1], t.ravel()))
+
+    def end_define(self):
+        """Ends the definition (otherwise the first data call does)."""
+        _check(_pario.exodus_end_define(self._handle))
+
+    # ---- the mesh: each rank its own part ----
+
+    def put_nodes(self, ids, x, y=None, z=None):
+        """This rank's nodes (those its elements use): global ids and
+        coordinates (num_dim of x, y, z, each as long as ids). The order
+        here is the order of every later nodal value array."""
+        ids = _ids(ids)
+        coords = [c for c in (x, y, z)[:self.num_dim]]
+        error = None
+        if any(c is None for c in coords):
+            error = f"{self.num_dim}-d nodes need {self.num_dim} coordinate arrays"
+            coords = [np.empty(0)] * self.num_dim
+        dtype = np.result_type(*[np.asarray(c) for c in coords])
+        arrays = [_values(np.ravel(c), dtype)[0] for c in coords]
+        code = _TYPES.get(arrays[0].dtype, 0)
+        if error is None and any(a.size != ids.size for a in arrays):
+            error = f"{ids.size} ids but {', '.join(str(a.size) for a in arrays)} coordinates"
+        if error is None and not code:
+            error = f"coordinates of dtype {dtype}: expected one of {', '.join(str(t) for t in _TYPES)}"
+        rc = _pario.exodus_put_nodes(self._handle, -1 if error else ids.size, ids, code,
+                                     *(arrays + [None] * (3 - len(arrays))))
+        if error and rc != _pario.OK:
+            raise _invalid(error)
+        _check(rc)
+        self._local_nodes = ids.size
+
+    def put_block(self, block_id, ids, connectivity):
+        """This rank's elements of a block: global ids and connectivity, an
+        (n, nodes_per_element) array of global node ids. The order here is
+        the order of the block's attributes and element values."""
+        ids = _ids(ids)
+        conn = np.ascontiguousarray(np.asarray(connectivity, np.int64))
+        npe = self._blocks.get(int(block_id), [0])[0]
+        error = None
+        if npe and conn.shape != (ids.size, npe) and not (ids.size == 0 and conn.size == 0):
+            error = f"connectivity of shape {conn.shape} for {ids.size} elements of {npe} nodes"
+        rc = _pario.exodus_put_block(self._handle, int(block_id), -1 if error else ids.size, ids, conn.ravel())
+        if error and rc != _pario.OK:
+            raise _invalid(error)
+        _check(rc)
+        self._blocks[int(block_id)][2] = ids.size
+
+    def put_attributes(self, block_id, values):
+        """The block's attributes of this rank's elements: (n, attributes)."""
+        _, attributes, n = self._blocks.get(int(block_id), [0, 0, 0])
+        self._put(f"attributes of {n} elements", n * attributes, values,
+                  lambda code, v: _pario.exodus_put_attributes(self._handle, int(block_id), code, v))
+
+    def put_node_set(self, set_id, node_ids, df=None):
+        """This rank's part of a node set: global node ids (and one
+        distribution factor each, if the set has them)."""
+        ids = _ids(node_ids)
+        d, code = (None, _pario.TYPE_DOUBLE) if df is None else _values(np.ravel(df))
+        error = None if d is None or (d.size == ids.size and code) else "df: one value of a real dtype per node"
+        rc = _pario.exodus_put_node_set(self._handle, int(set_id), -1 if error else ids.size, ids, code, d)
+        if error and rc != _pario.OK:
+            raise _invalid(error)
+        _check(rc)
+
+    def put_side_set(self, set_id, elem_ids, sides, df=None):
+        """This rank's part of a side set: (global element id, side 1..)
+        pairs (and df_per_side distribution factors per side)."""
+        ids = _ids(elem_ids)
+        s = np.ascontiguousarray(np.asarray(sides, np.int32).ravel())
+        d, code = (None, _pario.TYPE_DOUBLE) if df is None else _values(np.ravel(df))
+        error = None if s.size == ids.size else f"{ids.size} elements but {s.size} sides"
+        if error is None and d is not None and not code:
+            error = f"df of dtype {d.dtype}: expected a real dtype"
+        rc = _pario.exodus_put_side_set(self._handle, int(set_id), -1 if error else ids.size, ids, s, code, d)
+        if error and rc != _pario.OK:
+            raise _invalid(error)
+        _check(rc)
+
+    # ---- results, step by step ----
+
+    def put_time(self, step, time):
+        """Begins step (1, 2, ...) at time; ends the step before it."""
+        _check(_pario.exodus_put_time(self._handle, int(step), float(time)))
+
+    def _var(self, kind, var):
+        """The 1-based number of a variable given by name or number."""
+        if isinstance(var, str):
+            names = self._variables[kind]
+            if var not in names:
+                raise _invalid(f"no {kind} variable {var!r} (the file has {', '.join(names) or 'none'})")
+            return names.index(var) + 1
+        return int(var)
+
+    def _put(self, what, n, values, call):
+        """call(mem type, contiguous values) with n values expected; a
+        wrong size or dtype goes in as type 0, which C refuses everywhere."""
+        v, code = _values(np.ravel(values))
+        error = None
+        if v.size != n:
+            error = f"{v.size} values for {what} ({n} expected)"
+        elif not code:
+            error = f"values of dtype {v.dtype}: expected one of {', '.join(str(t) for t in _TYPES)}"
+        rc = call(0 if error else code, v if not error else np.zeros(max(n, 1)))
+        if error and rc != _pario.OK:
+            raise _invalid(error)
+        _check(rc)
+
+    def put_global_values(self, step, values):
+        """Every global variable's value of the step (equal on every rank)."""
+        n = len(self._variables["global"])
+        self._put("the global variables", n, values,
+                  lambda code, v: _pario.exodus_put_global_values(self._handle, int(step), n, code, v))
+
+    def put_nodal_values(self, step, var, values):
+        """Nodal variable var (name or 1-based number) of the step for this
+        rank's nodes, in the order of put_nodes."""
+        var = self._var("nodal", var)
+        self._put(f"{self._local_nodes} nodes", self._local_nodes, values,
+                  lambda code, v: _pario.exodus_put_nodal_values(self._handle, int(step), var, code, v))
+
+    def put_element_values(self, step, var, block_id, values):
+        """Element variable var (name or 1-based number) of the step for
+        this rank's elements of a block, in the order of put_block."""
+        var = self._var("element", var)
+        n = self._blocks.get(int(block_id), [0, 0, 0])[2]
+        self._put(f"{n} elements of block {block_id}", n, values,
+                  lambda code, v: _pario.exodus_put_element_values(self._handle, int(step), var, int(block_id),
+                                                                   code, v))
+
+    def flush(self):
+        """Ends the open step (its data synced, then counted for readers)."""
+        _check(_pario.exodus_flush(self._handle))
+
+    # ---- reading ----
+
+    @property
+    def info(self):
+        """Local: ExodusInfo(title, num_dim, num_nodes, num_elem, num_blocks,
+        num_node_sets, num_side_sets, num_steps)."""
+        return ExodusInfo(*_check(*_pario.exodus_get_info(self._handle)))
+
+    @property
+    def blocks(self):
+        """Local: the blocks in file order, as ExodusBlock(id, name, type,
+        count, nodes_per_element)."""
+        return [ExodusBlock(*_check(*_pario.exodus_get_block(self._handle, b)))
+                for b in range(self.info.num_blocks)]
+
+    @property
+    def variables(self):
+        """Local: {"global": names, "nodal": names, "element": names}."""
+        return {k: list(v) for k, v in self._variables.items()}
+
+    @property
+    def times(self):
+        """Local: the time of each step, as an array."""
+        return np.array([_check(*_pario.exodus_get_time(self._handle, s))
+                         for s in range(1, self.info.num_steps + 1)], np.float64)
+
+    def _range(self, start, count, total):
+        start = int(start)
+        return start, (max(0, total - start) if count is None else int(count))
+
+    def read_coords(self, start=0, count=None, dtype=np.float64):
+        """Coordinates of nodes [start, start + count) (0-based file
+        positions; count None: to the end) as a (num_dim, count) array:
+        x, y, z = f.read_coords(...)."""
+        start, count = self._range(start, count, self.info.num_nodes)
+        out = np.empty((self.num_dim, count), dtype)
+        rows = [out[d] for d in range(self.num_dim)]
+        _check(_pario.exodus_read_coords(self._handle, start, count, _TYPES.get(out.dtype, 0),
+                                         *(rows + [None] * (3 - len(rows)))))
+        return out
+
+    def read_node_ids(self, start=0, count=None):
+        """Global ids of nodes [start, start + count)."""
+        start, count = self._range(start, count, self.info.num_nodes)
+        ids = np.empty(count, np.int64)
+        _check(_pario.exodus_read_node_ids(self._handle, start, count, ids))
+        return ids
+
+    def _block(self, block_id):
+        for b in self.blocks:
+            if b.id == block_id:
+                return b
+        return ExodusBlock(int(block_id), "", "", 0, 0)  # C names the missing block on every rank
+
+    def read_block(self, block_id, start=0, count=None):
+        """Elements [start, start + count) of a block: (global ids,
+        connectivity as an (count, nodes_per_element) array of 1-based node
+        positions)."""
+        b = self._block(block_id)
+        start, count = self._range(start, count, b.count)
+        ids = np.empty(count, np.int64)
+        conn = np.empty((count, b.nodes_per_element), np.int64)
+        _check(_pario.exodus_read_block(self._handle, int(block_id), start, count, ids, conn.ravel()))
+        return ids, conn
+
+    def read_nodal_values(self, step, var, start=0, count=None, dtype=np.float64):
+        """Nodal variable var (name or 1-based number) of a step, nodes
+        [start, start + count)."""
+        var = self._var("nodal", var)
+        start, count = self._range(start, count, self.info.num_nodes)
+        out = np.empty(count, dtype)
+        _check(_pario.exodus_read_nodal_values(self._handle, int(step), var, start, count,
+                                               _TYPES.get(out.dtype, 0), out))
+        return out
+
+    def read_element_values(self, step, var, block_id, start=0, count=None, dtype=np.float64):
+        """Element variable var of a step, elements [start, start + count)
+        of a block."""
+        var = self._var("element", var)
+        start, count = self._range(start, count, self._block(block_id).count)
+        out = np.empty(count, dtype)
+        _check(_pario.exodus_read_element_values(self._handle, int(step), var, int(block_id), start, count,
+                                                 _TYPES.get(out.dtype, 0), out))
+        return out
+
+    # ---- lifetime ----
+
+    def close(self):
+        """Collective: finishes the open step and the file (writing) and
+        closes it (idempotent)."""
+        if self._handle:
+            h, self._handle = self._handle, 0
+            _check(_pario.exodus_close(h))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return f"ExodusFile({self.path!r}, {'writing' if self.writing else 'reading'})"

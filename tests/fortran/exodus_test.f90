@@ -1,0 +1,160 @@
+! Exodus II files from the Fortran module at 1 and 2 ranks: a tiny mesh of
+! nx x ny x nz = 2 x 1 x 2 HEX8 cells (blocks 10 and 20, node set 100,
+! side set 200, global, nodal and element variables, two steps), each rank
+! passing its share of the elements and the nodes they use (global ids
+! 2 * (n + 1)), read back by every rank in 1-based slices of its own; and
+! connectivity of the wrong shape on rank 0 failing on every rank.
+program exodus_test
+  use pario
+  use test_checks
+  use, intrinsic :: iso_fortran_env, only: int64, real64
+  implicit none
+  integer, parameter :: nx = 2, ny = 1, nz = 2, nn = (nx + 1) * (ny + 1) * (nz + 1), ne = nx * ny * nz
+  integer, parameter :: lower = nx * ny  ! block 10: the cells with k = 0
+  integer :: me, np, ierr, c, e0, e1, s, i, dims, nblocks, steps, npe, nvars
+  integer(int64) :: conn(8, ne), num_nodes, num_elem, lo, cnt, id, count
+  integer(int64), allocatable :: mine(:), nodes(:), ids(:), back_conn(:, :)
+  real(real64), allocatable :: x(:), y(:), z(:), v(:)
+  real(real64) :: t
+  logical :: used(0:nn - 1)
+  character(len=256) :: path
+  character(len=80) :: title
+  character(len=32) :: name, type
+  type(pario_group) :: world
+  type(pario_exodus) :: exo
+
+  call pario_init()
+  me = pario_rank()
+  np = pario_size()
+  call pario_group_world(world)
+  path = scratch_file('fortran_exodus.exo')
+  do c = 0, ne - 1
+    conn(:, c + 1) = corners(c)
+  end do
+
+  ! This rank's elements [e0, e1) (0-based) and the nodes they use.
+  e0 = ne * me / np
+  e1 = ne * (me + 1) / np
+  mine = [(int(i, int64), i = e0, e1 - 1)]
+  used = .false.
+  do c = e0, e1 - 1
+    used(conn(:, c + 1)) = .true.
+  end do
+  nodes = pack([(int(i, int64), i = 0, nn - 1)], used)
+  x = xof(nodes)
+  y = yof(nodes)
+  z = zof(nodes)
+
+  call pario_exodus_create(exo, world, path)
+  call pario_exodus_init(exo, 'fortran exodus', 3, int(nn, int64), int(ne, int64), 2, 1, 1)
+  call pario_exodus_define_block(exo, 10_int64, 'lower', 'HEX8', int(lower, int64), 8)
+  call pario_exodus_define_block(exo, 20_int64, 'upper', 'HEX8', int(ne - lower, int64), 8)
+  call pario_exodus_define_node_set(exo, 100_int64, 'x0', int((ny + 1) * (nz + 1), int64))
+  call pario_exodus_define_side_set(exo, 200_int64, 'z0', int(nx * ny, int64))
+  call pario_exodus_put_qa(exo, reshape([character(len=10) :: 'pario', '1', '2026-01-01', '00:00:00'], [4, 1]))
+  call pario_exodus_put_info(exo, [character(len=20) :: 'generator=fortran'])
+  call pario_exodus_define_variables(exo, PARIO_EXODUS_GLOBAL, [character(len=6) :: 'energy'])
+  call pario_exodus_define_variables(exo, PARIO_EXODUS_NODAL, [character(len=11) :: 'temperature'])
+  call pario_exodus_define_variables(exo, PARIO_EXODUS_ELEMENT, [character(len=6) :: 'stress'])
+  call pario_exodus_put_nodes(exo, 2 * (nodes + 1), x, y, z)
+  ! Rank 0 passes connectivity with a column too few: refused on every rank.
+  ids = pack(mine, mine < lower)
+  call pario_exodus_put_block(exo, 10_int64, 2 * (ids + 1), 2 * (conn(:, ids(1:size(ids) - merge(1, 0, me == 0)) &
+                              + 1) + 1), ierr)
+  call check(ierr == merge(PARIO_ERR_INVALID_ARGUMENT, PARIO_ERR_REMOTE, me == 0), 'a wrong shape fails every rank')
+  if (me == 0) call check(index(pario_error_message(), 'column') > 0, 'the message says why')
+  call pario_exodus_put_block(exo, 10_int64, 2 * (ids + 1), 2 * (conn(:, ids + 1) + 1))
+  ids = pack(mine, mine >= lower)
+  call pario_exodus_put_block(exo, 20_int64, 2 * (ids + 1), 2 * (conn(:, ids + 1) + 1))
+  call pario_exodus_put_node_set(exo, 100_int64, 2 * (pack(nodes, mod(nodes, nx + 1) == 0) + 1))
+  ids = pack(mine, mine < nx * ny)
+  call pario_exodus_put_side_set(exo, 200_int64, 2 * (ids + 1), [(5, i = 1, size(ids))])
+  do s = 1, 2
+    t = 0.25_real64 * s
+    call pario_exodus_put_time(exo, s, t)
+    call pario_exodus_put_global_values(exo, s, [t * t])
+    call pario_exodus_put_nodal_values(exo, s, 1, 300 + 10 * x + 20 * y + 30 * z + t)
+    ids = pack(mine, mine < lower)
+    call pario_exodus_put_element_values(exo, s, 1, 10_int64, 1000 + real(ids, real64) + t)
+    ids = pack(mine, mine >= lower)
+    call pario_exodus_put_element_values(exo, s, 1, 20_int64, 1000 + real(ids, real64) + t)
+  end do
+  call pario_exodus_close(exo)
+
+  ! Read back: every rank its own 1-based slice of the nodes.
+  call pario_exodus_open(exo, world, path)
+  call pario_exodus_get_info(exo, title, dims, num_nodes, num_elem, nblocks, num_steps=steps)
+  call check(title == 'fortran exodus' .and. dims == 3 .and. num_nodes == nn .and. num_elem == ne .and. &
+             nblocks == 2 .and. steps == 2, 'the file''s sizes')
+  call pario_exodus_get_block(exo, 2, id, name, type, count, npe)
+  call check(id == 20 .and. name == 'upper' .and. type == 'HEX8' .and. count == ne - lower .and. npe == 8, &
+             'block 2 is 20, upper')
+  call pario_exodus_get_variable(exo, PARIO_EXODUS_NODAL, 1, name, nvars)
+  call check(name == 'temperature' .and. nvars == 1, 'the nodal variable')
+  call pario_exodus_get_time(exo, 2, t)
+  call check(t == 0.5_real64, 'the time of step 2')
+  lo = nn * me / np + 1
+  cnt = nn * (me + 1) / np - lo + 1
+  nodes = [(lo - 1 + i, i = 0, int(cnt) - 1)]
+  deallocate (x, y, z, ids)
+  allocate (x(cnt), y(cnt), z(cnt), v(cnt), ids(cnt))
+  call pario_exodus_read_coords(exo, lo, x, y, z)
+  call check(all(x == xof(nodes)) .and. all(y == yof(nodes)) .and. all(z == zof(nodes)), 'coordinates')
+  call pario_exodus_read_node_ids(exo, lo, ids)
+  call check(all(ids == 2 * (nodes + 1)), 'node ids')
+  call pario_exodus_read_nodal_values(exo, 2, 1, lo, v)
+  call check(all(v == 300 + 10 * x + 20 * y + 30 * z + 0.5_real64), 'temperature at step 2')
+  allocate (back_conn(8, ne - lower))
+  deallocate (ids)
+  allocate (ids(ne - lower))
+  call pario_exodus_read_block(exo, 20_int64, 1_int64, back_conn, ids)
+  call check(all(back_conn == conn(:, lower + 1:) + 1) .and. all(ids == 2 * [(int(i, int64), i = lower + 1, ne)]), &
+             'block 20 connectivity (1-based node positions) and ids')
+  deallocate (v)
+  allocate (v(lower))
+  call pario_exodus_read_element_values(exo, 1, 1, 10_int64, 1_int64, v)
+  call check(all(v == 1000 + [(real(i, real64), i = 0, lower - 1)] + 0.25_real64), 'stress of block 10, step 1')
+  call pario_exodus_read_nodal_values(exo, 3, 1, lo, x, ierr)
+  call check(ierr /= PARIO_OK, 'a step the file lacks is refused')
+  call pario_exodus_close(exo)
+
+  call pario_finalize()
+  if (failures > 0) error stop 1
+  if (me == 0) print '(a)', 'exodus_test: all checks passed'
+
+contains
+
+  ! 0-based node index of (i, j, k).
+  integer(int64) function node(i, j, k)
+    integer, intent(in) :: i, j, k
+    node = i + (nx + 1) * (j + (ny + 1) * k)
+  end function
+
+  ! HEX8 corners (0-based node indices) of cell c, Exodus order.
+  function corners(c) result(n)
+    integer, intent(in) :: c
+    integer(int64) :: n(8)
+    integer :: i, j, k
+    i = mod(c, nx)
+    j = mod(c / nx, ny)
+    k = c / (nx * ny)
+    n = [node(i, j, k), node(i + 1, j, k), node(i + 1, j + 1, k), node(i, j + 1, k), &
+         node(i, j, k + 1), node(i + 1, j, k + 1), node(i + 1, j + 1, k + 1), node(i, j + 1, k + 1)]
+  end function
+
+  elemental real(real64) function xof(n)
+    integer(int64), intent(in) :: n
+    xof = real(mod(n, int(nx + 1, int64)), real64) / nx
+  end function
+
+  elemental real(real64) function yof(n)
+    integer(int64), intent(in) :: n
+    yof = real(mod(n / (nx + 1), int(ny + 1, int64)), real64) / ny
+  end function
+
+  elemental real(real64) function zof(n)
+    integer(int64), intent(in) :: n
+    zof = real(n / ((nx + 1) * (ny + 1)), real64) / nz
+  end function
+
+end program exodus_test

@@ -1,0 +1,176 @@
+"""Exodus II files (pario.ExodusFile) at 1, 2 and 4 ranks: the benchmark
+workload (/work/shared/exodus_workload.md, HEX, 4x3x3 cells, T=2) written
+from Python, each rank its share of the elements and the nodes they use;
+rank 0 checks every value with netCDF4-python (netCDF-C); then half of the
+ranks (an mpi4py communicator) read it back through the binding in slices
+of their own; and an argument error on one rank raises on every rank."""
+import numpy as np
+import pytest
+
+import pario
+
+NX, NY, NZ, T = 4, 3, 3, 2
+KB = NZ // 2
+NN = (NX + 1) * (NY + 1) * (NZ + 1)
+E = NX * NY * NZ
+
+
+def split(n, rank, size):
+    return n * rank // size, n * (rank + 1) // size
+
+
+def node(i, j, k):
+    return i + (NX + 1) * (j + (NY + 1) * k)
+
+
+def coords(n):
+    n = np.asarray(n)
+    i, j, k = n % (NX + 1), n // (NX + 1) % (NY + 1), n // ((NX + 1) * (NY + 1))
+    return i / NX, j / NY, k / NZ
+
+
+def corners(c):
+    """HEX8 corners (0-based node indices) of cell c, Exodus order."""
+    i, j, k = c % NX, c // NX % NY, c // (NX * NY)
+    return [node(i, j, k), node(i + 1, j, k), node(i + 1, j + 1, k), node(i, j + 1, k),
+            node(i, j, k + 1), node(i + 1, j, k + 1), node(i + 1, j + 1, k + 1), node(i, j + 1, k + 1)]
+
+
+# Every cell is one HEX8 element; block 1 the cells with k < KB.
+CONN = np.array([corners(c) for c in range(E)], np.int64)  # 0-based node indices
+LOWER = NX * NY * KB
+
+
+def temperature(x, y, z, t):
+    return 300 + 10 * x + 20 * y + 30 * z + t
+
+
+def displacement(x, y, z, t):
+    return 0.001 * t * (1 + x + y * z)
+
+
+def stress(e, t):
+    x, y, z = coords(CONN[e])
+    return 1000 + x.mean(axis=-1) + 2 * y.mean(axis=-1) + 3 * z.mean(axis=-1) + t
+
+
+def write_workload(path, group):
+    g = pario.Group(group) if group is not None else pario.Group()
+    lo, hi = split(E, g.rank, g.size)  # this rank's elements
+    mine = np.arange(lo, hi)
+    nodes = np.unique(CONN[mine])  # the nodes they use
+    x, y, z = coords(nodes)
+    with pario.ExodusFile.create(path, g, title=f"pario-exodus-workload HEX {NX}x{NY}x{NZ} T={T}",
+                                 num_nodes=NN, num_elem=E, num_blocks=2, num_node_sets=1,
+                                 num_side_sets=1) as ex:
+        ex.define_block(10, "HEX8", LOWER, name="lower")
+        ex.define_block(20, "HEX8", E - LOWER, name="upper")
+        ex.define_node_set(100, (NY + 1) * (NZ + 1), name="x0")
+        ex.define_side_set(200, NX * NY, name="z0")
+        ex.put_qa([("pario", pario.__version__, "2026-01-01", "00:00:00")])
+        ex.put_info([f"generator=pario-exodus-v1 nx={NX} ny={NY} nz={NZ} T={T} variant=HEX"])
+        ex.define_variables("global", ["energy"])
+        ex.define_variables("nodal", ["temperature", "displacement_x"])
+        ex.define_variables("element", ["stress"])
+        ex.put_nodes(2 * (nodes + 1), x, y, z)
+        for block_id, b0, b1 in ((10, 0, LOWER), (20, LOWER, E)):
+            part = mine[(mine >= b0) & (mine < b1)]
+            ex.put_block(block_id, 2 * (part + 1), 2 * (CONN[part] + 1))  # (n, 8) global node ids
+        ex.put_node_set(100, 2 * (nodes[nodes % (NX + 1) == 0] + 1))
+        bottom = mine[mine < NX * NY]
+        ex.put_side_set(200, 2 * (bottom + 1), np.full(bottom.size, 5))
+        for s in range(1, T + 1):
+            t = 0.25 * s
+            ex.put_time(s, t)
+            ex.put_global_values(s, [t * t])
+            ex.put_nodal_values(s, "temperature", temperature(x, y, z, t))
+            ex.put_nodal_values(s, 2, displacement(x, y, z, t).astype(np.float32))  # converted
+            for block_id, b0, b1 in ((10, 0, LOWER), (20, LOWER, E)):
+                part = mine[(mine >= b0) & (mine < b1)]
+                ex.put_element_values(s, "stress", block_id, stress(part, t) if part.size else [])
+    assert ex._handle == 0
+    return g
+
+
+def check_with_netcdf(path):
+    netCDF4 = pytest.importorskip("netCDF4")
+    ds = netCDF4.Dataset(path)
+    ds.set_auto_maskandscale(False)
+    v = ds.variables
+    assert ds.getncattr("title") == f"pario-exodus-workload HEX {NX}x{NY}x{NZ} T={T}"
+    assert len(ds.dimensions["num_nodes"]) == NN and len(ds.dimensions["num_elem"]) == E
+    x, y, z = coords(np.arange(NN))
+    assert np.array_equal(v["coordx"][:], x) and np.array_equal(v["coordy"][:], y)
+    assert np.array_equal(v["coordz"][:], z)
+    assert np.array_equal(v["node_num_map"][:], 2 * (np.arange(NN) + 1))
+    assert np.array_equal(v["elem_num_map"][:], 2 * (np.arange(E) + 1))
+    assert list(v["eb_prop1"][:]) == [10, 20]
+    assert np.array_equal(v["connect1"][:], CONN[:LOWER] + 1)
+    assert np.array_equal(v["connect2"][:], CONN[LOWER:] + 1)
+    assert v["connect1"].getncattr("elem_type") == "HEX8"
+    assert list(v["ns_prop1"][:]) == [100] and list(v["ss_prop1"][:]) == [200]
+    assert np.array_equal(v["node_ns1"][:], np.arange(NN)[np.arange(NN) % (NX + 1) == 0] + 1)
+    assert np.array_equal(v["elem_ss1"][:], np.arange(NX * NY) + 1)
+    assert np.array_equal(v["side_ss1"][:], np.full(NX * NY, 5))
+    assert np.array_equal(v["time_whole"][:], [0.25, 0.5])
+    for s in range(1, T + 1):
+        t = 0.25 * s
+        assert v["vals_glo_var"][s - 1, 0] == t * t
+        assert np.array_equal(v["vals_nod_var1"][s - 1], temperature(x, y, z, t))
+        assert np.array_equal(v["vals_nod_var2"][s - 1], displacement(x, y, z, t).astype(np.float32))
+        assert np.allclose(v["vals_elem_var1eb1"][s - 1], stress(np.arange(LOWER), t), rtol=1e-12, atol=0)
+        assert np.allclose(v["vals_elem_var1eb2"][s - 1], stress(np.arange(LOWER, E), t), rtol=1e-12, atol=0)
+    ds.close()
+
+
+def test_workload_written_checked_by_netcdf_and_read_back_on_half():
+    from mpi4py import MPI
+    path = pario.scratch_path("py_workload.exo", per_rank=False)
+    g = write_workload(path, None)
+    g.barrier()
+    if g.rank == 0:
+        check_with_netcdf(path)
+    readers = max(1, g.size // 2)
+    comm = MPI.COMM_WORLD.Split(0 if g.rank < readers else MPI.UNDEFINED, g.rank)
+    if g.rank < readers:
+        with pario.ExodusFile.open(path, comm) as ex:
+            info = ex.info
+            assert info.title.startswith("pario-exodus-workload HEX")
+            assert (info.num_dim, info.num_nodes, info.num_elem, info.num_blocks, info.num_steps) == (3, NN, E, 2, T)
+            assert [(b.id, b.name, b.type, b.count, b.nodes_per_element) for b in ex.blocks] == \
+                [(10, "lower", "HEX8", LOWER, 8), (20, "upper", "HEX8", E - LOWER, 8)]
+            assert ex.variables == {"global": ["energy"], "nodal": ["temperature", "displacement_x"],
+                                    "element": ["stress"]}
+            assert np.array_equal(ex.times, [0.25, 0.5])
+            lo, hi = split(NN, g.rank, readers)  # this reader's nodes
+            xyz = ex.read_coords(lo, hi - lo)
+            assert xyz.shape == (3, hi - lo)
+            assert np.array_equal(xyz, np.array(coords(np.arange(lo, hi))))
+            assert np.array_equal(ex.read_node_ids(lo, hi - lo), 2 * (np.arange(lo, hi) + 1))
+            x, y, z = xyz
+            assert np.array_equal(ex.read_nodal_values(2, "temperature", lo, hi - lo), temperature(x, y, z, 0.5))
+            assert ex.read_nodal_values(1, 2, lo, hi - lo, dtype=np.float32).dtype == np.float32
+            ids, conn = ex.read_block(20, start=g.rank, count=1)  # overlapping reads are fine
+            assert ids[0] == 2 * (LOWER + g.rank + 1) and np.array_equal(conn[0], CONN[LOWER + g.rank] + 1)
+            whole = ex.read_element_values(1, "stress", 10)  # every rank the whole block
+            assert np.allclose(whole, stress(np.arange(LOWER), 0.25), rtol=1e-12, atol=0)
+            with pytest.raises(pario.InvalidArgument, match="no nodal variable 'pressure'"):
+                ex.read_nodal_values(1, "pressure")
+        comm.Free()
+    g.barrier()
+
+
+def test_wrong_array_on_one_rank_raises_on_every_rank():
+    g = pario.Group()
+    path = pario.scratch_path("py_bad.exo", per_rank=False)
+    with pario.ExodusFile.create(path, g, title="bad", num_dim=2, num_nodes=g.size, num_elem=0,
+                                 num_blocks=0) as ex:
+        x = np.array([float(g.rank)])
+        y = np.zeros(2 if g.rank == 0 else 1)  # rank 0: one too many
+        expected = pario.InvalidArgument if g.rank == 0 else pario.RemoteError
+        with pytest.raises(expected) as e:
+            ex.put_nodes([g.rank + 1], x, y)
+        if g.rank == 0:
+            assert "1 ids but 1, 2 coordinates" in str(e.value)
+    with pytest.raises(pario.NotFound):
+        pario.ExodusFile.open(pario.scratch_path("py_missing.exo", per_rank=False), g)
