@@ -169,14 +169,21 @@ Status Pds::load() {
   Result<std::vector<std::string>> names = f.links(kSegmentsGroup);
   if (!names.ok()) return as_corrupt(names.status());
   segments_.clear();
-  for (size_t i = 0; i < names->size(); ++i) {
-    const std::string& name = (*names)[i];
+  // Name order is position order up to 10^8 segments (eight digits);
+  // beyond, "100000000" sorts before "99999999": order by the number.
+  std::vector<std::pair<int64_t, std::string>> numbered;
+  for (const std::string& name : *names) {
     const std::optional<int64_t> pos = parse_segment_name(name);
-    if (!pos || *pos != static_cast<int64_t>(i)) {
+    numbered.emplace_back(pos ? *pos : -1, name);
+  }
+  std::sort(numbered.begin(), numbered.end());
+  for (size_t i = 0; i < numbered.size(); ++i) {
+    const auto& [pos, name] = numbered[i];
+    if (pos != static_cast<int64_t>(i)) {
       return corrupt(path, std::string(kSegmentsGroup) + "/" + name + " where segment " + std::to_string(i) +
                                " should be (segments are numbered 0, 1, ... with none missing)");
     }
-    const std::string at = segment_path(*pos);
+    const std::string at = segment_path(pos);
     Result<std::string> kind = string_attr(f, at, "pario_kind");
     Result<int64_t> index = int_attr(f, at, "pario_time_index");
     Result<AttrValue> value = f.attribute(at, "pario_time_value");

@@ -16,8 +16,9 @@
 //                           pario_word_name ("double", ...), and the
 //                           variable's infos
 //   /segments/<NNNNNNNN>    a group per segment, named by its position (0,
-//                           1, ...; eight digits, zero padded, so name order
-//                           is time order); attributes pario_kind
+//                           1, ...; eight digits or more, zero padded, so
+//                           name order is time order below 10^8 segments;
+//                           pario orders by the number); attributes pario_kind
 //                           ("topology" or "state"), pario_time_index
 //                           (int64), pario_time_value (double), and the
 //                           segment's infos
