@@ -47,6 +47,12 @@ module pario
   integer, parameter, public :: PARIO_EXODUS_FORMAT_AUTO = 0, PARIO_EXODUS_FORMAT_CDF2 = 2, &
                                 PARIO_EXODUS_FORMAT_CDF5 = 5
   integer, parameter, public :: PARIO_EXODUS_GLOBAL = 0, PARIO_EXODUS_NODAL = 1, PARIO_EXODUS_ELEMENT = 2
+  ! Datasets (pario/dataset.h; the calls' bindings come with issue 26's next step).
+  integer, parameter, public :: PARIO_SEGMENT_ANY = 0, PARIO_SEGMENT_TOPOLOGY = 1, PARIO_SEGMENT_STATE = 2
+  integer, parameter, public :: PARIO_ITEM_SCALAR = 0, PARIO_ITEM_VECTOR = 1, PARIO_ITEM_TENSOR = 2
+  integer, parameter, public :: PARIO_SECTION_RANK_ORDERED = 1, PARIO_SECTION_GLOBAL_ORDERED = 2
+  integer, parameter, public :: PARIO_INFO_DATASET = 0, PARIO_INFO_VARIABLE = 1, PARIO_INFO_SEGMENT = 2, &
+                                PARIO_INFO_STRING = 256
   integer, parameter, public :: PARIO_TYPE_DOUBLE = 1, PARIO_TYPE_FLOAT = 2, PARIO_TYPE_INT32 = 3, &
                                 PARIO_TYPE_INT64 = 4, PARIO_TYPE_COMPLEX_DOUBLE = 5, PARIO_TYPE_INT8 = 6, &
                                 PARIO_TYPE_UINT8 = 7, PARIO_TYPE_INT16 = 8, PARIO_TYPE_UINT16 = 9, &

@@ -9,6 +9,7 @@
 
 #include "pario/array.h"
 #include "pario/collective_io.h"
+#include "pario/dataset.h"
 #include "pario/disk_array.h"
 #include "pario/exodus.h"
 #include "pario/file.h"

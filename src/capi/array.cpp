@@ -183,26 +183,13 @@ Result<std::vector<int64_t>> precheck(Entry& e, pario_group_t group, int type, i
   return d;
 }
 
-// The object behind a handle of a collective call, checked into e, with
-// its group as the call's (nullptr when the handle is not live).
-template <typename T, typename H>
-T* entry_object(Entry& e, HandleTable<T>& table, H h, const char* what) {
-  Result<T*> p = live(table, h, what);
-  e.check(p);
-  if (!p.ok()) {
-    if (std::shared_ptr<T> gone = table.removed(id_of(h))) e.over_removed(gone, &gone->group());
-    return nullptr;
-  }
-  e.over(&(*p)->group());
-  return *p;
-}
+Counter* entry_counter(Entry& e, pario_counter_t c) { return entry_object(e, counters(), c, "counter"); }
+
+}  // namespace
 
 GlobalArray* entry_array(Entry& e, pario_array_t a, const char* what) {
   return entry_object(e, arrays(), a, what);
 }
-Counter* entry_counter(Entry& e, pario_counter_t c) { return entry_object(e, counters(), c, "counter"); }
-
-}  // namespace
 
 Group* entry_group(Entry& e, pario_group_t group) {
   Result<Group*> g = live(groups(), group, "group");

@@ -7,7 +7,9 @@
 #include <string>
 
 #include "capi/boundary.h"
+#include "capi/collective.h"
 #include "capi/handles.h"
+#include "pario/array.h"
 
 namespace pario::capi {
 
@@ -31,5 +33,23 @@ Result<T*> live(HandleTable<T>& table, H h, const char* what) {
 
 HandleTable<comm::Group>& groups();
 HandleTable<array::GlobalArray>& arrays();
+
+// The object behind a handle of a collective call, checked into e, with
+// its group as the call's (nullptr when the handle is not live).
+template <typename T, typename H>
+T* entry_object(Entry& e, HandleTable<T>& table, H h, const char* what) {
+  Result<T*> p = live(table, h, what);
+  e.check(p);
+  if (!p.ok()) {
+    if (std::shared_ptr<T> gone = table.removed(id_of(h))) e.over_removed(gone, &gone->group());
+    return nullptr;
+  }
+  e.over(&(*p)->group());
+  return *p;
+}
+
+// The live array behind a handle of a collective call, checked into e
+// (which takes its group as the call's); nullptr when not live.
+array::GlobalArray* entry_array(Entry& e, pario_array_t a, const char* what);
 
 }  // namespace pario::capi

@@ -7,6 +7,7 @@
 #include "capi/array_handles.h"
 #include "capi/boundary.h"
 #include "capi/collective.h"
+#include "capi/decomp_handles.h"
 #include "capi/file_handles.h"
 #include "capi/handles.h"
 #include "capi/options.h"
@@ -19,25 +20,12 @@
 #include "pario/collective_io.h"
 
 namespace pario::capi {
-namespace {
-
-using collective::CollectiveOptions;
-using collective::Decomposition;
-using collective::SortedRuns;
-using collective::Transfer;
-
-// A decomposition with the group its collectives meet over.
-struct DecompHandle {
-  std::unique_ptr<Decomposition> decomp;
-  std::shared_ptr<const comm::Group> group;
-};
 
 HandleTable<DecompHandle>& decomps() {
   static auto* t = new HandleTable<DecompHandle>(/*remember_removed=*/true);
   return *t;
 }
 
-// The live decomposition behind a handle of a collective call, checked into e.
 DecompHandle* entry_decomp(Entry& e, pario_decomp_t d) {
   Result<DecompHandle*> h = live(decomps(), d, "decomposition");
   e.check(h);
@@ -49,10 +37,17 @@ DecompHandle* entry_decomp(Entry& e, pario_decomp_t d) {
   return *h;
 }
 
+namespace {
+
+using collective::CollectiveOptions;
+using collective::Decomposition;
+using collective::SortedRuns;
+using collective::Transfer;
+
 // The checks and digest every create shares; then, once all agree, makes
 // the decomposition from this rank's runs.
 Status create(Entry& e, pario_group_t group, int file_type, const pario_decomp_hints* hints, Result<SortedRuns> runs,
-              int64_t global_size, pario_decomp_t* out) {
+              int64_t global_size, pario_decomp_t* out, int shape_ndim = 0, const Shape& shape = Shape{}) {
   if (!out) e.check(invalid("decomp_out is null"));
   if (!valid_element_type(file_type)) e.check(invalid("file_type " + std::to_string(file_type) + " is not a PARIO_TYPE_*"));
   Result<CollectiveOptions> options = collective_options(hints);
@@ -70,7 +65,7 @@ Status create(Entry& e, pario_group_t group, int file_type, const pario_decomp_h
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
                          Decomposition::create(*g, std::move(runs).value(), global_size,
                                                static_cast<ElementType>(file_type), *options));
-  auto handle = std::make_shared<DecompHandle>(DecompHandle{std::move(d), g});
+  auto handle = std::make_shared<DecompHandle>(DecompHandle{std::move(d), g, shape_ndim, shape});
   const uint64_t id = decomps().insert(handle);
   if (id == 0) {
     (void)handle->decomp->free();  // every rank's table is full alike
@@ -161,6 +156,7 @@ int pario_decomp_create_blocks(pario_group_t group, int file_type, int ndim, con
     entry_group(e, group);
     Result<SortedRuns> runs = invalid("no blocks described");
     int64_t global_size = 0;
+    Shape c_shape{};  // the global shape in the C order of the flat index
     if (ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) {
       runs = invalid("ndim " + std::to_string(ndim) + " is not in 1..7");
     } else if (!dims) {
@@ -189,8 +185,10 @@ int pario_decomp_create_blocks(pario_group_t group, int file_type, int ndim, con
         runs = invalid("the global shape has more than 2^63 elements");
       }
       e.args().add("dims", dims, static_cast<size_t>(ndim)).add("order", order);
+      for (int k = 0; k < ndim; ++k) c_shape[k] = order == PARIO_ORDER_C ? dims[k] : dims[ndim - 1 - k];
     }
-    return create(e, group, file_type, hints, std::move(runs), global_size, decomp_out);
+    const int shape_ndim = runs.ok() ? ndim : 0;
+    return create(e, group, file_type, hints, std::move(runs), global_size, decomp_out, shape_ndim, c_shape);
   });
 }
 

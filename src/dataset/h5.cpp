@@ -19,6 +19,16 @@
 // flush), so dataset creation and opening never make N ranks read or
 // write the same metadata blocks.
 //
+// Format: HDF5 1.8's (H5Pset_libver_bounds V18 both ways): groups keep
+// their links in a B-tree v2 and fractal heap once they grow, so adding
+// the n-th link to a group costs O(log n), not a rewrite of a list, and
+// attributes larger than 64 KiB go to dense storage. Every HDF5 since 1.8
+// reads it (h5py, h5dump).
+//
+// Lockstep calls (groups, links, attributes) make the same HDF5 calls on
+// every rank and return the local status; the caller agrees once per
+// step (see h5.h).
+//
 // Datasets are contiguous and allocated early (H5D_ALLOC_TIME_EARLY, fill
 // never written): the space exists once create() returns, so a later
 // independent H5Dwrite on one rank allocates nothing and touches no
@@ -39,6 +49,8 @@
 #include <cerrno>
 #include <cstdint>
 #include <vector>
+
+#include "base/convert.h"
 
 static_assert(sizeof(hsize_t) == 8, "hsize_t holds any int64_t extent");
 
@@ -98,7 +110,7 @@ herr_t collect(unsigned /*n*/, const H5E_error2_t* e, void* data) {
   w->entries.push_back(std::move(text));
   if (e->min_num == H5E_NOTFOUND) w->code = Code::kNotFound;
   if (e->min_num == H5E_EXISTS || e->min_num == H5E_FILEEXISTS) w->code = Code::kExists;
-  if (e->min_num == H5E_NOTHDF5) w->code = Code::kCorrupt;
+  if (e->min_num == H5E_NOTHDF5 || e->min_num == H5E_TRUNCATED) w->code = Code::kCorrupt;
   return 0;
 }
 
@@ -214,7 +226,8 @@ Result<File> File::open(const comm::Comm& comm, const std::string& path, FileMod
   auto fapl = owned(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   hid_t id = H5I_INVALID_HID;
   if (fapl->get() < 0 || H5Pset_fapl_mpio(fapl->get(), dup.get(), MPI_INFO_NULL) < 0 ||
-      H5Pset_all_coll_metadata_ops(fapl->get(), true) < 0 || H5Pset_coll_metadata_write(fapl->get(), true) < 0) {
+      H5Pset_all_coll_metadata_ops(fapl->get(), true) < 0 || H5Pset_coll_metadata_write(fapl->get(), true) < 0 ||
+      H5Pset_libver_bounds(fapl->get(), H5F_LIBVER_V18, H5F_LIBVER_V18) < 0) {
     local = h5_error("H5Pset_fapl_mpio", path);
   } else {
     switch (mode) {
@@ -262,6 +275,246 @@ Status File::close() {
   state_.reset();
   if (s.ok() && !freed.ok()) s = freed;
   return s;
+}
+
+const comm::Comm& File::comm() const { return state_->comm; }
+
+namespace {
+
+Status closed_file(const char* call, const std::string& what) {
+  return Status(Code::kState, std::string(call) + ": " + what + ": the file is closed");
+}
+
+// An open object (group or dataset) by path.
+std::unique_ptr<Hid> open_object(hid_t file, const std::string& path) {
+  return owned(H5Oopen(file, path.c_str(), H5P_DEFAULT), H5Oclose);
+}
+
+herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* data) {
+  static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+  return 0;
+}
+
+herr_t collect_attr_name(hid_t, const char* name, const H5A_info_t*, void* data) {
+  static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+  return 0;
+}
+
+std::unique_ptr<Hid> string_type() {
+  auto t = owned(H5Tcopy(H5T_C_S1), H5Tclose);
+  if (t->get() < 0 || H5Tset_size(t->get(), H5T_VARIABLE) < 0 || H5Tset_cset(t->get(), H5T_CSET_UTF8) < 0) {
+    return nullptr;
+  }
+  return t;
+}
+
+}  // namespace
+
+AttrValue AttrValue::string(std::string s) {
+  AttrValue v;
+  v.is_string = true;
+  v.scalar = true;
+  v.text = std::move(s);
+  return v;
+}
+
+AttrValue AttrValue::array(ElementType type, const void* values, int64_t count) {
+  AttrValue v;
+  v.type = type;
+  v.count = count;
+  const auto* p = static_cast<const unsigned char*>(values);
+  v.bytes.assign(p, p + static_cast<size_t>(count) * element_size(type));
+  return v;
+}
+
+AttrValue AttrValue::int64(int64_t x) {
+  AttrValue v = array(ElementType::kInt64, &x, 1);
+  v.scalar = true;
+  return v;
+}
+
+AttrValue AttrValue::float64(double x) {
+  AttrValue v = array(ElementType::kDouble, &x, 1);
+  v.scalar = true;
+  return v;
+}
+
+Result<int64_t> AttrValue::as_int64(const std::string& what) const {
+  if (is_string || count != 1 || type == ElementType::kComplexDouble || type == ElementType::kComplexFloat ||
+      type == ElementType::kDouble || type == ElementType::kFloat) {
+    return Status(Code::kCorrupt, what + ": not one integer");
+  }
+  int64_t out = 0;
+  PARIO_RETURN_IF_ERROR(convert(type, bytes.data(), ElementType::kInt64, &out, 1));
+  return out;
+}
+
+Result<double> AttrValue::as_double(const std::string& what) const {
+  if (is_string || count != 1 || type == ElementType::kComplexDouble || type == ElementType::kComplexFloat) {
+    return Status(Code::kCorrupt, what + ": not one real number");
+  }
+  double out = 0;
+  PARIO_RETURN_IF_ERROR(convert(type, bytes.data(), ElementType::kDouble, &out, 1));
+  return out;
+}
+
+Status File::create_group(const std::string& path) {
+  if (!state_) return closed_file("H5Gcreate2", path);
+  auto g = owned(H5Gcreate2(state_->id->get(), path.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  if (g->get() < 0) return h5_error("H5Gcreate2", path_ + ":" + path);
+  return Status::Ok();
+}
+
+Result<bool> File::exists(const std::string& path) {
+  if (!state_) return closed_file("H5Lexists", path);
+  // H5Lexists fails (rather than says no) when a parent is missing: walk.
+  size_t at = path[0] == '/' ? 1 : 0;
+  while (true) {
+    const size_t slash = path.find('/', at);
+    const std::string prefix = path.substr(0, slash);
+    const htri_t rc = H5Lexists(state_->id->get(), prefix.c_str(), H5P_DEFAULT);
+    if (rc < 0) return h5_error("H5Lexists", path_ + ":" + prefix);
+    if (rc == 0) return false;
+    if (slash == std::string::npos) return true;
+    at = slash + 1;
+  }
+}
+
+Status File::remove(const std::string& path) {
+  if (!state_) return closed_file("H5Ldelete", path);
+  if (H5Ldelete(state_->id->get(), path.c_str(), H5P_DEFAULT) < 0) return h5_error("H5Ldelete", path_ + ":" + path);
+  return Status::Ok();
+}
+
+Result<std::vector<std::string>> File::links(const std::string& group) {
+  if (!state_) return closed_file("H5Literate", group);
+  auto g = owned(H5Gopen2(state_->id->get(), group.c_str(), H5P_DEFAULT), H5Gclose);
+  if (g->get() < 0) return h5_error("H5Gopen2", path_ + ":" + group);
+  std::vector<std::string> names;
+  hsize_t at = 0;
+  if (H5Literate(g->get(), H5_INDEX_NAME, H5_ITER_INC, &at, collect_name, &names) < 0) {
+    return h5_error("H5Literate", path_ + ":" + group);
+  }
+  return names;
+}
+
+Status File::set_attribute(const std::string& object, const std::string& name, const AttrValue& value) {
+  if (!state_) return closed_file("H5Acreate2", object);
+  const std::string what = path_ + ":" + object + " attribute " + name;
+  auto obj = open_object(state_->id->get(), object);
+  if (obj->get() < 0) return h5_error("H5Oopen", what);
+  const htri_t there = H5Aexists(obj->get(), name.c_str());
+  if (there < 0) return h5_error("H5Aexists", what);
+  if (there > 0 && H5Adelete(obj->get(), name.c_str()) < 0) return h5_error("H5Adelete", what);
+  std::unique_ptr<Hid> file_type, mem_type, space;
+  if (value.is_string) {
+    file_type = string_type();
+    if (file_type == nullptr) return h5_error("H5Tset_size", what);
+    space = owned(H5Screate(H5S_SCALAR), H5Sclose);
+  } else {
+    if (!valid_element_type(static_cast<int>(value.type)) ||
+        value.bytes.size() != static_cast<size_t>(value.count) * element_size(value.type) ||
+        (value.scalar && value.count != 1)) {
+      return Status(Code::kInternal, "dataset::File::set_attribute: " + what + ": a malformed value");
+    }
+    file_type = hdf5_type(value.type, /*native=*/false);
+    mem_type = hdf5_type(value.type, /*native=*/true);
+    if (file_type == nullptr || mem_type == nullptr) return h5_error("H5Tcreate", what);
+    const hsize_t n[1] = {static_cast<hsize_t>(value.count)};
+    space = owned(value.scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, n, nullptr), H5Sclose);
+  }
+  if (space->get() < 0) return h5_error("H5Screate", what);
+  auto attr = owned(H5Acreate2(obj->get(), name.c_str(), file_type->get(), space->get(), H5P_DEFAULT, H5P_DEFAULT),
+                    H5Aclose);
+  if (attr->get() < 0) return h5_error("H5Acreate2", what);
+  herr_t rc;
+  if (value.is_string) {
+    const char* p = value.text.c_str();
+    rc = H5Awrite(attr->get(), file_type->get(), &p);
+  } else {
+    // An empty array has nothing to write (and no buffer to point at).
+    rc = value.count == 0 ? 0 : H5Awrite(attr->get(), mem_type->get(), value.bytes.data());
+  }
+  if (rc < 0) return h5_error("H5Awrite", what);
+  return Status::Ok();
+}
+
+Result<AttrValue> File::attribute(const std::string& object, const std::string& name) {
+  if (!state_) return closed_file("H5Aopen", object);
+  const std::string what = path_ + ":" + object + " attribute " + name;
+  auto obj = open_object(state_->id->get(), object);
+  if (obj->get() < 0) return h5_error("H5Oopen", what);
+  const htri_t there = H5Aexists(obj->get(), name.c_str());
+  if (there < 0) return h5_error("H5Aexists", what);
+  if (there == 0) return Status(Code::kNotFound, "H5Aopen: " + what + ": no such attribute");
+  auto attr = owned(H5Aopen(obj->get(), name.c_str(), H5P_DEFAULT), H5Aclose);
+  if (attr->get() < 0) return h5_error("H5Aopen", what);
+  auto type = owned(H5Aget_type(attr->get()), H5Tclose);
+  auto space = owned(H5Aget_space(attr->get()), H5Sclose);
+  if (type->get() < 0 || space->get() < 0) return h5_error("H5Aget_type", what);
+  const H5S_class_t sclass = H5Sget_simple_extent_type(space->get());
+  const hssize_t points = sclass == H5S_NULL ? 0 : H5Sget_simple_extent_npoints(space->get());
+  if (points < 0) return h5_error("H5Sget_simple_extent_npoints", what);
+  AttrValue v;
+  v.scalar = sclass == H5S_SCALAR;
+  if (H5Tget_class(type->get()) == H5T_STRING) {
+    v.is_string = true;
+    if (points != 1) {
+      return Status(Code::kUnsupported, "dataset::File::attribute: " + what + ": an array of " +
+                                            std::to_string(points) + " strings (pario reads one)");
+    }
+    const htri_t variable = H5Tis_variable_str(type->get());
+    if (variable < 0) return h5_error("H5Tis_variable_str", what);
+    auto mem = owned(H5Tcopy(type->get()), H5Tclose);
+    if (mem->get() < 0) return h5_error("H5Tcopy", what);
+    if (variable > 0) {
+      char* p = nullptr;
+      if (H5Aread(attr->get(), mem->get(), &p) < 0) return h5_error("H5Aread", what);
+      v.text = p != nullptr ? p : "";
+      if (p != nullptr) H5free_memory(p);
+    } else {
+      const size_t size = H5Tget_size(type->get());
+      if (size == 0 || size > static_cast<size_t>(kMaxAttributeBytes)) {
+        return Status(Code::kCorrupt, "dataset::File::attribute: " + what + ": a string of " +
+                                          std::to_string(size) + " bytes");
+      }
+      std::vector<char> buf(size + 1, '\0');
+      if (H5Aread(attr->get(), mem->get(), buf.data()) < 0) return h5_error("H5Aread", what);
+      v.text.assign(buf.data());  // up to the first NUL (null-terminated or -padded)
+    }
+    return v;
+  }
+  PARIO_ASSIGN_OR_RETURN(v.type, element_type_of(type->get(), "dataset::File::attribute: " + what));
+  const uint64_t es = element_size(v.type);
+  if (static_cast<uint64_t>(points) > static_cast<uint64_t>(kMaxAttributeBytes) / es) {
+    return Status(Code::kCorrupt, "dataset::File::attribute: " + what + ": " + std::to_string(points) +
+                                      " elements, more than pario reads from an attribute (" +
+                                      std::to_string(kMaxAttributeBytes) + " bytes)");
+  }
+  v.count = points;
+  v.bytes.resize(static_cast<size_t>(points) * es);
+  auto mem_type = hdf5_type(v.type, /*native=*/true);
+  if (mem_type == nullptr) return h5_error("H5Tcreate", what);
+  if (points > 0 && H5Aread(attr->get(), mem_type->get(), v.bytes.data()) < 0) return h5_error("H5Aread", what);
+  return v;
+}
+
+Result<std::vector<std::string>> File::attribute_names(const std::string& object) {
+  if (!state_) return closed_file("H5Aiterate2", object);
+  auto obj = open_object(state_->id->get(), object);
+  if (obj->get() < 0) return h5_error("H5Oopen", path_ + ":" + object);
+  std::vector<std::string> names;
+  hsize_t at = 0;
+  if (H5Aiterate2(obj->get(), H5_INDEX_NAME, H5_ITER_INC, &at, collect_attr_name, &names) < 0) {
+    return h5_error("H5Aiterate2", path_ + ":" + object);
+  }
+  return names;
+}
+
+Status File::flush() {
+  if (!state_) return closed_file("H5Fflush", path_);
+  if (H5Fflush(state_->id->get(), H5F_SCOPE_LOCAL) < 0) return h5_error("H5Fflush", path_);
+  return Status::Ok();
 }
 
 // ---------------------------------------------------------------- Dataset

@@ -37,6 +37,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/box.h"
 #include "base/element_type.h"
@@ -46,7 +47,35 @@
 namespace pario::dataset {
 
 class Hid;        // an owned HDF5 identifier (h5.cpp)
+class Dataset;
 struct FileState;  // an open file's identifier and communicator (h5.cpp)
+
+// The value of an attribute: an array of one element type (native byte
+// order in bytes; in the file the element type's little-endian standard
+// type, as datasets), or a string (UTF-8, variable length in the file).
+// `scalar`: an HDF5 scalar dataspace of one element (pario's own fields,
+// which h5py then shows as plain numbers) rather than a 1-D array.
+struct AttrValue {
+  bool is_string = false;
+  ElementType type = ElementType::kInt64;
+  bool scalar = false;
+  int64_t count = 0;                  // elements (arrays)
+  std::vector<unsigned char> bytes;   // count * element_size(type)
+  std::string text;                   // strings
+
+  static AttrValue string(std::string s);
+  static AttrValue array(ElementType type, const void* values, int64_t count);
+  static AttrValue int64(int64_t v);
+  static AttrValue float64(double v);
+  // The one value of a scalar or one-element array of an integer (or
+  // floating) type; kCorrupt naming `what` otherwise.
+  Result<int64_t> as_int64(const std::string& what) const;
+  Result<double> as_double(const std::string& what) const;
+};
+
+// The largest attribute pario writes or reads (bytes): attributes are
+// metadata, read by one rank and broadcast to all.
+constexpr int64_t kMaxAttributeBytes = int64_t{64} << 20;
 
 enum class FileMode {
   kCreateTruncate,  // create, replacing a file of that name
@@ -81,6 +110,35 @@ class File {
 
   const std::string& path() const { return path_; }
   bool writable() const { return writable_; }
+  const comm::Comm& comm() const;
+
+  // Lockstep calls on groups, links and attributes. Every rank of the file
+  // makes the same calls with the same arguments, in the same order (as
+  // parallel HDF5 requires of anything that changes metadata, and of every
+  // metadata read under collective metadata reads); each returns this
+  // rank's status and the caller agrees (comm::agree) once per step, so a
+  // step of several calls costs one agreement. Paths are absolute
+  // ("/segments/00000003") or relative to the root group.
+
+  // Creates the group (its parents must exist); kExists when taken.
+  Status create_group(const std::string& path);
+  // Whether the link exists (false also when a parent does not).
+  Result<bool> exists(const std::string& path);
+  // Deletes the link (and so the object, once nothing else links to it).
+  Status remove(const std::string& path);
+  // The names of the group's links, in increasing name order.
+  Result<std::vector<std::string>> links(const std::string& group);
+  // Sets attribute `name` of the object at `object`, replacing one of that
+  // name (the old one deleted first).
+  Status set_attribute(const std::string& object, const std::string& name, const AttrValue& value);
+  // The attribute, checked: kNotFound when absent; kUnsupported for a type
+  // that is none of pario's element types nor a string; kCorrupt for a
+  // size that does not fit memory.
+  Result<AttrValue> attribute(const std::string& object, const std::string& name);
+  // The names of the object's attributes, in increasing name order.
+  Result<std::vector<std::string>> attribute_names(const std::string& object);
+  // Writes HDF5's cached metadata and raw data to the file.
+  Status flush();
 
  private:
   friend class Dataset;

@@ -696,6 +696,155 @@ static int d_decomp_write(void) {
   return pario_decomp_write(shared_decomp, shared_sf, 8 * (rank % 2), PARIO_TYPE_DOUBLE, decomp_vals);
 }
 
+
+#if PARIO_TEST_HDF5
+/* Datasets: one kept open (variables s and g, one state segment with a
+ * rank-ordered section of s and a global-ordered one of g through the
+ * decomposition above), one closed beside it for the opens. */
+static pario_dataset_t shared_ds;
+
+static int c_dataset_create(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "dsx.h5");
+  pario_dataset_t d = PARIO_DATASET_NULL;
+  const int rc = pario_dataset_create(world, path, bad ? PARIO_MODE_READ : PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &d);
+  if (rc == PARIO_OK) pario_dataset_close(&d);
+  return rc;
+}
+
+static int c_dataset_open(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "ds2.h5");
+  pario_dataset_t d = PARIO_DATASET_NULL;
+  const int rc = pario_dataset_open(world, path, bad ? 99 : PARIO_MODE_READ, &d);
+  if (rc == PARIO_OK) pario_dataset_close(&d);
+  return rc;
+}
+
+static int c_dataset_close(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "dsc.h5");
+  pario_dataset_t d = PARIO_DATASET_NULL, none = PARIO_DATASET_NULL;
+  CHECK(pario_dataset_create(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &d) == PARIO_OK);
+  const int rc = pario_dataset_close(bad ? &none : &d);
+  if (d != PARIO_DATASET_NULL) CHECK(pario_dataset_close(&d) == PARIO_OK); /* it lived on everywhere */
+  return rc;
+}
+
+static int c_dataset_segment_append(int bad) {
+  return pario_dataset_segment_append(shared_ds, bad ? 9 : PARIO_SEGMENT_STATE, 100, 100.0, NULL);
+}
+
+static int c_dataset_truncate(int bad) { return pario_dataset_truncate(shared_ds, bad ? 99 : 0); }
+
+static int c_dataset_variable_register(int bad) {
+  int v = 0;
+  return pario_dataset_variable_register(shared_ds, bad ? "a/b" : "t", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_DOUBLE,
+                                         &v);
+}
+
+static int c_dataset_section_info(int bad) {
+  pario_dataset_section_t info;
+  return pario_dataset_section_info(shared_ds, 0, 0, 0, bad ? NULL : &info);
+}
+
+static int c_dataset_write_ranked(int bad) {
+  double x = 1;
+  return pario_dataset_write_ranked(shared_ds, 0, 1, bad ? -1 : 1, &x);
+}
+
+static int c_dataset_read_items(int bad) {
+  double x;
+  return pario_dataset_read_items(shared_ds, 0, 0, bad ? -1 : 0, rank == 0, &x);
+}
+
+static int c_dataset_write_decomp(int bad) {
+  return pario_dataset_write_decomp(shared_ds, 0, 0, bad ? PARIO_DECOMP_NULL : shared_decomp, decomp_vals);
+}
+
+static int c_dataset_read_decomp(int bad) {
+  double back[48];
+  return pario_dataset_read_decomp(shared_ds, 0, 1, bad ? PARIO_DECOMP_NULL : shared_decomp, back);
+}
+
+static int c_dataset_write_array(int bad) {
+  return pario_dataset_write_array(shared_ds, 0, 0, bad ? PARIO_ARRAY_NULL : shared_array);
+}
+
+static int c_dataset_read_array(int bad) {
+  return pario_dataset_read_array(shared_ds, 0, 1, bad ? PARIO_ARRAY_NULL : shared_array);
+}
+
+static int c_dataset_info_put(int bad) {
+  const double x = 2.5;
+  return pario_dataset_info_put(shared_ds, PARIO_INFO_DATASET, 0, "x", bad ? 99 : PARIO_TYPE_DOUBLE, 1, &x);
+}
+
+static int c_dataset_info_get(int bad) {
+  double x;
+  return pario_dataset_info_get(shared_ds, bad ? 9 : PARIO_INFO_SEGMENT, 0, "e", PARIO_TYPE_DOUBLE, 1, &x, NULL,
+                                NULL);
+}
+
+static int c_dataset_info_name(int bad) {
+  int64_t n = 0;
+  return pario_dataset_info_name(shared_ds, bad ? 9 : PARIO_INFO_DATASET, 0, 0, NULL, 0, &n);
+}
+
+static int d_dataset_create(void) {
+  char path[600], name[32];
+  snprintf(name, sizeof name, "dsd%d.h5", rank);
+  path_of(path, sizeof path, name);
+  pario_dataset_t d = PARIO_DATASET_NULL;
+  const int rc = pario_dataset_create(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &d);
+  if (rc == PARIO_OK) pario_dataset_close(&d);
+  return rc;
+}
+
+static int d_dataset_segment_append(void) {
+  return pario_dataset_segment_append(shared_ds, PARIO_SEGMENT_STATE, 100 + rank, 100.0, NULL);
+}
+
+static int d_dataset_info_put(void) {
+  const double x[2] = {1, 2};
+  return pario_dataset_info_put(shared_ds, PARIO_INFO_DATASET, 0, "x", PARIO_TYPE_DOUBLE, 1 + rank % 2, x);
+}
+
+static void make_shared_dataset(void) {
+  char path[600];
+  path_of(path, sizeof path, "ds2.h5");
+  CHECK(pario_dataset_create(world, path, PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE, &shared_ds) == PARIO_OK);
+  CHECK(pario_dataset_close(&shared_ds) == PARIO_OK);
+  path_of(path, sizeof path, "ds.h5");
+  CHECK(pario_dataset_create(world, path, PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE, &shared_ds) == PARIO_OK);
+  int v = 0;
+  CHECK(pario_dataset_variable_register(shared_ds, "s", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_DOUBLE, &v) == PARIO_OK);
+  CHECK(pario_dataset_variable_register(shared_ds, "g", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_DOUBLE, &v) == PARIO_OK);
+  CHECK(pario_dataset_segment_append(shared_ds, PARIO_SEGMENT_STATE, 0, 0.0, NULL) == PARIO_OK);
+  const double mine = 10.0 + rank, e = 1.5;
+  CHECK(pario_dataset_write_ranked(shared_ds, 0, 0, 1, &mine) == PARIO_OK);
+  CHECK(pario_dataset_write_decomp(shared_ds, 0, 1, shared_decomp, decomp_vals) == PARIO_OK);
+  CHECK(pario_dataset_info_put(shared_ds, PARIO_INFO_SEGMENT, 0, "e", PARIO_TYPE_DOUBLE, 1, &e) == PARIO_OK);
+}
+
+/* The dataset survived every case: its segment and sections as written. */
+static void check_shared_dataset(void) {
+  int64_t n = 0;
+  CHECK(pario_dataset_segment_count(shared_ds, &n) == PARIO_OK && n == 1);
+  double back[48], mine = 0;
+  CHECK(pario_dataset_read_items(shared_ds, 0, 0, rank, 1, &mine) == PARIO_OK && mine == 10.0 + rank);
+  CHECK(pario_dataset_read_decomp(shared_ds, 0, 1, shared_decomp, back) == PARIO_OK);
+  int64_t start[2], count[2];
+  const int64_t k = my_rows(start, count);
+  int good = 1;
+  for (int64_t i = 0; i < k; ++i) good &= back[i] == decomp_vals[i];
+  CHECK(good);
+  int v = 0;
+  CHECK(pario_dataset_variable_count(shared_ds, &v) == PARIO_OK && v == 2);
+  CHECK(pario_dataset_close(&shared_ds) == PARIO_OK);
+}
+#endif
+
 /* ---- rows whose arguments differ between ranks ---- */
 
 static int d_group_sum(void) {
@@ -795,6 +944,14 @@ static const struct {
     CASE(exodus_flush),              CASE(exodus_open),             CASE(exodus_read_coords),
     CASE(exodus_read_node_ids),      CASE(exodus_read_block),       CASE(exodus_read_nodal_values),
     CASE(exodus_read_element_values),
+#if PARIO_TEST_HDF5
+    CASE(dataset_create),            CASE(dataset_open),            CASE(dataset_close),
+    CASE(dataset_segment_append),    CASE(dataset_truncate),        CASE(dataset_variable_register),
+    CASE(dataset_section_info),      CASE(dataset_write_ranked),    CASE(dataset_read_items),
+    CASE(dataset_write_decomp),      CASE(dataset_read_decomp),     CASE(dataset_write_array),
+    CASE(dataset_read_array),        CASE(dataset_info_put),        CASE(dataset_info_get),
+    CASE(dataset_info_name),
+#endif
 };
 
 static const struct {
@@ -816,6 +973,11 @@ static const struct {
     {"pario_decomp_write", d_decomp_write, "(offset)"},
     {"pario_exodus_define_block", d_exodus_define_block, "(numbers)"},
     {"pario_exodus_put_time", d_exodus_put_time, "(time)"},
+#if PARIO_TEST_HDF5
+    {"pario_dataset_create", d_dataset_create, "(path)"},
+    {"pario_dataset_segment_append", d_dataset_segment_append, "(time_index)"},
+    {"pario_dataset_info_put", d_dataset_info_put, "(count)"},
+#endif
     {"close on some ranks, write on others", d_close_while_others_write, "different collectives"},
 };
 
@@ -858,6 +1020,9 @@ int main(void) {
     for (int i = 0; i < 48; ++i) decomp_vals[i] = 1000.0 + i;
     CHECK(pario_decomp_write(shared_decomp, shared_sf, 0, PARIO_TYPE_DOUBLE, decomp_vals) == PARIO_OK);
   }
+#if PARIO_TEST_HDF5
+  make_shared_dataset();
+#endif
 
   int rows = 0;
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
@@ -908,6 +1073,9 @@ int main(void) {
   /* The disk array survived: every rank still has it open and usable. */
   CHECK(pario_disk_array_write(shared_disk_array, shared_array, zero2, count2, zero2) == PARIO_OK);
   drop_disk_array(&shared_disk_array, "da");
+#if PARIO_TEST_HDF5
+  check_shared_dataset();
+#endif
   /* The decomposition and its file survived too. */
   {
     double back[48];

@@ -1,0 +1,269 @@
+/* pario/dataset.h: self-describing datasets on parallel HDF5 (PDS).
+ *
+ * A dataset is one HDF5 file holding
+ *   - segments: topology and state segments, each with a time index
+ *     (int64) and a time value (double), appended in time order and
+ *     numbered by position (0, 1, ...);
+ *   - variables: registered by name with an item type (a scalar, a vector
+ *     of k components or an r x c tensor of words) and a word type (a
+ *     PARIO_TYPE_*, the type in the file), numbered in registration order;
+ *   - sections: the values of one variable in one segment (not every
+ *     segment needs every variable), either
+ *       rank-ordered (PDS): every rank writes a piece of any number of
+ *       items, the pieces stored one after another in rank order with the
+ *       per-rank counts, their sum and maximum; read back on any number of
+ *       ranks by item range (an even split, a writer's piece, anything), or
+ *       global-ordered: every rank passes its part of a global index space
+ *       through a decomposition (pario/collective_io.h); the values land
+ *       in global order through the collective I/O engine, so the file does
+ *       not depend on how many ranks wrote it; read back through any
+ *       decomposition on any number of ranks (or by item range);
+ *   - infos: name -> typed array (any PARIO_TYPE_*) or string, attached to
+ *     the dataset, a variable or a segment.
+ * h5py and h5dump read every file with no pario installed; the layout is
+ * in docs/architecture.md ("Datasets") and src/dataset/pds.h.
+ *
+ * Memory types: a variable has a put type (what write calls take) and a
+ * get type (what read calls give), both the word type until
+ * pario_dataset_variable_set_types changes them (per rank, any time).
+ * Values convert on the way (any PARIO_TYPE_* pair); a value that does not
+ * fit (e.g. 300 into an int8 word) is PARIO_ERR_OUT_OF_RANGE, on every
+ * rank, and nothing is written.
+ *
+ * Collectives (PARIO_COLLECTIVE) are called by every rank of the dataset's
+ * group in the same order; arguments that must match (path, mode, segment,
+ * variable, names, info values' type and count) are checked to match, and
+ * every rank gets the same status: a bad argument or failed I/O on one
+ * rank gives the others PARIO_ERR_REMOTE naming it. Metadata is written
+ * and read once (HDF5's collective metadata operations: one rank reads
+ * and broadcasts), never by N ranks at once. A failed call leaves what
+ * was there before: a segment or section it was making is removed.
+ * Queries of segments and variables are local (every rank holds the same
+ * records after open).
+ *
+ * Builds without parallel HDF5: every function here except
+ * pario_dataset_even_split returns PARIO_ERR_UNSUPPORTED (on every rank,
+ * without communicating) and pario_dataset_supported() returns 0.
+ *
+ * Errors: PARIO_ERR_INVALID_ARGUMENT (a bad or mismatched argument, a
+ * segment out of time order, an unknown segment or variable, a
+ * decomposition of another type or size), PARIO_ERR_STATE (writing a
+ * dataset opened read-only), PARIO_ERR_NOT_FOUND (no such file, section
+ * or info), PARIO_ERR_EXISTS (exclusive create of an existing file, a
+ * section written twice, a variable registered again differently),
+ * PARIO_ERR_CORRUPT (a file that is not a pario dataset or is damaged:
+ * everything read from the file is checked), PARIO_ERR_UNSUPPORTED (a
+ * newer format version), PARIO_ERR_OUT_OF_RANGE (a value that does not
+ * fit, an item range outside the section), PARIO_ERR_IO.
+ *
+ * Thread safety: one thread per rank calls these (Debian's parallel HDF5
+ * is not thread-safe).
+ */
+#ifndef PARIO_DATASET_H
+#define PARIO_DATASET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pario/array.h"
+#include "pario/collective_io.h"
+#include "pario/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pario_dataset_s *pario_dataset_t;
+#define PARIO_DATASET_NULL ((pario_dataset_t)0)
+
+/* Segment kinds (PARIO_SEGMENT_ANY only for the find calls). */
+#define PARIO_SEGMENT_ANY 0
+#define PARIO_SEGMENT_TOPOLOGY 1
+#define PARIO_SEGMENT_STATE 2
+
+/* Item kinds: how many words an item has (item_dims). */
+#define PARIO_ITEM_SCALAR 0 /* one word; item_dims unused (may be NULL) */
+#define PARIO_ITEM_VECTOR 1 /* item_dims[0] = k components */
+#define PARIO_ITEM_TENSOR 2 /* item_dims[0] x item_dims[1], row-major */
+
+/* Section layouts. */
+#define PARIO_SECTION_RANK_ORDERED 1
+#define PARIO_SECTION_GLOBAL_ORDERED 2
+
+/* Info owners. */
+#define PARIO_INFO_DATASET 0  /* owner index unused */
+#define PARIO_INFO_VARIABLE 1 /* owner = variable id */
+#define PARIO_INFO_SEGMENT 2  /* owner = segment position */
+
+/* An info value type beside the PARIO_TYPE_* element types: a UTF-8
+ * string (count = its length in bytes, no NUL inside). */
+#define PARIO_INFO_STRING 256
+
+/* Local: 1 when this build has parallel HDF5 (datasets work), else 0. */
+PARIO_API int pario_dataset_supported(void);
+
+/* Creates a dataset at path, collectively over group. mode:
+ *   PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE: PARIO_ERR_EXISTS if path exists;
+ *   PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE: replaces a pario dataset at
+ *       path (in place: it is gone once the call starts writing); any
+ *       other file there is PARIO_ERR_EXISTS and is left alone.
+ * PARIO_MODE_RDWR may be added. The new dataset is open read-write. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_create(pario_group_t group, const char *path, int mode,
+                                                    pario_dataset_t *dataset_out);
+/* Opens a dataset: mode PARIO_MODE_READ or PARIO_MODE_RDWR. Its
+ * segments and variables are read and checked (PARIO_ERR_CORRUPT for a
+ * file that is not a pario dataset or is damaged). */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_open(pario_group_t group, const char *path, int mode,
+                                                  pario_dataset_t *dataset_out);
+/* Flushes and closes it; sets *dataset to PARIO_DATASET_NULL. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_close(pario_dataset_t *dataset);
+
+/* ---- segments ---- */
+
+/* Appends a segment of kind PARIO_SEGMENT_TOPOLOGY or _STATE. Time
+ * indices never decrease; a topology and a state segment may share one
+ * (the topology first), two of one kind may not; time values never
+ * decrease and are finite (else PARIO_ERR_INVALID_ARGUMENT naming the
+ * segment it would follow). *segment_out (may be NULL): its position. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_segment_append(pario_dataset_t dataset, int kind, int64_t time_index,
+                                                            double time_value, int64_t *segment_out);
+/* Local: the number of segments. */
+PARIO_API int pario_dataset_segment_count(pario_dataset_t dataset, int64_t *count_out);
+/* Local: segment `segment`'s kind, time index and time value (outputs may
+ * be NULL). */
+PARIO_API int pario_dataset_segment_info(pario_dataset_t dataset, int64_t segment, int *kind_out,
+                                         int64_t *time_index_out, double *time_value_out);
+/* Local: the first segment of `kind` (or PARIO_SEGMENT_ANY) with this
+ * time index; PARIO_ERR_NOT_FOUND if none. */
+PARIO_API int pario_dataset_segment_find_index(pario_dataset_t dataset, int kind, int64_t time_index,
+                                               int64_t *segment_out);
+/* Local: the last segment of `kind` (or PARIO_SEGMENT_ANY) whose time
+ * value is <= time_value (the state at that time); PARIO_ERR_NOT_FOUND if
+ * none. */
+PARIO_API int pario_dataset_segment_find_time(pario_dataset_t dataset, int kind, double time_value,
+                                              int64_t *segment_out);
+/* Erases every segment after last_kept (-1: every segment), with their
+ * sections and infos. Variables stay registered. The file does not
+ * shrink (HDF5 does not give space back; h5repack writes a compact copy). */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_truncate(pario_dataset_t dataset, int64_t last_kept);
+
+/* ---- variables ---- */
+
+/* Registers a variable: a name (1..255 bytes, no '/', not starting with
+ * "pario_"), an item kind with its item_dims (PARIO_ITEM_*), and a word
+ * type (PARIO_TYPE_*). Registering a name again with the same definition
+ * gives its id; with another, PARIO_ERR_EXISTS. *variable_out: its id
+ * (registration order from 0). */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_variable_register(pario_dataset_t dataset, const char *name,
+                                                               int item_kind, const int64_t item_dims[],
+                                                               int word_type, int *variable_out);
+/* Local: the id of the variable called name; PARIO_ERR_NOT_FOUND if none. */
+PARIO_API int pario_dataset_variable_find(pario_dataset_t dataset, const char *name, int *variable_out);
+/* Local: the number of variables. */
+PARIO_API int pario_dataset_variable_count(pario_dataset_t dataset, int *count_out);
+/* Local: a variable's name (copied into name_buf, NUL-terminated;
+ * PARIO_ERR_INVALID_ARGUMENT naming the length needed when name_len is
+ * too small; name_buf may be NULL with name_len 0 to skip it), item kind,
+ * item dims ({1,1}, {k,1} or {r,c}) and word type (outputs may be NULL). */
+PARIO_API int pario_dataset_variable_info(pario_dataset_t dataset, int variable, char *name_buf,
+                                          size_t name_len, int *item_kind_out, int64_t item_dims_out[2],
+                                          int *word_type_out);
+/* Local: this rank's put and get types of the variable (PARIO_TYPE_*; 0
+ * for the word type), used by every later write and read call. */
+PARIO_API int pario_dataset_variable_set_types(pario_dataset_t dataset, int variable, int put_type,
+                                               int get_type);
+
+/* ---- sections ---- */
+
+typedef struct pario_dataset_section {
+  int layout;           /* PARIO_SECTION_RANK_ORDERED or _GLOBAL_ORDERED */
+  int writers;          /* rank-ordered: the ranks that wrote it; else 0 */
+  int64_t items;        /* every item (rank-ordered: the sum of the pieces) */
+  int64_t max_piece;    /* rank-ordered: the largest piece; else 0 */
+  int64_t piece_start;  /* the asked writer's piece (items); else 0 */
+  int64_t piece_count;
+  int ndim;             /* the HDF5 dataset's shape: [items] + item dims, */
+  int64_t dims[PARIO_ARRAY_MAX_DIMS]; /* or a blocks decomposition's shape */
+} pario_dataset_section_t;
+
+/* The section of `variable` in `segment` (PARIO_ERR_NOT_FOUND when that
+ * segment has none), with writer `writer`'s piece in piece_start and
+ * piece_count (rank-ordered and 0 <= writer < writers; writer may differ
+ * between ranks). */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_section_info(pario_dataset_t dataset, int64_t segment, int variable,
+                                                          int writer, pario_dataset_section_t *info_out);
+/* Writes a rank-ordered section: this rank's piece is `items` items (any
+ * number, 0 too; items x words per item values of the put type at buf).
+ * Pieces are stored in rank order. PARIO_ERR_EXISTS when the segment has
+ * this section. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_write_ranked(pario_dataset_t dataset, int64_t segment, int variable,
+                                                          int64_t items, const void *buf);
+/* Reads items [start, start + items) of a section (either layout) into
+ * buf as the get type; each rank its own range (may be empty). Reading
+ * on another number of ranks: pario_dataset_even_split, or a writer's
+ * piece from pario_dataset_section_info. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_read_items(pario_dataset_t dataset, int64_t segment, int variable,
+                                                        int64_t start, int64_t items, void *buf);
+/* Local, pure (also without HDF5): part `part` of `parts` of `items`
+ * split evenly (the first items % parts parts one item more). */
+PARIO_API int pario_dataset_even_split(int64_t items, int parts, int part, int64_t *start_out, int64_t *count_out);
+/* Writes a global-ordered section through a decomposition of its words
+ * (items x words per item: component j of item i is word i*k + j; a
+ * blocks decomposition of shape {n, k} says it directly). The
+ * decomposition's file_type is the variable's word type, its byte order
+ * native, its group the dataset's. buf: this rank's values of the put
+ * type in the decomposition's memory order. A blocks decomposition's
+ * global shape becomes the HDF5 dataset's shape when it ends with the
+ * item dims (a scalar: any shape), else [items] + item dims.
+ * PARIO_ERR_EXISTS when the segment has this section. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_write_decomp(pario_dataset_t dataset, int64_t segment, int variable,
+                                                          pario_decomp_t decomp, const void *buf);
+/* Reads a section (either layout) through a decomposition of its words
+ * (global size = the section's words) into buf as the get type. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_read_decomp(pario_dataset_t dataset, int64_t segment, int variable,
+                                                         pario_decomp_t decomp, void *buf);
+/* Checkpoint: writes a global array (any distribution; its group the
+ * dataset's processes) as a global-ordered section of a scalar variable,
+ * the HDF5 dataset of the array's shape. The array's own type is the
+ * memory type. Collective over the array's group too. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_write_array(pario_dataset_t dataset, int64_t segment, int variable,
+                                                         pario_array_t array);
+/* Restart: reads the section into a global array of the same number of
+ * elements (any shape, distribution and number of ranks; values in C
+ * order), converted to the array's type. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_read_array(pario_dataset_t dataset, int64_t segment, int variable,
+                                                        pario_array_t array);
+
+/* ---- infos ---- */
+
+/* Sets info `name` (as variable names) of the owner (PARIO_INFO_*; owner
+ * the variable id or segment position) to count values of type (a
+ * PARIO_TYPE_* or PARIO_INFO_STRING: count bytes of text), replacing one
+ * of that name. One writer: rank 0's values are stored (the others may
+ * pass NULL); name, type and count must match on every rank. At most
+ * 64 MiB. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_info_put(pario_dataset_t dataset, int owner_kind, int64_t owner,
+                                                      const char *name, int type, int64_t count,
+                                                      const void *values);
+/* Reads info `name`: *type_out (the stored type: a PARIO_TYPE_* or
+ * PARIO_INFO_STRING) and *count_out (values, or bytes of a string), and
+ * when values is not NULL, the values converted to `type` (a string only
+ * as PARIO_INFO_STRING, without a NUL added), at most capacity of them
+ * (PARIO_ERR_INVALID_ARGUMENT naming the count when fewer than count).
+ * The same on every rank. PARIO_ERR_NOT_FOUND when absent. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_info_get(pario_dataset_t dataset, int owner_kind, int64_t owner,
+                                                      const char *name, int type, int64_t capacity, void *values,
+                                                      int *type_out, int64_t *count_out);
+/* The owner's infos in name order: *count_out their number, and when
+ * 0 <= index < count and name_buf is not NULL, the name of info `index`
+ * (NUL-terminated; PARIO_ERR_INVALID_ARGUMENT naming the length needed
+ * when name_len is too small). */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_info_name(pario_dataset_t dataset, int owner_kind, int64_t owner,
+                                                       int64_t index, char *name_buf, size_t name_len,
+                                                       int64_t *count_out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PARIO_DATASET_H */

@@ -1,0 +1,655 @@
+// A PDS on parallel HDF5: the model (dataset/model.h) executed through
+// dataset/h5.h. The layout is in pds.h.
+//
+// Every collective step has the same shape: local checks and work that can
+// fail on one rank (conversion of a rank's values, its range), then one
+// agreement; then the HDF5 calls every rank makes alike (lockstep:
+// metadata is changed by all ranks with the same arguments, as parallel
+// HDF5 requires, and written with one collective write); then one
+// agreement, and on failure the half-made object unlinked again. Values a
+// rank contributes (a piece's item count) travel in one allgather; an
+// info's value is rank 0's, broadcast.
+//
+// Everything read from the file is checked before use: the format marker
+// and version, segment names (positions 0..n-1 with none missing), kinds,
+// finite time values in order, variable ids (0..n-1, each once), item
+// kinds and dims, word types, a section's layout, its piece counts
+// (non-negative, summing to the dataset's rows), and its shape against
+// the variable's item.
+#include "dataset/pds.h"
+
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "base/checked.h"
+#include "base/convert.h"
+#include "collective/transfer.h"
+#include "dataset/target.h"
+
+namespace pario::dataset {
+
+namespace {
+
+constexpr const char* kFormatAttr = "pario_format";
+constexpr const char* kVersionAttr = "pario_format_version";
+constexpr const char* kReserved = "pario_";
+
+// Moves the flat word range [begin, end) of a dataset (C order) between
+// it and buf (words of the dataset's type, native), one hyperslab per box.
+Status move_words(Dataset& ds, int64_t begin, int64_t end, void* buf, bool write) {
+  char* at = static_cast<char*>(buf);
+  const size_t es = element_size(ds.type());
+  for (const Box& box : range_boxes(ds.ndim(), ds.dims(), begin, end)) {
+    PARIO_RETURN_IF_ERROR(write ? ds.write(box, at) : ds.read(box, at));
+    at += static_cast<size_t>(box.elements()) * es;
+  }
+  return Status::Ok();
+}
+
+Status corrupt(const std::string& path, const std::string& what) {
+  return Status(Code::kCorrupt, path + ": " + what);
+}
+
+Result<std::string> string_attr(File& f, const std::string& object, const char* name) {
+  PARIO_ASSIGN_OR_RETURN(AttrValue v, f.attribute(object, name));
+  if (!v.is_string) return corrupt(f.path(), object + " attribute " + name + " is not a string");
+  return v.text;
+}
+
+Result<int64_t> int_attr(File& f, const std::string& object, const char* name) {
+  PARIO_ASSIGN_OR_RETURN(AttrValue v, f.attribute(object, name));
+  return v.as_int64(f.path() + ": " + object + " attribute " + name);
+}
+
+// A missing pario attribute in a file that claims the format is damage.
+Status as_corrupt(const Status& s) {
+  return s.code() == Code::kNotFound || s.code() == Code::kUnsupported ? Status(Code::kCorrupt, s.message()) : s;
+}
+
+Status broadcast_value(const comm::Comm& comm, AttrValue* v) {
+  int64_t head[4] = {v->is_string ? 1 : 0, static_cast<int64_t>(v->type), v->count,
+                     static_cast<int64_t>(v->is_string ? v->text.size() : v->bytes.size())};
+  int rc = MPI_Bcast(head, 4, MPI_INT64_T, 0, comm.get());
+  if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Bcast");
+  if (head[3] < 0 || head[3] > kMaxAttributeBytes) return Status(Code::kInternal, "an info of bad size");
+  v->is_string = head[0] != 0;
+  v->type = static_cast<ElementType>(head[1]);
+  v->count = head[2];
+  v->scalar = v->is_string;
+  char* data;
+  if (v->is_string) {
+    v->text.resize(static_cast<size_t>(head[3]));
+    data = v->text.data();
+  } else {
+    v->bytes.resize(static_cast<size_t>(head[3]));
+    data = reinterpret_cast<char*>(v->bytes.data());
+  }
+  rc = MPI_Bcast(data, static_cast<int>(head[3]), MPI_BYTE, 0, comm.get());
+  return rc == MPI_SUCCESS ? Status::Ok() : comm::mpi_status(rc, "MPI_Bcast");
+}
+
+}  // namespace
+
+Pds::~Pds() = default;
+
+Result<std::unique_ptr<Pds>> Pds::create(const comm::Comm& comm, const std::string& path, bool replace) {
+  if (replace) {
+    // Only a pario dataset is replaced: rank 0 asks whether there is a
+    // file, and all open it to read its marker.
+    int there = 0;
+    if (comm.rank() == 0) there = ::access(path.c_str(), F_OK) == 0 ? 1 : 0;
+    const int rc = MPI_Bcast(&there, 1, MPI_INT, 0, comm.get());
+    if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Bcast");
+    if (there) {
+      Result<File> old = File::open(comm, path, FileMode::kReadOnly);
+      Status local = old.status();
+      if (old.ok()) {
+        Result<std::string> marker = string_attr(*old, "/", kFormatAttr);
+        if (!marker.ok() || *marker != kFormatName) {
+          local = Status(Code::kExists, "dataset::Pds::create: " + path +
+                                            ": a file that is not a pario dataset is there; it is not replaced");
+        }
+        local = comm::agree(old->comm(), local);
+        const Status closed = old->close();
+        if (local.ok()) local = closed;
+      } else if (local.code() == Code::kCorrupt) {
+        local = Status(Code::kExists, "dataset::Pds::create: " + path +
+                                          ": a file that is not HDF5 is there; it is not replaced");
+      }
+      PARIO_RETURN_IF_ERROR(local);
+    }
+  }
+  PARIO_ASSIGN_OR_RETURN(File f, File::open(comm, path, replace ? FileMode::kCreateTruncate
+                                                                 : FileMode::kCreateExclusive));
+  std::unique_ptr<Pds> p(new Pds(std::move(f)));
+  File& file = p->file_;
+  Status local = file.set_attribute("/", kFormatAttr, AttrValue::string(kFormatName));
+  if (local.ok()) local = file.set_attribute("/", kVersionAttr, AttrValue::int64(kFormatVersion));
+  if (local.ok()) local = file.create_group(kSegmentsGroup);
+  if (local.ok()) local = file.create_group(kVariablesGroup);
+  if (local.ok()) local = file.flush();
+  local = comm::agree(file.comm(), local);
+  if (!local.ok()) {
+    (void)file.close();
+    return local;
+  }
+  return p;
+}
+
+Result<std::unique_ptr<Pds>> Pds::open(const comm::Comm& comm, const std::string& path, bool writable) {
+  PARIO_ASSIGN_OR_RETURN(File f, File::open(comm, path, writable ? FileMode::kReadWrite : FileMode::kReadOnly));
+  std::unique_ptr<Pds> p(new Pds(std::move(f)));
+  Status local = comm::agree(p->file_.comm(), p->load());
+  if (!local.ok()) {
+    (void)p->file_.close();
+    return local;
+  }
+  return p;
+}
+
+Status Pds::load() {
+  File& f = file_;
+  const std::string& path = f.path();
+  Result<AttrValue> marker = f.attribute("/", kFormatAttr);
+  if (!marker.ok() || !marker->is_string || marker->text != kFormatName) {
+    return corrupt(path, "not a pario dataset (the root group has no pario_format attribute \"" +
+                             std::string(kFormatName) + "\")");
+  }
+  Result<int64_t> version = int_attr(f, "/", kVersionAttr);
+  if (!version.ok()) return corrupt(path, "a pario dataset without a readable pario_format_version");
+  if (*version > kFormatVersion) {
+    return Status(Code::kUnsupported, path + ": pario dataset format version " + std::to_string(*version) +
+                                          "; this pario reads version " + std::to_string(kFormatVersion));
+  }
+  if (*version < 1) return corrupt(path, "pario_format_version " + std::to_string(*version));
+
+  Result<std::vector<std::string>> names = f.links(kSegmentsGroup);
+  if (!names.ok()) return as_corrupt(names.status());
+  segments_.clear();
+  // Name order is position order up to 10^8 segments (eight digits);
+  // beyond, "100000000" sorts before "99999999": order by the number.
+  std::vector<std::pair<int64_t, std::string>> numbered;
+  for (const std::string& name : *names) {
+    const std::optional<int64_t> pos = parse_segment_name(name);
+    numbered.emplace_back(pos ? *pos : -1, name);
+  }
+  std::sort(numbered.begin(), numbered.end());
+  for (size_t i = 0; i < numbered.size(); ++i) {
+    const auto& [pos, name] = numbered[i];
+    if (pos != static_cast<int64_t>(i)) {
+      return corrupt(path, std::string(kSegmentsGroup) + "/" + name + " where segment " + std::to_string(i) +
+                               " should be (segments are numbered 0, 1, ... with none missing)");
+    }
+    const std::string at = segment_path(pos);
+    Result<std::string> kind = string_attr(f, at, "pario_kind");
+    Result<int64_t> index = int_attr(f, at, "pario_time_index");
+    Result<AttrValue> value = f.attribute(at, "pario_time_value");
+    if (!kind.ok()) return as_corrupt(kind.status());
+    if (!index.ok()) return as_corrupt(index.status());
+    if (!value.ok()) return as_corrupt(value.status());
+    Result<double> t = value->as_double(path + ": " + at + " attribute pario_time_value");
+    if (!t.ok()) return t.status();
+    const std::optional<SegmentKind> k = parse_segment_kind(*kind);
+    if (!k) return corrupt(path, at + ": pario_kind \"" + *kind + "\" is neither topology nor state");
+    segments_.push_back(SegmentRecord{*k, *index, *t});
+  }
+  Status order = check_order(segments_);
+  if (!order.ok()) return corrupt(path, order.message());
+
+  names = f.links(kVariablesGroup);
+  if (!names.ok()) return as_corrupt(names.status());
+  variables_.assign(names->size(), VariableRecord{});
+  std::vector<bool> seen(names->size(), false);
+  for (const std::string& name : *names) {
+    const std::string at = variable_path(name);
+    Result<int64_t> id = int_attr(f, at, "pario_id");
+    Result<std::string> item = string_attr(f, at, "pario_item");
+    Result<AttrValue> dims = f.attribute(at, "pario_item_dims");
+    Result<int64_t> word = int_attr(f, at, "pario_word_type");
+    for (const Status& s : {id.status(), item.status(), dims.status(), word.status()}) {
+      if (!s.ok()) return as_corrupt(s);
+    }
+    if (*id < 0 || *id >= static_cast<int64_t>(names->size()) || seen[static_cast<size_t>(*id)]) {
+      return corrupt(path, at + ": pario_id " + std::to_string(*id) + " is out of 0.." +
+                               std::to_string(names->size() - 1) + " or taken twice");
+    }
+    const std::optional<ItemKind> kind = parse_item_kind(*item);
+    if (!kind || dims->is_string || dims->type != ElementType::kInt64 || dims->count != 2 ||
+        *word < 0 || *word > INT32_MAX) {
+      return corrupt(path, at + ": a malformed item kind, item dims or word type");
+    }
+    int64_t d[2];
+    std::memcpy(d, dims->bytes.data(), sizeof d);
+    Result<VariableRecord> v = make_variable(name, static_cast<int>(*kind), d, static_cast<int>(*word));
+    if (!v.ok()) return corrupt(path, at + ": " + v.status().message());
+    if ((*kind == ItemKind::kScalar && (d[0] != 1 || d[1] != 1)) || (*kind == ItemKind::kVector && d[1] != 1)) {
+      return corrupt(path, at + ": item dims that do not fit a " + *item);
+    }
+    v->id = static_cast<int>(*id);
+    seen[static_cast<size_t>(*id)] = true;
+    variables_[static_cast<size_t>(*id)] = std::move(v).value();
+  }
+  return Status::Ok();
+}
+
+Status Pds::close() {
+  Status local = file_.writable() ? file_.flush() : Status::Ok();
+  local = comm::agree(file_.comm(), local);
+  const Status closed = file_.close();
+  return local.ok() ? closed : local;
+}
+
+std::optional<int> Pds::find_variable(const std::string& name) const {
+  for (const VariableRecord& v : variables_) {
+    if (v.name == name) return v.id;
+  }
+  return std::nullopt;
+}
+
+Status Pds::check_segment(int64_t segment) const {
+  if (segment < 0 || segment >= static_cast<int64_t>(segments_.size())) {
+    return Status(Code::kInvalidArgument, "segment " + std::to_string(segment) + " is not in 0.." +
+                                              std::to_string(static_cast<int64_t>(segments_.size()) - 1) + " (" +
+                                              std::to_string(segments_.size()) + " segments)");
+  }
+  return Status::Ok();
+}
+
+Status Pds::check_variable(int variable) const {
+  if (variable < 0 || variable >= static_cast<int>(variables_.size())) {
+    return Status(Code::kInvalidArgument, "variable " + std::to_string(variable) + " is not registered (" +
+                                              std::to_string(variables_.size()) + " variables)");
+  }
+  return Status::Ok();
+}
+
+Status Pds::check_writable() const {
+  if (!file_.writable()) return Status(Code::kState, file_.path() + ": the dataset is open read-only");
+  return Status::Ok();
+}
+
+void Pds::undo(const std::string& path) {
+  // Every rank made the same calls, so either all have the link or none.
+  Result<bool> there = file_.exists(path);
+  Status local = there.status();
+  if (there.ok() && *there) local = file_.remove(path);
+  (void)comm::agree(file_.comm(), local);
+}
+
+Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double time_value) {
+  Status local = check_writable();
+  if (local.ok()) local = check_append(segments_, kind, time_index, time_value);
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  const int64_t position = static_cast<int64_t>(segments_.size());
+  const std::string at = segment_path(position);
+  local = file_.create_group(at);
+  if (local.ok()) local = file_.set_attribute(at, "pario_kind", AttrValue::string(segment_kind_name(kind)));
+  if (local.ok()) local = file_.set_attribute(at, "pario_time_index", AttrValue::int64(time_index));
+  if (local.ok()) local = file_.set_attribute(at, "pario_time_value", AttrValue::float64(time_value));
+  local = comm::agree(file_.comm(), local);
+  if (!local.ok()) {
+    undo(at);
+    return local;
+  }
+  segments_.push_back(SegmentRecord{kind, time_index, time_value});
+  return position;
+}
+
+Status Pds::truncate(int64_t last_kept) {
+  Status local = check_writable();
+  if (local.ok() && (last_kept < -1 || last_kept >= static_cast<int64_t>(segments_.size()))) {
+    local = Status(Code::kInvalidArgument, "last_kept " + std::to_string(last_kept) + " is not in -1.." +
+                                               std::to_string(static_cast<int64_t>(segments_.size()) - 1));
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  // The last first: a failure midway leaves segments 0..k, still in order.
+  int64_t n = static_cast<int64_t>(segments_.size());
+  while (local.ok() && n > last_kept + 1) {
+    local = file_.remove(segment_path(n - 1));
+    if (local.ok()) --n;
+  }
+  local = comm::agree(file_.comm(), local);
+  segments_.resize(static_cast<size_t>(n));
+  return local;
+}
+
+Result<int> Pds::register_variable(const VariableRecord& v) {
+  Status local = check_writable();
+  if (const std::optional<int> id = find_variable(v.name)) {
+    const VariableRecord& old = variables_[static_cast<size_t>(*id)];
+    if (old.item == v.item && old.item_dims[0] == v.item_dims[0] && old.item_dims[1] == v.item_dims[1] &&
+        old.word == v.word) {
+      return *id;  // the same on every rank: nothing to agree
+    }
+    local = Status(Code::kExists, "variable " + v.name + " is registered already as a " + item_kind_name(old.item) +
+                                      " of " + element_name(old.word));
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  const std::string at = variable_path(v.name);
+  const int id = static_cast<int>(variables_.size());
+  local = file_.create_group(at);
+  if (local.ok()) local = file_.set_attribute(at, "pario_id", AttrValue::int64(id));
+  if (local.ok()) local = file_.set_attribute(at, "pario_item", AttrValue::string(item_kind_name(v.item)));
+  if (local.ok()) local = file_.set_attribute(at, "pario_item_dims", AttrValue::array(ElementType::kInt64, v.item_dims, 2));
+  if (local.ok()) local = file_.set_attribute(at, "pario_word_type", AttrValue::int64(static_cast<int64_t>(v.word)));
+  if (local.ok()) local = file_.set_attribute(at, "pario_word_name", AttrValue::string(element_name(v.word)));
+  local = comm::agree(file_.comm(), local);
+  if (!local.ok()) {
+    undo(at);
+    return local;
+  }
+  VariableRecord r = v;
+  r.id = id;
+  variables_.push_back(std::move(r));
+  return id;
+}
+
+Result<Dataset> Pds::open_section(int64_t segment, const VariableRecord& v) {
+  const std::string at = section_path(segment, v.name);
+  Result<bool> there = file_.exists(at);
+  Status local = there.status();
+  if (there.ok() && !*there) {
+    local = Status(Code::kNotFound, file_.path() + ": segment " + std::to_string(segment) +
+                                        " has no section of variable " + v.name);
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  Result<Dataset> ds = Dataset::open(file_, at);
+  if (!ds.ok()) return as_corrupt(ds.status());
+  // The shape must be whole items of the variable: [n] + item dims, or for
+  // a global-ordered N-d section any shape ending with the item dims.
+  bool good = ds->type() == v.word && ds->ndim() > v.item_ndim;
+  for (int d = 0; good && d < v.item_ndim; ++d) good = ds->dims()[ds->ndim() - v.item_ndim + d] == v.item_dims[d];
+  local = good ? Status::Ok()
+               : corrupt(file_.path(), at + ": a dataset of " + element_name(ds->type()) + ", " +
+                                           std::to_string(ds->ndim()) + " dims, which is no section of a " +
+                                           item_kind_name(v.item) + " of " + element_name(v.word));
+  if (!local.ok()) {
+    (void)ds->close();
+    return local;
+  }
+  return ds;
+}
+
+Result<SectionInfo> Pds::section_info(int64_t segment, int variable, int writer) {
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), check_segment(segment).ok() ? check_variable(variable)
+                                                                               : check_segment(segment)));
+  const VariableRecord& v = variables_[static_cast<size_t>(variable)];
+  PARIO_ASSIGN_OR_RETURN(Dataset ds, open_section(segment, v));
+  const std::string at = section_path(segment, v.name);
+  SectionInfo info;
+  info.ndim = ds.ndim();
+  info.dims = ds.dims();
+  info.items = ds.elements() / v.words_per_item();
+  Status local;
+  Result<std::string> layout = string_attr(file_, at, "pario_layout");
+  if (!layout.ok()) {
+    local = as_corrupt(layout.status());
+  } else if (*layout == "global") {
+    info.layout = SectionLayout::kGlobalOrdered;
+  } else if (*layout != "rank") {
+    local = corrupt(file_.path(), at + ": pario_layout \"" + *layout + "\" is neither rank nor global");
+  } else {
+    Result<AttrValue> counts = file_.attribute(at, "pario_piece_items");
+    Result<int64_t> writers = int_attr(file_, at, "pario_writers");
+    if (!counts.ok() || !writers.ok()) {
+      local = as_corrupt(!counts.ok() ? counts.status() : writers.status());
+    } else if (counts->is_string || counts->type != ElementType::kInt64 || counts->count != *writers ||
+               *writers < 1 || *writers > INT32_MAX) {
+      local = corrupt(file_.path(), at + ": pario_piece_items is not pario_writers int64 counts");
+    } else {
+      std::vector<int64_t> c(static_cast<size_t>(counts->count));
+      std::memcpy(c.data(), counts->bytes.data(), counts->bytes.size());
+      Result<Pieces> pieces = pieces_of(c, Code::kCorrupt);
+      if (!pieces.ok()) {
+        local = corrupt(file_.path(), at + ": " + pieces.status().message());
+      } else if (pieces->sum != info.items || ds.ndim() != 1 + v.item_ndim) {
+        local = corrupt(file_.path(), at + ": pieces of " + std::to_string(pieces->sum) + " items in a dataset of " +
+                                          std::to_string(info.items));
+      } else {
+        info.layout = SectionLayout::kRankOrdered;
+        info.writers = static_cast<int>(*writers);
+        info.max_piece = pieces->max;
+        if (writer >= 0 && writer < info.writers) {
+          info.piece_start = pieces->starts[static_cast<size_t>(writer)];
+          info.piece_count = c[static_cast<size_t>(writer)];
+        }
+      }
+    }
+  }
+  local = comm::agree(file_.comm(), local);
+  const Status closed = ds.close();
+  PARIO_RETURN_IF_ERROR(local);
+  PARIO_RETURN_IF_ERROR(closed);
+  return info;
+}
+
+Status Pds::write_ranked(int64_t segment, int variable, ElementType mem_type, int64_t items, const void* buf) {
+  Status local = check_writable();
+  if (local.ok()) local = check_segment(segment);
+  if (local.ok()) local = check_variable(variable);
+  const bool known = local.ok();
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  const VariableRecord& v = variables_[static_cast<size_t>(variable)];
+  const std::string at = section_path(segment, v.name);
+  // This rank's piece in the word type (a value that does not fit fails
+  // here, before anything is made).
+  int64_t words = 0;
+  std::vector<unsigned char> converted;
+  const void* data = buf;
+  if (items < 0 || !checked_mul(items, v.words_per_item(), &words) ||
+      static_cast<uint64_t>(words) > SIZE_MAX / element_size(v.word)) {
+    local = Status(Code::kInvalidArgument, "items " + std::to_string(items) + " is negative or too many");
+  } else if (words > 0 && buf == nullptr) {
+    local = Status(Code::kInvalidArgument, "buf is null");
+  } else if (mem_type != v.word && words > 0) {
+    converted.resize(static_cast<size_t>(words) * element_size(v.word));
+    local = convert(mem_type, buf, v.word, converted.data(), static_cast<size_t>(words));
+    data = converted.data();
+  }
+  if (known) {
+    Result<bool> there = file_.exists(at);
+    if (local.ok()) local = there.status();
+    if (local.ok() && *there) {
+      local = Status(Code::kExists, file_.path() + ": segment " + std::to_string(segment) +
+                                        " has a section of variable " + v.name + " already");
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+
+  std::vector<int64_t> counts(static_cast<size_t>(file_.comm().size()));
+  const int rc = MPI_Allgather(&items, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, file_.comm().get());
+  if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Allgather");
+  Result<Pieces> pieces = pieces_of(counts, Code::kInvalidArgument);
+  int64_t total_words = 0;
+  if (pieces.ok() && !checked_mul(pieces->sum, v.words_per_item(), &total_words)) {
+    pieces = Status(Code::kInvalidArgument, "the pieces hold more than 2^63 words");
+  }
+  PARIO_RETURN_IF_ERROR(pieces.status());  // the same on every rank
+  Shape dims{};
+  dims[0] = pieces->sum;
+  for (int d = 0; d < v.item_ndim; ++d) dims[1 + d] = v.item_dims[d];
+  PARIO_ASSIGN_OR_RETURN(Dataset ds, Dataset::create(file_, at, v.word, 1 + v.item_ndim, dims));
+  const int64_t first = pieces->starts[static_cast<size_t>(file_.comm().rank())] * v.words_per_item();
+  local = move_words(ds, first, first + words, const_cast<void*>(data), /*write=*/true);
+  local = comm::agree(file_.comm(), local);
+  if (local.ok()) {
+    local = file_.set_attribute(at, "pario_layout", AttrValue::string("rank"));
+    if (local.ok()) local = file_.set_attribute(at, "pario_writers", AttrValue::int64(file_.comm().size()));
+    if (local.ok()) {
+      local = file_.set_attribute(at, "pario_piece_items",
+                                  AttrValue::array(ElementType::kInt64, counts.data(), static_cast<int64_t>(counts.size())));
+    }
+    if (local.ok()) local = file_.set_attribute(at, "pario_item_sum", AttrValue::int64(pieces->sum));
+    if (local.ok()) local = file_.set_attribute(at, "pario_item_max", AttrValue::int64(pieces->max));
+    local = comm::agree(file_.comm(), local);
+  }
+  const Status closed = ds.close();
+  if (local.ok()) local = closed;
+  if (!local.ok()) undo(at);
+  return local;
+}
+
+Status Pds::read_items(int64_t segment, int variable, ElementType mem_type, int64_t start, int64_t items, void* buf) {
+  Status local = check_segment(segment);
+  if (local.ok()) local = check_variable(variable);
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  const VariableRecord& v = variables_[static_cast<size_t>(variable)];
+  PARIO_ASSIGN_OR_RETURN(Dataset ds, open_section(segment, v));
+  const int64_t w = v.words_per_item();
+  const int64_t all = ds.elements() / w;
+  int64_t end = 0;
+  if (start < 0 || items < 0 || !checked_add(start, items, &end) || end > all) {
+    local = Status(Code::kOutOfRange, "items [" + std::to_string(start) + ", +" + std::to_string(items) +
+                                          ") outside the section's " + std::to_string(all) + " items");
+  } else if (items > 0 && buf == nullptr) {
+    local = Status(Code::kInvalidArgument, "buf is null");
+  } else if (items > 0) {
+    const size_t words = static_cast<size_t>(items * w);
+    if (mem_type == v.word) {
+      local = move_words(ds, start * w, end * w, buf, /*write=*/false);
+    } else {
+      std::vector<unsigned char> raw(words * element_size(v.word));
+      local = move_words(ds, start * w, end * w, raw.data(), /*write=*/false);
+      if (local.ok()) local = convert(v.word, raw.data(), mem_type, buf, words);
+    }
+  }
+  local = comm::agree(file_.comm(), local);
+  const Status closed = ds.close();
+  return local.ok() ? closed : local;
+}
+
+Status Pds::check_same_processes(const collective::Decomposition& d) const {
+  int same = MPI_UNEQUAL;
+  const int rc = MPI_Comm_compare(d.comm().get(), file_.comm().get(), &same);
+  if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Comm_compare");
+  if (same != MPI_IDENT && same != MPI_CONGRUENT) {
+    return Status(Code::kInvalidArgument, "the decomposition's group is not the dataset's processes in its order");
+  }
+  if (needs_swap(d.byte_order()) || (d.byte_order() != ByteOrder::kNative && d.byte_order() != ByteOrder::kLittle &&
+                                     d.byte_order() != ByteOrder::kBig)) {
+    return Status(Code::kInvalidArgument, "the decomposition's byte order is not native (HDF5 orders the bytes)");
+  }
+  return Status::Ok();
+}
+
+Status Pds::write_global(int64_t segment, int variable, collective::Decomposition& d, ElementType mem_type,
+                         const void* buf, int shape_ndim, const Shape& shape) {
+  Status local = check_writable();
+  if (local.ok()) local = check_segment(segment);
+  if (local.ok()) local = check_variable(variable);
+  const bool known = local.ok();
+  if (local.ok()) local = check_same_processes(d);
+  Result<std::pair<int, Shape>> section = Status(Code::kInternal, "unset");
+  if (known) {
+    const VariableRecord& v = variables_[static_cast<size_t>(variable)];
+    if (local.ok() && d.file_type() != v.word) {
+      local = Status(Code::kInvalidArgument, std::string("the decomposition's file type ") +
+                                                 element_name(d.file_type()) + " is not variable " + v.name +
+                                                 "'s word type " + element_name(v.word));
+    }
+    section = section_shape(v, d.global_size(), shape_ndim, shape);
+    if (local.ok()) local = section.status();
+    Result<bool> there = file_.exists(section_path(segment, v.name));
+    if (local.ok()) local = there.status();
+    if (local.ok() && *there) {
+      local = Status(Code::kExists, file_.path() + ": segment " + std::to_string(segment) +
+                                        " has a section of variable " + v.name + " already");
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  const VariableRecord& v = variables_[static_cast<size_t>(variable)];
+  const std::string at = section_path(segment, v.name);
+  PARIO_ASSIGN_OR_RETURN(Dataset ds, Dataset::create(file_, at, v.word, section->first, section->second));
+  DatasetTarget target(&ds);
+  Result<std::unique_ptr<collective::Transfer>> t =
+      collective::Transfer::start_write(d, target, 0, mem_type, buf, /*borrow=*/true);
+  local = t.ok() ? (*t)->wait() : t.status();  // both agreed by the engine
+  if (local.ok()) {
+    local = comm::agree(file_.comm(), file_.set_attribute(at, "pario_layout", AttrValue::string("global")));
+  }
+  const Status closed = ds.close();
+  if (local.ok()) local = closed;
+  if (!local.ok()) undo(at);
+  return local;
+}
+
+Status Pds::read_global(int64_t segment, int variable, collective::Decomposition& d, ElementType mem_type,
+                        void* buf) {
+  Status local = check_segment(segment);
+  if (local.ok()) local = check_variable(variable);
+  if (local.ok()) local = check_same_processes(d);
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  const VariableRecord& v = variables_[static_cast<size_t>(variable)];
+  PARIO_ASSIGN_OR_RETURN(Dataset ds, open_section(segment, v));
+  if (d.file_type() != v.word) {
+    local = Status(Code::kInvalidArgument, std::string("the decomposition's file type ") + element_name(d.file_type()) +
+                                               " is not variable " + v.name + "'s word type " + element_name(v.word));
+  } else if (d.global_size() != ds.elements()) {
+    local = Status(Code::kInvalidArgument, "the decomposition's global size " + std::to_string(d.global_size()) +
+                                               " is not the section's " + std::to_string(ds.elements()) + " words");
+  }
+  local = comm::agree(file_.comm(), local);  // the same on every rank already; cheap insurance
+  if (local.ok()) {
+    DatasetTarget target(&ds);
+    Result<std::unique_ptr<collective::Transfer>> t = collective::Transfer::start_read(d, target, 0, mem_type, buf);
+    local = t.ok() ? (*t)->wait() : t.status();
+  }
+  const Status closed = ds.close();
+  return local.ok() ? closed : local;
+}
+
+Result<std::string> Pds::owner_path(InfoOwner owner, int64_t which) const {
+  switch (owner) {
+    case InfoOwner::kDataset: return std::string("/");
+    case InfoOwner::kVariable:
+      if (which < 0 || which > INT32_MAX) return Status(Code::kInvalidArgument, "variable " + std::to_string(which) + " is not registered");
+      PARIO_RETURN_IF_ERROR(check_variable(static_cast<int>(which)));
+      return variable_path(variables_[static_cast<size_t>(which)].name);
+    case InfoOwner::kSegment:
+      PARIO_RETURN_IF_ERROR(check_segment(which));
+      return segment_path(which);
+  }
+  return Status(Code::kInvalidArgument, "owner kind " + std::to_string(static_cast<int>(owner)) +
+                                            " is not a PARIO_INFO_*");
+}
+
+Status Pds::put_info(InfoOwner owner, int64_t which, const std::string& name, const AttrValue& value) {
+  Status local = check_writable();
+  Result<std::string> at = owner_path(owner, which);
+  if (local.ok()) local = at.status();
+  if (local.ok()) local = check_name(name, "info name");
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  AttrValue v = value;
+  PARIO_RETURN_IF_ERROR(broadcast_value(file_.comm(), &v));
+  return comm::agree(file_.comm(), file_.set_attribute(*at, name, v));
+}
+
+Result<AttrValue> Pds::get_info(InfoOwner owner, int64_t which, const std::string& name) {
+  Result<std::string> at = owner_path(owner, which);
+  Status local = at.status();
+  if (local.ok()) local = check_name(name, "info name");
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  Result<AttrValue> v = file_.attribute(*at, name);
+  if (!v.ok() && v.status().code() == Code::kNotFound) {
+    v = Status(Code::kNotFound, file_.path() + ": " + *at + " has no info " + name);
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), v.status()));
+  return v;
+}
+
+Result<std::vector<std::string>> Pds::info_names(InfoOwner owner, int64_t which) {
+  Result<std::string> at = owner_path(owner, which);
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), at.status()));
+  Result<std::vector<std::string>> names = file_.attribute_names(*at);
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), names.status()));
+  std::vector<std::string> out;
+  for (std::string& n : *names) {
+    if (n.rfind(kReserved, 0) != 0) out.push_back(std::move(n));
+  }
+  return out;
+}
+
+}  // namespace pario::dataset
