@@ -2,9 +2,10 @@
  * ../shared/exodus_workload.md (bench/exodus/workload.h) by one writer,
  * timed from create to the file's data on disk (fdatasync included):
  *   exodus_bench --impl pario|gather|pieces|join|limit --nx NX --ny NY --nz NZ
- *                --steps T --dir DIR [--pieces P] [--bytes B]
+ *                --steps T --dir DIR [--pieces P] [--bytes B] [--step-sync 0|1]
  * pario:  every rank writes its contiguous range of cells (and the nodes
- *         they use) to DIR/pario.e through pario_exodus_*.
+ *         they use) to DIR/pario.e through pario_exodus_*; --step-sync 0
+ *         leaves out the fdatasync before each step's count is raised.
  * gather: every rank sends its elements and its node range to rank 0
  *         (MPI_Gatherv), mesh once and then step by step; rank 0 writes
  *         DIR/gather.e with Debian's serial libexodusii.
@@ -224,7 +225,7 @@ static int64_t local_node(const part *p, int64_t n) {
   return lo;
 }
 
-static void write_pario(const exo_workload *w, const part *p, const char *path) {
+static void write_pario(const exo_workload *w, const part *p, const char *path, int step_sync) {
   pario_group_t world;
   PA(pario_group_world(&world));
   const int64_t ne = p->c1 - p->c0;
@@ -249,7 +250,10 @@ static void write_pario(const exo_workload *w, const part *p, const char *path) 
   double *temp = ALLOC(double, p->n_used), *disp = ALLOC(double, p->n_used), *stress = ALLOC(double, ne);
 
   pario_exodus_t ex = PARIO_EXODUS_NULL;
-  PA(pario_exodus_create(world, path, NULL, &ex));
+  pario_exodus_options options;
+  pario_exodus_options_init(&options);
+  options.no_step_sync = !step_sync; /* the default syncs before each step's count is raised (crash safety) */
+  PA(pario_exodus_create(world, path, &options, &ex));
   PA(pario_exodus_init(ex, title, 3, w->nodes, w->cells, 2, 1, 1));
   PA(pario_exodus_define_block(ex, 10, "lower", "HEX8", w->cells1, 8, 0));
   PA(pario_exodus_define_block(ex, 20, "upper", "HEX8", w->cells - w->cells1, 8, 0));
@@ -618,7 +622,7 @@ static int check_limit(int64_t bytes, const char *path) {
 int main(int argc, char **argv) {
   const char *impl = NULL, *dir = ".";
   int64_t nx = 0, ny = 0, nz = 0, bytes = 0;
-  int steps = 0, pieces = 0;
+  int steps = 0, pieces = 0, step_sync = 1;
   for (int a = 1; a + 1 < argc; a += 2) {
     const char *k = argv[a], *v = argv[a + 1];
     if (!strcmp(k, "--impl")) impl = v;
@@ -629,6 +633,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(k, "--dir")) dir = v;
     else if (!strcmp(k, "--pieces")) pieces = atoi(v);
     else if (!strcmp(k, "--bytes")) bytes = atoll(v);
+    else if (!strcmp(k, "--step-sync")) step_sync = atoi(v);
   }
   if (!impl || nx < 1 || ny < 1 || nz < 2 || steps < 1) {
     fprintf(stderr, "usage: %s --impl pario|gather|pieces|join|limit --nx NX --ny NY --nz NZ --steps T --dir DIR "
@@ -653,7 +658,7 @@ int main(int argc, char **argv) {
   part p = {0};
   if (use_pario || !strcmp(impl, "pieces")) p = make_part(&w); /* the caller's data: not timed */
   if (strcmp(impl, "gather")) start_clock(); /* gather starts it after its own data is ready */
-  if (use_pario) write_pario(&w, &p, path);
+  if (use_pario) write_pario(&w, &p, path, step_sync);
   else if (!strcmp(impl, "gather")) write_gather(&w, path);
   else if (!strcmp(impl, "pieces")) write_piece(&w, &p, path);
   else if (!strcmp(impl, "join")) {
