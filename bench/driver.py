@@ -1240,7 +1240,9 @@ def bench_exodus(args):
         sys.exit(f"bench/run: {checker} is missing: build it (cmake --build {BUILD} --target exodus_check)")
     size = ["--nx", str(side), "--ny", str(side), "--nz", str(side), "--steps", str(steps)]
     data_bytes = exodus_data_bytes(side, side, side, steps)
-    impls = ["pario", "gather", "pieces", "limit"]
+    # pario-nosync: pario without the fdatasync before each step's count is
+    # raised (its crash safety), the others sync once at the end
+    impls = ["pario", "gather", "pieces", "limit", "pario-nosync"]
     samples, seconds, memory, join = {}, {}, {}, {}
     workdir = Path(tempfile.mkdtemp(prefix="pario-bench-exodus-", dir=scratch))
 
@@ -1278,7 +1280,8 @@ def bench_exodus(args):
                         for f in workdir.glob("pieces.e.*"):
                             f.unlink()
                     else:
-                        r = run(p, impl, ["--bytes", str(data_bytes)] if impl == "limit" else [])
+                        flags = {"limit": ["--bytes", str(data_bytes)], "pario-nosync": ["--step-sync", "0"]}
+                        r = run(p, impl.split("-")[0], flags.get(impl, []))
                         got = {impl: (r["mbps"], r["seconds"], r["peak_mib"])}
                         if rep == 0 and impl != "limit":
                             check_full(r["file"])
@@ -1314,6 +1317,9 @@ def bench_exodus(args):
 
     rows = ratio_rows(samples, "pario", ("gather", "pieces+join", "pieces", "limit"), targets, extra)
     for row in rows:
+        v = row["values"]
+        if v.get("pario-nosync") and v.get("gather"):
+            row["ratios"]["pario-nosync/gather"] = round(v["pario-nosync"] / v["gather"], 3)
         row["paired"] = paired_ratios(samples[row["case"]], row["ratios"])
         if s_size and int(row["case"].split(", ")[1].split()[0]) <= 2:
             # "at least 100 MB/s at S for P = 1-2" (issue 27)
@@ -1340,7 +1346,8 @@ def bench_exodus(args):
                       "rank 0 writes with Debian's libexodusii 6.02 (EX_LARGE_MODEL). pieces: a libexodusii file "
                       "per rank (its elements, the nodes they use, id maps); pieces+join: that plus one process "
                       "joining the pieces into one file by global ids as epu does (time and MB/s of the one "
-                      "file). limit: raw pwrite of the file's data bytes, B/P per rank in 4 MiB calls, into one "
+                      "file). pario-nosync: pario with --step-sync 0 (no fdatasync before each step's count is "
+                      "raised; pario's default has it, for crash safety). limit: raw pwrite of the file's data bytes, B/P per rank in 4 MiB calls, into one "
                       "file, fdatasync. Checks: after each write rank 0 reads ~1000 coordinates, id-map entries, "
                       "connectivities and last-step values back through libexodusii (limit: pread); the first "
                       "repetition's files are read whole by tests/exodus/exodus_check, untimed. MB/s = file "
