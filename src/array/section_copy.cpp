@@ -3,6 +3,20 @@
 #include <complex>
 #include <cstring>
 
+// ThreadSanitizer builds get one version: target_clones resolves through
+// an ifunc, which the loader runs before TSan's runtime is up, and the
+// instrumented resolver crashes every program at load (GCC 12).
+#if defined(__SANITIZE_THREAD__)
+#define PARIO_ARITH_CLONES
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PARIO_ARITH_CLONES
+#endif
+#endif
+#ifndef PARIO_ARITH_CLONES
+#define PARIO_ARITH_CLONES [[gnu::target_clones("avx2", "default")]]
+#endif
+
 namespace pario::array {
 namespace {
 
@@ -58,7 +72,7 @@ template <typename T>
 
 // One switch over the types with no lambda in between, so that every
 // kernel lands inside the clone that calls it.
-[[gnu::target_clones("avx2", "default")]] void arith(ElementType type, Arith what, char* dst,
+PARIO_ARITH_CLONES void arith(ElementType type, Arith what, char* dst,
                                                      char* src, int64_t n, const void* alpha) {
   switch (type) {
     case ElementType::kDouble: arith_of<double>(what, dst, src, n, alpha); break;
