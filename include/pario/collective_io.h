@@ -124,7 +124,10 @@ PARIO_COLLECTIVE PARIO_API int pario_decomp_read(pario_decomp_t decomp, pario_sh
                                                  int64_t offset, int mem_type, void *buf);
 /* Nonblocking: the exchange may finish inside the call; the file I/O goes
  * on until the request is waited (collectively). iwrite has copied buf
- * when it returns; iread fills buf by the wait. */
+ * when it returns; iread fills buf by the wait. pario_request_test (local,
+ * never blocks) moves either on as far as it can and reports done once
+ * this rank's part is complete: an iread's data in buf, an iwrite's file
+ * I/O finished. The wait, on every rank, still gives the agreed status. */
 PARIO_COLLECTIVE PARIO_API int pario_decomp_iwrite(pario_decomp_t decomp, pario_shared_file_t file,
                                                    int64_t offset, int mem_type, const void *buf,
                                                    pario_request_t *request_out);

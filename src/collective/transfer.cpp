@@ -168,38 +168,47 @@ Status Transfer::unpack() {
   return Status::Ok();
 }
 
-void Transfer::post_sends() {
+// One message of `bytes` at `at` to (send) or from peer, counted;
+// MPI_REQUEST_NULL after a failure, which is kept.
+MPI_Request Transfer::post(bool send, char* at, size_t bytes, int peer, int tag) {
+  MPI_Request req = MPI_REQUEST_NULL;
+  const int count = static_cast<int>(bytes);
+  const int rc = send ? MPI_Isend(at, count, MPI_BYTE, peer, tag, d_.comm().get(), &req)
+                      : MPI_Irecv(at, count, MPI_BYTE, peer, tag, d_.comm().get(), &req);
+  if (rc != MPI_SUCCESS) {
+    fail(comm::mpi_status(rc, send ? "MPI_Isend" : "MPI_Irecv"));
+    return MPI_REQUEST_NULL;
+  }
+  (send ? counts_.messages_sent : counts_.messages_received)++;
+  (send ? counts_.bytes_sent : counts_.bytes_received) += bytes;
+  return req;
+}
+
+// This rank's own messages, one per planned Send: its packed elements sent
+// to their aggregators (write) or received from them (read). The buffers,
+// counts and tags are the same either way; only the direction differs.
+void Transfer::post_own_messages(device::IoKind direction) {
   for (const Send& s : d_.sends()) {
-    const int to = d_.plan().aggregator_rank(s.aggregator);
-    if (to == d_.rank()) continue;  // the aggregator copies its own part
-    MPI_Request req;
-    const int rc = MPI_Isend(packed_ + s.offset * file_size_, static_cast<int>(s.count * file_size_), MPI_BYTE,
-                             to, d_.tag(seq_, s.round), d_.comm().get(), &req);
-    if (rc != MPI_SUCCESS) {
-      fail(comm::mpi_status(rc, "MPI_Isend"));
-      continue;
-    }
-    own_messages_.push_back(req);
-    counts_.messages_sent++;
-    counts_.bytes_sent += s.count * file_size_;
+    const int peer = d_.plan().aggregator_rank(s.aggregator);
+    if (peer == d_.rank()) continue;  // the aggregator copies its own part
+    const MPI_Request req = post(direction == device::IoKind::kWrite, packed_ + s.offset * file_size_,
+                                 s.count * file_size_, peer, d_.tag(seq_, s.round));
+    if (req != MPI_REQUEST_NULL) own_messages_.push_back(req);
   }
 }
 
-void Transfer::post_owner_receives() {
-  for (const Send& s : d_.sends()) {
-    const int from = d_.plan().aggregator_rank(s.aggregator);
-    if (from == d_.rank()) continue;
-    MPI_Request req;
-    const int rc = MPI_Irecv(packed_ + s.offset * file_size_, static_cast<int>(s.count * file_size_), MPI_BYTE,
-                             from, d_.tag(seq_, s.round), d_.comm().get(), &req);
-    if (rc != MPI_SUCCESS) {
-      fail(comm::mpi_status(rc, "MPI_Irecv"));
-      continue;
-    }
-    own_messages_.push_back(req);
-    counts_.messages_received++;
-    counts_.bytes_received += s.count * file_size_;
+// An aggregator's piece p of round r, at `at` (a window or the staging
+// buffer): received from its rank (write) or sent to it (read); this
+// rank's own piece is copied from or to the packed copy instead.
+MPI_Request Transfer::move_piece(const RoundPlan::Piece& p, char* at, int64_t r) {
+  const bool write = kind_ == device::IoKind::kWrite;
+  const size_t bytes = p.count * file_size_;
+  if (p.sender == d_.rank()) {
+    char* own = packed_ + p.self_offset * file_size_;
+    std::memcpy(write ? at : own, write ? own : at, bytes);
+    return MPI_REQUEST_NULL;
   }
+  return post(!write, at, bytes, p.sender, d_.tag(seq_, r));
 }
 
 void Transfer::wait_requests(std::vector<MPI_Request>& requests) {
@@ -230,21 +239,8 @@ void Transfer::receive_round(int64_t r) {
   const RoundPlan& round = d_.rounds()[r];
   char* win = window(r);
   for (const RoundPlan::Piece& p : round.pieces) {
-    char* dest = (p.in_place ? win : staging()) + p.at * file_size_;
-    if (p.sender == d_.rank()) {
-      std::memcpy(dest, packed_ + p.self_offset * file_size_, p.count * file_size_);
-      continue;
-    }
-    MPI_Request req;
-    const int rc = MPI_Irecv(dest, static_cast<int>(p.count * file_size_), MPI_BYTE, p.sender, d_.tag(seq_, r),
-                             d_.comm().get(), &req);
-    if (rc != MPI_SUCCESS) {
-      fail(comm::mpi_status(rc, "MPI_Irecv"));
-      continue;
-    }
-    round_recvs_.push_back(req);
-    counts_.messages_received++;
-    counts_.bytes_received += p.count * file_size_;
+    const MPI_Request req = move_piece(p, (p.in_place ? win : staging()) + p.at * file_size_, r);
+    if (req != MPI_REQUEST_NULL) round_recvs_.push_back(req);
   }
 }
 
@@ -310,53 +306,101 @@ void Transfer::submit_read(int64_t r) {
   counts_.largest_request = std::max<uint64_t>(counts_.largest_request, have);
 }
 
-void Transfer::read_rounds() {
-  const auto& rounds = d_.rounds();
-  const int64_t n = static_cast<int64_t>(rounds.size());
-  for (int64_t r = 0; r < n; ++r) {
+// Read, aggregator: round r's window, once read, to the ranks that hold
+// its elements (staged pieces gathered first), this rank's own part copied.
+void Transfer::send_round(int64_t r) {
+  const RoundPlan& round = d_.rounds()[r];
+  const int slot = static_cast<int>(r % 2);
+  char* win = window(r);
+  for (const RoundPlan::Piece& p : round.pieces) {
+    char* from = win + p.at * file_size_;
+    if (!p.in_place) {
+      from = staging() + p.at * file_size_;
+      round.staged.gather(win, file_size_, p.at, p.count, from);
+    }
+    const MPI_Request req = move_piece(p, from, r);
+    if (req != MPI_REQUEST_NULL) (p.in_place ? window_sends_[slot] : staging_sends_).push_back(req);
+  }
+}
+
+bool Transfer::requests_done(std::vector<MPI_Request>& requests, bool block) {
+  if (requests.empty()) return true;
+  if (block) {
+    wait_requests(requests);
+    return true;
+  }
+  int done = 0;
+  const int rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE);
+  if (rc != MPI_SUCCESS) {
+    fail(comm::mpi_status(rc, "MPI_Testall"));  // an MPI error completes the requests it reports
+    requests.clear();
+    return true;
+  }
+  if (done) requests.clear();
+  return done != 0;
+}
+
+bool Transfer::io_done(int slot, bool block) {
+  if (!block) {
+    for (auto& r : io_[slot])
+      if (!device::test(*r)) return false;
+  }
+  wait_io(slot);  // complete by now, or waited here: collects the statuses
+  return true;
+}
+
+// Read, aggregator: for each round in turn, its read done, its pieces sent,
+// and the read of the round two on started in its window once that
+// window's sends have left. Without `block`, stops at the first step that
+// would wait and resumes there at the next call.
+bool Transfer::progress_read(bool block) {
+  const int64_t n = static_cast<int64_t>(d_.rounds().size());
+  while (next_round_ < n) {
+    const int64_t r = next_round_;
     const int slot = static_cast<int>(r % 2);
-    wait_io(slot);
-    for (auto& req : io_[slot]) {
-      // Bytes short of what was asked (the file shrank) read as zeros.
-      if (req->status().ok() && req->transferred() < req->len) {
-        std::memset(static_cast<char*>(req->buf) + req->transferred(), 0, req->len - req->transferred());
+    if (read_step_ == ReadStep::kRead) {
+      if (!io_done(slot, block)) return false;
+      for (auto& req : io_[slot]) {
+        // Bytes short of what was asked (the file shrank) read as zeros.
+        if (req->status().ok() && req->transferred() < req->len) {
+          std::memset(static_cast<char*>(req->buf) + req->transferred(), 0, req->len - req->transferred());
+        }
       }
+      io_[slot].clear();
+      read_step_ = ReadStep::kSend;
     }
-    io_[slot].clear();
-    wait_requests(staging_sends_);
-    const RoundPlan& round = rounds[r];
-    char* win = window(r);
-    for (const RoundPlan::Piece& p : round.pieces) {
-      char* from = win + p.at * file_size_;
-      if (!p.in_place) {
-        from = staging() + p.at * file_size_;
-        round.staged.gather(win, file_size_, p.at, p.count, from);
-      }
-      if (p.sender == d_.rank()) {
-        std::memcpy(packed_ + p.self_offset * file_size_, from, p.count * file_size_);
-        continue;
-      }
-      MPI_Request req;
-      const int rc = MPI_Isend(from, static_cast<int>(p.count * file_size_), MPI_BYTE, p.sender, d_.tag(seq_, r),
-                               d_.comm().get(), &req);
-      if (rc != MPI_SUCCESS) {
-        fail(comm::mpi_status(rc, "MPI_Isend"));
-        continue;
-      }
-      (p.in_place ? window_sends_[slot] : staging_sends_).push_back(req);
-      counts_.messages_sent++;
-      counts_.bytes_sent += p.count * file_size_;
+    if (read_step_ == ReadStep::kSend) {
+      if (!requests_done(staging_sends_, block)) return false;  // the staging buffer is reused
+      send_round(r);
+      counts_.rounds++;
+      read_step_ = ReadStep::kNextRead;
     }
-    counts_.rounds++;
-    // This window again, two rounds on, once its sends have left.
     if (next_read_ < n) {
-      wait_requests(window_sends_[slot]);
+      if (!requests_done(window_sends_[slot], block)) return false;
       submit_read(next_read_++);
     }
+    ++next_round_;
+    read_step_ = ReadStep::kRead;
   }
-  wait_requests(staging_sends_);
-  wait_requests(window_sends_[0]);
-  wait_requests(window_sends_[1]);
+  return requests_done(staging_sends_, block) && requests_done(window_sends_[0], block) &&
+         requests_done(window_sends_[1], block);
+}
+
+// Everything this rank can do towards completion; true once done: a
+// write's file I/O and messages finished, a read's data in the caller's
+// buffer. Without `block` it never waits.
+bool Transfer::progress(bool block) {
+  if (kind_ == device::IoKind::kWrite) {
+    return io_done(0, block) && io_done(1, block) && requests_done(own_messages_, block);
+  }
+  // An aggregator copies its own part while sending its rounds: unpack after.
+  if (d_.is_aggregator() && !progress_read(block)) return false;
+  if (!requests_done(own_messages_, block)) return false;
+  if (!unpacked_) {
+    unpacked_ = true;
+    if (local_.ok()) fail(unpack());
+  }
+  return true;
 }
 
 Result<std::unique_ptr<Transfer>> Transfer::start_write(Decomposition& d, Target& target, uint64_t offset,
@@ -371,7 +415,7 @@ Result<std::unique_ptr<Transfer>> Transfer::start_write(Decomposition& d, Target
     return agreed;
   }
   t->seq_ = d.next_transfer();
-  t->post_sends();
+  t->post_own_messages(device::IoKind::kWrite);
   if (d.is_aggregator()) t->write_rounds();
   return t;
 }
@@ -385,7 +429,7 @@ Result<std::unique_ptr<Transfer>> Transfer::start_read(Decomposition& d, Target&
     return agreed;
   }
   t->seq_ = d.next_transfer();
-  t->post_owner_receives();
+  t->post_own_messages(device::IoKind::kRead);
   if (d.is_aggregator()) {
     const int64_t n = static_cast<int64_t>(d.rounds().size());
     for (; t->next_read_ < std::min<int64_t>(n, 2); ++t->next_read_) t->submit_read(t->next_read_);
@@ -395,31 +439,13 @@ Result<std::unique_ptr<Transfer>> Transfer::start_read(Decomposition& d, Target&
 
 Status Transfer::wait() {
   if (waited_) return Status(Code::kState, "the transfer was already waited");
-  if (kind_ == device::IoKind::kWrite) {
-    wait_io(0);
-    wait_io(1);
-    wait_requests(own_messages_);
-  } else {
-    if (d_.is_aggregator()) read_rounds();
-    wait_requests(own_messages_);
-    if (local_.ok()) fail(unpack());
-  }
+  progress(/*block=*/true);
   waited_ = true;
   if (buffers_) d_.give_back(std::move(buffers_));
   record(kind_, counts_);
   return comm::agree(d_.comm(), local_);
 }
 
-bool Transfer::test() {
-  for (auto& slot : io_)
-    for (auto& r : slot)
-      if (!device::test(*r)) return false;
-  if (kind_ == device::IoKind::kRead) return false;
-  if (own_messages_.empty()) return true;
-  int done = 0;
-  MPI_Testall(static_cast<int>(own_messages_.size()), own_messages_.data(), &done, MPI_STATUSES_IGNORE);
-  if (done) own_messages_.clear();
-  return done != 0;
-}
+bool Transfer::test() { return waited_ || progress(/*block=*/false); }
 
 }  // namespace pario::collective

@@ -61,16 +61,21 @@ class Transfer {
   // file order and type are sent from it without a copy (a blocking write).
   static Result<std::unique_ptr<Transfer>> start_write(Decomposition& d, Target& target, uint64_t offset,
                                                        ElementType mem_type, const void* buf, bool borrow = false);
-  // Collective: starts reading into buf (filled by wait()). Aggregators
-  // start reading their first rounds; the exchange happens in wait().
+  // Collective: starts reading into buf (filled by wait(), or by the test()
+  // that returns true). Aggregators start reading their first rounds; the
+  // exchange happens in test() and wait().
   static Result<std::unique_ptr<Transfer>> start_read(Decomposition& d, Target& target, uint64_t offset,
                                                       ElementType mem_type, void* buf);
   ~Transfer();
 
   // Collective: completes the transfer; the same status on every rank.
   Status wait();
-  // Local: true when this rank's file I/O and messages started so far are
-  // done (a read still needs wait() for the exchange).
+  // Local, never blocks: moves the transfer on as far as it can without
+  // waiting (a read's rounds, its unpacking) and returns true once this
+  // rank's part is complete, as MPI_Test does: a write's file I/O and
+  // messages done, a read's data in buf. wait() is still needed, on every
+  // rank, for the agreed status; until then a read's buf may hold values
+  // of a transfer that failed elsewhere.
   bool test();
   const TransferCounts& counts() const { return counts_; }
 
@@ -79,13 +84,18 @@ class Transfer {
   Status prepare();
   Status pack();
   Status unpack();
-  void post_sends();
-  void post_owner_receives();
+  MPI_Request post(bool send, char* at, size_t bytes, int peer, int tag);
+  void post_own_messages(device::IoKind direction);
+  MPI_Request move_piece(const RoundPlan::Piece& p, char* at, int64_t r);
   void write_rounds();
   void receive_round(int64_t r);
   void submit_writes(int64_t r);
   void submit_read(int64_t r);
-  void read_rounds();
+  void send_round(int64_t r);
+  bool progress_read(bool block);
+  bool progress(bool block);
+  bool requests_done(std::vector<MPI_Request>& requests, bool block);
+  bool io_done(int slot, bool block);
   void wait_io(int slot);
   void wait_requests(std::vector<MPI_Request>& requests);
   char* window(int64_t r) { return buffers_->window[r % 2].get(); }
@@ -120,6 +130,9 @@ class Transfer {
   std::vector<std::shared_ptr<device::Request>> io_[2];  // file I/O of the round in each window
   uint64_t target_size_ = 0;                // read: the target's end
   int64_t next_read_ = 0;                   // read: the next round to submit
+  int64_t next_round_ = 0;                  // read: the next round to send out
+  enum class ReadStep { kRead, kSend, kNextRead } read_step_ = ReadStep::kRead;  // within next_round_
+  bool unpacked_ = false;                   // read: buf filled
   TransferCounts counts_;
 };
 
