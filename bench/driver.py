@@ -810,6 +810,10 @@ def bench_collective(args):
     # They run on fewer elements, page cache only; MB/s is what is compared.
     indexed_elements = (1 << 16) if quick else (1 << 21)
     decomp_indices = 10 ** 6 if quick else 10 ** 7
+    # Where the conversion happens (int32 in memory, int64 or double big
+    # endian in the file), sender against aggregator, interleaved passes.
+    convert_dims = (8, 256, 512) if quick else (32, 1024, 1024)  # 1 Mi, or 32 Mi elements
+    convert_passes = 3 if quick else 7
     table1_buffers = [1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20]
     rank_counts = [args.ranks] if args.ranks else [1, 2, 4]
     scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
@@ -838,6 +842,7 @@ def bench_collective(args):
     memory = {}    # case: {impl: [extra MiB, max over ranks]}
     data_mib = {}  # case: MiB of user data per rank
     setup = {}     # decomposition setup case: {impl: [seconds]}
+    convert = {}   # conversion case: {side: [MB/s]}
 
     def labels_for(impls, openmpi):
         out = []
@@ -877,6 +882,9 @@ def bench_collective(args):
                             and label != "fpp" and tag == "" else [])
                     flushed = ["0"] if indexed else ["0", "1"]
                     cases.append((p, label, pattern, size, flushed, keep, "io"))
+            if tag == "" and p in (2, 4) and "pario" in impls:  # where the conversion happens
+                cases.append((p, "pario", "blocks", ["--dims", ",".join(map(str, convert_dims)), "--convert",
+                              "sender,aggregator", "--passes", str(convert_passes)], ["0"], [], "convert"))
             if tag == "":  # setup time (no I/O): pario's decomposition and what a peer builds
                 for label in ("pario", "twophase", "alltoallv"):
                     if label != "pario" or "pario" in impls:
@@ -913,7 +921,7 @@ def bench_collective(args):
             for p, label, pattern, size, flushed, extra, kind in cases:
                 # io component None: no MPI-IO, runs beside OMPIO (Open MPI's default)
                 comp = (COLLECTIVE_IMPLS.get(label, (None, None))[1] or "ompio") if openmpi else None
-                if label in ("romio",) or kind == "table1":  # its own io component / hints per launch
+                if label in ("romio",) or kind in ("table1", "convert"):  # its own io component / hints per launch
                     key = (p, label, pattern, tuple(size), tuple(flushed), tuple(extra), kind)
                 else:
                     key = (p, comp, pattern, tuple(size), tuple(flushed), tuple(extra), kind)
@@ -936,6 +944,11 @@ def bench_collective(args):
         return out
 
     def record(p, pattern, kind, tag, r):
+        if kind == "convert":
+            case = (f"convert int32 to {r['file_type']} big endian, {r['pattern']}, {p} ranks, {r['op']}, "
+                    f"page cache")
+            convert.setdefault(case, {}).setdefault(r["convert"], []).append(r["mbps"])
+            return
         if kind == "setup":
             case = f"decomposition setup, {r['indices']:.0e} indices, {p} rank{'s' if p > 1 else ''}"
             setup.setdefault(case, {}).setdefault(r["impl"], []).append(r["seconds"] * 1e3)
@@ -984,11 +997,11 @@ def bench_collective(args):
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
-                             decomp_indices, reps)
+                             decomp_indices, reps, convert)
 
 
 def collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
-                      decomp_indices, reps):
+                      decomp_indices, reps, convert=None):
     """Rows with medians, ratios against the limit and the best peer, and
     issue 25's targets (met is None where pario was not measured)."""
     med = statistics.median
@@ -1109,8 +1122,20 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
                      "note": "milliseconds, lower is better; ratios are time ratios; target: at most 1 s at "
                              "4 ranks (an upper bound, not a minimum)"})
 
+    for case, by_side in (convert or {}).items():
+        values = {k: med(v) for k, v in by_side.items()}
+        rows.append({"case": case, "unit": "MB/s", "page_cache": "write-back" if ", write," in case else "warm",
+                     "values": {k: round(v, 1) for k, v in values.items()},
+                     "samples": {k: [round(x, 1) for x in v] for k, v in by_side.items()},
+                     "ratios": ({"aggregator/sender": round(values["aggregator"] / values["sender"], 3)}
+                                if values.get("sender") and "aggregator" in values else {}),
+                     "target": {}, "met": None,
+                     "note": "pario only: where the conversion happens (PARIO_COLLECTIVE_CONVERT); MB/s of the "
+                             "file's bytes; interleaved passes within each job, median over passes and "
+                             "repetitions; no target: it sets the auto rule"})
+
     order = ("write slabs", "write blocks", "write unstructured", "read slabs", "read blocks", "read unstructured",
-             "Table 1", "decomposition")
+             "Table 1", "decomposition", "convert")
     def key(r):
         c = r["case"]
         head = next((i for i, o in enumerate(order) if c.startswith(o)), len(order))

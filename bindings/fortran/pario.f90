@@ -91,6 +91,7 @@ module pario
     type(c_ptr) :: aggregator_ranks
     integer(c_int64_t) :: buffer_size, align
     integer(c_int) :: byte_order
+    integer(c_int) :: convert
   end type
 
   ! A buffer as its C descriptor describes it (see buffer.c).
@@ -1104,6 +1105,7 @@ contains
     hints%buffer_size = 0
     hints%align = 0
     hints%byte_order = PARIO_BYTE_ORDER_NATIVE
+    hints%convert = 0  ! PARIO_COLLECTIVE_CONVERT, else auto
     if (present(aggregators)) hints%aggregators = int(aggregators, c_int)
     if (present(aggregator_ranks)) then
       ranks = int(aggregator_ranks, c_int)

@@ -73,6 +73,13 @@ Result<CollectiveOptions> options_with(const pario_decomp_hints* hints) {
     return invalid("hints->byte_order " + std::to_string(hints->byte_order) + " is not a PARIO_BYTE_ORDER_*");
   }
   o.byte_order = static_cast<ByteOrder>(hints->byte_order);
+  switch (hints->convert) {
+    case PARIO_CONVERT_DEFAULT: break;
+    case PARIO_CONVERT_AUTO: o.convert = collective::ConvertAt::kAuto; break;
+    case PARIO_CONVERT_SENDER: o.convert = collective::ConvertAt::kSender; break;
+    case PARIO_CONVERT_AGGREGATOR: o.convert = collective::ConvertAt::kAggregator; break;
+    default: return invalid("hints->convert " + std::to_string(hints->convert) + " is not a PARIO_CONVERT_*");
+  }
   return o;
 }
 
@@ -91,6 +98,7 @@ Status create(Entry& e, pario_group_t group, int file_type, const pario_decomp_h
     e.args().add("aggregator_ranks", o.aggregator_ranks.data(), o.aggregator_ranks.size());
     e.args().add("buffer_size", o.buffer_bytes).add("align", o.align_bytes);
     e.args().add("byte_order", static_cast<int64_t>(o.byte_order));
+    e.args().add("convert", static_cast<int64_t>(o.convert));
   }
   PARIO_RETURN_IF_ERROR(e.agree());
   PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));

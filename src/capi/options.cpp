@@ -38,6 +38,9 @@ Result<Resources*> build() {
   c.aggregators = cfg->aggregators;
   c.aggregator_ranks = cfg->aggregator_ranks;
   c.buffer_bytes = static_cast<int64_t>(cfg->aggregator_buffer);
+  c.convert = cfg->collective_convert == CollectiveConvertChoice::kSender       ? collective::ConvertAt::kSender
+              : cfg->collective_convert == CollectiveConvertChoice::kAggregator ? collective::ConvertAt::kAggregator
+                                                                                : collective::ConvertAt::kAuto;
   return r;
 }
 

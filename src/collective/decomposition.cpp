@@ -88,18 +88,34 @@ size_t Decomposition::plan_bytes() const {
   return n;
 }
 
-Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t file_element_size) {
-  if (spare_) return std::move(spare_);
+Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t file_size, size_t wire_size,
+                                                                       int wire_windows) {
+  if (spare_ && spare_->file_size == file_size && spare_->wire_size == wire_size &&
+      spare_->wire_windows == wire_windows) {
+    return std::move(spare_);
+  }
+  spare_.reset();  // made for other sizes: its memory goes before the new set's
   int64_t window = 0;
   for (const RoundPlan& r : rounds_) window = std::max(window, r.end - r.begin);
-  const size_t window_bytes = static_cast<size_t>(window) * file_element_size;
-  const size_t staging_bytes = static_cast<size_t>(staging_elements_) * file_element_size;
+  const size_t window_bytes = static_cast<size_t>(window) * file_size;
+  const size_t wire_bytes = static_cast<size_t>(window) * wire_size;
+  const size_t staging_bytes = static_cast<size_t>(staging_elements_) * wire_size;
   auto b = std::make_unique<AggregatorBuffers>();
-  b->window[0].reset(new (std::nothrow) char[window_bytes + 1]);
-  if (rounds_.size() > 1) b->window[1].reset(new (std::nothrow) char[window_bytes + 1]);
-  if (staging_bytes > 0) b->staging.reset(new (std::nothrow) char[staging_bytes]);
-  if (!b->window[0] || (rounds_.size() > 1 && !b->window[1]) || (staging_bytes > 0 && !b->staging)) {
-    return Status(Code::kNoMemory, "an aggregator's buffers (" + std::to_string(2 * window_bytes + staging_bytes) +
+  b->file_size = file_size;
+  b->wire_size = wire_size;
+  b->wire_windows = wire_windows;
+  bool ok = true;
+  auto make = [&](std::unique_ptr<char[]>& p, size_t bytes) {
+    p.reset(new (std::nothrow) char[bytes + 1]);
+    ok &= p != nullptr;
+  };
+  make(b->window[0], window_bytes);
+  if (rounds_.size() > 1) make(b->window[1], window_bytes);
+  if (staging_bytes > 0) make(b->staging, staging_bytes);
+  for (int w = 0; w < wire_windows && w < 2; ++w) make(b->wire[w], wire_bytes);
+  if (!ok) {
+    return Status(Code::kNoMemory, "an aggregator's buffers (" +
+                                       std::to_string(2 * window_bytes + staging_bytes + wire_windows * wire_bytes) +
                                        " bytes)");
   }
   return b;

@@ -1,17 +1,21 @@
 // One collective write or read of a decomposition's elements: the
 // two-phase step of collective I/O.
 //
-// Write: every rank packs its elements in file order, converted to the
-// file's type and byte order (the sender converts: the work is spread over
-// all ranks and the aggregator only moves bytes), and sends each
-// aggregator its part, one message per round. An aggregator assembles
+// Write: every rank packs its elements in file order and sends each
+// aggregator its part, one message per round. The memory type becomes the
+// file's type and byte order on the sender (packed converted; the work is
+// spread over all ranks) or on the aggregator (messages carry memory-typed
+// elements, converted into the window; smaller messages when the memory
+// type is smaller), as the options say (CollectiveOptions::convert; auto:
+// the aggregator when the memory type is the smaller, as measured). An aggregator assembles
 // round after round in one of two window buffers and hands each round's
 // held ranges to the target while the next round's messages arrive (the
 // pipeline: exchange of round r+1 overlaps the file I/O of round r, the
 // I/O going through the target's asynchronous engine). Elements no rank
 // holds are never written.
 // Read: the reverse. Aggregators read each round's held span (two rounds
-// ahead), send each owner its part, and owners unpack and convert.
+// ahead), send each owner its part, and owners unpack; the conversion
+// happens on the owner or on the aggregator before it sends.
 //
 // Failures never hang: arguments and buffers are checked and allocated on
 // every rank, then one agreement decides whether the transfer goes ahead
@@ -20,8 +24,10 @@
 // whatever fails, and the wait agrees on the final status.
 //
 // Memory beyond the caller's data: every rank a packed copy of its own
-// elements (in the file type); an aggregator also two window buffers and
-// a staging buffer of at most one window each.
+// elements as they travel (none when its buffer is in file order and
+// travels as it is); an aggregator also two window buffers, a staging
+// buffer of at most one window each and, where it converts, one (write)
+// or two (read) windows of memory-typed elements.
 //
 // Thread safety: one thread per rank drives a transfer.
 #pragma once
@@ -81,12 +87,15 @@ class Transfer {
 
  private:
   Transfer(Decomposition& d, Target& target, uint64_t offset, device::IoKind kind, ElementType mem_type, void* buf);
+  Status check() const;
+  Status choose_side();
   Status prepare();
   Status pack();
   Status unpack();
   MPI_Request post(bool send, char* at, size_t bytes, int peer, int tag);
   void post_own_messages(device::IoKind direction);
   MPI_Request move_piece(const RoundPlan::Piece& p, char* at, int64_t r);
+  void convert_round(int64_t r);
   void write_rounds();
   void receive_round(int64_t r);
   void submit_writes(int64_t r);
@@ -99,9 +108,15 @@ class Transfer {
   void wait_io(int slot);
   void wait_requests(std::vector<MPI_Request>& requests);
   char* window(int64_t r) { return buffers_->window[r % 2].get(); }
+  // Where round r's elements are as they travel: its window, or where the
+  // aggregator converts, a window of memory-typed elements.
+  char* landing(int64_t r) {
+    return aggregator_converts_ ? buffers_->wire[kind_ == device::IoKind::kWrite ? 0 : r % 2].get() : window(r);
+  }
   char* staging() { return buffers_->staging.get(); }
-  // Whether this rank's elements are already in file order and type.
-  bool in_file_order() const;
+  // Whether the caller's buffer can be the packed copy: the elements are in
+  // file order, and travel as they are in memory.
+  bool direct() const;
   void fail(const Status& s) {
     if (local_.ok() && !s.ok()) local_ = s;
   }
@@ -113,6 +128,9 @@ class Transfer {
   const ElementType mem_type_;
   void* const buf_;
   const size_t file_size_;  // bytes per element in the file
+  size_t wire_size_;        // bytes per element in messages and the packed copy
+  bool aggregator_converts_ = false;  // else the sender (write) or owner (read) converts
+  bool agreed_ = false;     // choose_side() checked and agreed on the arguments
   uint64_t seq_ = 0;
   Status local_;            // this rank's first failure after the start agreement
   bool waited_ = false;

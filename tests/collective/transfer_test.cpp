@@ -282,6 +282,58 @@ TEST(Transfer, AReadMovesTheWritesMessagesTheOtherWay) {
   ASSERT_TRUE(w.d->free().ok());
 }
 
+// int32 in memory, int64 big endian in the file, converted where the
+// options say: the messages carry 4 bytes an element when the aggregator
+// converts (asked, or auto: the memory type is the smaller), 8 when the
+// sender does, and the data comes back either way. A
+// read the aggregators cannot convert (int64 values into int8) fails on
+// every rank.
+TEST(Transfer, TheAggregatorConvertsWhenAsked) {
+  auto g = world_group();
+  const int64_t n = 777;
+  const int64_t lo = n * g->rank() / g->size(), hi = n * (g->rank() + 1) / g->size();
+  std::vector<int64_t> idx;
+  std::vector<int32_t> v;
+  for (int64_t i = hi - 1; i >= lo; --i) {
+    idx.push_back(i);
+    v.push_back(static_cast<int32_t>(i * 1000 - 7));
+  }
+  for (ConvertAt side : {ConvertAt::kSender, ConvertAt::kAggregator, ConvertAt::kAuto}) {
+    auto runs = runs_of_indices(n, idx.data(), static_cast<int64_t>(idx.size()));
+    ASSERT_TRUE(runs.ok());
+    CollectiveOptions o;
+    o.buffer_bytes = 256;
+    o.aggregators = g->size() > 1 ? 2 : 1;
+    o.byte_order = ByteOrder::kBig;
+    o.convert = side;
+    auto d = Decomposition::create(*g, std::move(runs).value(), n, ElementType::kInt64, o);
+    ASSERT_TRUE(d.ok()) << d.status().message();
+    auto dev = device::make_memory_device("mem");
+    auto engine = device::make_thread_engine(2);
+    DeviceTarget target(dev.get(), engine.get());
+    auto w = Transfer::start_write(**d, target, 0, ElementType::kInt32, v.data());
+    ASSERT_TRUE(w.ok() && (*w)->wait().ok());
+    std::vector<int32_t> back(v.size(), -1);
+    auto r = Transfer::start_read(**d, target, 0, ElementType::kInt32, back.data());
+    ASSERT_TRUE(r.ok() && (*r)->wait().ok());
+    EXPECT_EQ(back, v);
+    const uint64_t wire = side == ConvertAt::kSender ? 8 : 4;
+    if (!(*d)->is_aggregator()) {
+      EXPECT_EQ((*w)->counts().bytes_sent, v.size() * wire);
+      EXPECT_EQ((*r)->counts().bytes_received, v.size() * wire);
+    }
+    std::vector<int8_t> small(v.size());
+    auto bad = Transfer::start_read(**d, target, 0, ElementType::kInt8, small.data());
+    ASSERT_TRUE(bad.ok());
+    const Status s = (*bad)->wait();
+    EXPECT_TRUE(s.code() == Code::kOutOfRange || s.code() == Code::kRemote) << s.message();
+    if ((*d)->rank() == (*d)->plan().aggregator_rank(0)) {
+      EXPECT_EQ(s.code(), Code::kOutOfRange) << s.message();
+    }
+    ASSERT_TRUE((*d)->free().ok());
+  }
+}
+
 }  // namespace
 }  // namespace pario::collective
 
