@@ -117,27 +117,39 @@ Status Transfer::check() const {
   return Status::Ok();
 }
 
-// Where the conversion happens. Unless the options say the sender, the
-// aggregators must know the memory type they convert to or from: the
-// ranks agree on the arguments and, in the same allreduce, on the memory
-// types; ranks with different memory types convert on the sender side.
-Status Transfer::choose_side() {
-  if (d_.convert_at() == ConvertAt::kSender) return Status::Ok();  // prepare() checks
-  Status local = check();
-  const int64_t mine = local.ok() ? static_cast<int64_t>(mem_type_) : 0;
-  int64_t types[2] = {mine, -mine};  // max, and -min
+// Where the conversion happens, as this rank sees it: the options and, for
+// auto, the rule, for its own memory type. The aggregators must convert
+// to or from one memory type, so the start agreement also compares the
+// memory types (go_ahead()).
+void Transfer::choose_side() {
+  aggregator_converts_ = aggregator_converts(d_.convert_at(), mem_type_, d_.file_type(), d_.byte_order(), kind_);
+  wire_size_ = aggregator_converts_ ? element_size(mem_type_) : file_size_;
+}
+
+// The start agreement: every rank's status of its checks, buffers and
+// (write) packed copy, and in the same allreduce the memory types. Ranks
+// whose memory types differ all convert on the sender side: those that
+// prepared for the aggregator prepare again, and the ranks agree once
+// more (only then: the common case costs one allreduce).
+Status Transfer::go_ahead(Status local) {
+  int64_t types[2] = {static_cast<int64_t>(mem_type_), -static_cast<int64_t>(mem_type_)};  // max, -min
   PARIO_RETURN_IF_ERROR(comm::agree_max(d_.comm(), local, types, 2));
-  if (types[0] == -types[1]) {
-    aggregator_converts_ = aggregator_converts(d_.convert_at(), mem_type_, d_.file_type(), d_.byte_order(), kind_);
+  if (types[0] == -types[1] || d_.convert_at() == ConvertAt::kSender) return Status::Ok();
+  local = Status::Ok();
+  if (aggregator_converts_) {
+    aggregator_converts_ = false;
+    wire_size_ = file_size_;
+    packed_storage_.reset();
+    buffers_.reset();
+    counts_.buffer_bytes = 0;
+    local = prepare();
+    if (local.ok() && kind_ == device::IoKind::kWrite) local = pack();
   }
-  if (aggregator_converts_) wire_size_ = element_size(mem_type_);
-  agreed_ = true;
-  return Status::Ok();
+  return comm::agree(d_.comm(), local);
 }
 
 // Every buffer, before the ranks agree to go ahead.
 Status Transfer::prepare() {
-  if (!agreed_) PARIO_RETURN_IF_ERROR(check());
   Status s;
   if (direct() && (kind_ == device::IoKind::kRead || borrow_)) {
     packed_ = static_cast<char*>(buf_);  // sent from / received into the caller's buffer
@@ -508,10 +520,13 @@ Result<std::unique_ptr<Transfer>> Transfer::start_write(Decomposition& d, Target
   std::unique_ptr<Transfer> t(new Transfer(d, target, offset, device::IoKind::kWrite, mem_type, const_cast<void*>(buf)));
   t->borrow_ = borrow;
   t->waited_ = true;  // until it goes ahead: nothing in flight to complete
-  PARIO_RETURN_IF_ERROR(t->choose_side());
-  Status local = t->prepare();
+  Status local = t->check();
+  if (local.ok()) {
+    t->choose_side();
+    local = t->prepare();
+  }
   if (local.ok()) local = t->pack();
-  PARIO_RETURN_IF_ERROR(comm::agree(d.comm(), local));
+  PARIO_RETURN_IF_ERROR(t->go_ahead(local));
   t->waited_ = false;
   t->seq_ = d.next_transfer();
   t->post_own_messages(device::IoKind::kWrite);
@@ -523,8 +538,12 @@ Result<std::unique_ptr<Transfer>> Transfer::start_read(Decomposition& d, Target&
                                                        ElementType mem_type, void* buf) {
   std::unique_ptr<Transfer> t(new Transfer(d, target, offset, device::IoKind::kRead, mem_type, buf));
   t->waited_ = true;
-  PARIO_RETURN_IF_ERROR(t->choose_side());
-  PARIO_RETURN_IF_ERROR(comm::agree(d.comm(), t->prepare()));
+  Status local = t->check();
+  if (local.ok()) {
+    t->choose_side();
+    local = t->prepare();
+  }
+  PARIO_RETURN_IF_ERROR(t->go_ahead(local));
   t->waited_ = false;
   t->seq_ = d.next_transfer();
   t->post_own_messages(device::IoKind::kRead);

@@ -88,7 +88,8 @@ class Transfer {
  private:
   Transfer(Decomposition& d, Target& target, uint64_t offset, device::IoKind kind, ElementType mem_type, void* buf);
   Status check() const;
-  Status choose_side();
+  void choose_side();
+  Status go_ahead(Status local);
   Status prepare();
   Status pack();
   Status unpack();
@@ -130,7 +131,6 @@ class Transfer {
   const size_t file_size_;  // bytes per element in the file
   size_t wire_size_;        // bytes per element in messages and the packed copy
   bool aggregator_converts_ = false;  // else the sender (write) or owner (read) converts
-  bool agreed_ = false;     // choose_side() checked and agreed on the arguments
   uint64_t seq_ = 0;
   Status local_;            // this rank's first failure after the start agreement
   bool waited_ = false;
