@@ -802,14 +802,21 @@ def bench_collective(args):
     # A full repetition is ~170 jobs of ~10 s each on this machine (512 MiB
     # written, read back and checked per job): 2 repetitions take ~1 hour.
     reps = 1 if quick else 2
-    dims = (8, 256, 512) if quick else (64, 1024, 1024)           # 8 MiB, or 512 MiB of doubles
-    elements = (1 << 19) if quick else (1 << 25)                   # unstructured: 4 MiB, or 32 Mi doubles
+    dims = dims_all = (8, 256, 512) if quick else (64, 1024, 1024)  # 8 MiB, or 512 MiB of doubles
+    elements = elements_all = (1 << 19) if quick else (1 << 25)      # unstructured: 4 MiB, or 32 Mi doubles
     # The indexed-file-type peers move ~1-6 MB/s at 4 ranks here (OMPIO
     # 1.2 MB/s): at 32 Mi doubles a single write would take ~4 minutes.
     # They run on fewer elements, page cache only; MB/s is what is compared.
-    indexed_elements = (1 << 16) if quick else (1 << 21)
+    indexed_elements = indexed_elements_all = (1 << 16) if quick else (1 << 21)
     decomp_indices = 10 ** 6 if quick else 10 ** 7
+    # Where the conversion happens (int32 in memory, int64 or double big
+    # endian in the file), sender against aggregator, interleaved passes.
+    convert_dims = (8, 128, 512) if quick else (32, 1024, 1024)  # 0.5 Mi, or 32 Mi elements
+    convert_passes = 1 if quick else 7
     table1_buffers = [1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20]
+    # quick: half the array (20 cases per job; the buffers above 4 MiB then
+    # hold an aggregator's whole domain, so read its rows as a smoke test)
+    table1_dims = (8, 128, 512) if quick else dims
     rank_counts = [args.ranks] if args.ranks else [1, 2, 4]
     scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
 
@@ -837,6 +844,7 @@ def bench_collective(args):
     memory = {}    # case: {impl: [extra MiB, max over ranks]}
     data_mib = {}  # case: MiB of user data per rank
     setup = {}     # decomposition setup case: {impl: [seconds]}
+    convert = {}   # conversion case: {side: [MB/s]}
 
     def labels_for(impls, openmpi):
         out = []
@@ -860,6 +868,10 @@ def bench_collective(args):
         labels = labels[rot:] + labels[:rot]  # interleaved: the order turns with the repetition
         cases = []  # (P, label, pattern, size args, flushed list, extra args, kind)
         biggest = max(counts)
+        # quick on MPICH (4 ranks busy-polling 2 cores): half the sizes, to stay under a minute
+        dims, elements, indexed_elements = (((dims_all[0], dims_all[1] // 2, dims_all[2]), elements_all // 2,
+                                             indexed_elements_all // 2) if quick and not openmpi
+                                            else (dims_all, elements_all, indexed_elements_all))
         for p in counts:
             for pattern in ("slabs", "blocks", "unstructured"):
                 if pattern == "blocks" and p == 1:
@@ -876,6 +888,9 @@ def bench_collective(args):
                             and label != "fpp" and tag == "" else [])
                     flushed = ["0"] if indexed else ["0", "1"]
                     cases.append((p, label, pattern, size, flushed, keep, "io"))
+            if tag == "" and p in (2, 4) and "pario" in impls:  # where the conversion happens
+                cases.append((p, "pario", "blocks", ["--dims", ",".join(map(str, convert_dims)), "--convert",
+                              "sender,aggregator", "--passes", str(convert_passes)], ["0"], [], "convert"))
             if tag == "":  # setup time (no I/O): pario's decomposition and what a peer builds
                 for label in ("pario", "twophase", "alltoallv"):
                     if label != "pario" or "pario" in impls:
@@ -896,11 +911,12 @@ def bench_collective(args):
         if tag == "" and 4 in counts:
             for label in ("pario", "romio"):
                 if label in labels:
-                    for aggs in (1, 2):
-                        # quick: all buffer sizes in one job (the program loops over a list)
+                    # quick: every buffer size and aggregator count in one job (the program
+                    # loops over both lists), on a smaller array
+                    for aggs in (["1,2"] if quick else ["1", "2"]):
                         for bufs in ([table1_buffers] if quick else [[b] for b in table1_buffers]):
-                            cases.append((4, label, "blocks", ["--dims", ",".join(map(str, dims)),
-                                          "--buffer", ",".join(map(str, bufs)), "--aggregators", str(aggs)],
+                            cases.append((4, label, "blocks", ["--dims", ",".join(map(str, table1_dims)),
+                                          "--buffer", ",".join(map(str, bufs)), "--aggregators", aggs],
                                           ["0", "1"], [], "table1"))
         jobs = []
         if not quick:
@@ -912,7 +928,8 @@ def bench_collective(args):
             for p, label, pattern, size, flushed, extra, kind in cases:
                 # io component None: no MPI-IO, runs beside OMPIO (Open MPI's default)
                 comp = (COLLECTIVE_IMPLS.get(label, (None, None))[1] or "ompio") if openmpi else None
-                if label in ("romio",) or kind == "table1":  # its own io component / hints per launch
+                # its own io component (Open MPI) / hints per launch; MPICH has ROMIO only
+                if (label in ("romio",) and openmpi) or kind in ("table1", "convert"):
                     key = (p, label, pattern, tuple(size), tuple(flushed), tuple(extra), kind)
                 else:
                     key = (p, comp, pattern, tuple(size), tuple(flushed), tuple(extra), kind)
@@ -935,6 +952,11 @@ def bench_collective(args):
         return out
 
     def record(p, pattern, kind, tag, r):
+        if kind == "convert":
+            case = (f"convert int32 to {r['file_type']} big endian, {r['pattern']}, {p} ranks, {r['op']}, "
+                    f"page cache")
+            convert.setdefault(case, {}).setdefault(r["convert"], []).append(r["mbps"])
+            return
         if kind == "setup":
             case = f"decomposition setup, {r['indices']:.0e} indices, {p} rank{'s' if p > 1 else ''}"
             setup.setdefault(case, {}).setdefault(r["impl"], []).append(r["seconds"] * 1e3)
@@ -983,11 +1005,11 @@ def bench_collective(args):
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
-                             decomp_indices, reps)
+                             decomp_indices, reps, convert, table1_dims)
 
 
 def collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
-                      decomp_indices, reps):
+                      decomp_indices, reps, convert=None, table1_dims=None):
     """Rows with medians, ratios against the limit and the best peer, and
     issue 25's targets (met is None where pario was not measured)."""
     med = statistics.median
@@ -1108,8 +1130,20 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
                      "note": "milliseconds, lower is better; ratios are time ratios; target: at most 1 s at "
                              "4 ranks (an upper bound, not a minimum)"})
 
+    for case, by_side in (convert or {}).items():
+        values = {k: med(v) for k, v in by_side.items()}
+        rows.append({"case": case, "unit": "MB/s", "page_cache": "write-back" if ", write," in case else "warm",
+                     "values": {k: round(v, 1) for k, v in values.items()},
+                     "samples": {k: [round(x, 1) for x in v] for k, v in by_side.items()},
+                     "ratios": ({"aggregator/sender": round(values["aggregator"] / values["sender"], 3)}
+                                if values.get("sender") and "aggregator" in values else {}),
+                     "target": {}, "met": None,
+                     "note": "pario only: where the conversion happens (PARIO_COLLECTIVE_CONVERT); MB/s of the "
+                             "file's bytes; interleaved passes within each job, median over passes and "
+                             "repetitions; no target: it sets the auto rule"})
+
     order = ("write slabs", "write blocks", "write unstructured", "read slabs", "read blocks", "read unstructured",
-             "Table 1", "decomposition")
+             "Table 1", "decomposition", "convert")
     def key(r):
         c = r["case"]
         head = next((i for i, o in enumerate(order) if c.startswith(o)), len(order))
@@ -1132,6 +1166,10 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
                                       "cold); read rows: warm, right after the write"),
             "file_system": fs_type(Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])),
             "array": f"{dims[0]} x {dims[1]} x {dims[2]} doubles ({dims[0] * dims[1] * dims[2] * 8 >> 20} MiB)",
+            **({"table1_array": f"{table1_dims[0]} x {table1_dims[1]} x {table1_dims[2]} doubles"}
+               if table1_dims and table1_dims != dims else {}),
+            **({"mpich_sizes": f"{dims[0]} x {dims[1] // 2} x {dims[2]} doubles, unstructured {elements // 2} "
+                               f"(indexed-file-type peers: {indexed_elements // 2})"} if args.quick else {}),
             "unstructured": f"{elements} doubles (indexed-file-type peers: {indexed_elements})",
             "decomposition_indices": decomp_indices,
             "repetitions": reps, "mpi": mpis, "statistic": "median", "summary": summary,

@@ -32,6 +32,9 @@
 //              limit; with one rank: one process writing the whole file)
 //   pario      pario_decomp_write/read on a pario shared file (compiled in
 //              when PARIO_BENCH_HAVE_COLLECTIVE: the engine is on the branch)
+// --convert sender,aggregator (pario only): int32 in memory to --file-types
+// (int64, double) big endian in the file, converted by the sender or by
+// the aggregator, --passes interleaved passes (run_convert).
 // Each case (pattern x implementation x ranks x buffer x --flushed 0|1)
 // writes the pattern to a fresh file (with --flushed, fdatasync or
 // MPI_File_sync inside the timing), then reads it back and checks every
@@ -770,22 +773,26 @@ void check_pario(int rc, const char* what) {
   }
 }
 
-pario_decomp_t make_decomp(const Layout& l, int64_t buffer, int aggregators) {
+pario_decomp_t make_decomp(const Layout& l, int file_type, const pario_decomp_hints& hints) {
   pario_group_t world;
   check_pario(pario_group_world(&world), "pario_group_world");
+  pario_decomp_t d = PARIO_DECOMP_NULL;
+  if (l.is3d)
+    check_pario(pario_decomp_create_blocks(world, file_type, 3, l.dims, PARIO_ORDER_C, l.local ? 1 : 0, l.start,
+                                           l.count, &hints, &d),
+                "pario_decomp_create_blocks");
+  else
+    check_pario(pario_decomp_create_indices(world, file_type, l.global, l.local, l.ids.data(), &hints, &d),
+                "pario_decomp_create_indices");
+  return d;
+}
+
+pario_decomp_t make_decomp(const Layout& l, int64_t buffer, int aggregators) {
   pario_decomp_hints hints;
   pario_decomp_hints_init(&hints);
   hints.buffer_size = buffer;
   hints.aggregators = aggregators;
-  pario_decomp_t d = PARIO_DECOMP_NULL;
-  if (l.is3d)
-    check_pario(pario_decomp_create_blocks(world, PARIO_TYPE_DOUBLE, 3, l.dims, PARIO_ORDER_C, l.local ? 1 : 0,
-                                           l.start, l.count, &hints, &d),
-                "pario_decomp_create_blocks");
-  else
-    check_pario(pario_decomp_create_indices(world, PARIO_TYPE_DOUBLE, l.global, l.local, l.ids.data(), &hints, &d),
-                "pario_decomp_create_indices");
-  return d;
+  return make_decomp(l, PARIO_TYPE_DOUBLE, hints);
 }
 
 // pario's engine on a pario shared file: created and closed around the
@@ -961,6 +968,71 @@ void run_decomp(const Layout& l, const std::vector<std::string>& impls, int rep)
   }
 }
 
+#if PARIO_BENCH_HAVE_COLLECTIVE
+// --convert: where pario converts (pario_decomp_hints.convert: the sender,
+// or the aggregator), int32 in memory to each --file-types type (int64,
+// double) big endian in the file, page cache. `passes` passes over every
+// (file type, side), the order turning with each pass; every write is
+// read back into int32 and checked. MB/s count the file's bytes.
+void run_convert(const Layout& l, const std::vector<std::string>& file_types, const std::vector<std::string>& sides,
+                 int passes, int rep, const std::string& dir) {
+  if (l.global > INT32_MAX) die("convert: more than 2^31 elements");
+  std::vector<int32_t> mine(l.local), back(l.local);
+  l.for_each_run([&](int64_t g, int64_t m, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) mine[m + i] = static_cast<int32_t>(g + i);
+  });
+  std::vector<std::pair<std::string, std::string>> combos;  // (file type, side)
+  for (const std::string& t : file_types)
+    for (const std::string& side : sides) combos.push_back({t, side});
+  for (int pass = 0; pass < passes; ++pass) {
+    for (size_t c = 0; c < combos.size(); ++c) {
+      const auto& [type, side] = combos[(c + pass + rep) % combos.size()];
+      if (type != "int64" && type != "double") die("convert: file type " + type + " (int64 or double)");
+      if (side != "sender" && side != "aggregator") die("convert: side " + side + " (sender or aggregator)");
+      pario_decomp_hints h;
+      pario_decomp_hints_init(&h);
+      h.byte_order = PARIO_BYTE_ORDER_BIG;
+      h.convert = side == "sender" ? PARIO_CONVERT_SENDER : PARIO_CONVERT_AGGREGATOR;
+      pario_decomp_t d = make_decomp(l, type == "int64" ? PARIO_TYPE_INT64 : PARIO_TYPE_DOUBLE, h);
+      const std::string path = dir + "/collective_bench.convert." + type + "." + side;
+      remove_files(path);
+      if (rank == 0) ::sync();
+      pario_group_t world;
+      check_pario(pario_group_world(&world), "pario_group_world");
+      auto report = [&](const char* op, double seconds) {
+        if (rank != 0) return;
+        std::printf("{\"impl\": \"pario\", \"pattern\": \"%s\", \"op\": \"%s\", \"kind\": \"convert\", "
+                    "\"ranks\": %d, \"convert\": \"%s\", \"mem_type\": \"int32\", \"file_type\": \"%s\", "
+                    "\"byte_order\": \"big\", \"rep\": %d, \"pass\": %d, \"bytes\": %" PRId64
+                    ", \"seconds\": %.6f, \"mbps\": %.2f}\n",
+                    l.name.c_str(), op, nranks, side.c_str(), type.c_str(), rep, pass, l.global * 8, seconds,
+                    l.global * 8 / seconds / 1e6);
+        std::fflush(stdout);
+      };
+      report("write", timed([&] {
+        pario_shared_file_t f = PARIO_SHARED_FILE_NULL;
+        check_pario(pario_shared_file_create(world, path.c_str(), PARIO_SIZE_UNKNOWN, l.global * 8, 16 << 20, &f),
+                    "pario_shared_file_create");
+        check_pario(pario_decomp_write(d, f, 0, PARIO_TYPE_INT32, mine.data()), "pario_decomp_write");
+        check_pario(pario_shared_file_close(&f), "pario_shared_file_close");
+      }));
+      std::fill(back.begin(), back.end(), -1);
+      report("read", timed([&] {
+        pario_shared_file_t f = PARIO_SHARED_FILE_NULL;
+        check_pario(pario_shared_file_open(world, path.c_str(), PARIO_MODE_READ, &f), "pario_shared_file_open");
+        check_pario(pario_decomp_read(d, f, 0, PARIO_TYPE_INT32, back.data()), "pario_decomp_read");
+        check_pario(pario_shared_file_close(&f), "pario_shared_file_close");
+      }));
+      int64_t wrong = back == mine ? 0 : 1, any = 0;
+      MPI_Allreduce(&wrong, &any, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+      if (any) die("convert " + type + " " + side + ": read back differs from what was written");
+      check_pario(pario_decomp_free(&d), "pario_decomp_free");
+      remove_files(path);
+    }
+  }
+}
+#endif
+
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;
   size_t at = 0;
@@ -981,9 +1053,9 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   std::string dir = "/tmp", pattern = "slabs", impls_arg = "fpp", label, flushed_arg = "0", buffers_arg = "0",
-              aggregators_arg = "0";
+              aggregators_arg = "0", convert_arg, file_types_arg = "int64,double";
   int64_t dims[3] = {16, 512, 512}, elements = int64_t{1} << 21;
-  int px = 0, py = 0, rep = 0, writer_ranks = 0;
+  int px = 0, py = 0, rep = 0, writer_ranks = 0, passes = 3;
   uint64_t seed = 25;
   bool keep = false, read_only = false;
   for (int i = 1; i < argc; ++i) {
@@ -1024,6 +1096,9 @@ int main(int argc, char** argv) {
     else if (a == "--rep") rep = std::atoi(v.c_str());
     else if (a == "--seed") seed = std::strtoull(v.c_str(), nullptr, 10);
     else if (a == "--writer-ranks") writer_ranks = std::atoi(v.c_str());
+    else if (a == "--convert") convert_arg = v;
+    else if (a == "--file-types") file_types_arg = v;
+    else if (a == "--passes") passes = std::atoi(v.c_str());
     else die("unknown argument " + a);
   }
 #if PARIO_BENCH_HAVE_COLLECTIVE
@@ -1037,6 +1112,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> impls = split_list(impls_arg);
   if (pattern == "decomp") {
     run_decomp(layout, impls, rep);
+  } else if (!convert_arg.empty()) {
+#if PARIO_BENCH_HAVE_COLLECTIVE
+    run_convert(layout, split_list(file_types_arg), split_list(convert_arg), passes, rep, dir);
+#else
+    die("--convert needs pario's collective engine");
+#endif
   } else {
     // The order turns with the repetition, so no implementation always
     // follows the same one.

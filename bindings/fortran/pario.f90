@@ -53,6 +53,9 @@ module pario
   integer, parameter, public :: PARIO_SECTION_RANK_ORDERED = 1, PARIO_SECTION_GLOBAL_ORDERED = 2
   integer, parameter, public :: PARIO_INFO_DATASET = 0, PARIO_INFO_VARIABLE = 1, PARIO_INFO_SEGMENT = 2, &
                                 PARIO_INFO_STRING = 256
+  ! Where a transfer converts (PARIO_COLLECTIVE_CONVERT decides for the module's calls).
+  integer, parameter, public :: PARIO_CONVERT_DEFAULT = 0, PARIO_CONVERT_AUTO = 1, PARIO_CONVERT_SENDER = 2, &
+                                PARIO_CONVERT_AGGREGATOR = 3
   integer, parameter, public :: PARIO_TYPE_DOUBLE = 1, PARIO_TYPE_FLOAT = 2, PARIO_TYPE_INT32 = 3, &
                                 PARIO_TYPE_INT64 = 4, PARIO_TYPE_COMPLEX_DOUBLE = 5, PARIO_TYPE_INT8 = 6, &
                                 PARIO_TYPE_UINT8 = 7, PARIO_TYPE_INT16 = 8, PARIO_TYPE_UINT16 = 9, &
@@ -114,6 +117,7 @@ module pario
     type(c_ptr) :: aggregator_ranks
     integer(c_int64_t) :: buffer_size, align
     integer(c_int) :: byte_order
+    integer(c_int) :: convert
   end type
 
   ! A buffer as its C descriptor describes it (see buffer.c).
@@ -126,7 +130,7 @@ module pario
 
   public :: pario_init, pario_finalize, pario_rank, pario_size, pario_error_message
   public :: pario_file_open, pario_file_close, pario_file_delete, pario_file_write, pario_file_read, &
-            pario_file_iwrite, pario_file_iread, pario_file_length, pario_wait
+            pario_file_iwrite, pario_file_iread, pario_file_length, pario_wait, pario_test
   public :: pario_shared_file_create, pario_shared_file_destroy, pario_shared_file_write, &
             pario_shared_file_read, pario_shared_file_open, pario_shared_file_close
   public :: pario_group_world, pario_group_barrier
@@ -137,7 +141,8 @@ module pario
   public :: pario_disk_array_create, pario_disk_array_open, pario_disk_array_close, &
             pario_disk_array_delete, pario_disk_array_write, pario_disk_array_read, &
             pario_disk_array_iwrite, pario_disk_array_iread, pario_disk_array_shape
-  public :: pario_decomp_create_blocks, pario_decomp_create_indices, pario_decomp_free, pario_decomp_info, &
+  public :: pario_decomp_create_blocks, pario_decomp_create_indices, pario_decomp_create_keys, &
+            pario_decomp_free, pario_decomp_info, &
             pario_decomp_write, pario_decomp_read, pario_decomp_iwrite, pario_decomp_iread
   public :: pario_exodus_create, pario_exodus_open, pario_exodus_close, pario_exodus_init, &
             pario_exodus_define_block, pario_exodus_define_node_set, pario_exodus_define_side_set, &
@@ -235,6 +240,11 @@ module pario
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: r
     end function
+    integer(c_int) function c_test(r, done) bind(C, name="pario_request_test")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: r
+      integer(c_int), intent(out) :: done
+    end function
     integer(c_int) function c_sf_create(g, path, hard, soft, req, f) bind(C, name="pario_shared_file_create")
       import :: c_int, c_ptr, c_char, c_int64_t
       type(c_ptr), value :: g
@@ -286,6 +296,17 @@ module pario
       integer(c_int64_t), value :: global_size, n
       integer(c_int64_t), intent(in) :: indices(*)
       type(decomp_hints), intent(in) :: hints
+      type(c_ptr), intent(out) :: d
+    end function
+    integer(c_int) function c_decomp_create_keys(g, file_type, n, keys, hints, positions, global_size, d) &
+        bind(C, name="pario_decomp_create_keys")
+      import :: c_int, c_ptr, c_int64_t, decomp_hints
+      type(c_ptr), value :: g
+      integer(c_int), value :: file_type
+      integer(c_int64_t), value :: n
+      integer(c_int64_t), intent(in) :: keys(*)
+      type(decomp_hints), intent(in) :: hints
+      integer(c_int64_t), intent(out) :: positions(*), global_size
       type(c_ptr), intent(out) :: d
     end function
     integer(c_int) function c_decomp_free(d) bind(C, name="pario_decomp_free")
@@ -850,6 +871,20 @@ contains
     call finish(c_wait(req%h), ierr)
   end subroutine
 
+  !> Local, never blocks: moves req on as far as it can; done is .true.
+  !> once it is complete (a read's data in its buffer). pario_wait is still
+  !> needed to release it and get its status (collective for collective I/O).
+  subroutine pario_test(req, done, ierr)
+    type(pario_request), intent(inout) :: req
+    logical, intent(out) :: done
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: rc, flag
+    flag = 0
+    rc = c_test(req%h, flag)
+    done = flag /= 0
+    call finish(rc, ierr)
+  end subroutine
+
   integer(int64) function pario_file_length(f, ierr)
     type(pario_file), intent(in) :: f
     integer, intent(out), optional :: ierr
@@ -1292,16 +1327,17 @@ contains
 
   ! The hints of the optional arguments (absent: the environment's, then
   ! the defaults); ranks keeps aggregator_ranks alive for the C call.
-  subroutine make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order)
+  subroutine make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order, align)
     type(decomp_hints), intent(out) :: hints
     integer(c_int), allocatable, target, intent(inout) :: ranks(:)
     integer, intent(in), optional :: aggregators, aggregator_ranks(:), byte_order
-    integer(int64), intent(in), optional :: buffer_size
+    integer(int64), intent(in), optional :: buffer_size, align
     hints%aggregators = 0
     hints%aggregator_ranks = c_null_ptr
     hints%buffer_size = 0
     hints%align = 0
     hints%byte_order = PARIO_BYTE_ORDER_NATIVE
+    hints%convert = 0  ! PARIO_COLLECTIVE_CONVERT, else auto
     if (present(aggregators)) hints%aggregators = int(aggregators, c_int)
     if (present(aggregator_ranks)) then
       ranks = int(aggregator_ranks, c_int)
@@ -1310,37 +1346,39 @@ contains
     end if
     if (present(buffer_size)) hints%buffer_size = buffer_size
     if (present(byte_order)) hints%byte_order = int(byte_order, c_int)
+    if (present(align)) hints%align = align
   end subroutine
 
   !> Collective: decomp describes this rank's block starts..starts+counts-1
   !> (1-based) of a global array of shape dims, elements of file_type in the
   !> file. order: PARIO_ORDER_FORTRAN (default) or PARIO_ORDER_C.
   !> aggregators, aggregator_ranks (0-based group ranks), buffer_size
-  !> (bytes) and byte_order (PARIO_BYTE_ORDER_*) are hints.
+  !> (bytes), byte_order (PARIO_BYTE_ORDER_*) and align (bytes: where file
+  !> domains start, e.g. a stripe size; default the buffer size) are hints.
   subroutine decomp_create_block(decomp, group, file_type, dims, starts, counts, order, aggregators, &
-                                 aggregator_ranks, buffer_size, byte_order, ierr)
+                                 aggregator_ranks, buffer_size, byte_order, align, ierr)
     type(pario_decomp), intent(out) :: decomp
     type(pario_group), intent(in) :: group
     integer, intent(in) :: file_type
     integer(int64), intent(in) :: dims(:), starts(:), counts(:)
     integer, intent(in), optional :: order, aggregators, aggregator_ranks(:), byte_order
-    integer(int64), intent(in), optional :: buffer_size
+    integer(int64), intent(in), optional :: buffer_size, align
     integer, intent(out), optional :: ierr
     call decomp_create_blocks(decomp, group, file_type, dims, reshape(starts, [size(starts), 1]), &
                               reshape(counts, [size(counts), 1]), order, aggregators, aggregator_ranks, &
-                              buffer_size, byte_order, ierr)
+                              buffer_size, byte_order, align, ierr)
   end subroutine
 
   !> Collective: as above, with block b at starts(:, b), counts(:, b), held
   !> one after the other in memory (size(starts, 2) blocks; 0 for none).
   subroutine decomp_create_blocks(decomp, group, file_type, dims, starts, counts, order, aggregators, &
-                                  aggregator_ranks, buffer_size, byte_order, ierr)
+                                  aggregator_ranks, buffer_size, byte_order, align, ierr)
     type(pario_decomp), intent(out) :: decomp
     type(pario_group), intent(in) :: group
     integer, intent(in) :: file_type
     integer(int64), intent(in) :: dims(:), starts(:, :), counts(:, :)
     integer, intent(in), optional :: order, aggregators, aggregator_ranks(:), byte_order
-    integer(int64), intent(in), optional :: buffer_size
+    integer(int64), intent(in), optional :: buffer_size, align
     integer, intent(out), optional :: ierr
     character(*), parameter :: call = 'pario_decomp_create_blocks'
     type(decomp_hints) :: hints
@@ -1348,7 +1386,7 @@ contains
     integer(c_int64_t), allocatable :: c_starts(:, :), c_counts(:, :)
     integer(c_int) :: rc, c_order, nblocks
     character(len=160) :: why
-    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order)
+    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order, align)
     c_order = PARIO_ORDER_FORTRAN
     if (present(order)) c_order = int(order, c_int)
     why = ' '
@@ -1372,22 +1410,68 @@ contains
   !> element k of its buffers at global index indices(k) (1-based, any
   !> order: an unstructured mesh remapped by index).
   subroutine pario_decomp_create_indices(decomp, group, file_type, global_size, indices, aggregators, &
-                                         aggregator_ranks, buffer_size, byte_order, ierr)
+                                         aggregator_ranks, buffer_size, byte_order, align, ierr)
     type(pario_decomp), intent(out) :: decomp
     type(pario_group), intent(in) :: group
     integer, intent(in) :: file_type
     integer(int64), intent(in) :: global_size, indices(:)
     integer, intent(in), optional :: aggregators, aggregator_ranks(:), byte_order
-    integer(int64), intent(in), optional :: buffer_size
+    integer(int64), intent(in), optional :: buffer_size, align
     integer, intent(out), optional :: ierr
     type(decomp_hints) :: hints
     integer(c_int), allocatable, target :: ranks(:)
     integer(c_int64_t), allocatable :: c_indices(:)
-    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order)
+    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order, align)
     allocate (c_indices(size(indices)))
     c_indices = indices - 1
     call finish(c_decomp_create_indices(group%h, int(file_type, c_int), global_size, &
                                         int(size(indices), c_int64_t), c_indices, hints, decomp%h), ierr)
+  end subroutine
+
+  !> Collective: elements ordered by key (remap by value): this rank holds
+  !> element k of its buffers with key keys(k) (any int64, e.g. a sparse
+  !> global node id); the global space is every rank's distinct keys in
+  !> increasing order, sorted in parallel (no rank holds them all).
+  !> positions (optional, at least size(keys) entries) gets each element's
+  !> 1-based position in it, global_size (optional) the number of distinct
+  !> keys. Hints as for pario_decomp_create_blocks.
+  subroutine pario_decomp_create_keys(decomp, group, file_type, keys, positions, global_size, aggregators, &
+                                      aggregator_ranks, buffer_size, byte_order, align, ierr)
+    type(pario_decomp), intent(out) :: decomp
+    type(pario_group), intent(in) :: group
+    integer, intent(in) :: file_type
+    integer(int64), intent(in) :: keys(:)
+    integer(int64), intent(out), optional :: positions(:), global_size
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), byte_order
+    integer(int64), intent(in), optional :: buffer_size, align
+    integer, intent(out), optional :: ierr
+    character(*), parameter :: call = 'pario_decomp_create_keys'
+    type(decomp_hints) :: hints
+    integer(c_int), allocatable, target :: ranks(:)
+    integer(c_int64_t), allocatable :: c_keys(:), c_positions(:)
+    integer(c_int64_t) :: n, distinct
+    integer(c_int) :: rc
+    character(len=160) :: why
+    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order, align)
+    why = ' '
+    n = size(keys, kind=c_int64_t)
+    if (present(positions)) then
+      if (size(positions, kind=c_int64_t) < n) then
+        write (why, '(a, i0, a, i0, a)') 'positions has ', size(positions), ' entries for ', n, ' keys'
+      end if
+    end if
+    allocate (c_keys(n), c_positions(n))
+    c_keys = keys
+    if (len_trim(why) > 0) n = -1  ! refused by C on every rank; this rank's message below
+    distinct = 0
+    rc = c_decomp_create_keys(group%h, int(file_type, c_int), n, c_keys, hints, c_positions, distinct, decomp%h)
+    if (len_trim(why) > 0) then
+      rc = refuse(INVALID_ARGUMENT, call, trim(why))
+    else if (rc == 0) then
+      if (present(positions)) positions(1:n) = c_positions + 1
+      if (present(global_size)) global_size = distinct
+    end if
+    call finish(rc, ierr)
   end subroutine
 
   !> Collective: releases decomp.

@@ -30,7 +30,9 @@
  * more than the ranks), which ranks (PARIO_AGGREGATOR_RANKS, a comma list
  * of group ranks), the aggregator buffer (PARIO_AGGREGATOR_BUFFER, default
  * 16 MiB), the alignment of file domains (a stripe size; default the
- * buffer size) and the file byte order.
+ * buffer size), the file byte order, and where the conversion happens
+ * (PARIO_COLLECTIVE_CONVERT=sender|aggregator|auto: on the rank holding
+ * the elements or on the aggregator; auto as measured).
  *
  * Every call marked PARIO_COLLECTIVE is made by every rank of the
  * decomposition's group with the same shared arguments (global shape,
@@ -70,12 +72,21 @@ typedef struct pario_decomp_s *pario_decomp_t;
 #define PARIO_BYTE_ORDER_LITTLE 1
 #define PARIO_BYTE_ORDER_BIG 2
 
+/* Where a transfer converts between the memory type and the file's type
+ * and byte order (pario_decomp_hints.convert). The file's bytes are the
+ * same either way; only the work and the message sizes move. */
+#define PARIO_CONVERT_DEFAULT 0    /* PARIO_COLLECTIVE_CONVERT, else AUTO */
+#define PARIO_CONVERT_AUTO 1       /* the measured rule (docs/architecture.md) */
+#define PARIO_CONVERT_SENDER 2     /* the rank that holds the elements */
+#define PARIO_CONVERT_AGGREGATOR 3 /* the aggregator */
+
 typedef struct pario_decomp_hints {
   int aggregators;              /* 0: PARIO_AGGREGATORS, else one per node */
   const int *aggregator_ranks;  /* NULL, or `aggregators` distinct group ranks */
   int64_t buffer_size;          /* bytes; 0: PARIO_AGGREGATOR_BUFFER, else 16 MiB */
   int64_t align;                /* bytes; 0: the buffer size */
   int byte_order;               /* PARIO_BYTE_ORDER_* */
+  int convert;                  /* PARIO_CONVERT_*; 0: PARIO_COLLECTIVE_CONVERT, else auto */
 } pario_decomp_hints;
 
 /* Local: every field zero (the defaults). */
@@ -124,7 +135,10 @@ PARIO_COLLECTIVE PARIO_API int pario_decomp_read(pario_decomp_t decomp, pario_sh
                                                  int64_t offset, int mem_type, void *buf);
 /* Nonblocking: the exchange may finish inside the call; the file I/O goes
  * on until the request is waited (collectively). iwrite has copied buf
- * when it returns; iread fills buf by the wait. */
+ * when it returns; iread fills buf by the wait. pario_request_test (local,
+ * never blocks) moves either on as far as it can and reports done once
+ * this rank's part is complete: an iread's data in buf, an iwrite's file
+ * I/O finished. The wait, on every rank, still gives the agreed status. */
 PARIO_COLLECTIVE PARIO_API int pario_decomp_iwrite(pario_decomp_t decomp, pario_shared_file_t file,
                                                    int64_t offset, int mem_type, const void *buf,
                                                    pario_request_t *request_out);

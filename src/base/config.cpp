@@ -264,6 +264,12 @@ Result<Config> parse_config_from_env() {
   if (c.aggregator_buffer < 1 || c.aggregator_buffer > (uint64_t{1} << 30)) {
     return bad_value("PARIO_AGGREGATOR_BUFFER", env("PARIO_AGGREGATOR_BUFFER"), "1 byte to 1 GiB");
   }
+  if (const char* v = env("PARIO_COLLECTIVE_CONVERT")) {
+    if (!strcmp(v, "auto")) c.collective_convert = CollectiveConvertChoice::kAuto;
+    else if (!strcmp(v, "sender")) c.collective_convert = CollectiveConvertChoice::kSender;
+    else if (!strcmp(v, "aggregator")) c.collective_convert = CollectiveConvertChoice::kAggregator;
+    else return bad_value("PARIO_COLLECTIVE_CONVERT", v, "auto, sender or aggregator");
+  }
   return c;
 }
 

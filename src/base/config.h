@@ -24,6 +24,9 @@ enum class IoEngineChoice { kAuto, kUring, kThreads, kSync };
 enum class ArrayWindowChoice { kAuto, kShared, kCreate };
 // Where scratch files' bytes live (see file/backend.h).
 enum class FileBackendChoice { kPosix, kStriped, kMpiio };
+// Where collective I/O converts between memory and file types (see
+// collective/transfer.h).
+enum class CollectiveConvertChoice { kAuto, kSender, kAggregator };
 
 struct Config {
   std::vector<std::string> scratch_dirs;  // PARIO_SCRATCH (':'-separated)
@@ -54,6 +57,7 @@ struct Config {
   int aggregators = 0;                    // PARIO_AGGREGATORS
   std::vector<int> aggregator_ranks;      // PARIO_AGGREGATOR_RANKS (comma list)
   uint64_t aggregator_buffer = uint64_t{16} << 20;  // PARIO_AGGREGATOR_BUFFER (bytes, K/M/G)
+  CollectiveConvertChoice collective_convert = CollectiveConvertChoice::kAuto;  // PARIO_COLLECTIVE_CONVERT
 };
 
 // Whether a file's path matches one of the PARIO_FIM patterns: a pattern

@@ -306,6 +306,28 @@ Status run(ElementType from, ElementType to, const unsigned char* src, unsigned 
   return Status::Ok();
 }
 
+// run() without the conversion: the first element of n that does not fit.
+template <typename From, typename To>
+Status check_only(ElementType from, ElementType to, const unsigned char* src, size_t n, size_t* first_bad) {
+  if constexpr (!never_fails<To, From>()) {
+    From in[kBlock];
+    for (size_t done = 0; done < n; done += kBlock) {
+      const size_t m = std::min(kBlock, n - done);
+      std::memcpy(in, src + done * sizeof(From), m * sizeof(From));
+      if (block_fits<To>(in, m)) continue;
+      size_t good = 0;
+      while (element_fits<To>(in[good])) ++good;
+      if (first_bad) *first_bad = done + good;
+      bool imaginary = false;
+      if constexpr (Parts<From>::kCount == 2 && Parts<To>::kCount == 1) imaginary = fits<To>(in[good].re);
+      return out_of_range(from, to, done + good, value_text(in[good]), imaginary);
+    }
+  } else {
+    (void)from, (void)to, (void)src, (void)n, (void)first_bad;
+  }
+  return Status::Ok();
+}
+
 Status check_args(ElementType from, ElementType to, ByteOrder order, const void* src, const void* dst, size_t n) {
   for (ElementType t : {from, to}) {
     if (!valid_element_type(static_cast<int>(t))) {
@@ -357,6 +379,29 @@ Status convert_any(ElementType from, const void* src, ElementType to, void* dst,
 }
 
 }  // namespace
+
+bool conversion_can_fail(ElementType from, ElementType to) {
+  if (!valid_element_type(static_cast<int>(from)) || !valid_element_type(static_cast<int>(to))) return false;
+  bool can = false;
+  (void)dispatch(from, [&](auto ftag) {
+    return dispatch(to, [&](auto ttag) {
+      can = !never_fails<typename decltype(ttag)::type, typename decltype(ftag)::type>();
+      return Status::Ok();
+    });
+  });
+  return can;
+}
+
+Status check_convertible(ElementType from, const void* src, ElementType to, size_t n, size_t* first_bad) {
+  PARIO_RETURN_IF_ERROR(check_args(from, to, ByteOrder::kNative, src, src, n));
+  if (n == 0 || from == to) return Status::Ok();
+  const auto* s = static_cast<const unsigned char*>(src);
+  return dispatch(from, [&](auto ftag) {
+    return dispatch(to, [&](auto ttag) {
+      return check_only<typename decltype(ftag)::type, typename decltype(ttag)::type>(from, to, s, n, first_bad);
+    });
+  });
+}
 
 bool needs_swap(ByteOrder order) {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -48,6 +48,14 @@ Status convert(ElementType from, const void* src, ElementType to, void* dst, siz
 Status convert_from(ElementType from, const void* src, ByteOrder order, ElementType to, void* dst,
                     size_t n, size_t* first_bad = nullptr);
 
+// Whether some value of `from` can fail to convert to `to` (a narrowing,
+// a change of sign, float to integer, complex to real): the pairs
+// convert() checks. False for an invalid type.
+bool conversion_can_fail(ElementType from, ElementType to);
+// Checks, without converting, that all n native elements of `from` at src
+// convert to `to`: convert()'s verdict, status and *first_bad, at the cost
+// of its range check alone (nothing is written).
+Status check_convertible(ElementType from, const void* src, ElementType to, size_t n, size_t* first_bad = nullptr);
 // Swaps each element's bytes in place (each half of a complex separately).
 // A type outside the enum leaves buf as it is.
 void swap_bytes(ElementType type, void* buf, size_t n);

@@ -40,6 +40,9 @@ Result<Resources*> build() {
   c.aggregators = cfg->aggregators;
   c.aggregator_ranks = cfg->aggregator_ranks;
   c.buffer_bytes = static_cast<int64_t>(cfg->aggregator_buffer);
+  c.convert = cfg->collective_convert == CollectiveConvertChoice::kSender       ? collective::ConvertAt::kSender
+              : cfg->collective_convert == CollectiveConvertChoice::kAggregator ? collective::ConvertAt::kAggregator
+                                                                                : collective::ConvertAt::kAuto;
   return r;
 }
 
@@ -90,6 +93,13 @@ Result<collective::CollectiveOptions> collective_options(const pario_decomp_hint
     return invalid("hints->byte_order " + std::to_string(hints->byte_order) + " is not a PARIO_BYTE_ORDER_*");
   }
   o.byte_order = static_cast<ByteOrder>(hints->byte_order);
+  switch (hints->convert) {
+    case PARIO_CONVERT_DEFAULT: break;
+    case PARIO_CONVERT_AUTO: o.convert = collective::ConvertAt::kAuto; break;
+    case PARIO_CONVERT_SENDER: o.convert = collective::ConvertAt::kSender; break;
+    case PARIO_CONVERT_AGGREGATOR: o.convert = collective::ConvertAt::kAggregator; break;
+    default: return invalid("hints->convert " + std::to_string(hints->convert) + " is not a PARIO_CONVERT_*");
+  }
   return o;
 }
 

@@ -88,18 +88,34 @@ size_t Decomposition::plan_bytes() const {
   return n;
 }
 
-Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t file_element_size) {
-  if (spare_) return std::move(spare_);
+Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t file_size, size_t wire_size,
+                                                                       int wire_windows) {
+  if (spare_ && spare_->file_size == file_size && spare_->wire_size == wire_size &&
+      spare_->wire_windows == wire_windows) {
+    return std::move(spare_);
+  }
+  spare_.reset();  // made for other sizes: its memory goes before the new set's
   int64_t window = 0;
   for (const RoundPlan& r : rounds_) window = std::max(window, r.end - r.begin);
-  const size_t window_bytes = static_cast<size_t>(window) * file_element_size;
-  const size_t staging_bytes = static_cast<size_t>(staging_elements_) * file_element_size;
+  const size_t window_bytes = static_cast<size_t>(window) * file_size;
+  const size_t wire_bytes = static_cast<size_t>(window) * wire_size;
+  const size_t staging_bytes = static_cast<size_t>(staging_elements_) * wire_size;
   auto b = std::make_unique<AggregatorBuffers>();
-  b->window[0].reset(new (std::nothrow) char[window_bytes + 1]);
-  if (rounds_.size() > 1) b->window[1].reset(new (std::nothrow) char[window_bytes + 1]);
-  if (staging_bytes > 0) b->staging.reset(new (std::nothrow) char[staging_bytes]);
-  if (!b->window[0] || (rounds_.size() > 1 && !b->window[1]) || (staging_bytes > 0 && !b->staging)) {
-    return Status(Code::kNoMemory, "an aggregator's buffers (" + std::to_string(2 * window_bytes + staging_bytes) +
+  b->file_size = file_size;
+  b->wire_size = wire_size;
+  b->wire_windows = wire_windows;
+  bool ok = true;
+  auto make = [&](std::unique_ptr<char[]>& p, size_t bytes) {
+    p.reset(new (std::nothrow) char[bytes + 1]);
+    ok &= p != nullptr;
+  };
+  make(b->window[0], window_bytes);
+  if (rounds_.size() > 1) make(b->window[1], window_bytes);
+  if (staging_bytes > 0) make(b->staging, staging_bytes);
+  for (int w = 0; w < wire_windows && w < 2; ++w) make(b->wire[w], wire_bytes);
+  if (!ok) {
+    return Status(Code::kNoMemory, "an aggregator's buffers (" +
+                                       std::to_string(2 * window_bytes + staging_bytes + wire_windows * wire_bytes) +
                                        " bytes)");
   }
   return b;
@@ -128,6 +144,12 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
   }
   PARIO_RETURN_IF_ERROR(comm::agree(group.comm_object(), local));
 
+  // From here on every rank makes the same MPI calls in the same order
+  // whatever fails: an MPI error (MPI_ERRORS_RETURN) may be this rank's
+  // alone, so it is carried, not returned, into the next agreement, and
+  // nothing that depends on a failed call's result runs. Only an error of
+  // an agreement itself returns at once; it cannot be agreed on.
+
   // The held range and whether any rank's own indices overlap: one allreduce.
   int64_t lo = global_size, hi = 0;
   if (!runs.runs.empty()) {
@@ -136,27 +158,29 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
     for (const Run& r : runs.runs) hi = std::max(hi, r.global + r.length);
   }
   int64_t extremes[3] = {-lo, hi, runs.overlaps ? 1 : 0};
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(
-      MPI_Allreduce(MPI_IN_PLACE, extremes, 3, MPI_INT64_T, MPI_MAX, group.comm()), "MPI_Allreduce"));
-  lo = -extremes[0];
-  hi = extremes[1];
+  local = comm::mpi_status(MPI_Allreduce(MPI_IN_PLACE, extremes, 3, MPI_INT64_T, MPI_MAX, group.comm()),
+                           "MPI_Allreduce");
+  std::unique_ptr<Decomposition> d;
+  if (local.ok()) {
+    lo = -extremes[0];
+    hi = extremes[1];
+    const int64_t esize = static_cast<int64_t>(element_size(file_type));
+    d.reset(new Decomposition(
+        DomainPlan(lo, hi, esize, std::move(aggregators).value(), options.buffer_bytes, options.align_bytes)));
+    d->rank_ = group.rank();
+    d->size_ = size;
+    d->global_size_ = global_size;
+    d->local_count_ = runs.elements;
+    d->file_type_ = file_type;
+    d->options_ = options;
+    d->overlaps_ = extremes[2] != 0;
+    d->my_aggregator_ = d->plan_.aggregator_index(d->rank_);
+    for (int a = 0; a < d->plan_.aggregators(); ++a) d->max_rounds_ = std::max(d->max_rounds_, d->plan_.rounds(a));
+  }
 
-  const int64_t esize = static_cast<int64_t>(element_size(file_type));
-  std::unique_ptr<Decomposition> d(new Decomposition(
-      DomainPlan(lo, hi, esize, std::move(aggregators).value(), options.buffer_bytes, options.align_bytes)));
-  d->rank_ = group.rank();
-  d->size_ = size;
-  d->global_size_ = global_size;
-  d->local_count_ = runs.elements;
-  d->file_type_ = file_type;
-  d->options_ = options;
-  d->overlaps_ = extremes[2] != 0;
-  d->my_aggregator_ = d->plan_.aggregator_index(d->rank_);
-  for (int a = 0; a < d->plan_.aggregators(); ++a) d->max_rounds_ = std::max(d->max_rounds_, d->plan_.rounds(a));
-
-  Result<comm::Comm> dup = comm::Comm::duplicate(group.comm());
-  local = dup.status();
-  if (dup.ok()) {
+  Result<comm::Comm> dup = comm::Comm::duplicate(group.comm());  // every rank, even after a failure
+  if (local.ok()) local = dup.status();
+  if (local.ok()) {
     d->comm_ = std::move(dup).value();
     int* ub = nullptr;
     int found = 0;
@@ -187,13 +211,14 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
   runs.runs.clear();
   runs.runs.shrink_to_fit();
   std::vector<int64_t> recv_counts(size, 0);
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(
+  local = comm::mpi_status(
       MPI_Alltoall(send_counts.data(), 1, MPI_INT64_T, recv_counts.data(), 1, MPI_INT64_T, d->comm_.get()),
-      "MPI_Alltoall"));
+      "MPI_Alltoall");
+  if (!local.ok()) std::fill(recv_counts.begin(), recv_counts.end(), 0);  // nothing trusted from it
   std::vector<int64_t> recv_displs(size + 1, 0);
   for (int r = 0; r < size; ++r) recv_displs[r + 1] = recv_displs[r] + recv_counts[r];
   std::vector<int> sc, sd, rc, rd;
-  local = to_int(send_counts, &sc, "the runs sent");
+  if (local.ok()) local = to_int(send_counts, &sc, "the runs sent");
   if (local.ok()) local = to_int(send_displs, &sd, "the runs sent");
   if (local.ok()) local = to_int(recv_counts, &rc, "the runs received");
   if (local.ok()) local = to_int(std::vector<int64_t>(recv_displs.begin(), recv_displs.end() - 1), &rd, "the runs received");
@@ -207,18 +232,20 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
     }
   }
   PARIO_RETURN_IF_ERROR(comm::agree(d->comm_, local));
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(MPI_Alltoallv(outgoing.data(), sc.data(), sd.data(), MPI_INT64_T,
-                                                       received.data(), rc.data(), rd.data(), MPI_INT64_T,
-                                                       d->comm_.get()),
-                                         "MPI_Alltoallv"));
+  local = comm::mpi_status(MPI_Alltoallv(outgoing.data(), sc.data(), sd.data(), MPI_INT64_T, received.data(),
+                                         rc.data(), rd.data(), MPI_INT64_T, d->comm_.get()),
+                           "MPI_Alltoallv");
   outgoing.clear();
   outgoing.shrink_to_fit();
 
-  local = d->my_aggregator_ >= 0 ? d->build_rounds(recv_displs, received) : Status::Ok();
+  if (local.ok() && d->my_aggregator_ >= 0) local = d->build_rounds(recv_displs, received);
+  // Whether any aggregator found an index held twice, reduced before the
+  // agreement so that the agreement also covers this allreduce's error.
   int overlap = d->overlaps_ || d->overlaps_found_ ? 1 : 0;
+  const Status reduced =
+      comm::mpi_status(MPI_Allreduce(MPI_IN_PLACE, &overlap, 1, MPI_INT, MPI_MAX, d->comm_.get()), "MPI_Allreduce");
+  if (local.ok()) local = reduced;
   PARIO_RETURN_IF_ERROR(comm::agree(d->comm_, local));
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(
-      MPI_Allreduce(MPI_IN_PLACE, &overlap, 1, MPI_INT, MPI_MAX, d->comm_.get()), "MPI_Allreduce"));
   d->overlaps_ = overlap != 0;
   if (StatsRegistry::global().enabled()) {
     StatsRegistry::global().collective().record_setup(now_nanos() - t0, d->plan_bytes());

@@ -39,14 +39,22 @@
 
 namespace pario::collective {
 
+// Where a transfer converts between the memory type and the file's type
+// and byte order (PARIO_COLLECTIVE_CONVERT, pario_decomp_hints.convert):
+// on the rank that holds the elements (the sender of a write, the owner of
+// a read), on the aggregator, or as the rule of transfer.h decides.
+enum class ConvertAt { kAuto = 0, kSender = 1, kAggregator = 2 };
+
 // What capi hands down (PARIO_AGGREGATORS, PARIO_AGGREGATOR_RANKS,
-// PARIO_AGGREGATOR_BUFFER, and the per-call hints over them).
+// PARIO_AGGREGATOR_BUFFER, PARIO_COLLECTIVE_CONVERT, and the per-call
+// hints over them).
 struct CollectiveOptions {
   int aggregators = 0;                 // 0: one per node
   std::vector<int> aggregator_ranks;   // explicit choice (group ranks)
   int64_t buffer_bytes = 16 << 20;     // per aggregator round
   int64_t align_bytes = 0;             // file domain alignment; 0: buffer_bytes
   ByteOrder byte_order = ByteOrder::kNative;
+  ConvertAt convert = ConvertAt::kAuto;
 };
 // Largest buffer: one round's message must fit an MPI int count of bytes.
 constexpr int64_t kMaxBufferBytes = int64_t{1} << 30;
@@ -68,12 +76,17 @@ struct RoundPlan {
   std::vector<std::pair<int64_t, int64_t>> covered;  // window ranges some rank holds (pos, length)
 };
 
-// An aggregator's buffers for one transfer: two windows and the staging
-// buffer. A decomposition keeps one set between transfers, so the pages
-// are not faulted in again on every call.
+// An aggregator's buffers for one transfer: two windows of the file's
+// elements, the staging buffer, and where the aggregator converts, one
+// (write) or two (read) windows of the elements as they travel (the
+// memory type). A decomposition keeps one set between transfers, so the
+// pages are not faulted in again on every call.
 struct AggregatorBuffers {
   std::unique_ptr<char[]> window[2];
   std::unique_ptr<char[]> staging;
+  std::unique_ptr<char[]> wire[2];
+  size_t file_size = 0, wire_size = 0;  // element sizes they were made for
+  int wire_windows = 0;
 };
 
 class Decomposition {
@@ -92,6 +105,7 @@ class Decomposition {
   int64_t local_count() const { return local_count_; }
   ElementType file_type() const { return file_type_; }
   ByteOrder byte_order() const { return options_.byte_order; }
+  ConvertAt convert_at() const { return options_.convert; }
   const DomainPlan& plan() const { return plan_; }
   // Whether two ranks (or one twice) hold one index: writes are refused.
   bool overlaps() const { return overlaps_; }
@@ -113,9 +127,12 @@ class Decomposition {
   uint64_t next_transfer() { return transfers_++; }
   // Bytes of index data this rank keeps (for statistics and docs/scaling.md).
   size_t plan_bytes() const;
-  // An aggregator's buffers: the kept set, or a new one (kNoMemory when
-  // the allocation fails). give_back keeps one set for the next transfer.
-  Result<std::unique_ptr<AggregatorBuffers>> take_buffers(size_t file_element_size);
+  // An aggregator's buffers for elements of file_size bytes in the file
+  // and wire_size bytes in messages (staging), with wire_windows windows of
+  // wire elements: the kept set if it was made for these, or a new one
+  // (kNoMemory when the allocation fails). give_back keeps one set for the
+  // next transfer.
+  Result<std::unique_ptr<AggregatorBuffers>> take_buffers(size_t file_size, size_t wire_size, int wire_windows);
   void give_back(std::unique_ptr<AggregatorBuffers> buffers);
 
  private:

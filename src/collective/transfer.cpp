@@ -53,7 +53,8 @@ Transfer::Transfer(Decomposition& d, Target& target, uint64_t offset, device::Io
       kind_(kind),
       mem_type_(mem_type),
       buf_(buf),
-      file_size_(element_size(d.file_type())) {}
+      file_size_(element_size(d.file_type())),
+      wire_size_(file_size_) {}
 
 Transfer::~Transfer() {
   // A transfer dropped without wait() (only after a failed start, or by a
@@ -67,8 +68,37 @@ Transfer::~Transfer() {
   }
 }
 
-// Local checks and every buffer, before the ranks agree to go ahead.
-Status Transfer::prepare() {
+namespace {
+
+// Whether the aggregators convert, by the options and, for auto, the rule.
+bool aggregator_converts(ConvertAt at, ElementType mem, ElementType file, ByteOrder order, device::IoKind kind) {
+  if (mem == file && !needs_swap(order)) return false;  // nothing to convert
+  switch (at) {
+    case ConvertAt::kSender:
+      return false;
+    case ConvertAt::kAggregator:
+      return true;
+    case ConvertAt::kAuto:
+      break;
+  }
+  // Measured (bench/run collective, docs/performance.md "Where the
+  // conversion happens"): int32 in memory, int64 or double big endian in
+  // the file, at 2 and 4 ranks, the aggregator converting wrote 2.0-2.7x
+  // and read 1.7-2.7x as fast as the sender (blocks; 1.0-1.8x unstructured,
+  // where both sides pack): messages carry the smaller elements, and memory
+  // already in file order needs no packed copy. So the aggregator converts
+  // when the memory type is the smaller one, except a write whose
+  // conversion can fail (the senders would check every value as well; not
+  // measured). Equal sizes (byte order alone) stay on the sender: not
+  // measured.
+  if (element_size(mem) >= element_size(file)) return false;
+  return kind == device::IoKind::kRead || !conversion_can_fail(mem, file);
+}
+
+}  // namespace
+
+// The arguments this rank can check alone.
+Status Transfer::check() const {
   if (!valid_element_type(static_cast<int>(mem_type_))) {
     return Status(Code::kInvalidArgument, "mem_type " + std::to_string(static_cast<int>(mem_type_)) +
                                               " is not a PARIO_TYPE_*");
@@ -84,23 +114,60 @@ Status Transfer::prepare() {
                   "the decomposition's indices overlap (two ranks, or one rank twice, hold one index): "
                   "it can be read but not written");
   }
+  return Status::Ok();
+}
+
+// Where the conversion happens, as this rank sees it: the options and, for
+// auto, the rule, for its own memory type. The aggregators must convert
+// to or from one memory type, so the start agreement also compares the
+// memory types (go_ahead()).
+void Transfer::choose_side() {
+  aggregator_converts_ = aggregator_converts(d_.convert_at(), mem_type_, d_.file_type(), d_.byte_order(), kind_);
+  wire_size_ = aggregator_converts_ ? element_size(mem_type_) : file_size_;
+}
+
+// The start agreement: every rank's status of its checks, buffers and
+// (write) packed copy, and in the same allreduce the memory types. Ranks
+// whose memory types differ all convert on the sender side: those that
+// prepared for the aggregator prepare again, and the ranks agree once
+// more (only then: the common case costs one allreduce).
+Status Transfer::go_ahead(Status local) {
+  int64_t types[2] = {static_cast<int64_t>(mem_type_), -static_cast<int64_t>(mem_type_)};  // max, -min
+  PARIO_RETURN_IF_ERROR(comm::agree_max(d_.comm(), local, types, 2));
+  if (types[0] == -types[1] || d_.convert_at() == ConvertAt::kSender) return Status::Ok();
+  local = Status::Ok();
+  if (aggregator_converts_) {
+    aggregator_converts_ = false;
+    wire_size_ = file_size_;
+    packed_storage_.reset();
+    buffers_.reset();
+    counts_.buffer_bytes = 0;
+    local = prepare();
+    if (local.ok() && kind_ == device::IoKind::kWrite) local = pack();
+  }
+  return comm::agree(d_.comm(), local);
+}
+
+// Every buffer, before the ranks agree to go ahead.
+Status Transfer::prepare() {
   Status s;
-  if (in_file_order() && (kind_ == device::IoKind::kRead || borrow_)) {
+  if (direct() && (kind_ == device::IoKind::kRead || borrow_)) {
     packed_ = static_cast<char*>(buf_);  // sent from / received into the caller's buffer
   } else {
-    packed_storage_ = allocate(d_.local_count() * static_cast<int64_t>(file_size_),
+    packed_storage_ = allocate(d_.local_count() * static_cast<int64_t>(wire_size_),
                                "the packed copy of this rank's elements", &s);
     packed_ = packed_storage_.get();
-    counts_.buffer_bytes += d_.local_count() * file_size_;
+    counts_.buffer_bytes += d_.local_count() * wire_size_;
   }
   if (s.ok() && d_.is_aggregator() && !d_.rounds().empty()) {
-    Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_);
+    const int wire_windows = aggregator_converts_ ? (kind_ == device::IoKind::kWrite ? 1 : 2) : 0;
+    Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_, wire_size_, wire_windows);
     if (!b.ok()) return b.status();
     buffers_ = std::move(b).value();
     int64_t window = 0;
     for (const RoundPlan& r : d_.rounds()) window = std::max(window, r.end - r.begin);
     counts_.buffer_bytes += static_cast<uint64_t>(window) * file_size_ * (d_.rounds().size() > 1 ? 2 : 1) +
-                            d_.staging_elements() * file_size_;
+                            d_.staging_elements() * wire_size_ + static_cast<uint64_t>(window) * wire_size_ * wire_windows;
   }
   if (s.ok() && kind_ == device::IoKind::kRead && d_.is_aggregator() && !d_.rounds().empty()) {
     Result<uint64_t> size = target_.size();
@@ -110,19 +177,29 @@ Status Transfer::prepare() {
   return s;
 }
 
-bool Transfer::in_file_order() const {
-  return mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative && d_.memory_order().identity();
+bool Transfer::direct() const {
+  if (!d_.memory_order().identity()) return false;
+  return aggregator_converts_ || (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative);
 }
 
-// Packed copy, in file order, converted to the file type and byte order.
+// Packed copy, in file order: converted to the file type and byte order,
+// or as it is where the aggregators convert. Then the values are checked
+// there too, if the conversion can fail, so that a value that does not fit
+// is refused before anything is written.
 Status Transfer::pack() {
-  if (packed_ == buf_) return Status::Ok();
   const PositionList& order = d_.memory_order();
   const int64_t n = d_.local_count();
   const size_t mem_size = element_size(mem_type_);
   const char* user = static_cast<const char*>(buf_);
-  if (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative) {
-    order.gather(user, mem_size, 0, n, packed_);
+  if (aggregator_converts_ || (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative)) {
+    if (packed_ != buf_) order.gather(user, mem_size, 0, n, packed_);
+    if (!aggregator_converts_ || !conversion_can_fail(mem_type_, d_.file_type())) return Status::Ok();
+    size_t bad = 0;
+    Status s = check_convertible(mem_type_, packed_, d_.file_type(), static_cast<size_t>(n), &bad);
+    if (!s.ok()) {
+      return Status(s.code(), "buf[" + std::to_string(order.at(static_cast<int64_t>(bad))) +
+                                  "] does not fit the file type: " + s.message());
+    }
     return Status::Ok();
   }
   std::unique_ptr<char[]> temp(new (std::nothrow) char[static_cast<size_t>(std::min(n, kChunk)) * mem_size + 1]);
@@ -148,8 +225,8 @@ Status Transfer::unpack() {
   const int64_t n = d_.local_count();
   const size_t mem_size = element_size(mem_type_);
   char* user = static_cast<char*>(buf_);
-  if (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative) {
-    order.scatter(user, mem_size, 0, n, packed_);
+  if (aggregator_converts_ || (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative)) {
+    order.scatter(user, mem_size, 0, n, packed_);  // converted by the aggregators, or nothing to convert
     return Status::Ok();
   }
   std::unique_ptr<char[]> temp(new (std::nothrow) char[static_cast<size_t>(std::min(n, kChunk)) * mem_size + 1]);
@@ -168,38 +245,47 @@ Status Transfer::unpack() {
   return Status::Ok();
 }
 
-void Transfer::post_sends() {
+// One message of `bytes` at `at` to (send) or from peer, counted;
+// MPI_REQUEST_NULL after a failure, which is kept.
+MPI_Request Transfer::post(bool send, char* at, size_t bytes, int peer, int tag) {
+  MPI_Request req = MPI_REQUEST_NULL;
+  const int count = static_cast<int>(bytes);
+  const int rc = send ? MPI_Isend(at, count, MPI_BYTE, peer, tag, d_.comm().get(), &req)
+                      : MPI_Irecv(at, count, MPI_BYTE, peer, tag, d_.comm().get(), &req);
+  if (rc != MPI_SUCCESS) {
+    fail(comm::mpi_status(rc, send ? "MPI_Isend" : "MPI_Irecv"));
+    return MPI_REQUEST_NULL;
+  }
+  (send ? counts_.messages_sent : counts_.messages_received)++;
+  (send ? counts_.bytes_sent : counts_.bytes_received) += bytes;
+  return req;
+}
+
+// This rank's own messages, one per planned Send: its packed elements sent
+// to their aggregators (write) or received from them (read). The buffers,
+// counts and tags are the same either way; only the direction differs.
+void Transfer::post_own_messages(device::IoKind direction) {
   for (const Send& s : d_.sends()) {
-    const int to = d_.plan().aggregator_rank(s.aggregator);
-    if (to == d_.rank()) continue;  // the aggregator copies its own part
-    MPI_Request req;
-    const int rc = MPI_Isend(packed_ + s.offset * file_size_, static_cast<int>(s.count * file_size_), MPI_BYTE,
-                             to, d_.tag(seq_, s.round), d_.comm().get(), &req);
-    if (rc != MPI_SUCCESS) {
-      fail(comm::mpi_status(rc, "MPI_Isend"));
-      continue;
-    }
-    own_messages_.push_back(req);
-    counts_.messages_sent++;
-    counts_.bytes_sent += s.count * file_size_;
+    const int peer = d_.plan().aggregator_rank(s.aggregator);
+    if (peer == d_.rank()) continue;  // the aggregator copies its own part
+    const MPI_Request req = post(direction == device::IoKind::kWrite, packed_ + s.offset * wire_size_,
+                                 s.count * wire_size_, peer, d_.tag(seq_, s.round));
+    if (req != MPI_REQUEST_NULL) own_messages_.push_back(req);
   }
 }
 
-void Transfer::post_owner_receives() {
-  for (const Send& s : d_.sends()) {
-    const int from = d_.plan().aggregator_rank(s.aggregator);
-    if (from == d_.rank()) continue;
-    MPI_Request req;
-    const int rc = MPI_Irecv(packed_ + s.offset * file_size_, static_cast<int>(s.count * file_size_), MPI_BYTE,
-                             from, d_.tag(seq_, s.round), d_.comm().get(), &req);
-    if (rc != MPI_SUCCESS) {
-      fail(comm::mpi_status(rc, "MPI_Irecv"));
-      continue;
-    }
-    own_messages_.push_back(req);
-    counts_.messages_received++;
-    counts_.bytes_received += s.count * file_size_;
+// An aggregator's piece p of round r, at `at` (a window or the staging
+// buffer): received from its rank (write) or sent to it (read); this
+// rank's own piece is copied from or to the packed copy instead.
+MPI_Request Transfer::move_piece(const RoundPlan::Piece& p, char* at, int64_t r) {
+  const bool write = kind_ == device::IoKind::kWrite;
+  const size_t bytes = p.count * wire_size_;
+  if (p.sender == d_.rank()) {
+    char* own = packed_ + p.self_offset * wire_size_;
+    std::memcpy(write ? at : own, write ? own : at, bytes);
+    return MPI_REQUEST_NULL;
   }
+  return post(!write, at, bytes, p.sender, d_.tag(seq_, r));
 }
 
 void Transfer::wait_requests(std::vector<MPI_Request>& requests) {
@@ -228,23 +314,10 @@ void Transfer::wait_io(int slot) {
 // buffer; this rank's own part is copied.
 void Transfer::receive_round(int64_t r) {
   const RoundPlan& round = d_.rounds()[r];
-  char* win = window(r);
+  char* win = landing(r);
   for (const RoundPlan::Piece& p : round.pieces) {
-    char* dest = (p.in_place ? win : staging()) + p.at * file_size_;
-    if (p.sender == d_.rank()) {
-      std::memcpy(dest, packed_ + p.self_offset * file_size_, p.count * file_size_);
-      continue;
-    }
-    MPI_Request req;
-    const int rc = MPI_Irecv(dest, static_cast<int>(p.count * file_size_), MPI_BYTE, p.sender, d_.tag(seq_, r),
-                             d_.comm().get(), &req);
-    if (rc != MPI_SUCCESS) {
-      fail(comm::mpi_status(rc, "MPI_Irecv"));
-      continue;
-    }
-    round_recvs_.push_back(req);
-    counts_.messages_received++;
-    counts_.bytes_received += p.count * file_size_;
+    const MPI_Request req = move_piece(p, (p.in_place ? win : staging()) + p.at * wire_size_, r);
+    if (req != MPI_REQUEST_NULL) round_recvs_.push_back(req);
   }
 }
 
@@ -267,6 +340,30 @@ void Transfer::submit_writes(int64_t r) {
   }
 }
 
+// Where the aggregator converts: round r's held ranges between the
+// elements as they travel (landing) and the file's (window), one way or
+// the other. A failure names the global element.
+void Transfer::convert_round(int64_t r) {
+  const RoundPlan& round = d_.rounds()[r];
+  char* wire = landing(r);
+  char* file = window(r);
+  for (const auto& [pos, len] : round.covered) {
+    size_t bad = 0;
+    Status s = kind_ == device::IoKind::kWrite
+                   ? convert(mem_type_, wire + pos * wire_size_, d_.file_type(), file + pos * file_size_,
+                             static_cast<size_t>(len), d_.byte_order(), &bad)
+                   : convert_from(d_.file_type(), file + pos * file_size_, d_.byte_order(), mem_type_,
+                                  wire + pos * wire_size_, static_cast<size_t>(len), &bad);
+    if (!s.ok()) {
+      fail(Status(s.code(), "global element " + std::to_string(round.begin + pos + static_cast<int64_t>(bad)) +
+                                (kind_ == device::IoKind::kWrite ? " does not fit the file type: "
+                                                                 : " cannot be held in the memory type: ") +
+                                s.message()));
+      return;
+    }
+  }
+}
+
 void Transfer::write_rounds() {
   const auto& rounds = d_.rounds();
   const int64_t n = static_cast<int64_t>(rounds.size());
@@ -275,11 +372,19 @@ void Transfer::write_rounds() {
   for (int64_t r = 0; r < n; ++r) {
     wait_requests(round_recvs_);
     const RoundPlan& round = rounds[r];
-    round.staged.scatter(window(r), file_size_, 0, round.staged.elements(), staging());
+    round.staged.scatter(landing(r), wire_size_, 0, round.staged.elements(), staging());
+    if (aggregator_converts_) {
+      // Converted into its window once that window's last writes (round r-2) are done.
+      wait_io(r % 2);
+      io_[r % 2].clear();
+      convert_round(r);
+    }
     if (r + 1 < n) {
-      // The other window is free once round r-1's writes are done.
-      wait_io((r + 1) % 2);
-      io_[(r + 1) % 2].clear();
+      if (!aggregator_converts_) {
+        // Received into the other window once round r-1's writes are done.
+        wait_io((r + 1) % 2);
+        io_[(r + 1) % 2].clear();
+      }
       receive_round(r + 1);
     }
     submit_writes(r);
@@ -310,68 +415,121 @@ void Transfer::submit_read(int64_t r) {
   counts_.largest_request = std::max<uint64_t>(counts_.largest_request, have);
 }
 
-void Transfer::read_rounds() {
-  const auto& rounds = d_.rounds();
-  const int64_t n = static_cast<int64_t>(rounds.size());
-  for (int64_t r = 0; r < n; ++r) {
+// Read, aggregator: round r's window, once read, to the ranks that hold
+// its elements (staged pieces gathered first), this rank's own part copied.
+void Transfer::send_round(int64_t r) {
+  const RoundPlan& round = d_.rounds()[r];
+  const int slot = static_cast<int>(r % 2);
+  char* win = landing(r);
+  for (const RoundPlan::Piece& p : round.pieces) {
+    char* from = win + p.at * wire_size_;
+    if (!p.in_place) {
+      from = staging() + p.at * wire_size_;
+      round.staged.gather(win, wire_size_, p.at, p.count, from);
+    }
+    const MPI_Request req = move_piece(p, from, r);
+    if (req != MPI_REQUEST_NULL) (p.in_place ? window_sends_[slot] : staging_sends_).push_back(req);
+  }
+}
+
+bool Transfer::requests_done(std::vector<MPI_Request>& requests, bool block) {
+  if (requests.empty()) return true;
+  if (block) {
+    wait_requests(requests);
+    return true;
+  }
+  int done = 0;
+  const int rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE);
+  if (rc != MPI_SUCCESS) {
+    fail(comm::mpi_status(rc, "MPI_Testall"));  // an MPI error completes the requests it reports
+    requests.clear();
+    return true;
+  }
+  if (done) requests.clear();
+  return done != 0;
+}
+
+bool Transfer::io_done(int slot, bool block) {
+  if (!block) {
+    for (auto& r : io_[slot])
+      if (!device::test(*r)) return false;
+  }
+  wait_io(slot);  // complete by now, or waited here: collects the statuses
+  return true;
+}
+
+// Read, aggregator: for each round in turn, its read done, its pieces sent,
+// and the read of the round two on started in its window once that
+// window's sends have left. Without `block`, stops at the first step that
+// would wait and resumes there at the next call.
+bool Transfer::progress_read(bool block) {
+  const int64_t n = static_cast<int64_t>(d_.rounds().size());
+  while (next_round_ < n) {
+    const int64_t r = next_round_;
     const int slot = static_cast<int>(r % 2);
-    wait_io(slot);
-    for (auto& req : io_[slot]) {
-      // Bytes short of what was asked (the file shrank) read as zeros.
-      if (req->status().ok() && req->transferred() < req->len) {
-        std::memset(static_cast<char*>(req->buf) + req->transferred(), 0, req->len - req->transferred());
+    if (read_step_ == ReadStep::kRead) {
+      if (!io_done(slot, block)) return false;
+      for (auto& req : io_[slot]) {
+        // Bytes short of what was asked (the file shrank) read as zeros.
+        if (req->status().ok() && req->transferred() < req->len) {
+          std::memset(static_cast<char*>(req->buf) + req->transferred(), 0, req->len - req->transferred());
+        }
       }
+      io_[slot].clear();
+      // Into its wire window, whose sends of two rounds ago have left (the
+      // read into this window waited for them).
+      if (aggregator_converts_) convert_round(r);
+      read_step_ = ReadStep::kSend;
     }
-    io_[slot].clear();
-    wait_requests(staging_sends_);
-    const RoundPlan& round = rounds[r];
-    char* win = window(r);
-    for (const RoundPlan::Piece& p : round.pieces) {
-      char* from = win + p.at * file_size_;
-      if (!p.in_place) {
-        from = staging() + p.at * file_size_;
-        round.staged.gather(win, file_size_, p.at, p.count, from);
-      }
-      if (p.sender == d_.rank()) {
-        std::memcpy(packed_ + p.self_offset * file_size_, from, p.count * file_size_);
-        continue;
-      }
-      MPI_Request req;
-      const int rc = MPI_Isend(from, static_cast<int>(p.count * file_size_), MPI_BYTE, p.sender, d_.tag(seq_, r),
-                               d_.comm().get(), &req);
-      if (rc != MPI_SUCCESS) {
-        fail(comm::mpi_status(rc, "MPI_Isend"));
-        continue;
-      }
-      (p.in_place ? window_sends_[slot] : staging_sends_).push_back(req);
-      counts_.messages_sent++;
-      counts_.bytes_sent += p.count * file_size_;
+    if (read_step_ == ReadStep::kSend) {
+      if (!requests_done(staging_sends_, block)) return false;  // the staging buffer is reused
+      send_round(r);
+      counts_.rounds++;
+      read_step_ = ReadStep::kNextRead;
     }
-    counts_.rounds++;
-    // This window again, two rounds on, once its sends have left.
     if (next_read_ < n) {
-      wait_requests(window_sends_[slot]);
+      if (!requests_done(window_sends_[slot], block)) return false;
       submit_read(next_read_++);
     }
+    ++next_round_;
+    read_step_ = ReadStep::kRead;
   }
-  wait_requests(staging_sends_);
-  wait_requests(window_sends_[0]);
-  wait_requests(window_sends_[1]);
+  return requests_done(staging_sends_, block) && requests_done(window_sends_[0], block) &&
+         requests_done(window_sends_[1], block);
+}
+
+// Everything this rank can do towards completion; true once done: a
+// write's file I/O and messages finished, a read's data in the caller's
+// buffer. Without `block` it never waits.
+bool Transfer::progress(bool block) {
+  if (kind_ == device::IoKind::kWrite) {
+    return io_done(0, block) && io_done(1, block) && requests_done(own_messages_, block);
+  }
+  // An aggregator copies its own part while sending its rounds: unpack after.
+  if (d_.is_aggregator() && !progress_read(block)) return false;
+  if (!requests_done(own_messages_, block)) return false;
+  if (!unpacked_) {
+    unpacked_ = true;
+    if (local_.ok()) fail(unpack());
+  }
+  return true;
 }
 
 Result<std::unique_ptr<Transfer>> Transfer::start_write(Decomposition& d, Target& target, uint64_t offset,
                                                         ElementType mem_type, const void* buf, bool borrow) {
   std::unique_ptr<Transfer> t(new Transfer(d, target, offset, device::IoKind::kWrite, mem_type, const_cast<void*>(buf)));
   t->borrow_ = borrow;
-  Status local = t->prepare();
-  if (local.ok()) local = t->pack();
-  Status agreed = comm::agree(d.comm(), local);
-  if (!agreed.ok()) {
-    t->waited_ = true;
-    return agreed;
+  t->waited_ = true;  // until it goes ahead: nothing in flight to complete
+  Status local = t->check();
+  if (local.ok()) {
+    t->choose_side();
+    local = t->prepare();
   }
+  if (local.ok()) local = t->pack();
+  PARIO_RETURN_IF_ERROR(t->go_ahead(local));
+  t->waited_ = false;
   t->seq_ = d.next_transfer();
-  t->post_sends();
+  t->post_own_messages(device::IoKind::kWrite);
   if (d.is_aggregator()) t->write_rounds();
   return t;
 }
@@ -379,13 +537,16 @@ Result<std::unique_ptr<Transfer>> Transfer::start_write(Decomposition& d, Target
 Result<std::unique_ptr<Transfer>> Transfer::start_read(Decomposition& d, Target& target, uint64_t offset,
                                                        ElementType mem_type, void* buf) {
   std::unique_ptr<Transfer> t(new Transfer(d, target, offset, device::IoKind::kRead, mem_type, buf));
-  Status agreed = comm::agree(d.comm(), t->prepare());
-  if (!agreed.ok()) {
-    t->waited_ = true;
-    return agreed;
+  t->waited_ = true;
+  Status local = t->check();
+  if (local.ok()) {
+    t->choose_side();
+    local = t->prepare();
   }
+  PARIO_RETURN_IF_ERROR(t->go_ahead(local));
+  t->waited_ = false;
   t->seq_ = d.next_transfer();
-  t->post_owner_receives();
+  t->post_own_messages(device::IoKind::kRead);
   if (d.is_aggregator()) {
     const int64_t n = static_cast<int64_t>(d.rounds().size());
     for (; t->next_read_ < std::min<int64_t>(n, 2); ++t->next_read_) t->submit_read(t->next_read_);
@@ -395,31 +556,13 @@ Result<std::unique_ptr<Transfer>> Transfer::start_read(Decomposition& d, Target&
 
 Status Transfer::wait() {
   if (waited_) return Status(Code::kState, "the transfer was already waited");
-  if (kind_ == device::IoKind::kWrite) {
-    wait_io(0);
-    wait_io(1);
-    wait_requests(own_messages_);
-  } else {
-    if (d_.is_aggregator()) read_rounds();
-    wait_requests(own_messages_);
-    if (local_.ok()) fail(unpack());
-  }
+  progress(/*block=*/true);
   waited_ = true;
   if (buffers_) d_.give_back(std::move(buffers_));
   record(kind_, counts_);
   return comm::agree(d_.comm(), local_);
 }
 
-bool Transfer::test() {
-  for (auto& slot : io_)
-    for (auto& r : slot)
-      if (!device::test(*r)) return false;
-  if (kind_ == device::IoKind::kRead) return false;
-  if (own_messages_.empty()) return true;
-  int done = 0;
-  MPI_Testall(static_cast<int>(own_messages_.size()), own_messages_.data(), &done, MPI_STATUSES_IGNORE);
-  if (done) own_messages_.clear();
-  return done != 0;
-}
+bool Transfer::test() { return waited_ || progress(/*block=*/false); }
 
 }  // namespace pario::collective

@@ -1,17 +1,21 @@
 // One collective write or read of a decomposition's elements: the
 // two-phase step of collective I/O.
 //
-// Write: every rank packs its elements in file order, converted to the
-// file's type and byte order (the sender converts: the work is spread over
-// all ranks and the aggregator only moves bytes), and sends each
-// aggregator its part, one message per round. An aggregator assembles
+// Write: every rank packs its elements in file order and sends each
+// aggregator its part, one message per round. The memory type becomes the
+// file's type and byte order on the sender (packed converted; the work is
+// spread over all ranks) or on the aggregator (messages carry memory-typed
+// elements, converted into the window; smaller messages when the memory
+// type is smaller), as the options say (CollectiveOptions::convert; auto:
+// the aggregator when the memory type is the smaller, as measured). An aggregator assembles
 // round after round in one of two window buffers and hands each round's
 // held ranges to the target while the next round's messages arrive (the
 // pipeline: exchange of round r+1 overlaps the file I/O of round r, the
 // I/O going through the target's asynchronous engine). Elements no rank
 // holds are never written.
 // Read: the reverse. Aggregators read each round's held span (two rounds
-// ahead), send each owner its part, and owners unpack and convert.
+// ahead), send each owner its part, and owners unpack; the conversion
+// happens on the owner or on the aggregator before it sends.
 //
 // Failures never hang: arguments and buffers are checked and allocated on
 // every rank, then one agreement decides whether the transfer goes ahead
@@ -20,8 +24,10 @@
 // whatever fails, and the wait agrees on the final status.
 //
 // Memory beyond the caller's data: every rank a packed copy of its own
-// elements (in the file type); an aggregator also two window buffers and
-// a staging buffer of at most one window each.
+// elements as they travel (none when its buffer is in file order and
+// travels as it is); an aggregator also two window buffers, a staging
+// buffer of at most one window each and, where it converts, one (write)
+// or two (read) windows of memory-typed elements.
 //
 // Thread safety: one thread per rank drives a transfer.
 #pragma once
@@ -61,37 +67,57 @@ class Transfer {
   // file order and type are sent from it without a copy (a blocking write).
   static Result<std::unique_ptr<Transfer>> start_write(Decomposition& d, Target& target, uint64_t offset,
                                                        ElementType mem_type, const void* buf, bool borrow = false);
-  // Collective: starts reading into buf (filled by wait()). Aggregators
-  // start reading their first rounds; the exchange happens in wait().
+  // Collective: starts reading into buf (filled by wait(), or by the test()
+  // that returns true). Aggregators start reading their first rounds; the
+  // exchange happens in test() and wait().
   static Result<std::unique_ptr<Transfer>> start_read(Decomposition& d, Target& target, uint64_t offset,
                                                       ElementType mem_type, void* buf);
   ~Transfer();
 
   // Collective: completes the transfer; the same status on every rank.
   Status wait();
-  // Local: true when this rank's file I/O and messages started so far are
-  // done (a read still needs wait() for the exchange).
+  // Local, never blocks: moves the transfer on as far as it can without
+  // waiting (a read's rounds, its unpacking) and returns true once this
+  // rank's part is complete, as MPI_Test does: a write's file I/O and
+  // messages done, a read's data in buf. wait() is still needed, on every
+  // rank, for the agreed status; until then a read's buf may hold values
+  // of a transfer that failed elsewhere.
   bool test();
   const TransferCounts& counts() const { return counts_; }
 
  private:
   Transfer(Decomposition& d, Target& target, uint64_t offset, device::IoKind kind, ElementType mem_type, void* buf);
+  Status check() const;
+  void choose_side();
+  Status go_ahead(Status local);
   Status prepare();
   Status pack();
   Status unpack();
-  void post_sends();
-  void post_owner_receives();
+  MPI_Request post(bool send, char* at, size_t bytes, int peer, int tag);
+  void post_own_messages(device::IoKind direction);
+  MPI_Request move_piece(const RoundPlan::Piece& p, char* at, int64_t r);
+  void convert_round(int64_t r);
   void write_rounds();
   void receive_round(int64_t r);
   void submit_writes(int64_t r);
   void submit_read(int64_t r);
-  void read_rounds();
+  void send_round(int64_t r);
+  bool progress_read(bool block);
+  bool progress(bool block);
+  bool requests_done(std::vector<MPI_Request>& requests, bool block);
+  bool io_done(int slot, bool block);
   void wait_io(int slot);
   void wait_requests(std::vector<MPI_Request>& requests);
   char* window(int64_t r) { return buffers_->window[r % 2].get(); }
+  // Where round r's elements are as they travel: its window, or where the
+  // aggregator converts, a window of memory-typed elements.
+  char* landing(int64_t r) {
+    return aggregator_converts_ ? buffers_->wire[kind_ == device::IoKind::kWrite ? 0 : r % 2].get() : window(r);
+  }
   char* staging() { return buffers_->staging.get(); }
-  // Whether this rank's elements are already in file order and type.
-  bool in_file_order() const;
+  // Whether the caller's buffer can be the packed copy: the elements are in
+  // file order, and travel as they are in memory.
+  bool direct() const;
   void fail(const Status& s) {
     if (local_.ok() && !s.ok()) local_ = s;
   }
@@ -103,6 +129,8 @@ class Transfer {
   const ElementType mem_type_;
   void* const buf_;
   const size_t file_size_;  // bytes per element in the file
+  size_t wire_size_;        // bytes per element in messages and the packed copy
+  bool aggregator_converts_ = false;  // else the sender (write) or owner (read) converts
   uint64_t seq_ = 0;
   Status local_;            // this rank's first failure after the start agreement
   bool waited_ = false;
@@ -120,6 +148,9 @@ class Transfer {
   std::vector<std::shared_ptr<device::Request>> io_[2];  // file I/O of the round in each window
   uint64_t target_size_ = 0;                // read: the target's end
   int64_t next_read_ = 0;                   // read: the next round to submit
+  int64_t next_round_ = 0;                  // read: the next round to send out
+  enum class ReadStep { kRead, kSend, kNextRead } read_step_ = ReadStep::kRead;  // within next_round_
+  bool unpacked_ = false;                   // read: buf filled
   TransferCounts counts_;
 };
 

@@ -217,6 +217,21 @@ Status agree(const Comm& comm, const Status& local) {
   return share_failure(comm, local, -first.rank);
 }
 
+Status agree_max(const Comm& comm, const Status& local, int64_t* values, int n) {
+  constexpr int kMax = 8;
+  if (n < 0 || n > kMax) return Status(Code::kInternal, "agree_max: " + std::to_string(n) + " values");
+  // [0]: size - rank of a failing rank, so the maximum names the lowest.
+  int64_t v[1 + kMax] = {}, all[1 + kMax] = {};
+  const int size = comm.size();
+  v[0] = local.ok() ? 0 : size - comm.rank();
+  std::copy(values, values + n, v + 1);
+  PARIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Allreduce(v, all, 1 + n, MPI_INT64_T, MPI_MAX, comm.get()), "MPI_Allreduce"));
+  std::copy(all + 1, all + 1 + n, values);
+  if (all[0] > 0) return share_failure(comm, local, static_cast<int>(size - all[0]));
+  return Status::Ok();
+}
+
 CallDigest::CallDigest(const char* call) : call_(call), call_hash_(fnv1a(call, std::strlen(call))) {}
 
 CallDigest& CallDigest::put(const char* name, uint64_t hash) {

@@ -92,6 +92,10 @@ Status broadcast_string(const Comm& comm, std::string* s, int root);
 // while another failed get kRemote naming the failing rank and its message
 // (cut to a few hundred bytes), so nobody is left waiting in a later call.
 Status agree(const Comm& comm, const Status& local);
+// Collective: agree() and, in the same allreduce, values[0..n) replaced by
+// their maxima over the ranks (n <= 8; a failing rank's values count too).
+// A min travels as the max of its negation.
+Status agree_max(const Comm& comm, const Status& local, int64_t* values, int n);
 
 // What a rank brings to the first step of a collective call: the call's
 // name and a digest of each argument that must be the same on every rank

@@ -132,6 +132,20 @@ TEST(Config, BadValuesNameTheVariable) {
     EXPECT_NE(r.status().message().find("PARIO_DIRECT"), std::string::npos);
   }
   {
+    ScopedEnv e("PARIO_COLLECTIVE_CONVERT", "receiver");
+    Result<Config> r = parse_config_from_env();
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find("auto, sender or aggregator"), std::string::npos);
+  }
+  for (auto [text, want] : {std::pair{"auto", CollectiveConvertChoice::kAuto},
+                            std::pair{"sender", CollectiveConvertChoice::kSender},
+                            std::pair{"aggregator", CollectiveConvertChoice::kAggregator}}) {
+    ScopedEnv e("PARIO_COLLECTIVE_CONVERT", text);
+    Result<Config> r = parse_config_from_env();
+    ASSERT_TRUE(r.ok()) << text;
+    EXPECT_EQ(r->collective_convert, want) << text;
+  }
+  {
     ScopedEnv e("PARIO_FILE_BACKEND", "lustre");
     Result<Config> r = parse_config_from_env();
     ASSERT_FALSE(r.ok());

@@ -213,12 +213,18 @@ TEST(Convert, OutOfRangeStopsAtTheFirstBadElementForEveryNarrowingPair) {
           const std::string what = pair_name(from, to) + " of " + std::to_string(static_cast<double>(bad.real())) +
                                    "+" + std::to_string(static_cast<double>(bad.imag())) + "i at " +
                                    std::to_string(k);
+          size_t checked_bad = 12345;
+          const Status c = check_convertible(from, src.data(), to, n, &checked_bad);  // the same verdict
           if (ok) {
             ASSERT_TRUE(s.ok()) << what << ": " << s.message();
             ASSERT_TRUE(same(get(to, dst.data(), k), want)) << what;
             ASSERT_EQ(first_bad, 12345u) << what;
+            ASSERT_TRUE(c.ok()) << what << ": " << c.message();
             continue;
           }
+          ASSERT_EQ(c.code(), Code::kOutOfRange) << what;
+          ASSERT_EQ(checked_bad, k) << what;
+          ASSERT_EQ(c.message(), s.message()) << what;
           ++failures_seen;
           ASSERT_EQ(s.code(), Code::kOutOfRange) << what;
           ASSERT_EQ(first_bad, k) << what;
@@ -243,6 +249,7 @@ TEST(Convert, OutOfRangeStopsAtTheFirstBadElementForEveryNarrowingPair) {
                              (is_double(from) && is_float(to)) ||
                              (is_integer(from) && is_integer(to) && (flo < tlo || fhi > thi));
       EXPECT_EQ(failures_seen > 0, narrowing) << pair_name(from, to);
+      EXPECT_EQ(conversion_can_fail(from, to), narrowing) << pair_name(from, to);
     }
   }
 }

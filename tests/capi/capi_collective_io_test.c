@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 
@@ -145,6 +146,28 @@ static int64_t *permutation(int64_t n, unsigned seed) {
   return p;
 }
 
+static size_t type_size(int t);
+
+/* An index decomposition of `small` hints, big endian, converting where
+ * `convert` says; this rank's elements written from mem_type into a fresh
+ * file of n elements of file_type. Returns the file's bytes, read whole
+ * after a barrier (free them). */
+static unsigned char *write_big_endian(const char *name, int file_type, int convert, int64_t n, int64_t mine,
+                                       const int64_t *idx, int mem_type, const void *vals, pario_decomp_t *d,
+                                       pario_shared_file_t *f) {
+  pario_decomp_hints h = small;
+  h.byte_order = PARIO_BYTE_ORDER_BIG;
+  h.convert = convert;
+  CHECK(pario_decomp_create_indices(world, file_type, n, mine, idx, &h, d) == PARIO_OK);
+  const size_t bytes = (size_t)n * type_size(file_type);
+  *f = fresh_file(name, (int64_t)bytes);
+  CHECK(pario_decomp_write(*d, *f, 0, mem_type, vals) == PARIO_OK);
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+  unsigned char *raw = malloc(bytes + 1);
+  CHECK(pario_shared_file_read(*f, 0, raw, bytes) == PARIO_OK);
+  return raw;
+}
+
 /* Random global indices, every other one held (holes stay 0xAB), rank 0
  * holding nothing when there are several ranks; int64 in memory, int32 in
  * the file, big endian; read back as double. */
@@ -163,15 +186,10 @@ static void random_indices(void) {
     idx[k] = 2 * perm[lo + k]; /* even indices only */
     vals[k] = idx[k] * 3 - 7000;
   }
-  pario_decomp_hints h = small;
-  h.byte_order = PARIO_BYTE_ORDER_BIG;
   pario_decomp_t d = PARIO_DECOMP_NULL;
-  CHECK(pario_decomp_create_indices(world, PARIO_TYPE_INT32, n, mine, idx, &h, &d) == PARIO_OK);
-  pario_shared_file_t f = fresh_file("random.dat", n * 4);
-  CHECK(pario_decomp_write(d, f, 0, PARIO_TYPE_INT64, vals) == PARIO_OK);
-  CHECK(pario_group_barrier(world) == PARIO_OK);
-  unsigned char *raw = malloc((size_t)n * 4);
-  CHECK(pario_shared_file_read(f, 0, raw, (size_t)n * 4) == PARIO_OK);
+  pario_shared_file_t f = PARIO_SHARED_FILE_NULL;
+  unsigned char *raw =
+      write_big_endian("random.dat", PARIO_TYPE_INT32, PARIO_CONVERT_DEFAULT, n, mine, idx, PARIO_TYPE_INT64, vals, &d, &f);
   int good = 1;
   for (int64_t g = 0; g < n; ++g) {
     const unsigned char *b = raw + g * 4;
@@ -260,46 +278,90 @@ static int equals_value(int t, const void *at, int v) {
   return memcmp(at, want, type_size(t)) == 0;
 }
 
+/* Each pair with the conversion on the sender, then on the aggregator
+ * (fewer rounds there: many rounds are the sender side's): memory type mt
+ * written at its own offset, so each side's file holds every write, and
+ * the two files must be the same. Every write is read back on the sender
+ * side; on the aggregator side one per file type (each transfer costs
+ * MPICH's busy-polling ranks several collectives). */
 static void every_type_pair(void) {
   const int64_t n = 40, lo = n * rank / size, hi = n * (rank + 1) / size, mine = hi - lo;
   int64_t idx[40];
   for (int64_t k = 0; k < mine; ++k) idx[k] = hi - 1 - k; /* reversed: a real permutation */
   unsigned char mem[40 * 16], back[40 * 16];
-  int good = 1;
+  static unsigned char files[2][12 * 40 * 16];
+  int good = 1, same = 1;
   for (int order = PARIO_BYTE_ORDER_LITTLE; order <= PARIO_BYTE_ORDER_BIG; ++order) {
     for (int ft = 1; ft <= 12; ++ft) {
-      pario_decomp_hints h;
-      pario_decomp_hints_init(&h);
-      h.byte_order = order;
-      h.buffer_size = 48;
-      pario_decomp_t d = PARIO_DECOMP_NULL;
-      CHECK(pario_decomp_create_indices(world, ft, n, mine, idx, &h, &d) == PARIO_OK);
-      pario_shared_file_t f = fresh_file("types.dat", n * 16);
-      for (int mt = 1; mt <= 12; ++mt) {
-        for (int64_t k = 0; k < mine; ++k) put_value(mt, mem + k * type_size(mt), (int)(idx[k] + 3 * mt));
-        CHECK(pario_decomp_write(d, f, 0, mt, mem) == PARIO_OK);
-        const int rt = mt % 12 + 1; /* read into another type */
-        CHECK(pario_decomp_read(d, f, 0, rt, back) == PARIO_OK);
-        for (int64_t k = 0; k < mine; ++k) good &= equals_value(rt, back + k * type_size(rt), (int)(idx[k] + 3 * mt));
+      const size_t es = type_size(ft), bytes = (size_t)n * es;
+      for (int side = 0; side < 2; ++side) {
+        pario_decomp_hints h;
+        pario_decomp_hints_init(&h);
+        h.byte_order = order;
+        h.buffer_size = side ? 128 : 48;
+        h.convert = side ? PARIO_CONVERT_AGGREGATOR : PARIO_CONVERT_SENDER;
+        pario_decomp_t d = PARIO_DECOMP_NULL;
+        CHECK(pario_decomp_create_indices(world, ft, n, mine, idx, &h, &d) == PARIO_OK);
+        pario_shared_file_t f = fresh_file("types.dat", 12 * n * 16);
+        for (int mt = 1; mt <= 12; ++mt) {
+          const int64_t at = (int64_t)((size_t)(mt - 1) * bytes);
+          for (int64_t k = 0; k < mine; ++k) put_value(mt, mem + k * type_size(mt), (int)(idx[k] + 3 * mt));
+          CHECK(pario_decomp_write(d, f, at, mt, mem) == PARIO_OK);
+          if (side && mt != ft) continue; /* the aggregator side reads one type per file type (MPICH's time) */
+          const int rt = mt % 12 + 1;     /* read into another type */
+          CHECK(pario_decomp_read(d, f, at, rt, back) == PARIO_OK);
+          for (int64_t k = 0; k < mine; ++k) good &= equals_value(rt, back + k * type_size(rt), (int)(idx[k] + 3 * mt));
+        }
+        CHECK(pario_group_barrier(world) == PARIO_OK);
+        CHECK(pario_shared_file_read(f, 0, files[side], 12 * bytes) == PARIO_OK);
+        CHECK(pario_shared_file_destroy(&f) == PARIO_OK);
+        CHECK(pario_decomp_free(&d) == PARIO_OK);
       }
-      /* The file's bytes of the last write: big or little endian as asked. */
-      CHECK(pario_group_barrier(world) == PARIO_OK);
-      unsigned char raw[40 * 16], want[16];
-      CHECK(pario_shared_file_read(f, 0, raw, (size_t)n * type_size(ft)) == PARIO_OK);
+      same &= memcmp(files[0], files[1], 12 * bytes) == 0;
+      /* The bytes of the last write (mt 12): big or little endian as asked. */
+      const unsigned char *raw = files[0] + 11 * bytes;
+      unsigned char want[16];
       const int swap = (order == PARIO_BYTE_ORDER_BIG) == (*(const unsigned char *)&(const int){1} == 1);
       for (int64_t g = 0; g < n; ++g) {
         put_value(ft, want, (int)(g + 36));
-        const size_t es = type_size(ft), half = (ft == PARIO_TYPE_COMPLEX_DOUBLE || ft == PARIO_TYPE_COMPLEX_FLOAT) ? es / 2 : es;
+        const size_t half = (ft == PARIO_TYPE_COMPLEX_DOUBLE || ft == PARIO_TYPE_COMPLEX_FLOAT) ? es / 2 : es;
         for (size_t b = 0; b < es; ++b) {
           const size_t part = b / half * half, at = b % half;
           good &= raw[g * es + b] == want[part + (swap ? half - 1 - at : at)];
         }
       }
-      CHECK(pario_shared_file_destroy(&f) == PARIO_OK);
-      CHECK(pario_decomp_free(&d) == PARIO_OK);
     }
   }
   CHECK(good);
+  CHECK(same);
+}
+
+/* Memory types that differ between ranks, the aggregators asked to
+ * convert: the ranks fall back to converting on the sender side, and the
+ * file is right. */
+static void mixed_memory_types(void) {
+  const int64_t n = 64, lo = n * rank / size, hi = n * (rank + 1) / size, mine = hi - lo;
+  const int mt = rank % 2 ? PARIO_TYPE_DOUBLE : PARIO_TYPE_INT32;
+  pario_decomp_t d = PARIO_DECOMP_NULL;
+  pario_shared_file_t f = PARIO_SHARED_FILE_NULL;
+  int64_t idx[64];
+  unsigned char mem[64 * 8], back[64 * 8];
+  for (int64_t k = 0; k < mine; ++k) idx[k] = hi - 1 - k;
+  for (int64_t k = 0; k < mine; ++k) put_value(mt, mem + k * type_size(mt), (int)(idx[k] * 5 - 100));
+  unsigned char *raw =
+      write_big_endian("mixed.dat", PARIO_TYPE_INT64, PARIO_CONVERT_AGGREGATOR, n, mine, idx, mt, mem, &d, &f);
+  int good = 1;
+  for (int64_t g = 0; g < n; ++g) {
+    uint64_t v = 0; /* big endian */
+    for (int b = 0; b < 8; ++b) v = v << 8 | raw[g * 8 + b];
+    good &= (int64_t)v == g * 5 - 100;
+  }
+  CHECK(good);
+  free(raw);
+  CHECK(pario_decomp_read(d, f, 0, mt, back) == PARIO_OK);
+  CHECK(memcmp(back, mem, (size_t)mine * type_size(mt)) == 0);
+  CHECK(pario_shared_file_destroy(&f) == PARIO_OK);
+  CHECK(pario_decomp_free(&d) == PARIO_OK);
 }
 
 /* Failures: every rank gets an error and the file keeps what it had. */
@@ -313,24 +375,30 @@ static void refused(void) {
     vals[k] = (double)k;
   }
   pario_shared_file_t f = fresh_file("refused.dat", n);
-  /* A value that does not fit int8 on the last rank only. */
+  /* A value that does not fit int8 on the last rank only, converted on
+   * the sender and on the aggregator: refused before anything is written. */
   pario_decomp_t d = PARIO_DECOMP_NULL;
-  CHECK(pario_decomp_create_indices(world, PARIO_TYPE_INT8, n, mine, idx, NULL, &d) == PARIO_OK);
-  if (rank == size - 1) vals[3] = 300.0;
-  const int rc = pario_decomp_write(d, f, 0, PARIO_TYPE_DOUBLE, vals);
-  CHECK(rc == (rank == size - 1 ? PARIO_ERR_OUT_OF_RANGE : (size > 1 ? PARIO_ERR_REMOTE : PARIO_ERR_OUT_OF_RANGE)));
-  if (rank == size - 1) {
-    char m[512];
-    pario_last_error_message(m, sizeof m);
-    CHECK(strstr(m, "buf[3]") != NULL);
-  }
-  CHECK(pario_group_barrier(world) == PARIO_OK);
-  unsigned char raw[16];
-  CHECK(pario_shared_file_read(f, 0, raw, sizeof raw) == PARIO_OK);
   int good = 1;
-  for (int i = 0; i < 16; ++i) good &= raw[i] == 0xAB;
-  CHECK(good); /* nothing written */
-  CHECK(pario_decomp_free(&d) == PARIO_OK);
+  for (int side = PARIO_CONVERT_SENDER; side <= PARIO_CONVERT_AGGREGATOR; ++side) {
+    pario_decomp_hints h;
+    pario_decomp_hints_init(&h);
+    h.convert = side;
+    CHECK(pario_decomp_create_indices(world, PARIO_TYPE_INT8, n, mine, idx, &h, &d) == PARIO_OK);
+    if (rank == size - 1) vals[3] = 300.0;
+    const int rc = pario_decomp_write(d, f, 0, PARIO_TYPE_DOUBLE, vals);
+    CHECK(rc == (rank == size - 1 ? PARIO_ERR_OUT_OF_RANGE : (size > 1 ? PARIO_ERR_REMOTE : PARIO_ERR_OUT_OF_RANGE)));
+    if (rank == size - 1) {
+      char m[512];
+      pario_last_error_message(m, sizeof m);
+      CHECK(strstr(m, "buf[3]") != NULL);
+    }
+    CHECK(pario_group_barrier(world) == PARIO_OK);
+    unsigned char raw[16];
+    CHECK(pario_shared_file_read(f, 0, raw, sizeof raw) == PARIO_OK);
+    for (int i = 0; i < 16; ++i) good &= raw[i] == 0xAB;
+    CHECK(good); /* nothing written */
+    CHECK(pario_decomp_free(&d) == PARIO_OK);
+  }
 
   /* Two ranks (or one, twice) hold index 0: the write is refused, the read is not. */
   idx[mine - 1] = 0;
@@ -379,6 +447,18 @@ static void nonblocking(void) {
   int good = 1;
   for (int64_t k = 0; k < mine; ++k) good &= back[k] == value_of(idx[k]);
   CHECK(good);
+  /* pario_request_test alone finishes a read: the data is in the buffer
+   * once it says done, before the (collective) wait. */
+  memset(back, 0, (size_t)mine * sizeof(double));
+  CHECK(pario_decomp_iread(d, f, 0, PARIO_TYPE_DOUBLE, back, &r) == PARIO_OK);
+  const time_t deadline = time(NULL) + 30;
+  int done = 0;
+  while (!done && time(NULL) < deadline) CHECK(pario_request_test(&r, &done) == PARIO_OK);
+  CHECK(done);
+  good = 1;
+  for (int64_t k = 0; k < mine; ++k) good &= back[k] == value_of(idx[k]);
+  CHECK(good);
+  CHECK(pario_request_wait(&r) == PARIO_OK && r == PARIO_REQUEST_NULL);
   free(idx);
   free(vals);
   free(back);
@@ -456,6 +536,7 @@ int main(void) {
   random_indices();
   sparse_keys();
   every_type_pair();
+  mixed_memory_types();
   refused();
   nonblocking();
   write_n_read_m();

@@ -53,6 +53,28 @@ std::vector<double> my_values(const comm::Group& g, int64_t n) {
   return v;
 }
 
+// n elements in reversed slabs (rounds of `buffer` bytes), this rank's
+// values written through its memory device behind `engine`: where the
+// read tests start.
+struct Written {
+  std::shared_ptr<comm::Group> g = world_group();
+  std::unique_ptr<Decomposition> d;
+  std::unique_ptr<device::Device> dev = device::make_memory_device("mem");
+  std::unique_ptr<device::AsyncEngine> engine;
+  std::unique_ptr<DeviceTarget> target;
+  std::vector<double> v;
+  TransferCounts write_counts;
+  Written(int64_t n, int64_t buffer, std::unique_ptr<device::AsyncEngine> e)
+      : d(slabs(*g, n, buffer)),
+        engine(std::move(e)),
+        target(std::make_unique<DeviceTarget>(dev.get(), engine.get())),
+        v(my_values(*g, n)) {
+    auto w = Transfer::start_write(*d, *target, 0, ElementType::kDouble, v.data());
+    EXPECT_TRUE(w.ok() && (*w)->wait().ok());
+    if (w.ok()) write_counts = (*w)->counts();
+  }
+};
+
 TEST(Transfer, RoundTripThroughThreadAndSyncEngines) {
   auto g = world_group();
   const int64_t n = 10007;
@@ -126,25 +148,18 @@ TEST(Transfer, AFailingAggregatorFailsEveryRankAndKeepsEarlierRounds) {
 // A value that does not fit the memory type on one rank only, found after
 // the exchange: the same failure everywhere.
 TEST(Transfer, ANarrowingReadOnOneRankFailsEveryRank) {
-  auto g = world_group();
-  const int64_t n = 300;
-  auto d = slabs(*g, n, 1024);
-  auto dev = device::make_memory_device("mem");
-  auto engine = device::make_thread_engine(1);
-  DeviceTarget target(dev.get(), engine.get());
-  const std::vector<double> v = my_values(*g, n);  // up to 897.25: no int8
-  auto w = Transfer::start_write(*d, target, 0, ElementType::kDouble, v.data());
-  ASSERT_TRUE(w.ok() && (*w)->wait().ok());
-  const int bad = g->size() - 1;
-  std::vector<int8_t> small(v.size());
-  std::vector<double> fine(v.size());
-  auto r = g->rank() == bad ? Transfer::start_read(*d, target, 0, ElementType::kInt8, small.data())
-                            : Transfer::start_read(*d, target, 0, ElementType::kDouble, fine.data());
+  Written w(300, 1024, device::make_thread_engine(1));  // values up to 897.25: no int8
+  const comm::Group& g = *w.g;
+  const int bad = g.size() - 1;
+  std::vector<int8_t> small(w.v.size());
+  std::vector<double> fine(w.v.size());
+  auto r = g.rank() == bad ? Transfer::start_read(*w.d, *w.target, 0, ElementType::kInt8, small.data())
+                           : Transfer::start_read(*w.d, *w.target, 0, ElementType::kDouble, fine.data());
   ASSERT_TRUE(r.ok());
   const Status s = (*r)->wait();
-  EXPECT_EQ(s.code(), g->rank() == bad ? Code::kOutOfRange : (g->size() > 1 ? Code::kRemote : Code::kOutOfRange))
+  EXPECT_EQ(s.code(), g.rank() == bad ? Code::kOutOfRange : (g.size() > 1 ? Code::kRemote : Code::kOutOfRange))
       << s.message();
-  ASSERT_TRUE(d->free().ok());
+  ASSERT_TRUE(w.d->free().ok());
 }
 
 // An engine that holds every request until the gate opens, like a disk
@@ -200,6 +215,123 @@ TEST(Transfer, AWriteReturnsWithItsFileIoInFlight) {
   ASSERT_TRUE(r.ok() && (*r)->wait().ok());
   EXPECT_EQ(back, v);
   ASSERT_TRUE(d->free().ok());
+}
+
+// test() finishes a read on its own, as MPI_Test would: while the
+// aggregators' file reads are held it returns false; as the gate opens it
+// sends the rounds and unpacks, and returns true with the data in the
+// caller's buffer before wait(). A write likewise once its I/O is done.
+TEST(Transfer, TestCompletesAReadAndAWriteBeforeTheWait) {
+  auto g = world_group();
+  const int aggregators = g->size() > 1 ? 2 : 1;
+  const int64_t n = 32 * aggregators;  // four 8-double rounds per domain
+  auto d = slabs(*g, n, 64);
+  auto dev = device::make_memory_device("mem");
+  GateEngine gate;
+  DeviceTarget target(dev.get(), &gate);
+  const std::vector<double> v = my_values(*g, n);
+  auto until_done = [&](Transfer& t) {
+    const double deadline = MPI_Wtime() + 30;
+    bool done = false;
+    while (!(done = t.test()) && MPI_Wtime() < deadline) gate.open();
+    return done;
+  };
+  auto w = Transfer::start_write(*d, target, 0, ElementType::kDouble, v.data());
+  ASSERT_TRUE(w.ok());
+  if (d->is_aggregator()) {
+    EXPECT_FALSE((*w)->test());  // its writes are held
+  }
+  EXPECT_TRUE(until_done(**w));
+  ASSERT_TRUE((*w)->wait().ok());
+
+  std::vector<float> back(v.size(), -1.0f);
+  auto r = Transfer::start_read(*d, target, 0, ElementType::kFloat, back.data());
+  ASSERT_TRUE(r.ok());
+  if (d->is_aggregator()) {
+    EXPECT_EQ(gate.held(), 2u);  // two rounds read ahead, none done
+    EXPECT_FALSE((*r)->test());
+  }
+  EXPECT_TRUE(until_done(**r));
+  bool good = true;
+  for (size_t k = 0; k < v.size(); ++k) good &= back[k] == static_cast<float>(v[k]);
+  EXPECT_TRUE(good);  // in the buffer before the wait
+  EXPECT_TRUE((*r)->test());
+  ASSERT_TRUE((*r)->wait().ok());
+  EXPECT_EQ(gate.held(), 0u);
+  ASSERT_TRUE(d->free().ok());
+}
+
+// A read moves the messages of the write the other way: each rank's own
+// messages (sent by a write, received by a read) and an aggregator's
+// round messages (received, then sent) match in number and bytes.
+TEST(Transfer, AReadMovesTheWritesMessagesTheOtherWay) {
+  Written w(1000, 128, device::make_thread_engine(2));
+  std::vector<double> back(w.v.size());
+  auto r = Transfer::start_read(*w.d, *w.target, 0, ElementType::kDouble, back.data());
+  ASSERT_TRUE(r.ok() && (*r)->wait().ok());
+  EXPECT_EQ(back, w.v);
+  const TransferCounts& wc = w.write_counts;
+  const TransferCounts& rc = (*r)->counts();
+  EXPECT_EQ(wc.messages_sent, rc.messages_received);
+  EXPECT_EQ(wc.bytes_sent, rc.bytes_received);
+  EXPECT_EQ(wc.messages_received, rc.messages_sent);
+  EXPECT_EQ(wc.bytes_received, rc.bytes_sent);
+  if (!w.d->is_aggregator()) {
+    EXPECT_GT(rc.messages_received, 0u);  // its elements come from elsewhere
+  }
+  ASSERT_TRUE(w.d->free().ok());
+}
+
+// int32 in memory, int64 big endian in the file, converted where the
+// options say: the messages carry 4 bytes an element when the aggregator
+// converts (asked, or auto: the memory type is the smaller), 8 when the
+// sender does, and the data comes back either way. A
+// read the aggregators cannot convert (int64 values into int8) fails on
+// every rank.
+TEST(Transfer, TheAggregatorConvertsWhenAsked) {
+  auto g = world_group();
+  const int64_t n = 777;
+  const int64_t lo = n * g->rank() / g->size(), hi = n * (g->rank() + 1) / g->size();
+  std::vector<int64_t> idx;
+  std::vector<int32_t> v;
+  for (int64_t i = hi - 1; i >= lo; --i) {
+    idx.push_back(i);
+    v.push_back(static_cast<int32_t>(i * 1000 - 7));
+  }
+  for (ConvertAt side : {ConvertAt::kSender, ConvertAt::kAggregator, ConvertAt::kAuto}) {
+    auto runs = runs_of_indices(n, idx.data(), static_cast<int64_t>(idx.size()));
+    ASSERT_TRUE(runs.ok());
+    CollectiveOptions o;
+    o.buffer_bytes = 256;
+    o.aggregators = g->size() > 1 ? 2 : 1;
+    o.byte_order = ByteOrder::kBig;
+    o.convert = side;
+    auto d = Decomposition::create(*g, std::move(runs).value(), n, ElementType::kInt64, o);
+    ASSERT_TRUE(d.ok()) << d.status().message();
+    auto dev = device::make_memory_device("mem");
+    auto engine = device::make_thread_engine(2);
+    DeviceTarget target(dev.get(), engine.get());
+    auto w = Transfer::start_write(**d, target, 0, ElementType::kInt32, v.data());
+    ASSERT_TRUE(w.ok() && (*w)->wait().ok());
+    std::vector<int32_t> back(v.size(), -1);
+    auto r = Transfer::start_read(**d, target, 0, ElementType::kInt32, back.data());
+    ASSERT_TRUE(r.ok() && (*r)->wait().ok());
+    EXPECT_EQ(back, v);
+    const uint64_t wire = side == ConvertAt::kSender ? 8 : 4;
+    if (!(*d)->is_aggregator()) {
+      EXPECT_EQ((*w)->counts().bytes_sent, v.size() * wire);
+      EXPECT_EQ((*r)->counts().bytes_received, v.size() * wire);
+    }
+    std::vector<int8_t> small(v.size());
+    auto bad = Transfer::start_read(**d, target, 0, ElementType::kInt8, small.data());
+    ASSERT_TRUE(bad.ok());
+    const Status s = (*bad)->wait();
+    EXPECT_TRUE(s.code() == Code::kOutOfRange || s.code() == Code::kRemote) << s.message();
+    if ((*d)->rank() == (*d)->plan().aggregator_rank(0)) {
+      EXPECT_EQ(s.code(), Code::kOutOfRange) << s.message();
+    }
+    ASSERT_TRUE((*d)->free().ok());
+  }
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 ! 1-based starts), checked in the file itself by rank 0, read back as
 ! real(real32); written again as two z-slabs per rank (several blocks),
 ! read back nonblocking; the file closed, opened again (mode PARIO_READ)
-! and read with a 1-based index decomposition into integer(int64); and a
-! buffer too small on one rank failing on every rank.
+! and read with a 1-based index decomposition into integer(int64); a
+! buffer too small on one rank failing on every rank; sparse keys (1-based
+! positions and the global size returned), read back by pario_test alone;
+! and the align hint reaching C (refused when negative or when it differs
+! between ranks).
 program collective_io_test
   use pario
   use test_checks
@@ -23,7 +26,11 @@ program collective_io_test
   type(pario_decomp) :: d
   type(pario_request) :: req
   integer :: aggregators
-  logical :: is_aggregator
+  logical :: is_aggregator, done
+  integer, parameter :: nkeys = 50
+  integer(int64), allocatable :: gk(:), keys(:), pos(:), short(:)
+  real(real64), allocatable :: vals(:), kdisk(:)
+  integer(int64) :: t0, rate, t
 
   call pario_init()
   me = pario_rank()
@@ -96,6 +103,57 @@ program collective_io_test
   call pario_shared_file_destroy(f)
   call pario_shared_file_open(f, world, trim(path) // '.missing', PARIO_READ, ierr)
   call check(ierr == PARIO_ERR_NOT_FOUND, 'opening a missing file')
+
+  ! Sparse keys 1000 + 7 * g for the 1-based global element g, held round
+  ! robin in reverse order: g is each key's dense position.
+  gk = [(int(i, int64), i = nkeys, 1, -1)]
+  gk = pack(gk, mod(gk - 1, int(np, int64)) == me)
+  keys = 1000 + 7 * gk
+  allocate (pos(size(keys)))
+  call pario_shared_file_create(f, world, trim(path) // '.keys', PARIO_UNKNOWN, int(nkeys * 8, int64), PARIO_UNKNOWN)
+  call pario_decomp_create_keys(d, world, PARIO_TYPE_DOUBLE, keys, pos, global, aggregators=min(2, np), &
+                                buffer_size=64_int64, align=128_int64)
+  call check(global == nkeys, 'keys: the number of distinct keys')
+  call check(all(pos == gk), 'keys: the 1-based dense positions')
+  call pario_decomp_write(d, f, 0_int64, real(gk, real64) * 0.5_real64)
+  call pario_group_barrier(world)
+  if (me == 0) then
+    allocate (kdisk(nkeys))
+    call pario_shared_file_read(f, 0_int64, kdisk)
+    call check(all(kdisk == [(0.5_real64 * i, i = 1, nkeys)]), 'keys: the file in key order')
+  end if
+  ! pario_test alone finishes a read: the buffer is filled once it says done.
+  allocate (vals(size(keys)))
+  vals = -1
+  call pario_decomp_iread(d, f, 0_int64, vals, req)
+  call system_clock(t0, rate)
+  done = .false.
+  do while (.not. done)
+    call pario_test(req, done)
+    call system_clock(t)
+    if (t - t0 > 30 * rate) exit
+  end do
+  call check(done, 'pario_test reports the read done')
+  call check(all(vals == real(gk, real64) * 0.5_real64), 'pario_test: the data is there before the wait')
+  call pario_wait(req)
+  call pario_decomp_free(d)
+  ! positions too short on the last rank: every rank fails.
+  short = pos(1:max(0, size(pos) - merge(1, 0, me == np - 1)))
+  call pario_decomp_create_keys(d, world, PARIO_TYPE_DOUBLE, keys, short, ierr=ierr)
+  if (me == np - 1 .or. np == 1) then
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'keys: positions too short is refused')
+  else
+    call check(ierr == PARIO_ERR_REMOTE, 'keys: the other ranks fail with it')
+  end if
+  ! The align hint reaches C: negative is refused, and so is one that differs between ranks.
+  call pario_decomp_create_keys(d, world, PARIO_TYPE_DOUBLE, keys, align=-8_int64, ierr=ierr)
+  call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'a negative align is refused')
+  if (np > 1) then
+    call pario_decomp_create_indices(d, world, PARIO_TYPE_DOUBLE, int(nkeys, int64), gk, &
+                                     align=int(64 * (me + 1), int64), ierr=ierr)
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'an align that differs between ranks is refused')
+  end if
+  call pario_shared_file_destroy(f)
 
   call pario_finalize()
   if (failures > 0) error stop 1

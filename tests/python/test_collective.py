@@ -5,6 +5,8 @@ not fit raising on every rank, nonblocking transfers, and a file written by
 every rank read back by half of them with another decomposition
 (SharedFile.open, an mpi4py communicator). The file's bytes are checked
 with numpy.fromfile on rank 0 after a barrier."""
+import time
+
 import numpy as np
 import pytest
 
@@ -196,6 +198,14 @@ def test_nonblocking():
         out = np.empty(hi - lo, np.float32)
         r = d.iread(f, out=out)
         assert r.wait() is out and np.array_equal(out, value_of(idx).astype(np.float32))
+        # test() alone finishes a read: the array is filled before wait().
+        out[:] = 0
+        r = d.iread(f, out=out)
+        deadline = time.monotonic() + 30
+        while not r.test() and time.monotonic() < deadline:
+            pass
+        assert np.array_equal(out, value_of(idx).astype(np.float32))
+        assert r.wait() is out
 
 
 def test_written_on_all_read_on_half_with_another_decomposition():

@@ -21,8 +21,9 @@ _CREATE_MODES = {"w": _pario.MODE_CREATE | _pario.MODE_TRUNCATE,       # replace
 class Transfer(Request):
     """A pending collective transfer (of a disk array or a Decomposition).
     wait() is collective: every rank of the group waits its transfers in
-    the same order. test() is local: True
-    once this rank's file I/O is done (wait() is still needed)."""
+    the same order. test() is local and never blocks: it moves the transfer
+    on and is True once this rank's part is done (a Decomposition's read:
+    the data in its array); wait() is still needed."""
 
     def test(self):
         if not self._handle:
