@@ -1633,12 +1633,13 @@ contains
   end subroutine
 
   ! The optional array's address, or NULL.
+  ! Call it only with a present array: gfortran makes a new descriptor for
+  ! the call from the actual's, which an absent optional does not have
+  ! (UBSan: load of null pointer); hence the present() at the callers.
   type(c_ptr) function address(a)
-    real(real64), intent(in), optional, target, contiguous :: a(:)
+    real(real64), intent(in), target, contiguous :: a(:)
     address = c_null_ptr
-    if (present(a)) then
-      if (size(a) > 0) address = c_loc(a)
-    end if
+    if (size(a) > 0) address = c_loc(a)
   end function
 
   !> Collective: makes the file at path (replacing one there) for every
@@ -1795,6 +1796,7 @@ contains
     real(real64), intent(in), optional, target, contiguous :: y(:), z(:)
     integer, intent(out), optional :: ierr
     character(*), parameter :: call = 'pario_exodus_put_nodes'
+    type(c_ptr) :: py, pz
     integer(c_int64_t) :: n
     integer(c_int) :: rc
     logical :: short
@@ -1802,8 +1804,11 @@ contains
     short = size(x) < n
     if (exo%num_dim >= 2 .and. present(y)) short = short .or. size(y) < n
     if (exo%num_dim >= 3 .and. present(z)) short = short .or. size(z) < n
-    rc = c_exo_put_nodes(exo%h, merge(-1_c_int64_t, n, short), ids, int(PARIO_TYPE_DOUBLE, c_int), address(x), &
-                         address(y), address(z))
+    py = c_null_ptr
+    pz = c_null_ptr
+    if (present(y)) py = address(y)
+    if (present(z)) pz = address(z)
+    rc = c_exo_put_nodes(exo%h, merge(-1_c_int64_t, n, short), ids, int(PARIO_TYPE_DOUBLE, c_int), address(x), py, pz)
     if (short) rc = refuse(INVALID_ARGUMENT, call, 'a coordinate array is shorter than ids')
     if (rc == 0) exo%local_nodes = n
     call finish(rc, ierr)
@@ -1830,8 +1835,11 @@ contains
     integer(int64), intent(in) :: set_id, node_ids(:)
     real(real64), intent(in), optional, target, contiguous :: df(:)
     integer, intent(out), optional :: ierr
+    type(c_ptr) :: pdf
+    pdf = c_null_ptr
+    if (present(df)) pdf = address(df)
     call finish(c_exo_put_node_set(exo%h, set_id, size(node_ids, kind=int64), node_ids, &
-                                   int(PARIO_TYPE_DOUBLE, c_int), address(df)), ierr)
+                                   int(PARIO_TYPE_DOUBLE, c_int), pdf), ierr)
   end subroutine
 
   !> Collective: this rank's part of a side set: (elem_ids(i), sides(i)) pairs.
@@ -1843,9 +1851,12 @@ contains
     integer, intent(out), optional :: ierr
     integer(c_int) :: rc
     logical :: bad
+    type(c_ptr) :: pdf
+    pdf = c_null_ptr
+    if (present(df)) pdf = address(df)
     bad = size(sides) /= size(elem_ids)
     rc = c_exo_put_side_set(exo%h, set_id, merge(-1_int64, size(elem_ids, kind=int64), bad), elem_ids, &
-                            int(sides, c_int), int(PARIO_TYPE_DOUBLE, c_int), address(df))
+                            int(sides, c_int), int(PARIO_TYPE_DOUBLE, c_int), pdf)
     if (bad) rc = refuse(INVALID_ARGUMENT, 'pario_exodus_put_side_set', 'sides and elem_ids differ in size')
     call finish(rc, ierr)
   end subroutine
@@ -1990,8 +2001,13 @@ contains
     real(real64), intent(inout), target, contiguous :: x(:)
     real(real64), intent(inout), optional, target, contiguous :: y(:), z(:)
     integer, intent(out), optional :: ierr
+    type(c_ptr) :: py, pz
+    py = c_null_ptr
+    pz = c_null_ptr
+    if (present(y)) py = address(y)
+    if (present(z)) pz = address(z)
     call finish(c_exo_read_coords(exo%h, start - 1, size(x, kind=int64), int(PARIO_TYPE_DOUBLE, c_int), &
-                                  address(x), address(y), address(z)), ierr)
+                                  address(x), py, pz), ierr)
   end subroutine
 
   !> Collective: global ids of nodes start .. start + size(ids) - 1.
