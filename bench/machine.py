@@ -156,15 +156,25 @@ def ninja_flags(build_ninja_text, object_prefix):
     return None
 
 
+def _shown(build):
+    """The build directory as a result records it: relative to the checkout
+    when inside it, so a committed result names no machine's paths."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        return str(Path(build).resolve().relative_to(root))
+    except ValueError:
+        return str(build)
+
+
 def _compilers(build):
     """The compilers and flags the benchmarks were built with, from the
     build directory's CMake cache (flags of its build type appended) and,
     as given to the compiler, from build.ninja."""
     cache = _cmake_cache(build)
     if not cache:
-        return {"build_dir": str(build), "note": "no CMakeCache.txt: not built"}
+        return {"build_dir": _shown(build), "note": "no CMakeCache.txt: not built"}
     build_type = cache.get("CMAKE_BUILD_TYPE", "")
-    out = {"build_dir": str(build), "build_type": build_type}
+    out = {"build_dir": _shown(build), "build_type": build_type}
     ninja = _read(Path(build) / "build.ninja")
     for what, prefix in (("library_flags", "src/CMakeFiles/pario_file.dir/"),
                          ("benchmark_flags", "bench/CMakeFiles/sf_bench.dir/")):

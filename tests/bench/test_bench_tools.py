@@ -66,7 +66,7 @@ MOUNTINFO = """\
     ("/tmp", "/tmp", "tmpfs", "rw,nosuid,nodev,rw,size=1024k"),
     ("/tmpx/a", "/", "ext4", "rw,relatime,rw,discard"),             # a prefix of the name is not a parent
     ("/mnt/my disk/scratch", "/mnt/my disk", "xfs", "rw,noatime,rw,attr2"),
-    ("/work/wt/../x", "/", "ext4", "rw,relatime,rw,discard"),
+    ("/scratch/run/../x", "/", "ext4", "rw,relatime,rw,discard"),
 ])
 def test_mount_of(path, point, fstype, options):
     m = machine.mount_of(path, MOUNTINFO)

@@ -1,5 +1,5 @@
 """Exodus II files (pario.ExodusFile) at 1, 2 and 4 ranks: the benchmark
-workload (/work/shared/exodus_workload.md, HEX, 4x3x3 cells, T=2) written
+workload (exodus_workload.md, the shared workload description; HEX, 4x3x3 cells, T=2) written
 from Python, each rank its share of the elements and the nodes they use;
 rank 0 checks every value with netCDF4-python (netCDF-C); then half of the
 ranks (an mpi4py communicator) read it back through the binding in slices
