@@ -24,11 +24,16 @@ case "$flavour" in
 esac
 mpi=openmpi
 [ "$flavour" = mpich ] && mpi=mpich
+# ccache, when installed, makes rebuilds in several checkouts cheap
+# (set its base_dir to their common parent to share hits between them).
+launcher=()
+command -v ccache > /dev/null &&
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 build="$here/build/$flavour"
 mkdir -p "$here/build"
 cmake -S "$here" -B "$build" -G Ninja \
   -DMPI_C_COMPILER=mpicc.$mpi -DMPI_CXX_COMPILER=mpicxx.$mpi \
   -DMPIEXEC_EXECUTABLE="$(command -v mpiexec.$mpi)" \
-  -DCMAKE_INSTALL_PREFIX="$build/install" "${extra[@]}" > "$build.configure.log" 2>&1 ||
+  -DCMAKE_INSTALL_PREFIX="$build/install" "${launcher[@]}" "${extra[@]}" > "$build.configure.log" 2>&1 ||
   { cat "$build.configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)"
