@@ -5,8 +5,9 @@
 # also a GA program in C and in Fortran whose DRA and EAF are pario's, and
 # a Fortran EAF program on pario_compat with GA's libraries after it: each
 # built with CMake, with pkg-config and with the README's line by hand
-# (the build's mpicc/mpifort), its linker map checked for GA's ChemIO
-# objects, and run (the GA programs at 2 ranks).
+# (the build's mpicc/mpifort; a C EAF program by the README's line too),
+# its linker map checked for GA's ChemIO objects, and run (the GA programs
+# at 2 ranks).
 # Usage: tests/install/consumer.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
