@@ -1,7 +1,9 @@
 /* A Global Arrays program that keeps GA for its arrays in memory and takes
  * its DRA from pario (pario_dra_ga, linked before GA), at 1, 2 and 4 ranks:
  * whole and section transfers with GA's handles, transposed, with probe and
- * wait; the store is a pario disk array whatever wrote it. */
+ * wait; the store is a pario disk array whatever wrote it. The program's
+ * EAF and SF come from the same library (ga_link_order_dra_ga_test reads
+ * the linker map: none of GA's ChemIO objects may be linked). */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +12,8 @@
 #include <macdecls.h>
 
 #include "dra.h" /* pario's: include/pario/compat comes first */
+#include "eaf.h"
+#include "sf.h"
 #include "dra_check.h"
 #include "pario/pario.h"
 
@@ -38,6 +42,31 @@ int main(int argc, char **argv) {
   char path[4096];
   CHECK(pario_scratch_path("dra_ga_test.da", path, sizeof path) == PARIO_OK);
   *strrchr(path, '.') = '\0';
+
+  /* A private file per rank and a shared file, as NWChem uses them next
+   * to its disk arrays. */
+  char other[4200];
+  snprintf(other, sizeof other, "%s.eaf.%d", path, me);
+  int fd, id, h;
+  double row[29];
+  CHECK(EAF_Open(other, EAF_RW, &fd) == 0);
+  CHECK(EAF_Awrite(fd, 0.0, all, sizeof row, &id) == 0 && EAF_Wait(fd, id) == 0);
+  CHECK(EAF_Read(fd, 0.0, row, sizeof row) == 0 && memcmp(row, all, sizeof row) == 0);
+  long mb = -1;
+  char fstype[32];
+  CHECK(EAF_Stat(other, &mb, fstype, sizeof fstype) == 0 && mb >= 0);
+  CHECK(EAF_Close(fd) == 0 && EAF_Delete(other) == 0);
+  snprintf(other, sizeof other, "%s.sf", path);
+  CHECK(SF_Create(other, -1.0, 1e6, (double)sizeof row, &h) == 0);
+  CHECK(SF_Write(h, me * (double)sizeof row, (double)sizeof row, (char *)&all[me * 29], &id) == 0);
+  CHECK(SF_Wait(&id) == 0 && SF_Fsync(h) == 0);
+  GA_Sync();
+  const int next = (me + 1) % GA_Nnodes();
+  CHECK(SF_Read(h, next * (double)sizeof row, (double)sizeof row, (char *)row, &id) == 0);
+  CHECK(SF_Wait(&id) == 0 && memcmp(row, &all[next * 29], sizeof row) == 0);
+  GA_Sync();
+  CHECK(SF_Destroy(h) == 0);
+
   dra_size_t ddims[2] = {41, 29}, req[2] = {8, 29};
   int d, r, status;
   CHECK(NDRA_Create(C_DBL, 2, ddims, "from GA", path, DRA_RW, req, &d) == 0);

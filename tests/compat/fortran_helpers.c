@@ -2,6 +2,7 @@
  * Fortran module exists: each takes Fortran INTEGERs of the compat size. */
 #include <stdint.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "pario/pario.h"
 
@@ -43,4 +44,15 @@ void scratch_dir_(char *out, size_t len) {
   if (n > len) n = len;
   memcpy(out, path, n);
   memset(out + n, ' ', len - n);
+}
+
+/* The free space of the file system holding path, in megabytes, for the
+ * tests to compare with eaf_stat's. */
+void free_megabytes_(const char *path, f77_int *mb, size_t len) {
+  char p[4096];
+  if (len >= sizeof p) len = sizeof p - 1;
+  memcpy(p, path, len);
+  p[len] = '\0';
+  struct statvfs vfs;
+  *mb = statvfs(p, &vfs) == 0 ? (f77_int)(((unsigned long long)vfs.f_bavail * vfs.f_frsize) >> 20) : -1;
 }

@@ -1,8 +1,10 @@
 /* A Global Arrays program whose DRA is pario's (pario::dra_ga or
  * pario-dra-ga.pc, linked by mpicc): writes a GA array to a disk array,
  * reads it back into another, and checks that the store is pario's (a
- * directory with zarr.json), not GA's own DRA files. Run at 1 or more
- * ranks with the store's path as the argument. */
+ * directory with zarr.json), not GA's own DRA files; and a private file
+ * per rank through EAF, which must be pario's too (consumer.sh reads the
+ * linker map). Run at 1 or more ranks with the store's path as the
+ * argument. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include <macdecls.h>
 
 #include "dra.h" /* pario's: -I<prefix>/include/pario/compat comes first */
+#include "eaf.h"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -38,6 +41,12 @@ int main(int argc, char **argv) {
   NGA_Get(b, lo, hi, got, ld);
   bad |= memcmp(all, got, sizeof all) != 0;
   bad |= DRA_Delete(d) != 0 || DRA_Terminate() != 0;
+  char priv[4200];
+  snprintf(priv, sizeof priv, "%s.%d.eaf", path, me);
+  int fd;
+  double x = 42.0, y = 0.0;
+  bad |= EAF_Open(priv, EAF_RW, &fd) != 0 || EAF_Write(fd, 0.0, &x, sizeof x) != 0 ||
+         EAF_Read(fd, 0.0, &y, sizeof y) != 0 || EAF_Close(fd) != 0 || EAF_Delete(priv) != 0 || y != x;
   GA_Destroy(b);
   GA_Destroy(a);
   GA_Terminate();
