@@ -1262,11 +1262,14 @@ def bench_exodus(args):
     issue runs it at 4 steps) is not run by default:
     PARIO_BENCH_EXODUS_SIZE=199 PARIO_BENCH_EXODUS_STEPS=4 bench/run exodus.
     PARIO_BENCH_EXODUS_RANKS=2,4 chooses the rank counts (a full repetition
-    at 1, 2 and 4 ranks is ~12 jobs, ~5 minutes at S on this machine)."""
+    at 1, 2 and 4 ranks is ~12 jobs, ~5 minutes at S on this machine),
+    PARIO_BENCH_EXODUS_REPS the repetitions (default 3; 2 with --quick)."""
     quick = args.quick
     side = int(os.environ.get("PARIO_BENCH_EXODUS_SIZE", 39 if quick else 99))
     steps = int(os.environ.get("PARIO_BENCH_EXODUS_STEPS", 3 if quick else 20))
-    reps = 2 if quick else 3  # quick: 20 MPI jobs, ~1-2 s each to launch at load 15
+    # quick: 20 MPI jobs, ~1-2 s each to launch at load 15; PARIO_BENCH_EXODUS_REPS
+    # for fewer (a full repetition at S took ~25 min at load 25-30)
+    reps = int(os.environ.get("PARIO_BENCH_EXODUS_REPS", 2 if quick else 3))
     rank_counts = ([args.ranks] if args.ranks else
                    [int(p) for p in os.environ.get("PARIO_BENCH_EXODUS_RANKS", "2,4" if quick else "1,2,4").split(",")])
     scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
