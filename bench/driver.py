@@ -155,7 +155,7 @@ def bench_eaf(args):
     return {"benchmark": "eaf", "quick": quick,
             **page_cache_fields(rows, "warm (buffered rows: the file was just written), "
                                       "odirect (O_DIRECT and async rows)"),
-            "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
+            "file_system": fs_type(scratch), "skipped_peers": skipped, "file_bytes": file_bytes, "repetitions": reps,
             "samples_per_repetition": {"pario, posix, ga": passes, "fortran, fio": 1},
             "statistic": "median", "rows": rows}
 
@@ -378,7 +378,7 @@ def bench_sf(args):
     return {"benchmark": "sf", "quick": quick,
             **page_cache_fields(rows, "write-back (buffered writes land in the page cache, no fsync in "
                                       "the timing), warm (buffered reads of the just-written file), odirect"),
-            "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
+            "file_system": fs_type(scratch), "skipped_peers": skipped, "file_bytes": file_bytes, "repetitions": reps,
             "samples_per_repetition": {"buffered and striped rows": cache_passes, "O_DIRECT rows": 1,
                                        **({"fio (first repetition only)": 1} if quick else {})},
             "mpi": launcher[0], "statistic": "median",
@@ -510,7 +510,7 @@ def bench_dra(args):
             **page_cache_fields(rows, "write-back (writes land in the page cache) and warm (reads after a "
                                       "reopen); cold rows: the write's time includes syncfs (fio: "
                                       "end_fsync), and the page cache is dropped before the read"),
-            "file_system": fs_type(scratch), "array": f"{n} x {n} doubles ({n * n * 8 / 1e6:.0f} MB)",
+            "file_system": fs_type(scratch), "skipped_peers": skipped, "array": f"{n} x {n} doubles ({n * n * 8 / 1e6:.0f} MB)",
             "repetitions": reps, "mpi": launcher[0], "statistic": "median",
             "method": "each implementation in its own MPI job, in an order that turns with the repetition; "
                       "after one untimed write (warm-up), the whole array written "
@@ -623,7 +623,7 @@ def bench_fim(args):
     return {"benchmark": "fim", "quick": quick,
             **page_cache_fields(rows, "random rows mix them: buffered is warm (the file was just written "
                                       "and fits in RAM), direct is odirect, ram and tmpfs are memory"),
-            "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
+            "file_system": fs_type(scratch), "skipped_peers": skipped, "file_bytes": file_bytes, "repetitions": reps,
             "seconds_per_sample": seconds, "statistic": "median",
             "method": "one process; the file is written once, then random aligned requests, half reads "
                       "and half writes, for a fixed time; sequential: the whole RAM file in 64 MiB "
@@ -754,7 +754,7 @@ def bench_hf(args):
     return {"benchmark": "hf", "quick": quick,
             **page_cache_fields(rows, "disk rows read with O_DIRECT (PARIO_DIRECT=1: no page cache); RAM rows "
                                       "from Files in Memory; direct and PySCF read nothing"),
-            "file_system": fs_type(scratch), "molecule": str(Path(xyz).relative_to(ROOT)) if xyz else "benzene (hf.py's default)", "basis": basis,
+            "file_system": fs_type(scratch), "skipped_peers": skipped, "molecule": str(Path(xyz).relative_to(ROOT)) if xyz else "benzene (hf.py's default)", "basis": basis,
             "repetitions": reps, "mpi": launcher[0], "statistic": "median",
             "method": "examples/hf/hf.py, one mode per run, OMP_NUM_THREADS=1 per rank; value = total "
                       "seconds (integrals + SCF to |dE| < 1e-10 and |FDS-SDF| < 1e-7); PySCF: scf.RHF with conv_tol 1e-10 and "
@@ -1262,11 +1262,14 @@ def bench_exodus(args):
     issue runs it at 4 steps) is not run by default:
     PARIO_BENCH_EXODUS_SIZE=199 PARIO_BENCH_EXODUS_STEPS=4 bench/run exodus.
     PARIO_BENCH_EXODUS_RANKS=2,4 chooses the rank counts (a full repetition
-    at 1, 2 and 4 ranks is ~12 jobs, ~5 minutes at S on this machine)."""
+    at 1, 2 and 4 ranks is ~12 jobs, ~5 minutes at S on this machine),
+    PARIO_BENCH_EXODUS_REPS the repetitions (default 3; 2 with --quick)."""
     quick = args.quick
     side = int(os.environ.get("PARIO_BENCH_EXODUS_SIZE", 39 if quick else 99))
     steps = int(os.environ.get("PARIO_BENCH_EXODUS_STEPS", 3 if quick else 20))
-    reps = 2 if quick else 3  # quick: 20 MPI jobs, ~1-2 s each to launch at load 15
+    # quick: 20 MPI jobs, ~1-2 s each to launch at load 15; PARIO_BENCH_EXODUS_REPS
+    # for fewer (a full repetition at S took ~25 min at load 25-30)
+    reps = int(os.environ.get("PARIO_BENCH_EXODUS_REPS", 2 if quick else 3))
     rank_counts = ([args.ranks] if args.ranks else
                    [int(p) for p in os.environ.get("PARIO_BENCH_EXODUS_RANKS", "2,4" if quick else "1,2,4").split(",")])
     scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
@@ -1278,16 +1281,38 @@ def bench_exodus(args):
         sys.exit(f"bench/run: {checker} is missing: build it (cmake --build {BUILD} --target exodus_check)")
     size = ["--nx", str(side), "--ny", str(side), "--nz", str(side), "--steps", str(steps)]
     data_bytes = exodus_data_bytes(side, side, side, steps)
-    # pario-nosync: pario without the fdatasync before each step's count is
-    # raised (its crash safety), the others sync once at the end
-    impls = ["pario", "gather", "pieces", "limit", "pario-nosync"]
-    samples, seconds, memory, join = {}, {}, {}, {}
+    # pario: the default PARIO_EXODUS_SYNC=overlap (step k's sync runs
+    # while step k+1 is written; k is counted when k+1 ends); pario-step:
+    # every rank waits for the sync before each step is counted;
+    # pario-nosync: no sync until close (PARIO_EXODUS_SYNC=none). The
+    # others sync once at the end.
+    impls = ["pario", "gather", "pieces", "limit", "pario-step", "pario-nosync"]
+    sync_of = {"pario": "overlap", "pario-step": "step", "pario-nosync": "none"}
+    skipped = {}
+    for peer in ("pnetcdf", "ncpar"):  # (iii), (iv): Open MPI builds with the packages only
+        (probe,) = run_json_lines([str(exe), "--impl", peer, "--probe", "1"] + size, env)
+        reason = probe.get("skipped")
+        if not reason:  # built: a small trial write at 2 ranks must work too
+            with tempfile.TemporaryDirectory(dir=scratch) as trial:
+                out = subprocess.run(launcher + ["-n", "2", str(exe), "--impl", peer, "--dir", trial, "--nx", "4",
+                                                 "--ny", "4", "--nz", "4", "--steps", "2"],
+                                     capture_output=True, text=True, env=env)
+            if out.returncode != 0:
+                lines = [l for l in out.stderr.splitlines() if peer in l or "error" in l.lower()]
+                reason = "a 4^3 trial write at 2 ranks failed: " + " | ".join(lines[:3])
+        if reason:
+            skipped[peer] = reason
+            print(f"bench/run exodus: {peer} skipped: {reason}", file=sys.stderr)
+        else:
+            impls.insert(3, peer)
+    samples, seconds, memory, join, phases = {}, {}, {}, {}, {}
     workdir = Path(tempfile.mkdtemp(prefix="pario-bench-exodus-", dir=scratch))
 
-    def run(p, impl, extra=()):
+    def run(p, impl, extra=(), sync=None):
         os.sync()  # earlier jobs' dirty pages are not this job's to write
         cmd = launcher + ["-n", str(p), exe, "--impl", impl, "--dir", str(workdir)] + size + list(extra)
-        (r,) = run_json_lines(cmd, env)
+        job_env = dict(env, PARIO_EXODUS_SYNC=sync) if sync else env
+        (r,) = run_json_lines(cmd, job_env)
         if r["sample_check"] == "FAILED":
             sys.exit(f"bench/run: {impl} wrote a wrong file ({' '.join(cmd)})")
         return r
@@ -1318,9 +1343,11 @@ def bench_exodus(args):
                         for f in workdir.glob("pieces.e.*"):
                             f.unlink()
                     else:
-                        flags = {"limit": ["--bytes", str(data_bytes)], "pario-nosync": ["--step-sync", "0"]}
-                        r = run(p, impl.split("-")[0], flags.get(impl, []))
+                        flags = {"limit": ["--bytes", str(data_bytes)]}
+                        r = run(p, impl.split("-")[0], flags.get(impl, []), sync_of.get(impl))
                         got = {impl: (r["mbps"], r["seconds"], r["peak_mib"])}
+                        if "phase_peak_mib" in r:
+                            phases.setdefault(case, {}).setdefault(impl, []).append(r["phase_peak_mib"])
                         if rep == 0 and impl != "limit":
                             check_full(r["file"])
                     for label, (mbps, secs, mib) in got.items():
@@ -1331,6 +1358,21 @@ def bench_exodus(args):
                         f.unlink()
                 steps_done += 1
                 progress(steps_done, total, f"rep {rep + 1}/{reps}, {p} ranks")
+        # The reads (issue 27): the files of pario and of (i) written at the
+        # largest P, read back on M ranks, evicted first, the two readers'
+        # order turning; each rank checks a sample of its ranges.
+        writer_p = max(rank_counts)
+        read_ranks = [int(m) for m in os.environ.get("PARIO_BENCH_EXODUS_READ_RANKS", "2,1").split(",")]
+        files = {"pario": run(writer_p, "pario")["file"], "gather": run(writer_p, "gather")["file"]}
+        for rep in range(reps):
+            for m in read_ranks:
+                case = f"read {side}^3 T={steps} written on {writer_p}, {m} rank{'s' if m > 1 else ''}"
+                for impl in (["pario", "gather"] if rep % 2 == 0 else ["gather", "pario"]):
+                    r = run(m, "read-" + impl, ["--file", files[impl]])
+                    samples.setdefault(case, {}).setdefault(impl, []).append(r["mbps"])
+                    seconds.setdefault(case, {}).setdefault(impl, []).append(r["seconds"])
+                    memory.setdefault(case, {}).setdefault(impl, []).append(r["peak_mib"])
+            progress(rep + 1, reps, f"reads, rep {rep + 1}/{reps}")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -1339,6 +1381,10 @@ def bench_exodus(args):
     def targets(case):
         # Issue 27, medians against (i), rank 0 gathering, in the same run.
         p = int(case.split(", ")[1].split()[0])
+        if case.startswith("read"):
+            # on M != N ranks >= 1.1x (i)'s read-and-scatter at M = 2; one
+            # process reading pario's file >= 0.9x reading (i)'s
+            return {"pario/gather": 1.1} if p == 2 else {"pario/gather": 0.9} if p == 1 else {}
         t = {"pario/gather": {1: 0.95, 2: 1.3, 4: 1.0}[p]} if p in (1, 2, 4) else {}
         t["pario/pieces+join"] = 2.0  # time to one file >= 2x faster than (ii) + join
         return t
@@ -1347,19 +1393,27 @@ def bench_exodus(args):
         med = lambda xs: round(statistics.median(xs), 3)
         per_rank = {impl: [round(statistics.median(m[r] for m in ms), 1) for r in range(len(ms[0]))]
                     for impl, ms in memory[case].items()}
+        # VmHWM at the end of each phase of pario's write, per rank (medians)
+        phase_peaks = {impl: {name: [round(statistics.median(run[name][r] for run in runs), 1)
+                                     for r in range(len(runs[0][name]))] for name in runs[0]}
+                       for impl, runs in phases.get(case, {}).items()}
         return {"page_cache": "cold",  # as dra's cold rows: the time includes the sync
                 "seconds": {impl: med(v) for impl, v in seconds[case].items()},
                 "peak_mib_per_rank": per_rank,
-                "join": {"seconds": med([j[0] for j in join[case]]),
-                         "peak_mib": round(statistics.median(j[1] for j in join[case]), 1)}}
+                "pario_phase_peak_mib_per_rank": phase_peaks.get("pario", {}),
+                **({"join": {"seconds": med([j[0] for j in join[case]]),
+                             "peak_mib": round(statistics.median(j[1] for j in join[case]), 1)}}
+                   if case in join else {"page_cache": "cold (posix_fadvise DONTNEED before each read)"})}
 
-    rows = ratio_rows(samples, "pario", ("gather", "pieces+join", "pieces", "limit"), targets, extra)
+    rows = ratio_rows(samples, "pario", ("gather", "pieces+join", "pieces", "pnetcdf", "ncpar", "limit"), targets,
+                      extra)
     for row in rows:
         v = row["values"]
-        if v.get("pario-nosync") and v.get("gather"):
-            row["ratios"]["pario-nosync/gather"] = round(v["pario-nosync"] / v["gather"], 3)
+        for variant in ("pario-step", "pario-nosync"):
+            if v.get(variant) and v.get("gather"):
+                row["ratios"][f"{variant}/gather"] = round(v[variant] / v["gather"], 3)
         row["paired"] = paired_ratios(samples[row["case"]], row["ratios"])
-        if s_size and int(row["case"].split(", ")[1].split()[0]) <= 2:
+        if s_size and row["case"].startswith("write") and int(row["case"].split(", ")[1].split()[0]) <= 2:
             # "at least 100 MB/s at S for P = 1-2" (issue 27)
             row["also_required"] = {"pario >= 100 MB/s": row["values"]["pario"] >= 100}
             row["met"] = row["met"] and row["also_required"]["pario >= 100 MB/s"]
@@ -1368,11 +1422,11 @@ def bench_exodus(args):
         summary.append(f"  {row['case']}: " + "; ".join(
             f"{impl} {secs:.2f} s, {'/'.join(f'{m:.0f}' for m in row['peak_mib_per_rank'][impl])} MiB"
             for impl, secs in row["seconds"].items()) +
-            f"; join alone {row['join']['seconds']:.2f} s, {row['join']['peak_mib']:.0f} MiB")
+            (f"; join alone {row['join']['seconds']:.2f} s, {row['join']['peak_mib']:.0f} MiB" if "join" in row else ""))
     return {"benchmark": "exodus", "quick": quick, "summary": summary,
             **page_cache_fields(rows, "writes land in the page cache; every write's time includes fdatasync of "
                                       "its file(s) (pario also syncs before each step's count is raised)"),
-            "file_system": fs_type(scratch),
+            "file_system": fs_type(scratch), "skipped_peers": skipped,
             "workload": f"../shared/exodus_workload.md HEX {side}x{side}x{side} T={steps} "
                         f"({(side + 1) ** 3} nodes, {side ** 3} elements, {data_bytes / 1e6:.0f} MB of data)",
             "repetitions": reps, "mpi": launcher[0], "statistic": "median",
@@ -1384,8 +1438,18 @@ def bench_exodus(args):
                       "rank 0 writes with Debian's libexodusii 6.02 (EX_LARGE_MODEL). pieces: a libexodusii file "
                       "per rank (its elements, the nodes they use, id maps); pieces+join: that plus one process "
                       "joining the pieces into one file by global ids as epu does (time and MB/s of the one "
-                      "file). pario-nosync: pario with --step-sync 0 (no fdatasync before each step's count is "
-                      "raised; pario's default has it, for crash safety). limit: raw pwrite of the file's data bytes, B/P per rank in 4 MiB calls, into one "
+                      "file). pario syncs by PARIO_EXODUS_SYNC: overlap (the default: step k's sync runs on a helper "
+                      "thread of every rank while step k+1 is written, k counted when k+1 ends), pario-step "
+                      "(every rank waits for the sync before each step is counted), pario-nosync (none: no sync "
+                      "until close). pnetcdf (iii) and ncpar (iv): rank 0 makes the file and writes its header and the two sets with "
+                      "libexodusii (CDF-2; netCDF-4 for ncpar), then every rank writes its node and element ranges "
+                      "with PnetCDF's collective calls or parallel netCDF-4 (nc_open_par, NC_COLLECTIVE); a peer "
+                      "the build lacks or whose 4^3 trial write fails is skipped with the reason "
+                      "(skipped_peers). Reads: pario's and gather's files written at the largest P, evicted "
+                      "(fdatasync + posix_fadvise DONTNEED), read whole on M ranks, each rank its node and "
+                      "element ranges of every array and step: read-pario through pario_exodus_read_*, "
+                      "read-gather as (i) would, rank 0 reading whole arrays with libexodusii and scattering "
+                      "them (MPI_Scatterv); each rank checks a sample. limit: raw pwrite of the file's data bytes, B/P per rank in 4 MiB calls, into one "
                       "file, fdatasync. Checks: after each write rank 0 reads ~1000 coordinates, id-map entries, "
                       "connectivities and last-step values back through libexodusii (limit: pread); the first "
                       "repetition's files are read whole by tests/exodus/exodus_check, untimed. MB/s = file "

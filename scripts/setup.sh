@@ -25,6 +25,9 @@ packages=(
   clang-14 libclang-rt-14-dev
   # peers for the benchmarks only
   libglobalarrays-dev libarmci-mpi-dev libscalapack-openmpi-dev libblas-dev liblapack-dev fio
+  # bench/run exodus peers (iii) and (iv): PnetCDF and parallel netCDF-4
+  # (Open MPI builds only; skipped with the reason elsewhere)
+  libpnetcdf-dev pnetcdf-bin libnetcdf-mpi-dev
 )
 
 if [ "${PARIO_SKIP_APT:-0}" != 1 ]; then

@@ -1,7 +1,7 @@
 /* bench/run exodus (issue 27): one write of the HEX workload of
  * ../shared/exodus_workload.md (bench/exodus/workload.h) by one writer,
  * timed from create to the file's data on disk (fdatasync included):
- *   exodus_bench --impl pario|gather|pieces|join|limit --nx NX --ny NY --nz NZ
+ *   exodus_bench --impl pario|gather|pieces|join|pnetcdf|ncpar|read-pario|read-gather|limit --nx NX --ny NY --nz NZ
  *                --steps T --dir DIR [--pieces P] [--bytes B] [--step-sync 0|1]
  * pario:  every rank writes its contiguous range of cells (and the nodes
  *         they use) to DIR/pario.e through pario_exodus_*; --step-sync 0
@@ -14,6 +14,18 @@
  * join:   one process reads the P pieces and writes DIR/joined.e by global
  *         ids, as SEACAS epu does (epu is not packaged in Debian): the mesh
  *         once, then one variable of one step at a time.
+ * pnetcdf, ncpar: rank 0 writes the header and the small sets with
+ *         libexodusii (CDF-2, or netCDF-4 for ncpar), then every rank its
+ *         node and element ranges through PnetCDF's collective calls or
+ *         parallel netCDF-4 (nc_open_par, NC_COLLECTIVE): peers.h. A peer
+ *         this build lacks prints {"impl": ..., "skipped": why}; --probe 1
+ *         only says whether it is there, before MPI starts.
+ * read-pario, read-gather (--file F): F read by M ranks, each its node
+ *         and element ranges of everything (coordinates, id maps,
+ *         connectivity, every step's variables), F evicted from the page
+ *         cache first (posix_fadvise DONTNEED): through pario's reader, or
+ *         as (i) does it, rank 0 reading whole arrays with libexodusii and
+ *         scattering the ranges (MPI_Scatterv). Each rank checks a sample.
  * limit:  raw pwrite of B bytes (B / P per rank, 4 MiB calls) to one shared
  *         file at computed offsets, fdatasync on every rank.
  * Rank 0 prints one JSON line: seconds, file bytes, MB/s, each rank's peak
@@ -33,6 +45,7 @@
 #include <unistd.h>
 
 #include "pario/pario.h"
+#include "peers.h"
 #include "workload.h"
 
 static int rank_, size_;
@@ -82,6 +95,23 @@ static double peak_mib(void) {
   return ru.ru_maxrss / 1024.0;
 }
 
+/* The peak resident memory so far (VmHWM) at the end of each phase of a
+ * pario write, per rank: where the peak is reached. Phase 0 is the
+ * library's baseline (after pario_init, before the caller's data). */
+enum { kPhases = 8 };
+static const char *const phase_names[kPhases] = {"baseline", "caller data", "define", "nodes",
+                                                 "blocks", "sets", "steps", "close"};
+static double phase_mib[kPhases];
+static void phase(int k) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  double kib = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "VmHWM:", 6)) kib = atof(line + 6);
+  if (f) fclose(f);
+  phase_mib[k] = kib / 1024.0;
+}
+
 /* The workload's variables by kind: global, nodal, element. */
 static const char *const var_kinds[3] = {"g", "n", "e"};
 static const int var_counts[3] = {1, 2, 1};
@@ -93,9 +123,10 @@ typedef struct ex_counts {
   int64_t nodes, e1, e2, nns, nss;
 } ex_counts;
 
-static int ex_create_workload(const char *path, const exo_workload *w, ex_counts k) {
+/* mode: EX_LARGE_MODEL (CDF-2, the classic files) or EX_NETCDF4. */
+static int ex_create_workload(const char *path, const exo_workload *w, ex_counts k, int mode) {
   int cpu = 8, io = 8;
-  const int id = ex_create(path, EX_CLOBBER | EX_LARGE_MODEL, &cpu, &io);
+  const int id = ex_create(path, EX_CLOBBER | mode, &cpu, &io);
   if (id < 0) fail("ex_create");
   char title[128], info[160];
   exo_title(w, title, sizeof title, info, sizeof info);
@@ -137,6 +168,18 @@ static void ex_put_step(int id, int s, int64_t n, const double *x, const double 
   for (int64_t e = 0; e < e1 + e2; ++e) buf[e] = exo_stress(cen + 3 * e, t);
   if (e1) EX(ex_put_elem_var(id, s, 1, 10, e1, buf));
   if (e2) EX(ex_put_elem_var(id, s, 1, 20, e2, buf + e1));
+}
+
+/* The whole sets of a one-file writer: node i = 0 and the cells of layer
+ * k = 0, from the formulas. */
+static void put_sets(int id, const exo_workload *w) {
+  const int64_t nns = (w->ny + 1) * (w->nz + 1), nss = w->nx * w->ny;
+  int *set = ALLOC(int, nns > nss ? nns : nss), *side = ALLOC(int, nss);
+  for (int64_t q = 0; q < nns; ++q) set[q] = (int)((w->nx + 1) * q + 1);
+  EX(ex_put_node_set(id, 100, set));
+  for (int64_t q = 0; q < nss; ++q) set[q] = (int)(q + 1), side[q] = 5;
+  EX(ex_put_side_set(id, 200, set, side));
+  free(set), free(side);
 }
 
 /* ---- the sample check (rank 0, after the timed part) ---- */
@@ -249,6 +292,7 @@ static void write_pario(const exo_workload *w, const part *p, const char *path, 
   const int truth[2] = {1, 1};
   double *temp = ALLOC(double, p->n_used), *disp = ALLOC(double, p->n_used), *stress = ALLOC(double, ne);
 
+  phase(1);
   pario_exodus_t ex = PARIO_EXODUS_NULL;
   pario_exodus_options options;
   pario_exodus_options_init(&options);
@@ -266,11 +310,15 @@ static void write_pario(const exo_workload *w, const part *p, const char *path, 
     PA(pario_exodus_define_variables(ex, kinds[kind], var_counts[kind], var_names[kind]));
   PA(pario_exodus_put_truth_table(ex, 2, 1, truth));
   PA(pario_exodus_end_define(ex));
+  phase(2);
   PA(pario_exodus_put_nodes(ex, p->n_used, node_ids, PARIO_TYPE_DOUBLE, p->x, p->y, p->z));
+  phase(3);
   PA(pario_exodus_put_block(ex, 10, p->e1, eids, conn));
   PA(pario_exodus_put_block(ex, 20, ne - p->e1, eids + p->e1, conn + 8 * p->e1));
+  phase(4);
   PA(pario_exodus_put_node_set(ex, 100, nns, ns, PARIO_TYPE_DOUBLE, NULL));
   PA(pario_exodus_put_side_set(ex, 200, p->nss, eids, sides, PARIO_TYPE_DOUBLE, NULL));
+  phase(5);
   for (int s = 1; s <= w->steps; ++s) {
     const double t = exo_time(s), energy = t * t;
     PA(pario_exodus_put_time(ex, s, t));
@@ -283,7 +331,9 @@ static void write_pario(const exo_workload *w, const part *p, const char *path, 
     PA(pario_exodus_put_element_values(ex, s, 1, 10, PARIO_TYPE_DOUBLE, stress));
     PA(pario_exodus_put_element_values(ex, s, 1, 20, PARIO_TYPE_DOUBLE, stress + p->e1));
   }
+  phase(6);
   PA(pario_exodus_close(&ex));
+  phase(7);
   if (rank_ == 0) sync_path(path); /* pario syncs each step and at close: a no-op kept for symmetry */
   free(node_ids), free(eids), free(conn), free(ns), free(sides), free(temp), free(disp), free(stress);
 }
@@ -298,26 +348,10 @@ static void gather(const void *mine, int n, MPI_Datatype type, void *all, int *c
 }
 
 static void write_gather(const exo_workload *w, const char *path) {
-  int64_t n0, n1, c0, c1;
-  exo_range(w->nodes, rank_, size_, &n0, &n1);
-  exo_range(w->cells, rank_, size_, &c0, &c1);
-  const int nn = (int)(n1 - n0), ne = (int)(c1 - c0), root = rank_ == 0;
-  double *x = ALLOC(double, nn), *y = ALLOC(double, nn), *z = ALLOC(double, nn), *cen = ALLOC(double, 3 * ne);
-  int *conn = ALLOC(int, 8 * ne), *nid = ALLOC(int, nn), *eid = ALLOC(int, ne);
-  for (int64_t n = n0; n < n1; ++n) {
-    double c[3];
-    exo_coord(w, n, c);
-    x[n - n0] = c[0], y[n - n0] = c[1], z[n - n0] = c[2];
-    nid[n - n0] = (int)(2 * (n + 1));
-  }
-  for (int64_t c = c0; c < c1; ++c) {
-    int64_t corner[8];
-    exo_corners(w, c, corner);
-    for (int q = 0; q < 8; ++q) conn[8 * (c - c0) + q] = (int)(corner[q] + 1);
-    eid[c - c0] = (int)(2 * (c + 1));
-    exo_centroid(w, c, cen + 3 * (c - c0));
-  }
-  double *mine = ALLOC(double, nn > ne ? nn : ne);
+  peer_slices sl = peer_make(w, rank_, size_); /* the same ranges and data as the peers */
+  const int nn = (int)sl.nn, ne = (int)sl.ne, root = rank_ == 0;
+  double *x = sl.x, *y = sl.y, *z = sl.z, *cen = sl.cen, *mine = sl.buf;
+  int *conn = sl.conn, *nid = sl.nid, *eid = sl.eid;
   int *counts = ALLOC(int, size_), *displs = ALLOC(int, size_);
   const int64_t N = w->nodes, E = w->cells;
   /* rank 0: the whole mesh, then one variable of one step */
@@ -330,7 +364,7 @@ static void write_gather(const exo_workload *w, const char *path) {
   int id = -1;
   if (root) {
     const int64_t nns = (w->ny + 1) * (w->nz + 1), nss = w->nx * w->ny;
-    id = ex_create_workload(path, w, (ex_counts){N, w->cells1, E - w->cells1, nns, nss});
+    id = ex_create_workload(path, w, (ex_counts){N, w->cells1, E - w->cells1, nns, nss}, EX_LARGE_MODEL);
   }
   gather(x, nn, MPI_DOUBLE, gx, counts, displs);
   gather(y, nn, MPI_DOUBLE, gy, counts, displs);
@@ -344,14 +378,7 @@ static void write_gather(const exo_workload *w, const char *path) {
   if (root) {
     EX(ex_put_elem_conn(id, 10, gi));
     EX(ex_put_elem_conn(id, 20, gi + 8 * w->cells1));
-    /* the sets: node i = 0 and the cells of layer k = 0, from the formulas */
-    const int64_t nns = (w->ny + 1) * (w->nz + 1), nss = w->nx * w->ny;
-    int *set = ALLOC(int, nns > nss ? nns : nss), *side = ALLOC(int, nss);
-    for (int64_t q = 0; q < nns; ++q) set[q] = (int)((w->nx + 1) * q + 1);
-    EX(ex_put_node_set(id, 100, set));
-    for (int64_t q = 0; q < nss; ++q) set[q] = (int)(q + 1), side[q] = 5;
-    EX(ex_put_side_set(id, 200, set, side));
-    free(set), free(side);
+    put_sets(id, w);
   }
   for (int s = 1; s <= w->steps; ++s) {
     const double t = exo_time(s), energy = t * t;
@@ -375,15 +402,15 @@ static void write_gather(const exo_workload *w, const char *path) {
     EX(ex_close(id));
     sync_path(path);
   }
-  free(x), free(y), free(z), free(cen), free(conn), free(nid), free(eid), free(mine), free(counts), free(displs);
-  free(gx), free(gy), free(gz), free(gv), free(gi);
+  peer_free(&sl);
+  free(counts), free(displs), free(gx), free(gy), free(gz), free(gv), free(gi);
 }
 
 static void write_piece(const exo_workload *w, const part *p, const char *path) {
   const int64_t ne = p->c1 - p->c0;
   int64_t nns = 0;
   for (int64_t k = 0; k < p->n_used; ++k) nns += p->used[k] % (w->nx + 1) == 0;
-  const int id = ex_create_workload(path, w, (ex_counts){p->n_used, p->e1, ne - p->e1, nns, p->nss});
+  const int id = ex_create_workload(path, w, (ex_counts){p->n_used, p->e1, ne - p->e1, nns, p->nss}, EX_LARGE_MODEL);
   EX(ex_put_coord(id, p->x, p->y, p->z));
   int *map = ALLOC(int, p->n_used > 8 * ne ? p->n_used : 8 * ne), *side = ALLOC(int, p->nss);
   for (int64_t k = 0; k < p->n_used; ++k) map[k] = (int)(2 * (p->used[k] + 1));
@@ -534,7 +561,7 @@ static void join(const exo_workload *w, const char *dir, int P, const char *out)
     }
   }
   nns = sort_unique(nset, nns); /* shared nodes come from several pieces */
-  const int id = ex_create_workload(out, w, (ex_counts){N, E1, E - E1, nns, nss});
+  const int id = ex_create_workload(out, w, (ex_counts){N, E1, E - E1, nns, nss}, EX_LARGE_MODEL);
   EX(ex_put_coord(id, x, y, z));
   EX(ex_put_node_num_map(id, gnode));
   int *emap = ALLOC(int, E);
@@ -587,6 +614,232 @@ static void join(const exo_workload *w, const char *dir, int P, const char *out)
   free(pc), free(gnode), free(gelem[0]), free(gelem[1]), free(g), free(v);
 }
 
+/* ---- (iii) and (iv): libexodusii's header, the slices in parallel ---- */
+
+/* Rank r's nodes [n0, n0 + nn) and elements [c0, c0 + ne) in the peers'
+ * decomposition, e1 of the elements in block 1. */
+static void ranges(const exo_workload *w, int r, int p, int64_t *n0, int64_t *nn, int64_t *c0, int64_t *ne,
+                   int64_t *e1) {
+  int64_t n1, c1;
+  exo_range(w->nodes, r, p, n0, &n1);
+  exo_range(w->cells, r, p, c0, &c1);
+  *nn = n1 - *n0, *ne = c1 - *c0;
+  *e1 = (c1 < w->cells1 ? c1 : w->cells1) - *c0;
+  if (*e1 < 0) *e1 = 0;
+}
+
+peer_slices peer_make(const exo_workload *w, int rank, int size) {
+  peer_slices s;
+  ranges(w, rank, size, &s.n0, &s.nn, &s.c0, &s.ne, &s.e1);
+  const int64_t n1 = s.n0 + s.nn, c1 = s.c0 + s.ne;
+  s.x = ALLOC(double, s.nn), s.y = ALLOC(double, s.nn), s.z = ALLOC(double, s.nn), s.cen = ALLOC(double, 3 * s.ne);
+  s.nid = ALLOC(int, s.nn), s.eid = ALLOC(int, s.ne), s.conn = ALLOC(int, 8 * s.ne);
+  s.buf = ALLOC(double, s.nn > s.ne ? s.nn : s.ne);
+  for (int64_t n = s.n0; n < n1; ++n) {
+    double c[3];
+    exo_coord(w, n, c);
+    s.x[n - s.n0] = c[0], s.y[n - s.n0] = c[1], s.z[n - s.n0] = c[2];
+    s.nid[n - s.n0] = (int)(2 * (n + 1));
+  }
+  for (int64_t c = s.c0; c < c1; ++c) {
+    int64_t corner[8];
+    exo_corners(w, c, corner);
+    for (int q = 0; q < 8; ++q) s.conn[8 * (c - s.c0) + q] = (int)(corner[q] + 1);
+    s.eid[c - s.c0] = (int)(2 * (c + 1));
+    exo_centroid(w, c, s.cen + 3 * (c - s.c0));
+  }
+  return s;
+}
+
+void peer_free(peer_slices *s) {
+  free(s->x), free(s->y), free(s->z), free(s->cen), free(s->nid), free(s->eid), free(s->conn), free(s->buf);
+}
+
+/* Rank 0 makes the file and writes the header and the two small sets with
+ * libexodusii and closes it; then every rank writes its slices. */
+static void write_peer(const exo_workload *w, const char *path, int netcdf4) {
+  peer_slices s = peer_make(w, rank_, size_);
+  start_clock();
+  if (rank_ == 0) {
+    const int64_t nns = (w->ny + 1) * (w->nz + 1), nss = w->nx * w->ny;
+    const int id = ex_create_workload(path, w, (ex_counts){w->nodes, w->cells1, w->cells - w->cells1, nns, nss},
+                                      netcdf4 ? EX_NETCDF4 : EX_LARGE_MODEL);
+    /* libexodusii 6.02 defines an id map only when it writes it whole: the
+     * maps are defined here, through the netCDF-C that libexodusii uses
+     * (exodusII.h includes netcdf.h; the id is the netCDF id). */
+    int dims[2], map;
+    if (nc_redef(id) != NC_NOERR || nc_inq_dimid(id, "num_nodes", &dims[0]) != NC_NOERR ||
+        nc_inq_dimid(id, "num_elem", &dims[1]) != NC_NOERR ||
+        nc_def_var(id, "node_num_map", NC_INT, 1, &dims[0], &map) != NC_NOERR ||
+        nc_def_var(id, "elem_num_map", NC_INT, 1, &dims[1], &map) != NC_NOERR || nc_enddef(id) != NC_NOERR)
+      fail("defining the id maps");
+    put_sets(id, w);
+    EX(ex_close(id));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (netcdf4 ? peer_ncpar_write(w, &s, path) : peer_pnetcdf_write(w, &s, path)) fail(netcdf4 ? "ncpar" : "pnetcdf");
+  if (rank_ == 0) sync_path(path);
+  peer_free(&s);
+}
+
+/* ---- the reads: M ranks, each its node and element ranges ---- */
+
+/* Drops path's pages from the page cache (the reads start cold). */
+static void evict(const char *path) {
+  const int fd = open(path, O_RDONLY);
+  if (fd < 0 || fdatasync(fd) != 0 || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0) fail("evict");
+  close(fd);
+}
+
+/* What one rank reads: nodes [n0, n0 + nn), elements [c0, c0 + ne), e1 of
+ * them in block 1, the rest from position b2 of block 2; every value, and
+ * a check of a sample against the formulas (returns the mismatches). */
+typedef struct read_part {
+  int64_t n0, nn, c0, ne, e1, b2;
+  double *x, *y, *z, *v;
+  int64_t *nid, *eid, *conn;
+} read_part;
+
+static read_part read_part_make(const exo_workload *w) {
+  read_part r;
+  ranges(w, rank_, size_, &r.n0, &r.nn, &r.c0, &r.ne, &r.e1);
+  r.b2 = r.c0 + r.e1 - w->cells1;
+  r.x = ALLOC(double, r.nn), r.y = ALLOC(double, r.nn), r.z = ALLOC(double, r.nn);
+  r.v = ALLOC(double, 3 * (r.nn > r.ne ? r.nn : r.ne)); /* two nodal variables and the element one of a step */
+  r.nid = ALLOC(int64_t, r.nn), r.eid = ALLOC(int64_t, r.ne), r.conn = ALLOC(int64_t, 8 * r.ne);
+  return r;
+}
+
+static void read_part_free(read_part *r) {
+  free(r->x), free(r->y), free(r->z), free(r->v), free(r->nid), free(r->eid), free(r->conn);
+}
+
+/* Mismatches in a sample of the part, the values of the last step in v. */
+static int read_part_check(const exo_workload *w, const read_part *r) {
+  int bad = 0;
+  const double t = exo_time(w->steps);
+  const int64_t most = r->nn > r->ne ? r->nn : r->ne;
+  for (int64_t k = 0; k < r->nn; k += r->nn / 499 + 1) {
+    double p[3];
+    exo_coord(w, r->n0 + k, p);
+    bad += r->x[k] != p[0] || r->y[k] != p[1] || r->z[k] != p[2] || r->nid[k] != 2 * (r->n0 + k + 1) ||
+           r->v[k] != exo_temperature(p, t) || r->v[most + k] != exo_displacement(p, t);
+  }
+  for (int64_t k = 0; k < r->ne; k += r->ne / 499 + 1) {
+    int64_t corner[8];
+    double cen[3];
+    exo_corners(w, r->c0 + k, corner);
+    exo_centroid(w, r->c0 + k, cen);
+    for (int q = 0; q < 8; ++q) bad += r->conn[8 * k + q] != corner[q] + 1;
+    bad += r->eid[k] != 2 * (r->c0 + k + 1) || r->v[2 * most + k] != exo_stress(cen, t);
+  }
+  return bad;
+}
+
+/* pario's reader on M ranks, every rank its ranges. */
+static int read_pario(const exo_workload *w, const char *path) {
+  read_part r = read_part_make(w);
+  pario_group_t world;
+  PA(pario_group_world(&world));
+  start_clock();
+  pario_exodus_t ex = PARIO_EXODUS_NULL;
+  PA(pario_exodus_open(world, path, NULL, &ex));
+  int steps = 0;
+  PA(pario_exodus_get_info(ex, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, &steps));
+  if (steps != w->steps) fail("read_pario: the step count");
+  PA(pario_exodus_read_coords(ex, r.n0, r.nn, PARIO_TYPE_DOUBLE, r.x, r.y, r.z));
+  PA(pario_exodus_read_node_ids(ex, r.n0, r.nn, r.nid));
+  PA(pario_exodus_read_block(ex, 10, r.e1 ? r.c0 : 0, r.e1, r.eid, r.conn));
+  PA(pario_exodus_read_block(ex, 20, r.ne - r.e1 ? r.b2 : 0, r.ne - r.e1, r.eid + r.e1, r.conn + 8 * r.e1));
+  const int64_t most = r.nn > r.ne ? r.nn : r.ne;
+  for (int s = 1; s <= steps; ++s) {
+    double t;
+    PA(pario_exodus_get_time(ex, s, &t));
+    for (int var = 1; var <= 2; ++var)
+      PA(pario_exodus_read_nodal_values(ex, s, var, r.n0, r.nn, PARIO_TYPE_DOUBLE, r.v + (var - 1) * most));
+    PA(pario_exodus_read_element_values(ex, s, 1, 10, r.e1 ? r.c0 : 0, r.e1, PARIO_TYPE_DOUBLE, r.v + 2 * most));
+    PA(pario_exodus_read_element_values(ex, s, 1, 20, r.ne - r.e1 ? r.b2 : 0, r.ne - r.e1, PARIO_TYPE_DOUBLE,
+                                        r.v + 2 * most + r.e1));
+  }
+  PA(pario_exodus_close(&ex));
+  MPI_Barrier(MPI_COMM_WORLD);
+  const int bad = read_part_check(w, &r);
+  read_part_free(&r);
+  return bad;
+}
+
+/* MPI_Scatterv from rank 0 of the ranges [N*r/M, N*(r+1)/M) of all
+ * (n items) to mine. */
+static void scatter_range(const void *all, int64_t n, int per, MPI_Datatype type, void *mine, int *counts,
+                          int *displs) {
+  for (int q = 0; q < size_; ++q) {
+    int64_t lo, hi;
+    exo_range(n, q, size_, &lo, &hi);
+    counts[q] = (int)((hi - lo) * per), displs[q] = (int)(lo * per);
+  }
+  MPI_Scatterv(all, counts, displs, type, mine, counts[rank_], type, 0, MPI_COMM_WORLD);
+}
+
+/* (i)'s read: rank 0 reads each array whole with libexodusii and scatters
+ * the ranges (the reverse of write_gather). */
+static int read_gather(const exo_workload *w, const char *path) {
+  read_part r = read_part_make(w);
+  const int root = rank_ == 0;
+  const int64_t N = w->nodes, E = w->cells, E1 = w->cells1, most_all = N > E ? N : E;
+  int *counts = ALLOC(int, size_), *displs = ALLOC(int, size_);
+  int *mine_i = ALLOC(int, 8 * (r.ne > r.nn ? r.ne : r.nn) + 1);
+  start_clock();
+  double *gx = NULL, *gy = NULL, *gz = NULL, *gv = NULL;
+  int *gi = NULL, id = -1, steps = w->steps;
+  if (root) {
+    int cpu = 8, io = 0;
+    float version;
+    id = ex_open(path, EX_READ, &cpu, &io, &version);
+    if (id < 0) fail("ex_open");
+    steps = (int)ex_inquire_int(id, EX_INQ_TIME);
+    gx = ALLOC(double, N), gy = ALLOC(double, N), gz = ALLOC(double, N), gv = ALLOC(double, most_all);
+    gi = ALLOC(int, 8 * E);
+    EX(ex_get_coord(id, gx, gy, gz));
+  }
+  MPI_Bcast(&steps, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (steps != w->steps) fail("read_gather: the step count");
+  scatter_range(gx, N, 1, MPI_DOUBLE, r.x, counts, displs);
+  scatter_range(gy, N, 1, MPI_DOUBLE, r.y, counts, displs);
+  scatter_range(gz, N, 1, MPI_DOUBLE, r.z, counts, displs);
+  if (root) EX(ex_get_node_num_map(id, gi));
+  scatter_range(gi, N, 1, MPI_INT, mine_i, counts, displs);
+  for (int64_t k = 0; k < r.nn; ++k) r.nid[k] = mine_i[k];
+  if (root) EX(ex_get_elem_num_map(id, gi));
+  scatter_range(gi, E, 1, MPI_INT, mine_i, counts, displs);
+  for (int64_t k = 0; k < r.ne; ++k) r.eid[k] = mine_i[k];
+  if (root) {
+    EX(ex_get_elem_conn(id, 10, gi));
+    EX(ex_get_elem_conn(id, 20, gi + 8 * E1));
+  }
+  scatter_range(gi, E, 8, MPI_INT, mine_i, counts, displs);
+  for (int64_t k = 0; k < 8 * r.ne; ++k) r.conn[k] = mine_i[k];
+  const int64_t most = r.nn > r.ne ? r.nn : r.ne;
+  for (int s = 1; s <= steps; ++s) {
+    double t;
+    if (root) EX(ex_get_time(id, s, &t));
+    for (int var = 1; var <= 2; ++var) {
+      if (root) EX(ex_get_nodal_var(id, s, var, N, gv));
+      scatter_range(gv, N, 1, MPI_DOUBLE, r.v + (var - 1) * most, counts, displs);
+    }
+    if (root) {
+      EX(ex_get_elem_var(id, s, 1, 10, E1, gv));
+      EX(ex_get_elem_var(id, s, 1, 20, E - E1, gv + E1));
+    }
+    scatter_range(gv, E, 1, MPI_DOUBLE, r.v + 2 * most, counts, displs);
+  }
+  if (root) ex_close(id);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const int bad = read_part_check(w, &r);
+  free(gx), free(gy), free(gz), free(gv), free(gi), free(counts), free(displs), free(mine_i);
+  read_part_free(&r);
+  return bad;
+}
+
 /* ---- the limit ---- */
 
 static int write_limit(int64_t bytes, const char *path) {
@@ -620,9 +873,9 @@ static int check_limit(int64_t bytes, const char *path) {
 }
 
 int main(int argc, char **argv) {
-  const char *impl = NULL, *dir = ".";
+  const char *impl = NULL, *dir = ".", *file = NULL;
   int64_t nx = 0, ny = 0, nz = 0, bytes = 0;
-  int steps = 0, pieces = 0, step_sync = 1;
+  int steps = 0, pieces = 0, step_sync = 1, probe = 0;
   for (int a = 1; a + 1 < argc; a += 2) {
     const char *k = argv[a], *v = argv[a + 1];
     if (!strcmp(k, "--impl")) impl = v;
@@ -634,15 +887,26 @@ int main(int argc, char **argv) {
     else if (!strcmp(k, "--pieces")) pieces = atoi(v);
     else if (!strcmp(k, "--bytes")) bytes = atoll(v);
     else if (!strcmp(k, "--step-sync")) step_sync = atoi(v);
+    else if (!strcmp(k, "--file")) file = v;
+    else if (!strcmp(k, "--probe")) probe = atoi(v);
   }
   if (!impl || nx < 1 || ny < 1 || nz < 2 || steps < 1) {
-    fprintf(stderr, "usage: %s --impl pario|gather|pieces|join|limit --nx NX --ny NY --nz NZ --steps T --dir DIR "
+    fprintf(stderr, "usage: %s --impl pario|gather|pieces|join|pnetcdf|ncpar|limit --nx NX --ny NY --nz NZ --steps T --dir DIR "
                     "[--pieces P] [--bytes B]\n", argv[0]);
     return 2;
   }
-  const int use_pario = !strcmp(impl, "pario");
+  const int read_p = !strcmp(impl, "read-pario"), read_g = !strcmp(impl, "read-gather"), reading = read_p || read_g;
+  const int use_pario = !strcmp(impl, "pario") || read_p;
+  const int use_pnetcdf = !strcmp(impl, "pnetcdf"), use_ncpar = !strcmp(impl, "ncpar");
+  const char *missing = use_pnetcdf ? peer_pnetcdf_missing : use_ncpar ? peer_ncpar_missing : NULL;
+  if (missing || probe) { /* a peer this build lacks: say why, as the driver expects */
+    if (missing) printf("{\"impl\": \"%s\", \"skipped\": \"%s\"}\n", impl, missing);
+    else printf("{\"impl\": \"%s\", \"available\": true}\n", impl);
+    return 0;
+  }
   if (use_pario) {
     if (pario_init() != PARIO_OK) return 1;
+    phase(0);
   } else {
     MPI_Init(&argc, &argv);
   }
@@ -652,14 +916,26 @@ int main(int argc, char **argv) {
   char path[4096];
   const char *name = !strcmp(impl, "join") ? "joined.e" : !strcmp(impl, "limit") ? "limit.dat" : NULL;
   if (!strcmp(impl, "pieces")) snprintf(path, sizeof path, "%s/pieces.e.%d.%d", dir, size_, rank_);
-  else snprintf(path, sizeof path, "%s/%s", dir, name ? name : use_pario ? "pario.e" : "gather.e");
-  if (rank_ == 0 || !strcmp(impl, "pieces")) unlink(path);
+  else snprintf(path, sizeof path, "%s/%s", dir, name ? name : use_pario ? "pario.e" : use_pnetcdf ? "pnetcdf.e"
+                                                              : use_ncpar ? "ncpar.e" : "gather.e");
+  if (reading) {
+    if (!file) fail("--file: the file to read");
+    snprintf(path, sizeof path, "%s", file);
+  } else if (rank_ == 0 || !strcmp(impl, "pieces")) {
+    unlink(path);
+  }
 
   part p = {0};
-  if (use_pario || !strcmp(impl, "pieces")) p = make_part(&w); /* the caller's data: not timed */
-  if (strcmp(impl, "gather")) start_clock(); /* gather starts it after its own data is ready */
-  if (use_pario) write_pario(&w, &p, path, step_sync);
+  if ((use_pario && !reading) || !strcmp(impl, "pieces")) p = make_part(&w); /* the caller's data: not timed */
+  int read_bad = 0;
+  if (reading && rank_ == 0) evict(path);
+  if (strcmp(impl, "gather") && !use_pnetcdf && !use_ncpar && !reading)
+    start_clock(); /* the others start it after their data is ready */
+  if (read_p) read_bad = read_pario(&w, path);
+  else if (read_g) read_bad = read_gather(&w, path);
+  else if (use_pario) write_pario(&w, &p, path, step_sync);
   else if (!strcmp(impl, "gather")) write_gather(&w, path);
+  else if (use_pnetcdf || use_ncpar) write_peer(&w, path, use_ncpar);
   else if (!strcmp(impl, "pieces")) write_piece(&w, &p, path);
   else if (!strcmp(impl, "join")) {
     if (size_ != 1 || pieces < 1) fail("join: one process and --pieces P");
@@ -675,16 +951,35 @@ int main(int argc, char **argv) {
   struct stat st;
   double mine = stat(path, &st) == 0 ? (double)st.st_size : 0, total = 0;
   MPI_Reduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  int bad = 0;
+  MPI_Allreduce(MPI_IN_PLACE, &read_bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank_ == 0) {
     if (strcmp(impl, "pieces")) total = mine; /* one shared file: every rank saw its size */
-    const int bad = !strcmp(impl, "limit") ? check_limit(bytes, path) : !strcmp(impl, "pieces") ? 0
+    bad = reading ? read_bad : !strcmp(impl, "limit") ? check_limit(bytes, path) : !strcmp(impl, "pieces") ? 0
                                                                         : sample_check(path, &w);
     printf("{\"impl\": \"%s\", \"ranks\": %d, \"seconds\": %.6f, \"bytes\": %.0f, \"mbps\": %.3f, \"file\": \"%s\", "
            "\"sample_check\": \"%s\", \"peak_mib\": [",
            impl, size_, seconds, total, total / seconds / 1e6, path,
            !strcmp(impl, "pieces") ? "joined file" : bad ? "FAILED" : "ok");
     for (int r = 0; r < size_; ++r) printf("%s%.1f", r ? ", " : "", all[r]);
-    printf("]}\n");
+    printf("]");
+  }
+  if (use_pario && !reading) { /* VmHWM at the end of each phase, per rank */
+    double *phases = ALLOC(double, kPhases * size_);
+    MPI_Gather(phase_mib, kPhases, MPI_DOUBLE, phases, kPhases, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank_ == 0) {
+      printf(", \"phase_peak_mib\": {");
+      for (int k = 0; k < kPhases; ++k) {
+        printf("%s\"%s\": [", k ? ", " : "", phase_names[k]);
+        for (int r = 0; r < size_; ++r) printf("%s%.1f", r ? ", " : "", phases[r * kPhases + k]);
+        printf("]");
+      }
+      printf("}");
+    }
+    free(phases);
+  }
+  if (rank_ == 0) {
+    printf("}\n");
     if (bad) return 1;
   }
   free(all);

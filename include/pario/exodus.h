@@ -40,8 +40,15 @@
  *
  * Crash safety: the step count readers see (netCDF's numrecs) is raised
  * only after every rank's data of the step and its time value are written
- * and synced (fdatasync; options.no_step_sync skips the sync). A writer
- * killed during step k leaves steps 1..k-1 readable.
+ * and synced. PARIO_EXODUS_SYNC says when: "overlap" (the default) starts
+ * step k's sync when step k ends and counts step k when step k+1 ends
+ * (or at pario_exodus_flush or close), so the writer does not wait for the
+ * disk each step: a writer killed during step k leaves steps 1..k-2
+ * readable; "step" waits for the sync before counting each step (1..k-1
+ * readable); "none" (or options.no_step_sync) counts each step when it
+ * ends and syncs only at close (1..k-1 readable after a killed process,
+ * but a machine crash may lose counted steps). pario_exodus_flush counts
+ * every ended step, synced.
  *
  * Integers in the file are 32-bit (int64_status 0): ids and counts must be
  * below 2^31. Reals are double unless options.float_size is 4.
@@ -83,7 +90,7 @@ typedef struct pario_exodus_s *pario_exodus_t;
 typedef struct pario_exodus_options {
   int format;                      /* PARIO_EXODUS_FORMAT_* */
   int float_size;                  /* bytes of a real in the file: 0 or 8 (double), 4 (float) */
-  int no_step_sync;                /* 1: no fdatasync before each step's count is raised */
+  int no_step_sync;                /* 1: no sync before a step is counted (PARIO_EXODUS_SYNC=none) */
   const pario_decomp_hints *hints; /* the collective engine's hints (NULL: the environment's); byte order ignored */
 } pario_exodus_options;
 
@@ -187,8 +194,8 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_put_nodal_values(pario_exodus_t exod
  * block block_id, in the order of put_block. */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_put_element_values(pario_exodus_t exodus, int step, int var,
                                                                int64_t block_id, int mem_type, const void *values);
-/* Ends the open step: its time, a sync, then the step count readers see.
- * Without an open step it does nothing. */
+/* Ends the open step (its time) and counts every ended step in the step
+ * count readers see, after a sync (PARIO_EXODUS_SYNC=none: without). */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_flush(pario_exodus_t exodus);
 
 /* ---- reading: an existing file on any number of ranks ---- */

@@ -13,6 +13,7 @@
 #include "capi/array_handles.h"
 #include "capi/boundary.h"
 #include "capi/collective.h"
+#include "capi/exodus_options.h"
 #include "capi/handles.h"
 #include "capi/options.h"
 #include "capi/runtime.h"
@@ -286,7 +287,8 @@ int pario_exodus_create(pario_group_t group, const char* path, const pario_exodu
                      wo.collective = std::move(parts.collective);
                      wo.storage = std::move(parts.storage);
                      wo.engine = parts.engine;
-                     wo.sync_steps = !o.no_step_sync;
+                     PARIO_ASSIGN_OR_RETURN(wo.step_sync, exodus_step_sync());
+                     if (o.no_step_sync) wo.step_sync = exodus::StepSync::kNone;
                      PARIO_ASSIGN_OR_RETURN(handle->writer, Writer::create(std::move(g), path, std::move(wo)));
                      handle->writer->definition().format = static_cast<exodus::Format>(o.format);
                      handle->writer->definition().float_size = o.float_size == 4 ? 4 : 8;
@@ -691,8 +693,7 @@ int pario_exodus_flush(pario_exodus_t exodus) {
     Entry e(call);
     ExodusHandle* h = entry_data(e, exodus);
     PARIO_RETURN_IF_ERROR(e.agree());
-    if (h->writer->defining()) PARIO_RETURN_IF_ERROR(h->writer->end_define());
-    return h->writer->end_step();
+    return h->writer->flush();
   });
 }
 

@@ -1,10 +1,13 @@
 #include "capi/options.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "base/stats.h"
 #include "capi/boundary.h"
+#include "capi/exodus_options.h"
 #include "file/storage.h"
 
 namespace pario::capi {
@@ -101,6 +104,20 @@ Result<collective::CollectiveOptions> collective_options(const pario_decomp_hint
     default: return invalid("hints->convert " + std::to_string(hints->convert) + " is not a PARIO_CONVERT_*");
   }
   return o;
+}
+
+Result<exodus::StepSync> exodus_step_sync() {
+  // Read here, next to config(), because base/config.h is included by
+  // nearly every layer and this setting concerns one writer.
+  static const Result<exodus::StepSync> choice = []() -> Result<exodus::StepSync> {
+    const char* v = std::getenv("PARIO_EXODUS_SYNC");
+    if (!v || !*v || !std::strcmp(v, "overlap")) return exodus::StepSync::kOverlap;
+    if (!std::strcmp(v, "step")) return exodus::StepSync::kStep;
+    if (!std::strcmp(v, "none")) return exodus::StepSync::kNone;
+    return Status(Code::kInvalidArgument,
+                  std::string("PARIO_EXODUS_SYNC=") + v + ": expected overlap, step or none");
+  }();
+  return choice;
 }
 
 }  // namespace pario::capi

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 #include <string>
+#include <unordered_map>
 
 namespace pario::exodus {
 namespace {
@@ -60,18 +61,30 @@ Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>&
 
 }  // namespace
 
-Result<std::vector<int64_t>> resolve(const comm::Comm& comm, const std::unordered_map<int64_t, int64_t>& known,
-                                     const std::vector<int64_t>& owned_ids,
-                                     const std::vector<int64_t>& owned_positions, const int64_t* queries, size_t n) {
+void IdTable::add(const int64_t* ids, const int64_t* positions, const bool* owned, size_t n) {
+  const size_t old = entries_.size();
+  entries_.reserve(old + n);
+  for (size_t k = 0; k < n; ++k) {
+    entries_.push_back(Entry{ids[k], positions[k] * 2 + ((!owned || owned[k]) ? 1 : 0)});
+  }
+  auto by_id = [](const Entry& a, const Entry& b) { return a.id < b.id; };
+  const auto mid = entries_.begin() + static_cast<std::ptrdiff_t>(old);
+  if (!std::is_sorted(mid, entries_.end(), by_id)) std::sort(mid, entries_.end(), by_id);
+  std::inplace_merge(entries_.begin(), mid, entries_.end(), by_id);
+}
+
+int64_t IdTable::find(int64_t id) const {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), id,
+                             [](const Entry& e, int64_t v) { return e.id < v; });
+  return it != entries_.end() && it->id == id ? it->owned_position >> 1 : kUnknownId;
+}
+
+Result<std::vector<int64_t>> resolve(const comm::Comm& comm, const IdTable& known, const int64_t* queries, size_t n) {
   std::vector<int64_t> answer(n, kUnknownId);
   std::unordered_map<int64_t, int64_t> missing;  // id -> its answer, once known
   for (size_t k = 0; k < n; ++k) {
-    auto it = known.find(queries[k]);
-    if (it != known.end()) {
-      answer[k] = it->second;
-    } else {
-      missing.emplace(queries[k], kUnknownId);
-    }
+    answer[k] = known.find(queries[k]);
+    if (answer[k] == kUnknownId) missing.emplace(queries[k], kUnknownId);
   }
   int64_t any = missing.empty() ? 0 : 1;
   PARIO_RETURN_IF_ERROR(comm::mpi_status(
@@ -81,11 +94,11 @@ Result<std::vector<int64_t>> resolve(const comm::Comm& comm, const std::unordere
   const int size = comm.size();
   // 1. The directory: owned pairs to their home ranks.
   std::vector<std::vector<int64_t>> out(size);
-  for (size_t k = 0; k < owned_ids.size(); ++k) {
-    auto& b = out[home(owned_ids[k], size)];
-    b.push_back(owned_ids[k]);
-    b.push_back(owned_positions[k]);
-  }
+  known.for_each_owned([&](int64_t id, int64_t position) {
+    auto& b = out[home(id, size)];
+    b.push_back(id);
+    b.push_back(position);
+  });
   std::vector<int64_t> in;
   std::vector<int> from;
   PARIO_RETURN_IF_ERROR(exchange(comm, out, &in, &from));

@@ -15,7 +15,8 @@
 //      node ids), put_attributes, put_node_set, put_side_set;
 //   5. per step: begin_step (the time), put_global_values,
 //      put_nodal_values, put_element_values; end_step writes the time,
-//      syncs and raises numrecs; begin_step and close end an open step;
+//      syncs and raises numrecs (by StepSync); begin_step and close end an
+//      open step;
 //   6. close.
 //
 // Where things land (the file does not depend on the number of ranks):
@@ -36,7 +37,8 @@
 //
 // Crash safety: numrecs (the count of steps a reader sees) is raised by
 // rank 0 only after every rank's data of the step is written and, unless
-// the options say otherwise, synced with the step's time value.
+// the options say otherwise (StepSync below), synced with the step's time
+// value.
 //
 // Failures: every method returns the same status on every rank; a rank's
 // bad part (ids not positive or repeated, a count that does not add up, a
@@ -46,9 +48,9 @@
 // Thread safety: one thread per rank calls a writer.
 #pragma once
 
+#include <future>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "base/element_type.h"
@@ -58,16 +60,34 @@
 #include "comm/group.h"
 #include "device/async.h"
 #include "device/storage.h"
+#include "exodus/directory.h"
 #include "exodus/model.h"
 
 namespace pario::exodus {
+
+// When a step is made durable before readers count it (PARIO_EXODUS_SYNC,
+// read by capi). Whatever the policy, numrecs is written only after every
+// rank's data of the step and its time value are written, so a killed
+// process never leaves a counted step incomplete; the policies differ in
+// what a crash of the machine (the page cache lost) can leave:
+//   kOverlap  every rank starts syncing step k on a helper thread when
+//             step k ends and goes on with step k+1; numrecs becomes k when
+//             step k+1 ends (or at flush or close), after every rank's
+//             sync of step k succeeded. A machine crash loses at most the
+//             steps not yet counted: 1..k-1 stay when it strikes during k+1.
+//   kStep     every rank syncs when step k ends, then numrecs becomes k
+//             (the writer waits for the disk each step; 1..k stay).
+//   kNone     numrecs becomes k when step k ends, no sync until close: a
+//             killed process leaves 1..k readable (the page cache has it),
+//             a machine crash may leave counted steps unwritten.
+enum class StepSync : int { kOverlap = 0, kStep = 1, kNone = 2 };
 
 // What capi hands down.
 struct WriterOptions {
   collective::CollectiveOptions collective;  // byte order: always big-endian here
   std::shared_ptr<device::Storage> storage;  // where the file is made
   device::AsyncEngine* engine = nullptr;     // the transfers' engine (required)
-  bool sync_steps = true;                    // fdatasync before each numrecs update
+  StepSync step_sync = StepSync::kOverlap;   // when a step is durable before it is counted
 };
 
 class Writer {
@@ -81,8 +101,9 @@ class Writer {
   Definition& definition() { return def_; }
   bool defining() const { return defining_; }
   const Layout& layout() const { return layout_; }
-  int steps() const { return steps_; }      // steps whose numrecs is raised
-  int open_step() const { return open_; }   // the step begun and not ended, or 0
+  int steps() const { return steps_; }        // steps ended
+  int counted_steps() const { return numrecs_; }  // steps in numrecs (kOverlap: may lag one behind)
+  int open_step() const { return open_; }     // the step begun and not ended, or 0
 
   Status end_define();
   // n nodes: global ids (> 0), coordinates of mem_type (coords[d] for each
@@ -106,8 +127,13 @@ class Writer {
   Status put_nodal_values(int step, size_t v, ElementType mem_type, const void* values);
   // Element variable v of block b for the elements of put_block.
   Status put_element_values(int step, size_t v, size_t b, ElementType mem_type, const void* values);
-  // Writes the open step's time, syncs and raises numrecs (no open step: nothing).
+  // Writes the open step's time and, by options.step_sync, syncs and
+  // raises numrecs (no open step: nothing; kOverlap: the sync of this step
+  // starts, numrecs counts the step before it).
   Status end_step();
+  // Ends the open step and counts every ended step in numrecs, synced
+  // (kNone: not synced).
+  Status flush();
   // Ends the step and the definition, makes the file its full size, closes.
   // abandon: closes without ending the definition (no header is written).
   Status close(bool abandon = false);
@@ -126,6 +152,11 @@ class Writer {
                                                                       NcType type);
   Status free_decomposition(std::unique_ptr<collective::Decomposition>& d);
   Status check_step(int step, const char* what);
+  // Rank 0 writes numrecs = count.
+  Status raise_numrecs(int count);
+  // kOverlap: waits for this rank's sync of the pending step, agrees, and
+  // counts it (nothing pending: nothing).
+  Status count_pending();
   Status ready_for_data();
   // Ranks a set's keys and checks the count; positions out.
   Status rank_entries(const std::vector<int64_t>& keys, const SetDef& def, const char* kind,
@@ -143,12 +174,11 @@ class Writer {
   bool defining_ = true;
   bool closed_ = false;
 
-  // Nodes as this rank passed them: global id -> position, and the owned
-  // ones for the directory; the decomposition of the owned ones (reals).
+  // Nodes as this rank passed them: global id -> position, owned or not;
+  // the decomposition of the owned ones (reals).
   bool have_nodes_ = false;
   int64_t local_nodes_ = 0;
-  std::unordered_map<int64_t, int64_t> node_position_;
-  std::vector<int64_t> owned_node_ids_, owned_node_positions_;
+  IdTable nodes_;
   std::unique_ptr<collective::Decomposition> node_reals_;
   // Elements per block: position in the block of each local element, the
   // decomposition for element values; id -> element position (all blocks).
@@ -158,11 +188,16 @@ class Writer {
     std::unique_ptr<collective::Decomposition> reals;
   };
   std::vector<LocalBlock> blocks_;
-  std::unordered_map<int64_t, int64_t> element_position_;
-  std::vector<int64_t> elem_ids_, elem_positions_;
+  IdTable elements_;  // every block's elements of this rank, all owned
 
-  int steps_ = 0;   // numrecs
-  int open_ = 0;    // the step begun, 0 when none
+  int steps_ = 0;    // steps ended
+  int numrecs_ = 0;  // steps counted in the file's numrecs
+  int open_ = 0;     // the step begun, 0 when none
+  // kOverlap: the step whose sync runs on a helper thread (0: none) and
+  // that sync's status. The helper only calls device_->sync().
+  int pending_ = 0;
+  std::future<Status> pending_sync_;
+  Status sync_error_;  // the first failed sync: no step is counted after it
   double time_ = 0;
 };
 

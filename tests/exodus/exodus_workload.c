@@ -1,14 +1,16 @@
 /* Writes the Exodus benchmark workload (../shared/exodus_workload.md, kept
  * in docs/architecture.md "Exodus") through pario's C API, every rank
  * passing only its own part:
- *   exodus_workload NX NY NZ T HEX|MIXED OUT [contiguous|cyclic]
+ *   exodus_workload NX NY NZ T HEX|MIXED OUT [contiguous|cyclic [kill-at=K]]
  * contiguous: rank r owns cells [C*r/P, C*(r+1)/P) (at P = 4 and NZ = 4
  * some ranks hold no element of a block); cyclic: runs of 5 cells dealt
  * round-robin (every rank holds pieces of both blocks, many shared nodes).
  * Each rank passes the nodes its elements use in a scrambled order, so the
  * file's global-id order is pario's doing. Exit status 0 when every call
- * succeeded. */
+ * succeeded. kill-at=K: rank 0 kills itself with SIGKILL in step K, after
+ * the step's nodal values (the killed-writer test, run_kill.sh). */
 #include <mpi.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +57,7 @@ int main(int argc, char **argv) {
   const int mixed = strcmp(argv[5], "MIXED") == 0;
   const char *out = argv[6];
   const int cyclic = argc > 7 && strcmp(argv[7], "cyclic") == 0;
+  const int kill_at = argc > 8 && !strncmp(argv[8], "kill-at=", 8) ? atoi(argv[8] + 8) : 0;
   if (NX < 1 || NY < 1 || NZ < 2 || T < 0) return 2;
   CALL(pario_init());
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -218,6 +221,10 @@ int main(int argc, char **argv) {
     }
     CALL(pario_exodus_put_nodal_values(ex, s, 1, PARIO_TYPE_DOUBLE, temp));
     CALL(pario_exodus_put_nodal_values(ex, s, 2, PARIO_TYPE_DOUBLE, disp));
+    if (s == kill_at && rank_ == 0) {
+      fflush(stdout);
+      raise(SIGKILL);
+    }
     for (int64_t e = 0; e < n1; ++e) s1[e] = 1000 + cen1[3 * e] + 2 * cen1[3 * e + 1] + 3 * cen1[3 * e + 2] + t;
     for (int64_t e = 0; e < n2; ++e) s2[e] = 1000 + cen2[3 * e] + 2 * cen2[3 * e + 1] + 3 * cen2[3 * e + 2] + t;
     CALL(pario_exodus_put_element_values(ex, s, 1, 10, PARIO_TYPE_DOUBLE, s1));
