@@ -256,6 +256,7 @@ Status Pds::open_members() {
       member_of_.push_back(k);
     }
     members_.push_back(std::move(f).value());
+    PARIO_RETURN_IF_ERROR(keep_open(k));
   }
   Status order = check_order(segments_);
   if (!order.ok()) return corrupt(file_.path(), order.message());
@@ -269,11 +270,36 @@ Status Pds::open_members() {
 Status Pds::close_members() {
   Status first;
   while (!members_.empty()) {
-    const Status s = members_.back().close();
+    const Status s = members_.back().close();  // Ok when closed already
     if (first.ok()) first = s;
     members_.pop_back();
   }
+  open_order_.clear();
   return first;
+}
+
+// Member k was just opened: it joins the open ones, and the least recently
+// used beyond kOpenMembers is closed (flushed). Every rank makes the same
+// calls in the same order, so the same members are open everywhere.
+Status Pds::keep_open(int64_t k) {
+  open_order_.erase(std::remove(open_order_.begin(), open_order_.end(), k), open_order_.end());
+  open_order_.push_back(k);
+  while (open_order_.size() > kOpenMembers) {
+    const int64_t oldest = open_order_.front();
+    open_order_.erase(open_order_.begin());
+    PARIO_RETURN_IF_ERROR(members_[static_cast<size_t>(oldest)].close());
+  }
+  return Status::Ok();
+}
+
+Result<File*> Pds::member(int64_t k) {
+  File& m = members_[static_cast<size_t>(k)];
+  if (!m.is_open()) {
+    const FileMode mode = file_.writable() ? FileMode::kReadWrite : FileMode::kReadOnly;
+    PARIO_ASSIGN_OR_RETURN(m, File::open(file_.comm(), member_path(file_.path(), pattern_, k), mode));
+  }
+  PARIO_RETURN_IF_ERROR(keep_open(k));
+  return &m;
 }
 
 Status Pds::remove_members(const comm::Comm& comm, const std::string& entry, const std::string& pattern,
@@ -371,7 +397,7 @@ Status Pds::load() {
 Status Pds::close() {
   Status local = file_.writable() ? file_.flush() : Status::Ok();
   for (File& m : members_) {
-    if (local.ok() && m.writable()) local = m.flush();
+    if (local.ok() && m.is_open() && m.writable()) local = m.flush();
   }
   local = comm::agree(file_.comm(), local);
   const Status members = close_members();
@@ -380,8 +406,9 @@ Status Pds::close() {
   return local.ok() ? closed : local;
 }
 
-File& Pds::file_of(int64_t segment) {
-  return layout_.multi_file() ? members_[static_cast<size_t>(member_of_[static_cast<size_t>(segment)])] : file_;
+Result<File*> Pds::file_of(int64_t segment) {
+  if (!layout_.multi_file()) return &file_;
+  return member(member_of_[static_cast<size_t>(segment)]);
 }
 
 std::optional<int> Pds::find_variable(const std::string& name) const {
@@ -429,17 +456,18 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
   // The last segment ends here: its file is flushed, so a crash from now
   // on finds it whole (crash safety, in pds.h).
   if (position > 0) {
-    File& last = file_of(position - 1);
-    PARIO_RETURN_IF_ERROR(comm::agree(last.comm(), last.flush()));
+    File& last = layout_.multi_file() ? members_[static_cast<size_t>(member_of_.back())] : file_;
+    if (last.is_open()) PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), last.flush()));  // closed: flushed
   }
-  const int64_t member = member_of_next(segments_, time_index, layout_);
-  if (layout_.multi_file() && member == static_cast<int64_t>(members_.size())) {
-    PARIO_RETURN_IF_ERROR(make_member(member));
-  } else if (layout_.multi_file() && member > static_cast<int64_t>(members_.size())) {
-    return Status(Code::kInternal, "dataset::Pds::append_segment: member " + std::to_string(member) + " after " +
+  const int64_t target = member_of_next(segments_, time_index, layout_);
+  if (layout_.multi_file() && target == static_cast<int64_t>(members_.size())) {
+    PARIO_RETURN_IF_ERROR(make_member(target));
+  } else if (layout_.multi_file() && target > static_cast<int64_t>(members_.size())) {
+    return Status(Code::kInternal, "dataset::Pds::append_segment: member " + std::to_string(target) + " after " +
                                        std::to_string(members_.size()) + " files");
   }
-  File& f = layout_.multi_file() ? members_[static_cast<size_t>(member)] : file_;
+  PARIO_ASSIGN_OR_RETURN(File * fp, layout_.multi_file() ? member(target) : Result<File*>(&file_));
+  File& f = *fp;
   const std::string at = segment_path(position);
   local = f.create_group(at);
   if (local.ok()) local = f.set_attribute(at, "pario_kind", AttrValue::string(segment_kind_name(kind)));
@@ -451,7 +479,7 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
     return local;
   }
   segments_.push_back(SegmentRecord{kind, time_index, time_value});
-  if (layout_.multi_file()) member_of_.push_back(member);
+  if (layout_.multi_file()) member_of_.push_back(target);
   return position;
 }
 
@@ -475,7 +503,7 @@ Status Pds::make_member(int64_t k) {
     return local;
   }
   members_.push_back(std::move(f));
-  return Status::Ok();
+  return keep_open(k);
 }
 
 Status Pds::truncate(int64_t last_kept) {
@@ -492,8 +520,10 @@ Status Pds::truncate(int64_t last_kept) {
     const size_t keep = last_kept < 0 ? 0 : static_cast<size_t>(member_of_[static_cast<size_t>(last_kept)]) + 1;
     while (local.ok() && members_.size() > keep) {
       const std::string at = members_.back().path();
-      local = members_.back().close();
+      local = members_.back().close();  // Ok when closed already
       members_.pop_back();
+      const int64_t gone = static_cast<int64_t>(members_.size());
+      open_order_.erase(std::remove(open_order_.begin(), open_order_.end(), gone), open_order_.end());
       if (local.ok() && file_.comm().rank() == 0 && ::unlink(at.c_str()) != 0) {
         local = errno_status(errno, "dataset::Pds::truncate: unlink " + at);
       }
@@ -503,10 +533,14 @@ Status Pds::truncate(int64_t last_kept) {
   }
   // The last first: a failure midway leaves segments 0..k, still in order.
   while (local.ok() && n > last_kept + 1) {
-    local = file_of(n - 1).remove(segment_path(n - 1));
+    Result<File*> f = file_of(n - 1);
+    local = f.ok() ? (*f)->remove(segment_path(n - 1)) : f.status();
     if (local.ok()) --n;
   }
-  if (local.ok() && n > 0) local = file_of(n - 1).flush();
+  if (local.ok() && n > 0) {
+    Result<File*> f = file_of(n - 1);
+    local = f.ok() ? (*f)->flush() : f.status();
+  }
   local = comm::agree(file_.comm(), local);
   segments_.resize(static_cast<size_t>(n));
   if (layout_.multi_file()) member_of_.resize(static_cast<size_t>(n));
@@ -547,7 +581,8 @@ Result<int> Pds::register_variable(const VariableRecord& v) {
 
 Result<Dataset> Pds::open_section(int64_t segment, const VariableRecord& v) {
   const std::string at = section_path(segment, v.name);
-  File& f = file_of(segment);
+  PARIO_ASSIGN_OR_RETURN(File * fp, file_of(segment));
+  File& f = *fp;
   Result<bool> there = f.exists(at);
   Status local = there.status();
   if (there.ok() && !*there) {
@@ -577,7 +612,7 @@ Result<SectionInfo> Pds::section_info(int64_t segment, int variable, int writer)
                                                                                : check_segment(segment)));
   const VariableRecord& v = variables_[static_cast<size_t>(variable)];
   PARIO_ASSIGN_OR_RETURN(Dataset ds, open_section(segment, v));
-  File& sf = file_of(segment);
+  File& sf = **file_of(segment);  // open: open_section just used it
   const std::string at = section_path(segment, v.name);
   SectionInfo info;
   info.ndim = ds.ndim();
@@ -649,7 +684,11 @@ Status Pds::write_ranked(int64_t segment, int variable, ElementType mem_type, in
     local = convert(mem_type, buf, v.word, converted.data(), static_cast<size_t>(words));
     data = converted.data();
   }
-  File& sf = known ? file_of(segment) : file_;
+  // Collective when it opens a member: known is the same on every rank
+  // (the C boundary agreed on the arguments; the records are the same).
+  Result<File*> sfp = known ? file_of(segment) : Result<File*>(&file_);
+  if (local.ok()) local = sfp.status();
+  File& sf = sfp.ok() ? **sfp : file_;
   if (known) {
     Result<bool> there = sf.exists(at);
     if (local.ok()) local = there.status();
@@ -744,7 +783,11 @@ Status Pds::write_global(int64_t segment, int variable, collective::Decompositio
   const bool known = local.ok();
   if (local.ok()) local = check_same_processes(d);
   Result<std::pair<int, Shape>> section = Status(Code::kInternal, "unset");
-  File& sf = known ? file_of(segment) : file_;
+  // Collective when it opens a member: known is the same on every rank
+  // (the C boundary agreed on the arguments; the records are the same).
+  Result<File*> sfp = known ? file_of(segment) : Result<File*>(&file_);
+  if (local.ok()) local = sfp.status();
+  File& sf = sfp.ok() ? **sfp : file_;
   if (known) {
     const VariableRecord& v = variables_[static_cast<size_t>(variable)];
     if (local.ok() && d.file_type() != v.word) {
@@ -818,8 +861,8 @@ Result<std::string> Pds::owner_path(InfoOwner owner, int64_t which) const {
                                             " is not a PARIO_INFO_*");
 }
 
-File& Pds::owner_file(InfoOwner owner, int64_t which) {
-  return owner == InfoOwner::kSegment ? file_of(which) : file_;
+Result<File*> Pds::owner_file(InfoOwner owner, int64_t which) {
+  return owner == InfoOwner::kSegment ? file_of(which) : Result<File*>(&file_);
 }
 
 Status Pds::put_info(InfoOwner owner, int64_t which, const std::string& name, const AttrValue& value) {
@@ -830,7 +873,8 @@ Status Pds::put_info(InfoOwner owner, int64_t which, const std::string& name, co
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
   AttrValue v = value;
   PARIO_RETURN_IF_ERROR(broadcast_value(file_.comm(), &v));
-  File& f = owner_file(owner, which);
+  PARIO_ASSIGN_OR_RETURN(File * fp, owner_file(owner, which));
+  File& f = *fp;
   Status s = f.set_attribute(*at, name, v);
   // The entry file is clean between calls (crash safety, in pds.h).
   if (s.ok() && &f == &file_) s = f.flush();
@@ -842,7 +886,8 @@ Result<AttrValue> Pds::get_info(InfoOwner owner, int64_t which, const std::strin
   Status local = at.status();
   if (local.ok()) local = check_name(name, "info name");
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
-  File& f = owner_file(owner, which);
+  PARIO_ASSIGN_OR_RETURN(File * fp, owner_file(owner, which));
+  File& f = *fp;
   Result<AttrValue> v = f.attribute(*at, name);
   if (!v.ok() && v.status().code() == Code::kNotFound) {
     v = Status(Code::kNotFound, f.path() + ": " + *at + " has no info " + name);
@@ -854,7 +899,8 @@ Result<AttrValue> Pds::get_info(InfoOwner owner, int64_t which, const std::strin
 Result<std::vector<std::string>> Pds::info_names(InfoOwner owner, int64_t which) {
   Result<std::string> at = owner_path(owner, which);
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), at.status()));
-  Result<std::vector<std::string>> names = owner_file(owner, which).attribute_names(*at);
+  PARIO_ASSIGN_OR_RETURN(File * f, owner_file(owner, which));
+  Result<std::vector<std::string>> names = f->attribute_names(*at);
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), names.status()));
   std::vector<std::string> out;
   for (std::string& n : *names) {

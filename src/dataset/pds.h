@@ -250,9 +250,14 @@ class Pds {
   // the last first.
   static Status remove_members(const comm::Comm& comm, const std::string& entry, const std::string& pattern,
                                int64_t from);
-  // The file holding a segment (checked) or an info owner's object.
-  File& file_of(int64_t segment);
-  File& owner_file(InfoOwner owner, int64_t which);
+  // Collective: member k, opened (read-write when the dataset is) when it
+  // is closed; at most kOpenMembers stay open.
+  Result<File*> member(int64_t k);
+  Status keep_open(int64_t k);
+  // Collective: the file holding a segment (checked) or an info owner's
+  // object, opened when it is a closed member.
+  Result<File*> file_of(int64_t segment);
+  Result<File*> owner_file(InfoOwner owner, int64_t which);
   Status check_same_processes(const collective::Decomposition& d) const;
   // Collective: unlinks `path` in f after a failed step (whatever the status).
   void undo(File& f, const std::string& path);
@@ -262,7 +267,12 @@ class Pds {
   File file_;  // the entry file
   FileLayout layout_;
   std::string pattern_;               // multi-file: the member files' name pattern
-  std::vector<File> members_;         // multi-file: member k, open
+  // Multi-file: member k (open or closed). Members are opened on use and
+  // the least recently used beyond kOpenMembers closed (flushed), so a
+  // dataset of many steps holds a few HDF5 files and communicators.
+  static constexpr size_t kOpenMembers = 4;
+  std::vector<File> members_;
+  std::vector<int64_t> open_order_;   // the open members, least recently used first
   std::vector<int64_t> member_of_;    // multi-file: each segment's member
   std::vector<SegmentRecord> segments_;
   std::vector<VariableRecord> variables_;  // by id
