@@ -207,15 +207,19 @@ Status Pds::read_segments(File& f, int64_t first, std::vector<SegmentRecord>* ou
 }
 
 // Member k of this dataset: its marker, its number, then its segments
-// (numbered on from `first`).
-Status Pds::load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out) {
+// (numbered on from `first`). *foreign: the file says it is something
+// else (another marker, another member number), which no crash makes.
+Status Pds::load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign) {
+  *foreign = false;
   Result<AttrValue> marker = f.attribute("/", kFormatAttr);
   if (!marker.ok() || !marker->is_string || marker->text != kMemberFormatName) {
+    *foreign = marker.ok();
     return corrupt(f.path(), "not a member file of a pario dataset (no pario_format \"" +
                                  std::string(kMemberFormatName) + "\")");
   }
   Result<int64_t> number = int_attr(f, "/", kMemberAttr);
   if (!number.ok() || *number != k) {
+    *foreign = number.ok();
     return corrupt(f.path(), "pario_member is not " + std::to_string(k) + " (the file's number in its name)");
   }
   return read_segments(f, first, out);
@@ -236,13 +240,15 @@ Status Pds::open_members() {
     Result<File> f = File::open(comm, at, mode);
     std::vector<SegmentRecord> segs;
     Status local = f.status();
-    if (f.ok()) local = comm::agree(comm, load_member(*f, k, static_cast<int64_t>(segments_.size()), &segs));
+    bool foreign = false;
+    if (f.ok()) local = comm::agree(comm, load_member(*f, k, static_cast<int64_t>(segments_.size()), &segs, &foreign));
     if (!local.ok()) {
       if (f.ok()) (void)f->close();
       // The last member unreadable: a step cut short (a crash while it was
       // written, before its first flush). Its segments are not listed; a
-      // writer removes it, and its time group is written again.
-      const bool torn = k == count - 1 && (local.code() == Code::kCorrupt || local.code() == Code::kIo);
+      // writer removes it, and its time group is written again. A file
+      // that says it is something else is left alone (kCorrupt).
+      const bool torn = k == count - 1 && !foreign && (local.code() == Code::kCorrupt || local.code() == Code::kIo);
       if (!torn) return local;
       if (file_.writable()) {
         Status gone;

@@ -99,7 +99,9 @@
 //     it, possibly unreadable. Opening finds segments 0..k-1; a last member
 //     that does not open or whose records do not read is taken as the step
 //     cut short: read-only it is skipped, read-write it is removed; k is
-//     appended again into a new file of that number.
+//     appended again into a new file of that number. A last member that
+//     reads but says it is something else (another pario_format or member
+//     number) is no crash's doing: kCorrupt, and it is left alone.
 //   - one file: the file is at its last flush, the end of segment k-1,
 //     plus whatever HDF5 wrote of segment k since (raw data into space
 //     allocated past the flushed end of file, which a reopen ignores).
@@ -239,7 +241,7 @@ class Pds {
   Status load();
   // The segment records of a file's /segments, positions first, first+1, ...
   static Status read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out);
-  static Status load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out);
+  static Status load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign);
   // Collective: opens the member files after load() (multi-file).
   Status open_members();
   // Collective: closes every open member file.

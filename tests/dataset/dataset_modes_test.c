@@ -201,6 +201,18 @@ static void damaged_and_bad(void) {
   CHECK(!exists("damaged.000004.h5"));
   CHECK(pario_dataset_file_mode(ds, NULL, NULL, &f) == PARIO_OK && f == 5);
   CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  /* A last "member" that is some other HDF5 file (here a one-file pario
+   * dataset) is no crash's doing: refused, and left alone. */
+  char other[1024];
+  path_of(other, sizeof other, "damaged.000004.h5");
+  pario_dataset_t od = PARIO_DATASET_NULL;
+  CHECK(pario_dataset_create(world, other, PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE, &od) == PARIO_OK);
+  CHECK(pario_dataset_close(&od) == PARIO_OK);
+  CHECK_FAILS(pario_dataset_open(world, path, PARIO_MODE_RDWR, &ds), PARIO_ERR_CORRUPT, "not a member file");
+  CHECK(exists("damaged.000004.h5"));
+  CHECK(pario_group_barrier(world) == PARIO_OK);  /* every rank looked before it goes */
+  if (rank == 0) CHECK(unlink(other) == 0);
+  CHECK(pario_group_barrier(world) == PARIO_OK);
   /* A member before the last damaged: the dataset is damaged. */
   damage("damaged.000001.h5");
   CHECK_FAILS(pario_dataset_open(world, path, PARIO_MODE_READ, &ds), PARIO_ERR_CORRUPT, "damaged.000001.h5");
