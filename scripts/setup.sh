@@ -18,6 +18,9 @@ packages=(
   # netCDF-C's ncdump and ncgen: the independent reader and writer of the
   # netCDF classic files the exodus layer makes (tests/exodus)
   netcdf-bin
+  # HDF5's h5dump: the independent reader of pario's datasets in every
+  # file mode (tests/dataset/h5dump_check.sh; skipped without it)
+  hdf5-tools
   # Debian's serial libexodusii (6.02): the independent reader of pario's
   # Exodus II files (tests/exodus/exodus_check.c)
   libexodusii-dev

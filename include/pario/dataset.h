@@ -23,6 +23,24 @@
  * h5py and h5dump read every file with no pario installed; the layout is
  * in docs/architecture.md ("Datasets") and src/dataset/pds.h.
  *
+ * File modes (PXI), chosen at create (pario_dataset_create_with) and read
+ * back from the file at open: one file; a file per time index; or n time
+ * indices per file. The path given to create and open is always the entry
+ * file; in the multi-file modes the segments live in member files beside
+ * it ("run.h5" -> "run.000000.h5", "run.000001.h5", ...: member k holds
+ * time indices k*n .. k*n+n-1 counted in order from the first), and the
+ * entry file is not written while segments are (only by create, variable
+ * registration and dataset or variable infos).
+ *
+ * Crash safety: the file of a segment is flushed (H5Fflush) when the next
+ * segment is appended and at close. A process killed while segment k is
+ * written leaves segments 0..k-1 readable: in the multi-file modes always
+ * (a member file left unreadable by the crash is dropped at open, and
+ * removed when opened read-write, so segment k can be appended again); in
+ * one file with Debian's HDF5 1.10 as long as HDF5 wrote no metadata of
+ * segment k before the kill, which holds while a segment's metadata fits
+ * HDF5's metadata cache (src/dataset/pds.h says exactly what survives).
+ *
  * Memory types: a variable has a put type (what write calls take) and a
  * get type (what read calls give), both the word type until
  * pario_dataset_variable_set_types changes them (per rank, any time).
@@ -99,6 +117,18 @@ typedef struct pario_dataset_s *pario_dataset_t;
  * string (count = its length in bytes, no NUL inside). */
 #define PARIO_INFO_STRING 256
 
+/* File modes (pario_dataset_create_options.file_mode). */
+#define PARIO_DATASET_ONE_FILE 0       /* every segment in the entry file */
+#define PARIO_DATASET_FILE_PER_STEP 1  /* a member file per time index */
+#define PARIO_DATASET_STEPS_PER_FILE 2 /* steps_per_file time indices per member file */
+
+/* How pario_dataset_create_with lays a dataset out. Zero-initialised it
+ * is one file (what pario_dataset_create makes). */
+typedef struct pario_dataset_create_options {
+  int file_mode;          /* a PARIO_DATASET_* file mode */
+  int64_t steps_per_file; /* _STEPS_PER_FILE: n >= 1; _FILE_PER_STEP: 0 or 1; _ONE_FILE: 0 */
+} pario_dataset_create_options_t;
+
 /* Local: 1 when this build has parallel HDF5 (datasets work), else 0. */
 PARIO_API int pario_dataset_supported(void);
 
@@ -110,12 +140,28 @@ PARIO_API int pario_dataset_supported(void);
  * PARIO_MODE_RDWR may be added. The new dataset is open read-write. */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_create(pario_group_t group, const char *path, int mode,
                                                     pario_dataset_t *dataset_out);
-/* Opens a dataset: mode PARIO_MODE_READ or PARIO_MODE_RDWR. Its
+/* pario_dataset_create with a file mode: options NULL or zeroed is one
+ * file. Options must be the same on every rank (else
+ * PARIO_ERR_INVALID_ARGUMENT on every rank; also for a mode that is not a
+ * PARIO_DATASET_* or a steps_per_file that does not fit it). Replacing
+ * (PARIO_MODE_TRUNCATE) removes the old dataset's member files too. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_create_with(pario_group_t group, const char *path, int mode,
+                                                         const pario_dataset_create_options_t *options,
+                                                         pario_dataset_t *dataset_out);
+/* Local: the dataset's file mode, time indices per member file (0 for one
+ * file) and the number of files it has now (the entry file and its
+ * members). Outputs may be NULL. */
+PARIO_API int pario_dataset_file_mode(pario_dataset_t dataset, int *file_mode_out, int64_t *steps_per_file_out,
+                                      int64_t *files_out);
+/* Opens a dataset: mode PARIO_MODE_READ or PARIO_MODE_RDWR. The file mode
+ * is read from the entry file at path. Its
  * segments and variables are read and checked (PARIO_ERR_CORRUPT for a
  * file that is not a pario dataset or is damaged). */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_open(pario_group_t group, const char *path, int mode,
                                                   pario_dataset_t *dataset_out);
-/* Flushes and closes it; sets *dataset to PARIO_DATASET_NULL. */
+/* Flushes and closes it; sets *dataset to PARIO_DATASET_NULL. Datasets
+ * still open at pario_finalize are closed there (flushed), in the order
+ * they were made. */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_close(pario_dataset_t *dataset);
 
 /* ---- segments ---- */
@@ -143,8 +189,10 @@ PARIO_API int pario_dataset_segment_find_index(pario_dataset_t dataset, int kind
 PARIO_API int pario_dataset_segment_find_time(pario_dataset_t dataset, int kind, double time_value,
                                               int64_t *segment_out);
 /* Erases every segment after last_kept (-1: every segment), with their
- * sections and infos. Variables stay registered. The file does not
- * shrink (HDF5 does not give space back; h5repack writes a compact copy). */
+ * sections and infos. Variables stay registered. In the multi-file modes
+ * the member files holding only erased segments are removed; a file that
+ * keeps some does not shrink (HDF5 does not give space back; h5repack
+ * writes a compact copy). */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_truncate(pario_dataset_t dataset, int64_t last_kept);
 
 /* ---- variables ---- */

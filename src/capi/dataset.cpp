@@ -12,15 +12,18 @@
 // alike and without communicating, so a program can test for it.
 #include "pario/dataset.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "capi/boundary.h"
+#include "capi/runtime.h"
 #include "pario/file.h"
 #include "pario/status.h"
 
@@ -32,7 +35,6 @@
 #include "capi/decomp_handles.h"
 #include "capi/handles.h"
 #include "capi/options.h"
-#include "capi/runtime.h"
 #include "collective/layout.h"
 #include "dataset/pds.h"
 #else
@@ -74,6 +76,14 @@ HandleTable<DatasetHandle>& datasets() {
   return *t;
 }
 
+// Every dataset handle made, in order, for pario_finalize to close those
+// the program left open (close_leftover_datasets).
+std::mutex made_mu;
+std::vector<uint64_t>& made_ids() {
+  static auto* v = new std::vector<uint64_t>();
+  return *v;
+}
+
 DatasetHandle* entry_dataset(Entry& e, pario_dataset_t d) { return entry_object(e, datasets(), d, "dataset"); }
 
 // A dataset just created or opened (collectively) gets its handle.
@@ -88,7 +98,47 @@ Status publish(Result<std::unique_ptr<Pds>> pds, std::shared_ptr<const comm::Gro
     return Status(Code::kNoMemory, "too many open datasets");
   }
   *out = handle_of<pario_dataset_t>(id);
+  std::lock_guard<std::mutex> lock(made_mu);
+  std::vector<uint64_t>& made = made_ids();
+  if (made.size() >= 64) {  // forget those closed already
+    made.erase(std::remove_if(made.begin(), made.end(), [](uint64_t x) { return datasets().find(x) == nullptr; }),
+               made.end());
+  }
+  made.push_back(id);
   return Status::Ok();
+}
+
+// The create options, checked.
+Result<dataset::FileLayout> layout_of(const pario_dataset_create_options_t* o) {
+  if (!o) return dataset::FileLayout{};
+  Result<dataset::FileLayout> l = dataset::make_layout(o->file_mode, o->steps_per_file);
+  if (!l.ok()) return invalid("options: " + l.status().message());
+  return l;
+}
+
+int create_dataset(const char* call, pario_group_t group, const char* path, int mode,
+                   const pario_dataset_create_options_t* options, pario_dataset_t* dataset_out) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    entry_group(e, group);
+    if (!path || !*path) e.check(invalid("path is null or empty"));
+    if (!dataset_out) e.check(invalid("dataset_out is null"));
+    const int base = mode & ~PARIO_MODE_RDWR;
+    const bool exclusive = base == (PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE);
+    if (!exclusive && base != (PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE)) {
+      e.check(invalid("mode " + std::to_string(mode) +
+                      " is not PARIO_MODE_CREATE with PARIO_MODE_EXCLUSIVE or PARIO_MODE_TRUNCATE"));
+    }
+    Result<dataset::FileLayout> layout = layout_of(options);
+    e.check(layout);
+    if (path) e.args().add("path", path);
+    e.args().add("mode", mode);
+    if (options) e.args().add("file_mode", options->file_mode).add("steps_per_file", options->steps_per_file);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
+    Result<std::unique_ptr<Pds>> pds = Pds::create(g->comm_object(), path, !exclusive, *layout);
+    return publish(std::move(pds), g, dataset_out);
+  });
 }
 
 // The dataset of a call naming a segment and a variable, both checked.
@@ -221,6 +271,31 @@ Status find_segment(pario_dataset_t dataset, int kind, int64_t* segment_out, Fin
 }  // namespace
 }  // namespace pario::capi
 
+namespace pario::capi {
+
+Status close_leftover_datasets() {
+#if PARIO_HAVE_HDF5
+  std::vector<uint64_t> all;
+  {
+    std::lock_guard<std::mutex> lock(made_mu);
+    all.swap(made_ids());
+  }
+  Status first;
+  for (uint64_t id : all) {
+    // Every rank of a dataset's group made it and left it open alike.
+    std::shared_ptr<DatasetHandle> h = datasets().remove(id);
+    if (!h) continue;
+    const Status s = h->pds->close();
+    if (first.ok() && !s.ok()) first = Status(s.code(), "closing a dataset left open: " + s.message());
+  }
+  return first;
+#else
+  return Status::Ok();
+#endif
+}
+
+}  // namespace pario::capi
+
 using namespace pario;        // NOLINT: this file is the C boundary
 using namespace pario::capi;  // NOLINT
 
@@ -247,23 +322,30 @@ int pario_dataset_even_split(int64_t items, int parts, int part, int64_t* start_
 #endif
 
 int pario_dataset_create(pario_group_t group, const char* path, int mode, pario_dataset_t* dataset_out) {
-  PARIO_DATASET_BODY("pario_dataset_create", {
-    Entry e("pario_dataset_create");
-    entry_group(e, group);
-    if (!path || !*path) e.check(invalid("path is null or empty"));
-    if (!dataset_out) e.check(invalid("dataset_out is null"));
-    const int base = mode & ~PARIO_MODE_RDWR;
-    const bool exclusive = base == (PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE);
-    if (!exclusive && base != (PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE)) {
-      e.check(invalid("mode " + std::to_string(mode) +
-                      " is not PARIO_MODE_CREATE with PARIO_MODE_EXCLUSIVE or PARIO_MODE_TRUNCATE"));
-    }
-    if (path) e.args().add("path", path);
-    e.args().add("mode", mode);
-    PARIO_RETURN_IF_ERROR(e.agree());
-    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
-    Result<std::unique_ptr<Pds>> pds = Pds::create(g->comm_object(), path, !exclusive);
-    return publish(std::move(pds), g, dataset_out);
+#if PARIO_HAVE_HDF5
+  return create_dataset("pario_dataset_create", group, path, mode, nullptr, dataset_out);
+#else
+  return no_hdf5("pario_dataset_create");
+#endif
+}
+
+int pario_dataset_create_with(pario_group_t group, const char* path, int mode,
+                              const pario_dataset_create_options_t* options, pario_dataset_t* dataset_out) {
+#if PARIO_HAVE_HDF5
+  return create_dataset("pario_dataset_create_with", group, path, mode, options, dataset_out);
+#else
+  return no_hdf5("pario_dataset_create_with");
+#endif
+}
+
+int pario_dataset_file_mode(pario_dataset_t dataset, int* file_mode_out, int64_t* steps_per_file_out,
+                            int64_t* files_out) {
+  PARIO_DATASET_BODY("pario_dataset_file_mode", {
+    PARIO_ASSIGN_OR_RETURN(DatasetHandle * h, live(datasets(), dataset, "dataset"));
+    if (file_mode_out) *file_mode_out = static_cast<int>(h->pds->layout().mode);
+    if (steps_per_file_out) *steps_per_file_out = h->pds->layout().steps_per_file;
+    if (files_out) *files_out = h->pds->file_count();
+    return Status::Ok();
   });
 }
 

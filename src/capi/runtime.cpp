@@ -137,8 +137,11 @@ int pario_finalize(void) {
   return guarded("pario_finalize", [&]() -> Status {
     Runtime& rt = runtime();
     if (!rt.up) return Status::Ok();
-    // Windows go before MPI does: nothing left in shared memory.
-    Status st = close_leftovers();
+    // Datasets first (HDF5 holds MPI files and communicators), then
+    // windows, before MPI goes: nothing left open or in shared memory.
+    Status st = close_leftover_datasets();
+    const Status arrays = close_leftovers();
+    if (st.ok()) st = arrays;
     Status ram = file::fim::stop();  // RAM files still there go to disk
     if (st.ok()) st = ram;
     Result<const Config*> cfg = config();  // pario_init parsed it

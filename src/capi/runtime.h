@@ -24,4 +24,9 @@ comm::Group* entry_group(Entry& e, pario_group_t group);
 // left open, in creation order (implemented in array.cpp).
 Status close_leftovers();
 
+// Collective (pario_finalize): closes (flushes) the datasets the program
+// left open, in creation order (implemented in dataset.cpp; nothing
+// without parallel HDF5).
+Status close_leftover_datasets();
+
 }  // namespace pario::capi

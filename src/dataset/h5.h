@@ -110,6 +110,8 @@ class File {
 
   const std::string& path() const { return path_; }
   bool writable() const { return writable_; }
+  // False once close() ran (or for a File never opened); path() stays.
+  bool is_open() const { return state_ != nullptr; }
   const comm::Comm& comm() const;
 
   // Lockstep calls on groups, links and attributes. Every rank of the file

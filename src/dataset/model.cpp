@@ -139,6 +139,119 @@ Result<VariableRecord> make_variable(const std::string& name, int item_kind, con
   return v;
 }
 
+namespace {
+// By FilesMode value.
+constexpr const char* kFileModeNames[] = {"one_file", "file_per_step", "steps_per_file"};
+}  // namespace
+
+const char* file_mode_name(FilesMode m) { return kFileModeNames[static_cast<int>(m)]; }
+
+std::optional<FilesMode> parse_file_mode(const std::string& s) {
+  for (int m = 0; m < 3; ++m) {
+    if (s == kFileModeNames[m]) return static_cast<FilesMode>(m);
+  }
+  return std::nullopt;
+}
+
+// A file of a million steps is a mistake; the bound keeps member numbers
+// within the six digits of the name pattern's usual width and any product
+// in range.
+constexpr int64_t kMaxStepsPerFile = int64_t{1} << 40;
+
+Result<FileLayout> make_layout(int mode, int64_t steps_per_file, Code code) {
+  FileLayout l;
+  switch (mode) {
+    case static_cast<int>(FilesMode::kOneFile):
+      if (steps_per_file != 0) {
+        return Status(code, "steps_per_file " + std::to_string(steps_per_file) + " with one file (0 there)");
+      }
+      return l;
+    case static_cast<int>(FilesMode::kFilePerStep):
+      if (steps_per_file != 0 && steps_per_file != 1) {
+        return Status(code, "steps_per_file " + std::to_string(steps_per_file) + " with a file per step (0 or 1)");
+      }
+      l.mode = FilesMode::kFilePerStep;
+      l.steps_per_file = 1;
+      return l;
+    case static_cast<int>(FilesMode::kStepsPerFile):
+      if (steps_per_file < 1 || steps_per_file > kMaxStepsPerFile) {
+        return Status(code, "steps_per_file " + std::to_string(steps_per_file) + " is not in 1..2^40");
+      }
+      l.mode = FilesMode::kStepsPerFile;
+      l.steps_per_file = steps_per_file;
+      return l;
+    default: break;
+  }
+  return Status(code, "file mode " + std::to_string(mode) + " is not a PARIO_DATASET_* file mode");
+}
+
+std::vector<int64_t> members_of(const std::vector<SegmentRecord>& segments, const FileLayout& layout) {
+  std::vector<int64_t> out;
+  if (!layout.multi_file()) return out;
+  int64_t group = -1;
+  for (size_t i = 0; i < segments.size(); ++i) {
+    if (i == 0 || segments[i].time_index != segments[i - 1].time_index) ++group;
+    out.push_back(group / layout.steps_per_file);
+  }
+  return out;
+}
+
+int64_t member_of_next(const std::vector<SegmentRecord>& existing, int64_t time_index, const FileLayout& layout) {
+  if (!layout.multi_file()) return 0;
+  int64_t groups = 0;  // time groups before the new segment's
+  for (size_t i = 0; i < existing.size(); ++i) {
+    if (i == 0 || existing[i].time_index != existing[i - 1].time_index) ++groups;
+  }
+  if (!existing.empty() && existing.back().time_index == time_index) --groups;  // it joins the last group
+  return groups / layout.steps_per_file;
+}
+
+namespace {
+constexpr const char* kMemberSuffix = ".%06d.h5";
+}
+
+std::string member_pattern(const std::string& entry_path) {
+  const size_t slash = entry_path.rfind('/');
+  std::string name = slash == std::string::npos ? entry_path : entry_path.substr(slash + 1);
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, ".h5") == 0) name.resize(name.size() - 3);
+  std::string escaped;  // a '%' in the name is literal for printf
+  for (char c : name) escaped += c == '%' ? std::string("%%") : std::string(1, c);
+  return escaped + kMemberSuffix;
+}
+
+Status check_member_pattern(const std::string& pattern) {
+  const std::string suffix = kMemberSuffix;
+  bool good = pattern.size() > suffix.size() && pattern.size() <= 255 &&
+              pattern.compare(pattern.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+              pattern.find('/') == std::string::npos && pattern.find('\0') == std::string::npos;
+  const std::string stem = good ? pattern.substr(0, pattern.size() - suffix.size()) : "";
+  for (size_t i = 0; good && i < stem.size(); ++i) {
+    if (stem[i] == '%') good = i + 1 < stem.size() && stem[++i] == '%';
+  }
+  if (!good) return Status(Code::kCorrupt, "member pattern \"" + pattern + "\" is not <name>" + suffix);
+  return Status::Ok();
+}
+
+std::string member_path(const std::string& entry_path, const std::string& pattern, int64_t k) {
+  const size_t slash = entry_path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : entry_path.substr(0, slash + 1);
+  std::string name;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == '%') {
+      name += '%';
+      ++i;
+    } else if (pattern.compare(i, 4, "%06d") == 0) {
+      char digits[32];
+      std::snprintf(digits, sizeof digits, "%06lld", static_cast<long long>(k));
+      name += digits;
+      i += 3;
+    } else {
+      name += pattern[i];
+    }
+  }
+  return dir + name;
+}
+
 std::string segment_path(int64_t position) {
   char name[48];
   std::snprintf(name, sizeof name, "%s/%08lld", kSegmentsGroup, static_cast<long long>(position));

@@ -76,6 +76,38 @@ constexpr int64_t kMaxItemWords = int64_t{1} << 20;
 Result<VariableRecord> make_variable(const std::string& name, int item_kind, const int64_t* item_dims,
                                      int word_type);
 
+// File modes (PXI; the values are the C API's PARIO_DATASET_*): one file;
+// a file per time index; n time indices per file. In the multi-file modes
+// the entry file holds the dataset's records and member file k holds the
+// segments of time groups [k*n, (k+1)*n): a time group is one time index
+// (a topology and a state segment of one index share it), numbered in
+// order from 0. The layout is in dataset/pds.h.
+enum class FilesMode : int { kOneFile = 0, kFilePerStep = 1, kStepsPerFile = 2 };
+struct FileLayout {
+  FilesMode mode = FilesMode::kOneFile;
+  int64_t steps_per_file = 0;  // multi-file: n >= 1 (file per step: 1); one file: 0
+  bool multi_file() const { return mode != FilesMode::kOneFile; }
+};
+const char* file_mode_name(FilesMode m);  // "one_file", "file_per_step", "steps_per_file"
+std::optional<FilesMode> parse_file_mode(const std::string& s);
+// A checked layout from the C API's values: steps_per_file 0 (or 1) for a
+// file per step, >= 1 for n per file, 0 for one file. kInvalidArgument
+// naming what is wrong (`code` kCorrupt for values read from a file).
+Result<FileLayout> make_layout(int mode, int64_t steps_per_file, Code code = Code::kInvalidArgument);
+// The member file of every segment (multi-file layouts; empty for one file).
+std::vector<int64_t> members_of(const std::vector<SegmentRecord>& segments, const FileLayout& layout);
+// The member file a segment at time_index appended after `existing` goes to.
+int64_t member_of_next(const std::vector<SegmentRecord>& existing, int64_t time_index, const FileLayout& layout);
+// The member files' printf pattern for an entry file name (its last path
+// component): "run.h5" -> "run.%06d.h5", "run" -> "run.%06d.h5". Member k
+// is that pattern with k, in the entry file's directory.
+std::string member_pattern(const std::string& entry_path);
+// Whether a pattern read from a file is one member_pattern makes (a file
+// name, no '/', one "%06d" before ".h5", nothing else for printf): kCorrupt.
+Status check_member_pattern(const std::string& pattern);
+// Member k's path: the pattern with k, in the entry's directory.
+std::string member_path(const std::string& entry_path, const std::string& pattern, int64_t k);
+
 // Names of variables and infos: 1 to 255 bytes, no '/' and no NUL, not
 // "." or "..", and not starting with "pario_" (pario's own attributes).
 // `what` names the argument for the message.

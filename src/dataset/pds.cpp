@@ -36,6 +36,11 @@ namespace {
 constexpr const char* kFormatAttr = "pario_format";
 constexpr const char* kVersionAttr = "pario_format_version";
 constexpr const char* kReserved = "pario_";
+constexpr const char* kModeAttr = "pario_file_mode";
+constexpr const char* kStepsAttr = "pario_steps_per_file";
+constexpr const char* kPatternAttr = "pario_member_pattern";
+constexpr const char* kMemberAttr = "pario_member";
+constexpr const char* kEntryAttr = "pario_entry";
 
 // Moves the flat word range [begin, end) of a dataset (C order) between
 // it and buf (words of the dataset's type, native), one hyperslab per box.
@@ -95,7 +100,8 @@ Status broadcast_value(const comm::Comm& comm, AttrValue* v) {
 
 Pds::~Pds() = default;
 
-Result<std::unique_ptr<Pds>> Pds::create(const comm::Comm& comm, const std::string& path, bool replace) {
+Result<std::unique_ptr<Pds>> Pds::create(const comm::Comm& comm, const std::string& path, bool replace,
+                                         const FileLayout& layout) {
   if (replace) {
     // Only a pario dataset is replaced: rank 0 asks whether there is a
     // file, and all open it to read its marker.
@@ -120,15 +126,28 @@ Result<std::unique_ptr<Pds>> Pds::create(const comm::Comm& comm, const std::stri
                                           ": a file that is not HDF5 is there; it is not replaced");
       }
       PARIO_RETURN_IF_ERROR(local);
+      // The old dataset's member files go too (none for one file).
+      PARIO_RETURN_IF_ERROR(remove_members(comm, path, member_pattern(path), 0));
     }
   }
   PARIO_ASSIGN_OR_RETURN(File f, File::open(comm, path, replace ? FileMode::kCreateTruncate
                                                                  : FileMode::kCreateExclusive));
   std::unique_ptr<Pds> p(new Pds(std::move(f)));
+  p->layout_ = layout;
   File& file = p->file_;
   Status local = file.set_attribute("/", kFormatAttr, AttrValue::string(kFormatName));
-  if (local.ok()) local = file.set_attribute("/", kVersionAttr, AttrValue::int64(kFormatVersion));
-  if (local.ok()) local = file.create_group(kSegmentsGroup);
+  // One file keeps version 1 (what earlier pario reads); the multi-file
+  // layouts are version 2, which an earlier pario refuses as newer.
+  const int64_t version = layout.multi_file() ? kFormatVersion : 1;
+  if (local.ok()) local = file.set_attribute("/", kVersionAttr, AttrValue::int64(version));
+  if (layout.multi_file()) {
+    p->pattern_ = member_pattern(path);
+    if (local.ok()) local = file.set_attribute("/", kModeAttr, AttrValue::string(file_mode_name(layout.mode)));
+    if (local.ok()) local = file.set_attribute("/", kStepsAttr, AttrValue::int64(layout.steps_per_file));
+    if (local.ok()) local = file.set_attribute("/", kPatternAttr, AttrValue::string(p->pattern_));
+  } else if (local.ok()) {
+    local = file.create_group(kSegmentsGroup);
+  }
   if (local.ok()) local = file.create_group(kVariablesGroup);
   if (local.ok()) local = file.flush();
   local = comm::agree(file.comm(), local);
@@ -143,11 +162,165 @@ Result<std::unique_ptr<Pds>> Pds::open(const comm::Comm& comm, const std::string
   PARIO_ASSIGN_OR_RETURN(File f, File::open(comm, path, writable ? FileMode::kReadWrite : FileMode::kReadOnly));
   std::unique_ptr<Pds> p(new Pds(std::move(f)));
   Status local = comm::agree(p->file_.comm(), p->load());
+  if (local.ok() && p->layout_.multi_file()) local = p->open_members();
   if (!local.ok()) {
+    (void)p->close_members();
     (void)p->file_.close();
     return local;
   }
   return p;
+}
+
+Status Pds::read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out) {
+  const std::string& path = f.path();
+  Result<std::vector<std::string>> names = f.links(kSegmentsGroup);
+  if (!names.ok()) return as_corrupt(names.status());
+  // Name order is position order up to 10^8 segments (eight digits);
+  // beyond, "100000000" sorts before "99999999": order by the number.
+  std::vector<std::pair<int64_t, std::string>> numbered;
+  for (const std::string& name : *names) {
+    const std::optional<int64_t> pos = parse_segment_name(name);
+    numbered.emplace_back(pos ? *pos : -1, name);
+  }
+  std::sort(numbered.begin(), numbered.end());
+  for (size_t i = 0; i < numbered.size(); ++i) {
+    const auto& [pos, name] = numbered[i];
+    if (pos != first + static_cast<int64_t>(i)) {
+      return corrupt(path, std::string(kSegmentsGroup) + "/" + name + " where segment " +
+                               std::to_string(first + static_cast<int64_t>(i)) +
+                               " should be (segments are numbered 0, 1, ... with none missing)");
+    }
+    const std::string at = segment_path(pos);
+    Result<std::string> kind = string_attr(f, at, "pario_kind");
+    Result<int64_t> index = int_attr(f, at, "pario_time_index");
+    Result<AttrValue> value = f.attribute(at, "pario_time_value");
+    if (!kind.ok()) return as_corrupt(kind.status());
+    if (!index.ok()) return as_corrupt(index.status());
+    if (!value.ok()) return as_corrupt(value.status());
+    Result<double> t = value->as_double(path + ": " + at + " attribute pario_time_value");
+    if (!t.ok()) return t.status();
+    const std::optional<SegmentKind> k = parse_segment_kind(*kind);
+    if (!k) return corrupt(path, at + ": pario_kind \"" + *kind + "\" is neither topology nor state");
+    out->push_back(SegmentRecord{*k, *index, *t});
+  }
+  return Status::Ok();
+}
+
+// Member k of this dataset: its marker, its number, then its segments
+// (numbered on from `first`). *foreign: the file says it is something
+// else (another marker, another member number), which no crash makes.
+Status Pds::load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign) {
+  *foreign = false;
+  Result<AttrValue> marker = f.attribute("/", kFormatAttr);
+  if (!marker.ok() || !marker->is_string || marker->text != kMemberFormatName) {
+    *foreign = marker.ok();
+    return corrupt(f.path(), "not a member file of a pario dataset (no pario_format \"" +
+                                 std::string(kMemberFormatName) + "\")");
+  }
+  Result<int64_t> number = int_attr(f, "/", kMemberAttr);
+  if (!number.ok() || *number != k) {
+    *foreign = number.ok();
+    return corrupt(f.path(), "pario_member is not " + std::to_string(k) + " (the file's number in its name)");
+  }
+  return read_segments(f, first, out);
+}
+
+Status Pds::open_members() {
+  const comm::Comm& comm = file_.comm();
+  // Rank 0 counts the member files (0, 1, ... up to the first missing).
+  int64_t count = 0;
+  if (comm.rank() == 0) {
+    while (::access(member_path(file_.path(), pattern_, count).c_str(), F_OK) == 0) ++count;
+  }
+  int rc = MPI_Bcast(&count, 1, MPI_INT64_T, 0, comm.get());
+  if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Bcast");
+  const FileMode mode = file_.writable() ? FileMode::kReadWrite : FileMode::kReadOnly;
+  for (int64_t k = 0; k < count; ++k) {
+    const std::string at = member_path(file_.path(), pattern_, k);
+    Result<File> f = File::open(comm, at, mode);
+    std::vector<SegmentRecord> segs;
+    Status local = f.status();
+    bool foreign = false;
+    if (f.ok()) local = comm::agree(comm, load_member(*f, k, static_cast<int64_t>(segments_.size()), &segs, &foreign));
+    if (!local.ok()) {
+      if (f.ok()) (void)f->close();
+      // The last member unreadable: a step cut short (a crash while it was
+      // written, before its first flush). Its segments are not listed; a
+      // writer removes it, and its time group is written again. A file
+      // that says it is something else is left alone (kCorrupt).
+      const bool torn = k == count - 1 && !foreign && (local.code() == Code::kCorrupt || local.code() == Code::kIo);
+      if (!torn) return local;
+      if (file_.writable()) {
+        Status gone;
+        if (comm.rank() == 0 && ::unlink(at.c_str()) != 0) gone = errno_status(errno, "dataset::Pds::open: unlink " + at);
+        PARIO_RETURN_IF_ERROR(comm::agree(comm, gone));
+      }
+      break;
+    }
+    for (const SegmentRecord& s : segs) {
+      segments_.push_back(s);
+      member_of_.push_back(k);
+    }
+    members_.push_back(std::move(f).value());
+    PARIO_RETURN_IF_ERROR(keep_open(k));
+  }
+  Status order = check_order(segments_);
+  if (!order.ok()) return corrupt(file_.path(), order.message());
+  if (members_of(segments_, layout_) != member_of_) {
+    return corrupt(file_.path(), "a member file holds segments of another file's time indices (" +
+                                     std::to_string(layout_.steps_per_file) + " time indices per file)");
+  }
+  return Status::Ok();
+}
+
+Status Pds::close_members() {
+  Status first;
+  while (!members_.empty()) {
+    const Status s = members_.back().close();  // Ok when closed already
+    if (first.ok()) first = s;
+    members_.pop_back();
+  }
+  open_order_.clear();
+  return first;
+}
+
+// Member k was just opened: it joins the open ones, and the least recently
+// used beyond kOpenMembers is closed (flushed). Every rank makes the same
+// calls in the same order, so the same members are open everywhere.
+Status Pds::keep_open(int64_t k) {
+  open_order_.erase(std::remove(open_order_.begin(), open_order_.end(), k), open_order_.end());
+  open_order_.push_back(k);
+  while (open_order_.size() > kOpenMembers) {
+    const int64_t oldest = open_order_.front();
+    open_order_.erase(open_order_.begin());
+    PARIO_RETURN_IF_ERROR(members_[static_cast<size_t>(oldest)].close());
+  }
+  return Status::Ok();
+}
+
+Result<File*> Pds::member(int64_t k) {
+  File& m = members_[static_cast<size_t>(k)];
+  if (!m.is_open()) {
+    const FileMode mode = file_.writable() ? FileMode::kReadWrite : FileMode::kReadOnly;
+    PARIO_ASSIGN_OR_RETURN(m, File::open(file_.comm(), member_path(file_.path(), pattern_, k), mode));
+  }
+  PARIO_RETURN_IF_ERROR(keep_open(k));
+  return &m;
+}
+
+Status Pds::remove_members(const comm::Comm& comm, const std::string& entry, const std::string& pattern,
+                           int64_t from) {
+  // Rank 0 unlinks them, the last first: a crash midway leaves a prefix.
+  Status local;
+  if (comm.rank() == 0) {
+    int64_t end = from;
+    while (::access(member_path(entry, pattern, end).c_str(), F_OK) == 0) ++end;
+    for (int64_t k = end - 1; k >= from && local.ok(); --k) {
+      const std::string at = member_path(entry, pattern, k);
+      if (::unlink(at.c_str()) != 0) local = errno_status(errno, "dataset::Pds: unlink " + at);
+    }
+  }
+  return comm::agree(comm, local);
 }
 
 Status Pds::load() {
@@ -166,40 +339,32 @@ Status Pds::load() {
   }
   if (*version < 1) return corrupt(path, "pario_format_version " + std::to_string(*version));
 
-  Result<std::vector<std::string>> names = f.links(kSegmentsGroup);
-  if (!names.ok()) return as_corrupt(names.status());
   segments_.clear();
-  // Name order is position order up to 10^8 segments (eight digits);
-  // beyond, "100000000" sorts before "99999999": order by the number.
-  std::vector<std::pair<int64_t, std::string>> numbered;
-  for (const std::string& name : *names) {
-    const std::optional<int64_t> pos = parse_segment_name(name);
-    numbered.emplace_back(pos ? *pos : -1, name);
-  }
-  std::sort(numbered.begin(), numbered.end());
-  for (size_t i = 0; i < numbered.size(); ++i) {
-    const auto& [pos, name] = numbered[i];
-    if (pos != static_cast<int64_t>(i)) {
-      return corrupt(path, std::string(kSegmentsGroup) + "/" + name + " where segment " + std::to_string(i) +
-                               " should be (segments are numbered 0, 1, ... with none missing)");
+  member_of_.clear();
+  if (*version >= 2) {
+    Result<std::string> mode = string_attr(f, "/", kModeAttr);
+    Result<int64_t> steps = int_attr(f, "/", kStepsAttr);
+    Result<std::string> pattern = string_attr(f, "/", kPatternAttr);
+    if (!mode.ok() || !steps.ok() || !pattern.ok()) {
+      return corrupt(path, "a version 2 dataset without its file mode (pario_file_mode, pario_steps_per_file, "
+                           "pario_member_pattern)");
     }
-    const std::string at = segment_path(pos);
-    Result<std::string> kind = string_attr(f, at, "pario_kind");
-    Result<int64_t> index = int_attr(f, at, "pario_time_index");
-    Result<AttrValue> value = f.attribute(at, "pario_time_value");
-    if (!kind.ok()) return as_corrupt(kind.status());
-    if (!index.ok()) return as_corrupt(index.status());
-    if (!value.ok()) return as_corrupt(value.status());
-    Result<double> t = value->as_double(path + ": " + at + " attribute pario_time_value");
-    if (!t.ok()) return t.status();
-    const std::optional<SegmentKind> k = parse_segment_kind(*kind);
-    if (!k) return corrupt(path, at + ": pario_kind \"" + *kind + "\" is neither topology nor state");
-    segments_.push_back(SegmentRecord{*k, *index, *t});
+    const std::optional<FilesMode> m = parse_file_mode(*mode);
+    if (!m) return corrupt(path, "pario_file_mode \"" + *mode + "\" is none of pario's");
+    Result<FileLayout> layout = make_layout(static_cast<int>(*m), *steps, Code::kCorrupt);
+    if (!layout.ok()) return corrupt(path, layout.status().message());
+    Status p = check_member_pattern(*pattern);
+    if (!p.ok()) return corrupt(path, p.message());
+    layout_ = *layout;
+    pattern_ = *pattern;
   }
-  Status order = check_order(segments_);
-  if (!order.ok()) return corrupt(path, order.message());
+  if (!layout_.multi_file()) {
+    PARIO_RETURN_IF_ERROR(read_segments(f, 0, &segments_));
+    Status order = check_order(segments_);
+    if (!order.ok()) return corrupt(path, order.message());
+  }
 
-  names = f.links(kVariablesGroup);
+  Result<std::vector<std::string>> names = f.links(kVariablesGroup);
   if (!names.ok()) return as_corrupt(names.status());
   variables_.assign(names->size(), VariableRecord{});
   std::vector<bool> seen(names->size(), false);
@@ -237,9 +402,19 @@ Status Pds::load() {
 
 Status Pds::close() {
   Status local = file_.writable() ? file_.flush() : Status::Ok();
+  for (File& m : members_) {
+    if (local.ok() && m.is_open() && m.writable()) local = m.flush();
+  }
   local = comm::agree(file_.comm(), local);
+  const Status members = close_members();
   const Status closed = file_.close();
+  if (local.ok()) local = members;
   return local.ok() ? closed : local;
+}
+
+Result<File*> Pds::file_of(int64_t segment) {
+  if (!layout_.multi_file()) return &file_;
+  return member(member_of_[static_cast<size_t>(segment)]);
 }
 
 std::optional<int> Pds::find_variable(const std::string& name) const {
@@ -271,12 +446,12 @@ Status Pds::check_writable() const {
   return Status::Ok();
 }
 
-void Pds::undo(const std::string& path) {
+void Pds::undo(File& f, const std::string& path) {
   // Every rank made the same calls, so either all have the link or none.
-  Result<bool> there = file_.exists(path);
+  Result<bool> there = f.exists(path);
   Status local = there.status();
-  if (there.ok() && *there) local = file_.remove(path);
-  (void)comm::agree(file_.comm(), local);
+  if (there.ok() && *there) local = f.remove(path);
+  (void)comm::agree(f.comm(), local);
 }
 
 Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double time_value) {
@@ -284,18 +459,57 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
   if (local.ok()) local = check_append(segments_, kind, time_index, time_value);
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
   const int64_t position = static_cast<int64_t>(segments_.size());
+  // The last segment ends here: its file is flushed, so a crash from now
+  // on finds it whole (crash safety, in pds.h).
+  if (position > 0) {
+    File& last = layout_.multi_file() ? members_[static_cast<size_t>(member_of_.back())] : file_;
+    if (last.is_open()) PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), last.flush()));  // closed: flushed
+  }
+  const int64_t target = member_of_next(segments_, time_index, layout_);
+  if (layout_.multi_file() && target == static_cast<int64_t>(members_.size())) {
+    PARIO_RETURN_IF_ERROR(make_member(target));
+  } else if (layout_.multi_file() && target > static_cast<int64_t>(members_.size())) {
+    return Status(Code::kInternal, "dataset::Pds::append_segment: member " + std::to_string(target) + " after " +
+                                       std::to_string(members_.size()) + " files");
+  }
+  PARIO_ASSIGN_OR_RETURN(File * fp, layout_.multi_file() ? member(target) : Result<File*>(&file_));
+  File& f = *fp;
   const std::string at = segment_path(position);
-  local = file_.create_group(at);
-  if (local.ok()) local = file_.set_attribute(at, "pario_kind", AttrValue::string(segment_kind_name(kind)));
-  if (local.ok()) local = file_.set_attribute(at, "pario_time_index", AttrValue::int64(time_index));
-  if (local.ok()) local = file_.set_attribute(at, "pario_time_value", AttrValue::float64(time_value));
+  local = f.create_group(at);
+  if (local.ok()) local = f.set_attribute(at, "pario_kind", AttrValue::string(segment_kind_name(kind)));
+  if (local.ok()) local = f.set_attribute(at, "pario_time_index", AttrValue::int64(time_index));
+  if (local.ok()) local = f.set_attribute(at, "pario_time_value", AttrValue::float64(time_value));
   local = comm::agree(file_.comm(), local);
   if (!local.ok()) {
-    undo(at);
+    undo(f, at);
     return local;
   }
   segments_.push_back(SegmentRecord{kind, time_index, time_value});
+  if (layout_.multi_file()) member_of_.push_back(target);
   return position;
+}
+
+Status Pds::make_member(int64_t k) {
+  // Replaces a leftover of that name (a crashed step's, or an orphan
+  // after a gap): its time group is written anew.
+  const std::string at = member_path(file_.path(), pattern_, k);
+  PARIO_ASSIGN_OR_RETURN(File f, File::open(file_.comm(), at, FileMode::kCreateTruncate));
+  const size_t slash = file_.path().rfind('/');
+  const std::string entry = slash == std::string::npos ? file_.path() : file_.path().substr(slash + 1);
+  Status local = f.set_attribute("/", kFormatAttr, AttrValue::string(kMemberFormatName));
+  if (local.ok()) local = f.set_attribute("/", kVersionAttr, AttrValue::int64(kFormatVersion));
+  if (local.ok()) local = f.set_attribute("/", kMemberAttr, AttrValue::int64(k));
+  if (local.ok()) local = f.set_attribute("/", kEntryAttr, AttrValue::string(entry));
+  if (local.ok()) local = f.create_group(kSegmentsGroup);
+  if (local.ok()) local = f.flush();
+  local = comm::agree(file_.comm(), local);
+  if (!local.ok()) {
+    (void)f.close();
+    (void)remove_members(file_.comm(), file_.path(), pattern_, k);
+    return local;
+  }
+  members_.push_back(std::move(f));
+  return keep_open(k);
 }
 
 Status Pds::truncate(int64_t last_kept) {
@@ -305,14 +519,37 @@ Status Pds::truncate(int64_t last_kept) {
                                                std::to_string(static_cast<int64_t>(segments_.size()) - 1));
   }
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
-  // The last first: a failure midway leaves segments 0..k, still in order.
   int64_t n = static_cast<int64_t>(segments_.size());
+  if (layout_.multi_file()) {
+    // Whole member files after the one holding last_kept go, the last
+    // first, so a failure or crash midway leaves a prefix in order.
+    const size_t keep = last_kept < 0 ? 0 : static_cast<size_t>(member_of_[static_cast<size_t>(last_kept)]) + 1;
+    while (local.ok() && members_.size() > keep) {
+      const std::string at = members_.back().path();
+      local = members_.back().close();  // Ok when closed already
+      members_.pop_back();
+      const int64_t gone = static_cast<int64_t>(members_.size());
+      open_order_.erase(std::remove(open_order_.begin(), open_order_.end(), gone), open_order_.end());
+      if (local.ok() && file_.comm().rank() == 0 && ::unlink(at.c_str()) != 0) {
+        local = errno_status(errno, "dataset::Pds::truncate: unlink " + at);
+      }
+      local = comm::agree(file_.comm(), local);
+      while (n > 0 && member_of_[static_cast<size_t>(n - 1)] >= static_cast<int64_t>(members_.size())) --n;
+    }
+  }
+  // The last first: a failure midway leaves segments 0..k, still in order.
   while (local.ok() && n > last_kept + 1) {
-    local = file_.remove(segment_path(n - 1));
+    Result<File*> f = file_of(n - 1);
+    local = f.ok() ? (*f)->remove(segment_path(n - 1)) : f.status();
     if (local.ok()) --n;
+  }
+  if (local.ok() && n > 0) {
+    Result<File*> f = file_of(n - 1);
+    local = f.ok() ? (*f)->flush() : f.status();
   }
   local = comm::agree(file_.comm(), local);
   segments_.resize(static_cast<size_t>(n));
+  if (layout_.multi_file()) member_of_.resize(static_cast<size_t>(n));
   return local;
 }
 
@@ -336,9 +573,10 @@ Result<int> Pds::register_variable(const VariableRecord& v) {
   if (local.ok()) local = file_.set_attribute(at, "pario_item_dims", AttrValue::array(ElementType::kInt64, v.item_dims, 2));
   if (local.ok()) local = file_.set_attribute(at, "pario_word_type", AttrValue::int64(static_cast<int64_t>(v.word)));
   if (local.ok()) local = file_.set_attribute(at, "pario_word_name", AttrValue::string(element_name(v.word)));
+  if (local.ok()) local = file_.flush();  // the entry file is clean between calls (crash safety)
   local = comm::agree(file_.comm(), local);
   if (!local.ok()) {
-    undo(at);
+    undo(file_, at);
     return local;
   }
   VariableRecord r = v;
@@ -349,21 +587,23 @@ Result<int> Pds::register_variable(const VariableRecord& v) {
 
 Result<Dataset> Pds::open_section(int64_t segment, const VariableRecord& v) {
   const std::string at = section_path(segment, v.name);
-  Result<bool> there = file_.exists(at);
+  PARIO_ASSIGN_OR_RETURN(File * fp, file_of(segment));
+  File& f = *fp;
+  Result<bool> there = f.exists(at);
   Status local = there.status();
   if (there.ok() && !*there) {
-    local = Status(Code::kNotFound, file_.path() + ": segment " + std::to_string(segment) +
+    local = Status(Code::kNotFound, f.path() + ": segment " + std::to_string(segment) +
                                         " has no section of variable " + v.name);
   }
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
-  Result<Dataset> ds = Dataset::open(file_, at);
+  Result<Dataset> ds = Dataset::open(f, at);
   if (!ds.ok()) return as_corrupt(ds.status());
   // The shape must be whole items of the variable: [n] + item dims, or for
   // a global-ordered N-d section any shape ending with the item dims.
   bool good = ds->type() == v.word && ds->ndim() > v.item_ndim;
   for (int d = 0; good && d < v.item_ndim; ++d) good = ds->dims()[ds->ndim() - v.item_ndim + d] == v.item_dims[d];
   local = good ? Status::Ok()
-               : corrupt(file_.path(), at + ": a dataset of " + element_name(ds->type()) + ", " +
+               : corrupt(f.path(), at + ": a dataset of " + element_name(ds->type()) + ", " +
                                            std::to_string(ds->ndim()) + " dims, which is no section of a " +
                                            item_kind_name(v.item) + " of " + element_name(v.word));
   if (!local.ok()) {
@@ -378,35 +618,36 @@ Result<SectionInfo> Pds::section_info(int64_t segment, int variable, int writer)
                                                                                : check_segment(segment)));
   const VariableRecord& v = variables_[static_cast<size_t>(variable)];
   PARIO_ASSIGN_OR_RETURN(Dataset ds, open_section(segment, v));
+  File& sf = **file_of(segment);  // open: open_section just used it
   const std::string at = section_path(segment, v.name);
   SectionInfo info;
   info.ndim = ds.ndim();
   info.dims = ds.dims();
   info.items = ds.elements() / v.words_per_item();
   Status local;
-  Result<std::string> layout = string_attr(file_, at, "pario_layout");
+  Result<std::string> layout = string_attr(sf, at, "pario_layout");
   if (!layout.ok()) {
     local = as_corrupt(layout.status());
   } else if (*layout == "global") {
     info.layout = SectionLayout::kGlobalOrdered;
   } else if (*layout != "rank") {
-    local = corrupt(file_.path(), at + ": pario_layout \"" + *layout + "\" is neither rank nor global");
+    local = corrupt(sf.path(), at + ": pario_layout \"" + *layout + "\" is neither rank nor global");
   } else {
-    Result<AttrValue> counts = file_.attribute(at, "pario_piece_items");
-    Result<int64_t> writers = int_attr(file_, at, "pario_writers");
+    Result<AttrValue> counts = sf.attribute(at, "pario_piece_items");
+    Result<int64_t> writers = int_attr(sf, at, "pario_writers");
     if (!counts.ok() || !writers.ok()) {
       local = as_corrupt(!counts.ok() ? counts.status() : writers.status());
     } else if (counts->is_string || counts->type != ElementType::kInt64 || counts->count != *writers ||
                *writers < 1 || *writers > INT32_MAX) {
-      local = corrupt(file_.path(), at + ": pario_piece_items is not pario_writers int64 counts");
+      local = corrupt(sf.path(), at + ": pario_piece_items is not pario_writers int64 counts");
     } else {
       std::vector<int64_t> c(static_cast<size_t>(counts->count));
       std::memcpy(c.data(), counts->bytes.data(), counts->bytes.size());
       Result<Pieces> pieces = pieces_of(c, Code::kCorrupt);
       if (!pieces.ok()) {
-        local = corrupt(file_.path(), at + ": " + pieces.status().message());
+        local = corrupt(sf.path(), at + ": " + pieces.status().message());
       } else if (pieces->sum != info.items || ds.ndim() != 1 + v.item_ndim) {
-        local = corrupt(file_.path(), at + ": pieces of " + std::to_string(pieces->sum) + " items in a dataset of " +
+        local = corrupt(sf.path(), at + ": pieces of " + std::to_string(pieces->sum) + " items in a dataset of " +
                                           std::to_string(info.items));
       } else {
         info.layout = SectionLayout::kRankOrdered;
@@ -449,11 +690,16 @@ Status Pds::write_ranked(int64_t segment, int variable, ElementType mem_type, in
     local = convert(mem_type, buf, v.word, converted.data(), static_cast<size_t>(words));
     data = converted.data();
   }
+  // Collective when it opens a member: known is the same on every rank
+  // (the C boundary agreed on the arguments; the records are the same).
+  Result<File*> sfp = known ? file_of(segment) : Result<File*>(&file_);
+  if (local.ok()) local = sfp.status();
+  File& sf = sfp.ok() ? **sfp : file_;
   if (known) {
-    Result<bool> there = file_.exists(at);
+    Result<bool> there = sf.exists(at);
     if (local.ok()) local = there.status();
     if (local.ok() && *there) {
-      local = Status(Code::kExists, file_.path() + ": segment " + std::to_string(segment) +
+      local = Status(Code::kExists, sf.path() + ": segment " + std::to_string(segment) +
                                         " has a section of variable " + v.name + " already");
     }
   }
@@ -471,24 +717,24 @@ Status Pds::write_ranked(int64_t segment, int variable, ElementType mem_type, in
   Shape dims{};
   dims[0] = pieces->sum;
   for (int d = 0; d < v.item_ndim; ++d) dims[1 + d] = v.item_dims[d];
-  PARIO_ASSIGN_OR_RETURN(Dataset ds, Dataset::create(file_, at, v.word, 1 + v.item_ndim, dims));
+  PARIO_ASSIGN_OR_RETURN(Dataset ds, Dataset::create(sf, at, v.word, 1 + v.item_ndim, dims));
   const int64_t first = pieces->starts[static_cast<size_t>(file_.comm().rank())] * v.words_per_item();
   local = move_words(ds, first, first + words, const_cast<void*>(data), /*write=*/true);
   local = comm::agree(file_.comm(), local);
   if (local.ok()) {
-    local = file_.set_attribute(at, "pario_layout", AttrValue::string("rank"));
-    if (local.ok()) local = file_.set_attribute(at, "pario_writers", AttrValue::int64(file_.comm().size()));
+    local = sf.set_attribute(at, "pario_layout", AttrValue::string("rank"));
+    if (local.ok()) local = sf.set_attribute(at, "pario_writers", AttrValue::int64(file_.comm().size()));
     if (local.ok()) {
-      local = file_.set_attribute(at, "pario_piece_items",
+      local = sf.set_attribute(at, "pario_piece_items",
                                   AttrValue::array(ElementType::kInt64, counts.data(), static_cast<int64_t>(counts.size())));
     }
-    if (local.ok()) local = file_.set_attribute(at, "pario_item_sum", AttrValue::int64(pieces->sum));
-    if (local.ok()) local = file_.set_attribute(at, "pario_item_max", AttrValue::int64(pieces->max));
+    if (local.ok()) local = sf.set_attribute(at, "pario_item_sum", AttrValue::int64(pieces->sum));
+    if (local.ok()) local = sf.set_attribute(at, "pario_item_max", AttrValue::int64(pieces->max));
     local = comm::agree(file_.comm(), local);
   }
   const Status closed = ds.close();
   if (local.ok()) local = closed;
-  if (!local.ok()) undo(at);
+  if (!local.ok()) undo(sf, at);
   return local;
 }
 
@@ -543,6 +789,11 @@ Status Pds::write_global(int64_t segment, int variable, collective::Decompositio
   const bool known = local.ok();
   if (local.ok()) local = check_same_processes(d);
   Result<std::pair<int, Shape>> section = Status(Code::kInternal, "unset");
+  // Collective when it opens a member: known is the same on every rank
+  // (the C boundary agreed on the arguments; the records are the same).
+  Result<File*> sfp = known ? file_of(segment) : Result<File*>(&file_);
+  if (local.ok()) local = sfp.status();
+  File& sf = sfp.ok() ? **sfp : file_;
   if (known) {
     const VariableRecord& v = variables_[static_cast<size_t>(variable)];
     if (local.ok() && d.file_type() != v.word) {
@@ -552,27 +803,27 @@ Status Pds::write_global(int64_t segment, int variable, collective::Decompositio
     }
     section = section_shape(v, d.global_size(), shape_ndim, shape);
     if (local.ok()) local = section.status();
-    Result<bool> there = file_.exists(section_path(segment, v.name));
+    Result<bool> there = sf.exists(section_path(segment, v.name));
     if (local.ok()) local = there.status();
     if (local.ok() && *there) {
-      local = Status(Code::kExists, file_.path() + ": segment " + std::to_string(segment) +
+      local = Status(Code::kExists, sf.path() + ": segment " + std::to_string(segment) +
                                         " has a section of variable " + v.name + " already");
     }
   }
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
   const VariableRecord& v = variables_[static_cast<size_t>(variable)];
   const std::string at = section_path(segment, v.name);
-  PARIO_ASSIGN_OR_RETURN(Dataset ds, Dataset::create(file_, at, v.word, section->first, section->second));
+  PARIO_ASSIGN_OR_RETURN(Dataset ds, Dataset::create(sf, at, v.word, section->first, section->second));
   DatasetTarget target(&ds);
   Result<std::unique_ptr<collective::Transfer>> t =
       collective::Transfer::start_write(d, target, 0, mem_type, buf, /*borrow=*/true);
   local = t.ok() ? (*t)->wait() : t.status();  // both agreed by the engine
   if (local.ok()) {
-    local = comm::agree(file_.comm(), file_.set_attribute(at, "pario_layout", AttrValue::string("global")));
+    local = comm::agree(file_.comm(), sf.set_attribute(at, "pario_layout", AttrValue::string("global")));
   }
   const Status closed = ds.close();
   if (local.ok()) local = closed;
-  if (!local.ok()) undo(at);
+  if (!local.ok()) undo(sf, at);
   return local;
 }
 
@@ -616,6 +867,10 @@ Result<std::string> Pds::owner_path(InfoOwner owner, int64_t which) const {
                                             " is not a PARIO_INFO_*");
 }
 
+Result<File*> Pds::owner_file(InfoOwner owner, int64_t which) {
+  return owner == InfoOwner::kSegment ? file_of(which) : Result<File*>(&file_);
+}
+
 Status Pds::put_info(InfoOwner owner, int64_t which, const std::string& name, const AttrValue& value) {
   Status local = check_writable();
   Result<std::string> at = owner_path(owner, which);
@@ -624,7 +879,12 @@ Status Pds::put_info(InfoOwner owner, int64_t which, const std::string& name, co
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
   AttrValue v = value;
   PARIO_RETURN_IF_ERROR(broadcast_value(file_.comm(), &v));
-  return comm::agree(file_.comm(), file_.set_attribute(*at, name, v));
+  PARIO_ASSIGN_OR_RETURN(File * fp, owner_file(owner, which));
+  File& f = *fp;
+  Status s = f.set_attribute(*at, name, v);
+  // The entry file is clean between calls (crash safety, in pds.h).
+  if (s.ok() && &f == &file_) s = f.flush();
+  return comm::agree(file_.comm(), s);
 }
 
 Result<AttrValue> Pds::get_info(InfoOwner owner, int64_t which, const std::string& name) {
@@ -632,9 +892,11 @@ Result<AttrValue> Pds::get_info(InfoOwner owner, int64_t which, const std::strin
   Status local = at.status();
   if (local.ok()) local = check_name(name, "info name");
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
-  Result<AttrValue> v = file_.attribute(*at, name);
+  PARIO_ASSIGN_OR_RETURN(File * fp, owner_file(owner, which));
+  File& f = *fp;
+  Result<AttrValue> v = f.attribute(*at, name);
   if (!v.ok() && v.status().code() == Code::kNotFound) {
-    v = Status(Code::kNotFound, file_.path() + ": " + *at + " has no info " + name);
+    v = Status(Code::kNotFound, f.path() + ": " + *at + " has no info " + name);
   }
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), v.status()));
   return v;
@@ -643,7 +905,8 @@ Result<AttrValue> Pds::get_info(InfoOwner owner, int64_t which, const std::strin
 Result<std::vector<std::string>> Pds::info_names(InfoOwner owner, int64_t which) {
   Result<std::string> at = owner_path(owner, which);
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), at.status()));
-  Result<std::vector<std::string>> names = file_.attribute_names(*at);
+  PARIO_ASSIGN_OR_RETURN(File * f, owner_file(owner, which));
+  Result<std::vector<std::string>> names = f->attribute_names(*at);
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), names.status()));
   std::vector<std::string> out;
   for (std::string& n : *names) {

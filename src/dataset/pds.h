@@ -6,8 +6,9 @@
 // On-disk layout (format "pario dataset", version 1):
 //
 //   /                       attributes pario_format = "pario dataset" (string),
-//                           pario_format_version = 1 (int64), and the
-//                           dataset's infos
+//                           pario_format_version = 1 (int64; 2 in the
+//                           multi-file modes, below), and the dataset's
+//                           infos
 //   /variables/<name>       a group per variable; attributes pario_id
 //                           (int64, registration order from 0), pario_item
 //                           ("scalar", "vector", "tensor"), pario_item_dims
@@ -48,7 +49,8 @@
 // every rank thereafter; segment and variable queries are local).
 //
 // Truncation deletes the links of the later segments; HDF5 frees their
-// objects. The file does not shrink: HDF5 1.10 keeps no free-space record
+// objects; in the multi-file modes the member files holding only erased
+// segments are removed (unlinked). The file does not shrink: HDF5 1.10 keeps no free-space record
 // across closes by default (`h5repack` writes a compact copy), and while
 // the file stays open it may reuse the space for later allocations.
 //
@@ -61,9 +63,57 @@
 // Nothing half-made is left behind by a failed call: a segment or section
 // whose making failed is unlinked again.
 //
-// File modes beyond one file (a file per time index, n per file, one
-// entry file of external links) and crash safety come later (issue 26):
-// a segment is a group precisely so that it can become an external link.
+// File modes (PXI; format version 2 for the multi-file ones). The file
+// named at create is always the entry file, and opening it opens the whole
+// dataset; the mode is read from it.
+//   one file (PARIO_DATASET_ONE_FILE, version 1): everything above in it.
+//   a file per step (PARIO_DATASET_FILE_PER_STEP) and n steps per file
+//   (PARIO_DATASET_STEPS_PER_FILE, n): the entry file holds / (format,
+//   version 2, infos) and /variables as above, no /segments, and
+//     pario_file_mode       "file_per_step" or "steps_per_file"
+//     pario_steps_per_file  n (int64; 1 for a file per step)
+//     pario_member_pattern  the member files' printf name, "<stem>.%06d.h5"
+//                           for an entry "<stem>.h5" (or "<stem>"), in the
+//                           entry file's directory
+//   Member file k ("run.000003.h5") holds the segments of time groups
+//   [k n, (k+1) n), a time group being one time index (the topology and
+//   the state segment of an index share it), numbered 0, 1, ... in order:
+//   a file per step is PXI's "first file with the topology and the first
+//   time index, then one file per later time index". A member's root has
+//   pario_format = "pario dataset member", pario_format_version = 2,
+//   pario_member = k (int64) and pario_entry (the entry file's name), and
+//   its /segments/<NNNNNNNN> groups are laid out as above, numbered by
+//   their position in the whole dataset. Members are 0, 1, ... up to the
+//   first missing number. h5py reads a dataset with no pario: open the
+//   entry, then pattern % k for k = 0, 1, ... while the file exists.
+//
+// Crash safety. Whatever HDF5 holds dirty in memory is written at a flush;
+// pario flushes (H5Fflush: metadata, then MPI_File_sync) the file of the
+// last segment when the next segment is appended (its end), the entry file
+// after every call that changes it (create, variable registration,
+// dataset and variable infos) and everything at close. So when a process
+// is killed while segment k is written:
+//   - multi-file: the entry file is clean (a step never writes it) and the
+//     members before k's are flushed and untouched; k's member is either
+//     at its last flush (segments before k in it whole) or, when k opened
+//     it, possibly unreadable. Opening finds segments 0..k-1; a last member
+//     that does not open or whose records do not read is taken as the step
+//     cut short: read-only it is skipped, read-write it is removed; k is
+//     appended again into a new file of that number. A last member that
+//     reads but says it is something else (another pario_format or member
+//     number) is no crash's doing: kCorrupt, and it is left alone.
+//   - one file: the file is at its last flush, the end of segment k-1,
+//     plus whatever HDF5 wrote of segment k since (raw data into space
+//     allocated past the flushed end of file, which a reopen ignores).
+//     With Debian's HDF5 1.10.8, the HDF5 1.8 format (superblock 2, no
+//     file-consistency flags) and small metadata that stays in the cache,
+//     segments 0..k-1 read back and k is appended again
+//     (dataset_crash_test). HDF5 1.10 has no journal: should the metadata
+//     cache evict entries mid-segment (a segment's metadata larger than
+//     the cache, 2 MiB by default), the file can be damaged. The
+//     multi-file modes bound that loss to one member file.
+// A file being truncated is changed the last member first, so a crash
+// midway leaves a prefix of segments.
 //
 // Thread safety: none (HDF5; one thread per rank drives the collectives).
 #pragma once
@@ -85,7 +135,11 @@
 namespace pario::dataset {
 
 constexpr const char* kFormatName = "pario dataset";
-constexpr int64_t kFormatVersion = 1;
+constexpr const char* kMemberFormatName = "pario dataset member";
+// Version 1: one file. Version 2: the multi-file layouts (one-file
+// datasets are still written as version 1, which pario before file modes
+// reads).
+constexpr int64_t kFormatVersion = 2;
 
 enum class SectionLayout { kRankOrdered, kGlobalOrdered };
 
@@ -108,7 +162,11 @@ class Pds {
   // Collective: a new dataset at path. replace: an existing pario dataset
   // there is replaced (truncated in place); any other existing file is
   // kExists, as is any existing file without replace.
-  static Result<std::unique_ptr<Pds>> create(const comm::Comm& comm, const std::string& path, bool replace);
+  // layout: one file, or member files beside the entry file at path
+  // (model.h's FileLayout, checked by make_layout). Replacing removes the
+  // old dataset's member files of path's pattern too.
+  static Result<std::unique_ptr<Pds>> create(const comm::Comm& comm, const std::string& path, bool replace,
+                                             const FileLayout& layout = {});
   // Collective: opens one, reading its segments and variables (checked:
   // kCorrupt for a file that is not a pario dataset or whose records are
   // malformed or out of order; kUnsupported for a newer format version).
@@ -119,6 +177,9 @@ class Pds {
 
   const std::string& path() const { return file_.path(); }
   bool writable() const { return file_.writable(); }
+  const FileLayout& layout() const { return layout_; }
+  // The files the dataset has now: the entry file and its members.
+  int64_t file_count() const { return 1 + static_cast<int64_t>(members_.size()); }
   const std::vector<SegmentRecord>& segments() const { return segments_; }
   const std::vector<VariableRecord>& variables() const { return variables_; }
   std::optional<int> find_variable(const std::string& name) const;
@@ -178,13 +239,43 @@ class Pds {
  private:
   explicit Pds(File file) : file_(std::move(file)) {}
   Status load();
+  // The segment records of a file's /segments, positions first, first+1, ...
+  static Status read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out);
+  static Status load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign);
+  // Collective: opens the member files after load() (multi-file).
+  Status open_members();
+  // Collective: closes every open member file.
+  Status close_members();
+  // Collective: a new member file k (replacing a leftover of that name).
+  Status make_member(int64_t k);
+  // Collective: rank 0 unlinks member files from..(the first missing),
+  // the last first.
+  static Status remove_members(const comm::Comm& comm, const std::string& entry, const std::string& pattern,
+                               int64_t from);
+  // Collective: member k, opened (read-write when the dataset is) when it
+  // is closed; at most kOpenMembers stay open.
+  Result<File*> member(int64_t k);
+  Status keep_open(int64_t k);
+  // Collective: the file holding a segment (checked) or an info owner's
+  // object, opened when it is a closed member.
+  Result<File*> file_of(int64_t segment);
+  Result<File*> owner_file(InfoOwner owner, int64_t which);
   Status check_same_processes(const collective::Decomposition& d) const;
-  // Collective: unlinks `path` after a failed step (whatever the status).
-  void undo(const std::string& path);
+  // Collective: unlinks `path` in f after a failed step (whatever the status).
+  void undo(File& f, const std::string& path);
   // Collective: the section dataset, opened and checked against the variable.
   Result<Dataset> open_section(int64_t segment, const VariableRecord& v);
 
-  File file_;
+  File file_;  // the entry file
+  FileLayout layout_;
+  std::string pattern_;               // multi-file: the member files' name pattern
+  // Multi-file: member k (open or closed). Members are opened on use and
+  // the least recently used beyond kOpenMembers closed (flushed), so a
+  // dataset of many steps holds a few HDF5 files and communicators.
+  static constexpr size_t kOpenMembers = 4;
+  std::vector<File> members_;
+  std::vector<int64_t> open_order_;   // the open members, least recently used first
+  std::vector<int64_t> member_of_;    // multi-file: each segment's member
   std::vector<SegmentRecord> segments_;
   std::vector<VariableRecord> variables_;  // by id
 };

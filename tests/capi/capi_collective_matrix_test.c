@@ -712,6 +712,17 @@ static int c_dataset_create(int bad) {
   return rc;
 }
 
+/* A file per step; the bad rank asks for a file mode that is none. */
+static int c_dataset_create_with(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "dsm.h5");
+  pario_dataset_create_options_t o = {bad ? 9 : PARIO_DATASET_FILE_PER_STEP, 0};
+  pario_dataset_t d = PARIO_DATASET_NULL;
+  const int rc = pario_dataset_create_with(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &o, &d);
+  if (rc == PARIO_OK) pario_dataset_close(&d);
+  return rc;
+}
+
 static int c_dataset_open(int bad) {
   char path[600];
   path_of(path, sizeof path, "ds2.h5");
@@ -797,6 +808,17 @@ static int d_dataset_create(void) {
   path_of(path, sizeof path, name);
   pario_dataset_t d = PARIO_DATASET_NULL;
   const int rc = pario_dataset_create(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &d);
+  if (rc == PARIO_OK) pario_dataset_close(&d);
+  return rc;
+}
+
+/* Steps per file that differ between ranks. */
+static int d_dataset_create_with(void) {
+  char path[600];
+  path_of(path, sizeof path, "dsmd.h5");
+  pario_dataset_create_options_t o = {PARIO_DATASET_STEPS_PER_FILE, 1 + rank};
+  pario_dataset_t d = PARIO_DATASET_NULL;
+  const int rc = pario_dataset_create_with(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &o, &d);
   if (rc == PARIO_OK) pario_dataset_close(&d);
   return rc;
 }
@@ -950,7 +972,7 @@ static const struct {
     CASE(dataset_section_info),      CASE(dataset_write_ranked),    CASE(dataset_read_items),
     CASE(dataset_write_decomp),      CASE(dataset_read_decomp),     CASE(dataset_write_array),
     CASE(dataset_read_array),        CASE(dataset_info_put),        CASE(dataset_info_get),
-    CASE(dataset_info_name),
+    CASE(dataset_info_name),         CASE(dataset_create_with),
 #endif
 };
 
@@ -975,6 +997,7 @@ static const struct {
     {"pario_exodus_put_time", d_exodus_put_time, "(time)"},
 #if PARIO_TEST_HDF5
     {"pario_dataset_create", d_dataset_create, "(path)"},
+    {"pario_dataset_create_with", d_dataset_create_with, "(steps_per_file)"},
     {"pario_dataset_segment_append", d_dataset_segment_append, "(time_index)"},
     {"pario_dataset_info_put", d_dataset_info_put, "(count)"},
 #endif

@@ -1,6 +1,6 @@
 // The dataset model's rules, serially: segment order, finding segments,
-// variables and names, segment group names, pieces, even splits and
-// section shapes.
+// variables and names, segment group names, pieces, even splits, section
+// shapes, and the file modes (layouts, members of segments, name patterns).
 #include "dataset/model.h"
 
 #include <gtest/gtest.h>
@@ -132,6 +132,54 @@ TEST(SectionShape, KeepsABlocksShapeOfWholeItems) {
   EXPECT_EQ(c->second[1], 3);
   auto d = section_shape(vec, 61, 0, Shape{});
   EXPECT_EQ(d.status().code(), Code::kInvalidArgument);
+}
+
+TEST(FileModes, LayoutsFromTheCApiValues) {
+  auto one = make_layout(0, 0);
+  ASSERT_TRUE(one.ok());
+  EXPECT_FALSE(one->multi_file());
+  auto step = make_layout(1, 0);
+  ASSERT_TRUE(step.ok());
+  EXPECT_EQ(step->steps_per_file, 1);
+  auto n = make_layout(2, 3);
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(n->mode, FilesMode::kStepsPerFile);
+  EXPECT_EQ(make_layout(0, 2).status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(make_layout(1, 2).status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(make_layout(2, 0).status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(make_layout(2, -1).status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(make_layout(3, 0).status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(make_layout(2, 0, Code::kCorrupt).status().code(), Code::kCorrupt);
+  EXPECT_EQ(parse_file_mode(file_mode_name(FilesMode::kStepsPerFile)), FilesMode::kStepsPerFile);
+  EXPECT_FALSE(parse_file_mode("two_files"));
+}
+
+TEST(FileModes, MembersByTimeGroupTopologyAndStateShareOne) {
+  // Time indices 0 (topology and state), 1, 2, 5, 9: five time groups.
+  std::vector<SegmentRecord> s{{T, 0, 0.0}, {S, 0, 0.0}, {S, 1, 1.0}, {S, 2, 2.0}, {S, 5, 3.0}, {S, 9, 4.0}};
+  const FileLayout step{FilesMode::kFilePerStep, 1}, two{FilesMode::kStepsPerFile, 2};
+  EXPECT_EQ(members_of(s, step), (std::vector<int64_t>{0, 0, 1, 2, 3, 4}));
+  EXPECT_EQ(members_of(s, two), (std::vector<int64_t>{0, 0, 0, 1, 1, 2}));
+  EXPECT_TRUE(members_of(s, FileLayout{}).empty());
+  EXPECT_EQ(member_of_next(s, 10, step), 5);
+  EXPECT_EQ(member_of_next(s, 9, step), 4);  // the last time index again: its group
+  EXPECT_EQ(member_of_next(s, 10, two), 2);
+  EXPECT_EQ(member_of_next(s, 11, FileLayout{FilesMode::kStepsPerFile, 3}), 1);  // group 5 of 0..5
+  EXPECT_EQ(member_of_next({}, 4, two), 0);
+}
+
+TEST(FileModes, MemberNamesAndPatternsReadBack) {
+  EXPECT_EQ(member_pattern("out/run.h5"), "run.%06d.h5");
+  EXPECT_EQ(member_pattern("run"), "run.%06d.h5");
+  EXPECT_EQ(member_pattern("a/100%.h5"), "100%%.%06d.h5");
+  EXPECT_EQ(member_path("out/run.h5", "run.%06d.h5", 3), "out/run.000003.h5");
+  EXPECT_EQ(member_path("run.h5", "run.%06d.h5", 1234567), "run.1234567.h5");
+  EXPECT_EQ(member_path("a/100%.h5", "100%%.%06d.h5", 2), "a/100%.000002.h5");
+  EXPECT_TRUE(check_member_pattern("run.%06d.h5").ok());
+  EXPECT_TRUE(check_member_pattern("100%%.%06d.h5").ok());
+  for (const char* bad : {"run.%d.h5", "../x.%06d.h5", "%s.%06d.h5", ".%06d.h5", "run.h5", ""}) {
+    EXPECT_EQ(check_member_pattern(bad).code(), Code::kCorrupt) << bad;
+  }
 }
 
 }  // namespace
