@@ -22,7 +22,7 @@ program dataset_test
   integer(int64), allocatable :: ids64(:)
   integer(int32), allocatable :: ids32(:)
   integer(int64), allocatable :: words(:)
-  real(real64) :: r8(2)
+  real(real64) :: r8(2), four(4) = 0
   real(real32) :: r4(3)
   integer(int32) :: i4(2)
   integer(int64) :: i8(1)
@@ -94,6 +94,12 @@ program dataset_test
   call pario_dataset_write_ranked(ds, seg, id, ids64)
   call pario_dataset_write_ranked(ds, seg, u, uval, ierr)
   call check(ierr == PARIO_ERR_EXISTS, 'a section is written once')
+  ! Rank 0 passes 4 words for items of 3: refused there, every rank fails.
+  call pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 3_int64, 2.0_real64, n)
+  call pario_dataset_write_ranked(ds, n, u, four(1:merge(4, 3, me == 0)), ierr)
+  call check(ierr == merge(PARIO_ERR_INVALID_ARGUMENT, PARIO_ERR_REMOTE, me == 0 .or. np == 1), &
+             'values that are not whole items on rank 0 fail every rank')
+  call pario_dataset_truncate(ds, 3_int64)  ! the segment goes again
 
   ! Global-ordered: rank r holds items [r * ng / np, (r + 1) * ng / np) of
   ! a (3, ng) Fortran-ordered block decomposition, written from real32.

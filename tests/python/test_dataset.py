@@ -230,6 +230,9 @@ def test_errors_raise_on_every_rank():
             ds.write_ranked(seg, small, values)
         with pytest.raises(raises(pario.InvalidArgument, 0)):
             ds.infos["bad"] = np.array([True]) if g.rank == 0 else np.array([1])
+        with pytest.raises(raises(pario.InvalidArgument, last)):
+            ds.infos["bad"] = [[1], [1, 2]] if g.rank == last else [1]  # ragged: no array
+        assert "bad" not in ds.infos
         with pytest.raises(pario.NotFound):
             ds.read(seg, u)  # nothing written: no section
         ds.write_ranked(seg, u, np.ones((1, 3)))  # the failures above left nothing behind
@@ -238,6 +241,20 @@ def test_errors_raise_on_every_rank():
         with pytest.raises(raises(pario.OutOfRange, 0)):
             ds.read(seg, u, writer=g.size if g.rank == 0 else 0)
         assert np.array_equal(ds.read(seg, u, writer=0), np.ones((1, 3)))
+        with pytest.raises(raises(pario.InvalidArgument, last)) as e:
+            ds.read(seg, u, dtype=np.bool_ if g.rank == last else np.float32)
+        if g.rank == last:
+            assert "dtype bool" in str(e.value)
+        with pytest.raises(raises(pario.InvalidArgument, 0)):
+            ds.register("t3", item_shape=(2, 2, 2) if g.rank == 0 else (2, 2))
+        seg2 = ds.append_segment("state", 1, 1.0)
+        ds.write_ranked(seg2, u, np.arange(6.0 * (g.rank + 1)))  # flat: 2 (rank + 1) items
+        assert ds.section(seg2, u, writer=last).piece_count == 2 * g.size
+        with pario.Decomposition.blocks((g.size, 3), (g.rank, 0), (1, 3), group=g) as d:
+            with pytest.raises(raises(pario.InvalidArgument, 0)) as e:
+                ds.write_global(ds.append_segment("state", 2, 2.0), u, d, np.ones(4 if g.rank == 0 else 3))
+            if g.rank == 0:
+                assert "an array of 4 elements for a decomposition holding 3" in str(e.value)
     with pytest.raises(pario.Exists):
         pario.Dataset.create(path, g)
     with pytest.raises(pario.NotFound):

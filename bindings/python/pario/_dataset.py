@@ -59,8 +59,13 @@ def _invalid(message):
 
 
 def _native(a):
-    """a as a native-byte-order, C-contiguous array and its PARIO_TYPE_* (0 if none)."""
-    a = np.asarray(a)
+    """a as a native-byte-order, C-contiguous array and its PARIO_TYPE_* (0
+    if none, or if NumPy cannot make an array of it: the caller reports it
+    after the collective)."""
+    try:
+        a = np.asarray(a)
+    except (TypeError, ValueError):
+        return np.empty(0, np.object_), 0
     if not a.dtype.isnative:
         a = a.astype(a.dtype.newbyteorder("="))
     return np.ascontiguousarray(a), _TYPES.get(a.dtype, 0)
@@ -71,7 +76,7 @@ def _dtype_error(dtype):
 
 
 def _memory_code(dtype):
-    """(PARIO_TYPE_* of a dtype or None for the word type (0), error message or None)."""
+    """(PARIO_TYPE_* of dtype, 0 for None: the word type; an error message or None)."""
     if dtype is None:
         return 0, None
     try:
