@@ -2446,18 +2446,6 @@ contains
     call finish(c_ds_truncate(ds%h, last_kept - 1), ierr)
   end subroutine
 
-  ! C's item dims from the module's (Fortran order: a tensor's reversed).
-  function c_item_dims(item_kind, item_dims) result(c)
-    integer, intent(in) :: item_kind
-    integer(int64), intent(in), optional :: item_dims(:)
-    integer(c_int64_t) :: c(2)
-    c = 0
-    if (present(item_dims)) then
-      c(1:min(2, size(item_dims))) = item_dims(1:min(2, size(item_dims)))
-      if (item_kind == PARIO_ITEM_TENSOR) c = [c(2), c(1)]
-    end if
-  end function
-
   !> Collective: registers a variable: name, item kind PARIO_ITEM_SCALAR,
   !> _VECTOR (item_dims = [k]) or _TENSOR (item_dims = [c, r], see above),
   !> word type PARIO_TYPE_*; variable: its id. The same definition again
@@ -2470,8 +2458,15 @@ contains
     integer(int64), intent(in), optional :: item_dims(:)
     integer, intent(out), optional :: ierr
     integer(c_int) :: v, rc
-    rc = c_ds_variable_register(ds%h, cstr(name), int(item_kind, c_int), c_item_dims(item_kind, item_dims), &
-                                int(word_type, c_int), v)
+    integer(c_int64_t) :: dims(2)
+    integer :: n
+    dims = 0  ! C's item dims: the module's, a tensor's reversed (Fortran order)
+    if (present(item_dims)) then  ! only then: gfortran reads an absent array's descriptor when passing it on
+      n = min(2, size(item_dims))
+      dims(1:n) = item_dims(1:n)
+      if (item_kind == PARIO_ITEM_TENSOR) dims = [dims(2), dims(1)]
+    end if
+    rc = c_ds_variable_register(ds%h, cstr(name), int(item_kind, c_int), dims, int(word_type, c_int), v)
     if (rc == 0 .and. present(variable)) variable = int(v) + 1
     call finish(rc, ierr)
   end subroutine

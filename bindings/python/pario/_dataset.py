@@ -251,7 +251,8 @@ class Dataset:
         mpi4py communicator, a pario.Group, or None for the world), open
         read-write. An existing file raises Exists, unless overwrite=True
         replaces a pario dataset there (any other file still raises Exists
-        and is left alone). Further options come as keyword arguments."""
+        and is left alone). Options are keyword-only (file modes will join
+        overwrite there)."""
         mode = _pario.MODE_CREATE | (_pario.MODE_TRUNCATE if overwrite else _pario.MODE_EXCLUSIVE)
         return cls._new(path, comm, lambda g, p: _pario.dataset_create(g, p, mode))
 
