@@ -680,6 +680,225 @@ module pario
     end function
   end interface
 
+  ! ---- self-describing datasets (pario/dataset.h) ----
+  !> A dataset (pario_dataset_create or pario_dataset_open).
+  type, public :: pario_dataset
+    type(c_ptr) :: h = c_null_ptr
+  end type
+  !> A section's facts (pario_dataset_section_info), in the module's
+  !> conventions: piece_start 1-based; dims(1:ndim) the HDF5 dataset's
+  !> shape in Fortran order (item dims first, then items).
+  type, public :: pario_dataset_section
+    integer :: layout = 0  ! PARIO_SECTION_RANK_ORDERED or _GLOBAL_ORDERED
+    integer :: writers = 0
+    integer(int64) :: items = 0, max_piece = 0, piece_start = 0, piece_count = 0
+    integer :: ndim = 0
+    integer(int64) :: dims(PARIO_ARRAY_MAX_DIMS) = 0
+  end type
+  ! pario_dataset_section_t, field for field.
+  type, bind(C) :: dataset_section
+    integer(c_int) :: layout, writers
+    integer(c_int64_t) :: items, max_piece, piece_start, piece_count
+    integer(c_int) :: ndim
+    integer(c_int64_t) :: dims(PARIO_ARRAY_MAX_DIMS)
+  end type
+
+  public :: pario_dataset_supported, pario_dataset_create, pario_dataset_open, pario_dataset_close, &
+            pario_dataset_segment_append, pario_dataset_segment_count, pario_dataset_segment_info, &
+            pario_dataset_segment_find_index, pario_dataset_segment_find_time, pario_dataset_truncate, &
+            pario_dataset_variable_register, pario_dataset_variable_find, pario_dataset_variable_count, &
+            pario_dataset_variable_info, pario_dataset_section_info, pario_dataset_write_ranked, &
+            pario_dataset_read_items, pario_dataset_even_split, pario_dataset_write_decomp, &
+            pario_dataset_read_decomp, pario_dataset_write_array, pario_dataset_read_array, &
+            pario_dataset_info_put, pario_dataset_info_put_string, pario_dataset_info_get, &
+            pario_dataset_info_get_string, pario_dataset_info_name
+
+  interface
+    integer(c_int) function c_ds_supported() bind(C, name="pario_dataset_supported")
+      import :: c_int
+    end function
+    integer(c_int) function c_ds_create(g, path, mode, d) bind(C, name="pario_dataset_create")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: g
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int), value :: mode
+      type(c_ptr), intent(out) :: d
+    end function
+    integer(c_int) function c_ds_open(g, path, mode, d) bind(C, name="pario_dataset_open")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: g
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int), value :: mode
+      type(c_ptr), intent(out) :: d
+    end function
+    integer(c_int) function c_ds_close(d) bind(C, name="pario_dataset_close")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: d
+    end function
+    integer(c_int) function c_ds_segment_append(d, kind, time_index, time_value, segment) &
+        bind(C, name="pario_dataset_segment_append")
+      import :: c_int, c_ptr, c_int64_t, c_double
+      type(c_ptr), value :: d
+      integer(c_int), value :: kind
+      integer(c_int64_t), value :: time_index
+      real(c_double), value :: time_value
+      integer(c_int64_t), intent(out) :: segment
+    end function
+    integer(c_int) function c_ds_segment_count(d, n) bind(C, name="pario_dataset_segment_count")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d
+      integer(c_int64_t), intent(out) :: n
+    end function
+    integer(c_int) function c_ds_segment_info(d, segment, kind, time_index, time_value) &
+        bind(C, name="pario_dataset_segment_info")
+      import :: c_int, c_ptr, c_int64_t, c_double
+      type(c_ptr), value :: d
+      integer(c_int64_t), value :: segment
+      integer(c_int), intent(out) :: kind
+      integer(c_int64_t), intent(out) :: time_index
+      real(c_double), intent(out) :: time_value
+    end function
+    integer(c_int) function c_ds_find_index(d, kind, time_index, segment) &
+        bind(C, name="pario_dataset_segment_find_index")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d
+      integer(c_int), value :: kind
+      integer(c_int64_t), value :: time_index
+      integer(c_int64_t), intent(out) :: segment
+    end function
+    integer(c_int) function c_ds_find_time(d, kind, time_value, segment) &
+        bind(C, name="pario_dataset_segment_find_time")
+      import :: c_int, c_ptr, c_int64_t, c_double
+      type(c_ptr), value :: d
+      integer(c_int), value :: kind
+      real(c_double), value :: time_value
+      integer(c_int64_t), intent(out) :: segment
+    end function
+    integer(c_int) function c_ds_truncate(d, last_kept) bind(C, name="pario_dataset_truncate")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d
+      integer(c_int64_t), value :: last_kept
+    end function
+    integer(c_int) function c_ds_variable_register(d, name, item_kind, item_dims, word_type, variable) &
+        bind(C, name="pario_dataset_variable_register")
+      import :: c_int, c_ptr, c_char, c_int64_t
+      type(c_ptr), value :: d
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), value :: item_kind, word_type
+      integer(c_int64_t), intent(in) :: item_dims(2)
+      integer(c_int), intent(out) :: variable
+    end function
+    integer(c_int) function c_ds_variable_find(d, name, variable) bind(C, name="pario_dataset_variable_find")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: d
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), intent(out) :: variable
+    end function
+    integer(c_int) function c_ds_variable_count(d, n) bind(C, name="pario_dataset_variable_count")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: d
+      integer(c_int), intent(out) :: n
+    end function
+    integer(c_int) function c_ds_variable_info(d, variable, name, name_len, item_kind, item_dims, word_type) &
+        bind(C, name="pario_dataset_variable_info")
+      import :: c_int, c_ptr, c_char, c_size_t, c_int64_t
+      type(c_ptr), value :: d
+      integer(c_int), value :: variable
+      character(kind=c_char), intent(out) :: name(*)
+      integer(c_size_t), value :: name_len
+      integer(c_int), intent(out) :: item_kind, word_type
+      integer(c_int64_t), intent(out) :: item_dims(2)
+    end function
+    integer(c_int) function c_ds_set_types(d, variable, put_type, get_type) &
+        bind(C, name="pario_dataset_variable_set_types")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: d
+      integer(c_int), value :: variable, put_type, get_type
+    end function
+    integer(c_int) function c_ds_section_info(d, segment, variable, writer, info) &
+        bind(C, name="pario_dataset_section_info")
+      import :: c_int, c_ptr, c_int64_t, dataset_section
+      type(c_ptr), value :: d
+      integer(c_int64_t), value :: segment
+      integer(c_int), value :: variable, writer
+      type(dataset_section), intent(out) :: info
+    end function
+    integer(c_int) function c_ds_write_ranked(d, segment, variable, items, buf) &
+        bind(C, name="pario_dataset_write_ranked")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, buf
+      integer(c_int64_t), value :: segment, items
+      integer(c_int), value :: variable
+    end function
+    integer(c_int) function c_ds_read_items(d, segment, variable, start, items, buf) &
+        bind(C, name="pario_dataset_read_items")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, buf
+      integer(c_int64_t), value :: segment, start, items
+      integer(c_int), value :: variable
+    end function
+    integer(c_int) function c_ds_even_split(items, parts, part, start, count) bind(C, name="pario_dataset_even_split")
+      import :: c_int, c_int64_t
+      integer(c_int64_t), value :: items
+      integer(c_int), value :: parts, part
+      integer(c_int64_t), intent(out) :: start, count
+    end function
+    integer(c_int) function c_ds_write_decomp(d, segment, variable, decomp, buf) &
+        bind(C, name="pario_dataset_write_decomp")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, decomp, buf
+      integer(c_int64_t), value :: segment
+      integer(c_int), value :: variable
+    end function
+    integer(c_int) function c_ds_read_decomp(d, segment, variable, decomp, buf) &
+        bind(C, name="pario_dataset_read_decomp")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, decomp, buf
+      integer(c_int64_t), value :: segment
+      integer(c_int), value :: variable
+    end function
+    integer(c_int) function c_ds_write_array(d, segment, variable, a) bind(C, name="pario_dataset_write_array")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, a
+      integer(c_int64_t), value :: segment
+      integer(c_int), value :: variable
+    end function
+    integer(c_int) function c_ds_read_array(d, segment, variable, a) bind(C, name="pario_dataset_read_array")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: d, a
+      integer(c_int64_t), value :: segment
+      integer(c_int), value :: variable
+    end function
+    integer(c_int) function c_ds_info_put(d, owner_kind, owner, name, type, count, values) &
+        bind(C, name="pario_dataset_info_put")
+      import :: c_int, c_ptr, c_int64_t, c_char
+      type(c_ptr), value :: d, values
+      integer(c_int), value :: owner_kind, type
+      integer(c_int64_t), value :: owner, count
+      character(kind=c_char), intent(in) :: name(*)
+    end function
+    integer(c_int) function c_ds_info_get(d, owner_kind, owner, name, type, capacity, values, type_out, count) &
+        bind(C, name="pario_dataset_info_get")
+      import :: c_int, c_ptr, c_int64_t, c_char
+      type(c_ptr), value :: d, values
+      integer(c_int), value :: owner_kind, type
+      integer(c_int64_t), value :: owner, capacity
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int), intent(out) :: type_out
+      integer(c_int64_t), intent(out) :: count
+    end function
+    integer(c_int) function c_ds_info_name(d, owner_kind, owner, index, name, name_len, count) &
+        bind(C, name="pario_dataset_info_name")
+      import :: c_int, c_ptr, c_int64_t, c_char, c_size_t
+      type(c_ptr), value :: d
+      integer(c_int), value :: owner_kind
+      integer(c_int64_t), value :: owner, index
+      character(kind=c_char), intent(out) :: name(*)
+      integer(c_size_t), value :: name_len
+      integer(c_int64_t), intent(out) :: count
+    end function
+  end interface
+
 contains
 
   ! The status to ierr, or (ierr absent) a message and a stop on failure.
@@ -2070,6 +2289,573 @@ contains
     call finish(c_exo_read_element_values(exo%h, int(step, c_int), int(var, c_int), block_id, start - 1, &
                                           size(values, kind=int64), int(PARIO_TYPE_DOUBLE, c_int), &
                                           address(values)), ierr)
+  end subroutine
+
+  ! ---- self-describing datasets (pario/dataset.h) ----
+  !
+  ! The C calls one for one, collective unless said local: handle first,
+  ! ierr last. The module's conventions: segments (positions in time
+  ! order), variables (registration order), item starts and info indices
+  ! are 1-based; writers and parts are group ranks, 0-based as in MPI.
+  ! Values are Fortran-ordered: a section of items of shape item_dims is
+  ! an array (item_dims(1), [item_dims(2),] items), so a vector variable of
+  ! k components takes values(k, n), and a tensor variable registered with
+  ! item_dims = [c, r] is C's r x c row-major item (pario's file holds the
+  ! C order: h5py shows the shape reversed, (n, r, c)).
+  !
+  ! Buffers are assumed-rank arrays of integer(int8/16/32/64),
+  ! real(real32/real64) or complex: their type (read from the descriptor)
+  ! is the memory type of the call, converted to and from the word type on
+  ! the way (a value that does not fit: PARIO_ERR_OUT_OF_RANGE on every
+  ! rank; Fortran has no unsigned integers: an unsigned word takes the
+  ! signed buffer's values, range-checked). This replaces C's
+  ! pario_dataset_variable_set_types: every call sets it from its buffer.
+  ! A buffer this module refuses (no pario type, not whole items) still
+  ! makes the C call with an argument C refuses, so that every rank fails
+  ! together; this rank gets PARIO_ERR_INVALID_ARGUMENT and the module's
+  ! message.
+
+  !> Local: whether this build has parallel HDF5 (datasets work).
+  logical function pario_dataset_supported()
+    pario_dataset_supported = c_ds_supported() /= 0
+  end function
+
+  !> Collective: a new dataset at path for every rank of group, open
+  !> read-write. mode (default ior(PARIO_CREATE, PARIO_EXCLUSIVE): an
+  !> existing file is PARIO_ERR_EXISTS): ior(PARIO_CREATE, PARIO_TRUNCATE)
+  !> replaces a pario dataset there.
+  subroutine pario_dataset_create(ds, group, path, mode, ierr)
+    type(pario_dataset), intent(out) :: ds
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    integer, intent(in), optional :: mode
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: m
+    m = ior(PARIO_CREATE, PARIO_EXCLUSIVE)
+    if (present(mode)) m = int(mode, c_int)
+    call finish(c_ds_create(group%h, cstr(path), m, ds%h), ierr)
+  end subroutine
+
+  !> Collective: an existing dataset, mode PARIO_READ (default) or PARIO_RDWR.
+  subroutine pario_dataset_open(ds, group, path, mode, ierr)
+    type(pario_dataset), intent(out) :: ds
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    integer, intent(in), optional :: mode
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: m
+    m = PARIO_READ
+    if (present(mode)) m = int(mode, c_int)
+    call finish(c_ds_open(group%h, cstr(path), m, ds%h), ierr)
+  end subroutine
+
+  !> Collective: flushes and closes the dataset.
+  subroutine pario_dataset_close(ds, ierr)
+    type(pario_dataset), intent(inout) :: ds
+    integer, intent(out), optional :: ierr
+    call finish(c_ds_close(ds%h), ierr)
+  end subroutine
+
+  !> Collective: appends a segment of kind PARIO_SEGMENT_TOPOLOGY or _STATE
+  !> (time indices and values never decrease); segment: its position.
+  subroutine pario_dataset_segment_append(ds, kind, time_index, time_value, segment, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(in) :: kind
+    integer(int64), intent(in) :: time_index
+    real(real64), intent(in) :: time_value
+    integer(int64), intent(out), optional :: segment
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: s
+    integer(c_int) :: rc
+    rc = c_ds_segment_append(ds%h, int(kind, c_int), time_index, time_value, s)
+    if (rc == 0 .and. present(segment)) segment = s + 1
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: the number of segments.
+  subroutine pario_dataset_segment_count(ds, count, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer(int64), intent(out) :: count
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: n
+    integer(c_int) :: rc
+    rc = c_ds_segment_count(ds%h, n)
+    if (rc == 0) count = n
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: a segment's kind, time index and time value.
+  subroutine pario_dataset_segment_info(ds, segment, kind, time_index, time_value, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer(int64), intent(in) :: segment
+    integer, intent(out), optional :: kind
+    integer(int64), intent(out), optional :: time_index
+    real(real64), intent(out), optional :: time_value
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: k, rc
+    integer(c_int64_t) :: ti
+    real(c_double) :: tv
+    rc = c_ds_segment_info(ds%h, segment - 1, k, ti, tv)
+    if (rc == 0) then
+      if (present(kind)) kind = int(k)
+      if (present(time_index)) time_index = ti
+      if (present(time_value)) time_value = tv
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  ! A found segment's position, 1-based.
+  subroutine found_segment(rc, s, segment, ierr)
+    integer(c_int), intent(in) :: rc
+    integer(c_int64_t), intent(in) :: s
+    integer(int64), intent(out) :: segment
+    integer, intent(out), optional :: ierr
+    if (rc == 0) segment = s + 1
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: the first segment of kind (PARIO_SEGMENT_ANY too) with this
+  !> time index; PARIO_ERR_NOT_FOUND if none.
+  subroutine pario_dataset_segment_find_index(ds, kind, time_index, segment, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(in) :: kind
+    integer(int64), intent(in) :: time_index
+    integer(int64), intent(out) :: segment
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: s
+    call found_segment(c_ds_find_index(ds%h, int(kind, c_int), time_index, s), s, segment, ierr)
+  end subroutine
+
+  !> Local: the last segment of kind (PARIO_SEGMENT_ANY too) whose time
+  !> value is <= time_value; PARIO_ERR_NOT_FOUND if none.
+  subroutine pario_dataset_segment_find_time(ds, kind, time_value, segment, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(in) :: kind
+    real(real64), intent(in) :: time_value
+    integer(int64), intent(out) :: segment
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: s
+    call found_segment(c_ds_find_time(ds%h, int(kind, c_int), time_value, s), s, segment, ierr)
+  end subroutine
+
+  !> Collective: erases every segment after last_kept (0: every segment).
+  subroutine pario_dataset_truncate(ds, last_kept, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer(int64), intent(in) :: last_kept
+    integer, intent(out), optional :: ierr
+    call finish(c_ds_truncate(ds%h, last_kept - 1), ierr)
+  end subroutine
+
+  !> Collective: registers a variable: name, item kind PARIO_ITEM_SCALAR,
+  !> _VECTOR (item_dims = [k]) or _TENSOR (item_dims = [c, r], see above),
+  !> word type PARIO_TYPE_*; variable: its id. The same definition again
+  !> gives its id; another one PARIO_ERR_EXISTS.
+  subroutine pario_dataset_variable_register(ds, name, item_kind, word_type, variable, item_dims, ierr)
+    type(pario_dataset), intent(in) :: ds
+    character(*), intent(in) :: name
+    integer, intent(in) :: item_kind, word_type
+    integer, intent(out), optional :: variable
+    integer(int64), intent(in), optional :: item_dims(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: v, rc
+    integer(c_int64_t) :: dims(2)
+    integer :: n
+    dims = 0  ! C's item dims: the module's, a tensor's reversed (Fortran order)
+    if (present(item_dims)) then  ! only then: gfortran reads an absent array's descriptor when passing it on
+      n = min(2, size(item_dims))
+      dims(1:n) = item_dims(1:n)
+      if (item_kind == PARIO_ITEM_TENSOR) dims = [dims(2), dims(1)]
+    end if
+    rc = c_ds_variable_register(ds%h, cstr(name), int(item_kind, c_int), dims, int(word_type, c_int), v)
+    if (rc == 0 .and. present(variable)) variable = int(v) + 1
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: the id of the variable called name; PARIO_ERR_NOT_FOUND if none.
+  subroutine pario_dataset_variable_find(ds, name, variable, ierr)
+    type(pario_dataset), intent(in) :: ds
+    character(*), intent(in) :: name
+    integer, intent(out) :: variable
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: v, rc
+    rc = c_ds_variable_find(ds%h, cstr(name), v)
+    if (rc == 0) variable = int(v) + 1
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: the number of variables.
+  subroutine pario_dataset_variable_count(ds, count, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(out) :: count
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: n, rc
+    rc = c_ds_variable_count(ds%h, n)
+    if (rc == 0) count = int(n)
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: a variable's name (blank-padded), item kind, item dims
+  !> ([1, 1], [k, 1] or a tensor's [c, r]) and word type.
+  subroutine pario_dataset_variable_info(ds, variable, name, item_kind, item_dims, word_type, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(in) :: variable
+    character(*), intent(out), optional :: name
+    integer, intent(out), optional :: item_kind, word_type
+    integer(int64), intent(out), optional :: item_dims(2)
+    integer, intent(out), optional :: ierr
+    character(kind=c_char) :: buf(256)
+    integer(c_int) :: k, w, rc
+    integer(c_int64_t) :: d(2)
+    rc = c_ds_variable_info(ds%h, int(variable - 1, c_int), buf, int(size(buf), c_size_t), k, d, w)
+    if (rc == 0) then
+      if (present(name)) call from_c(buf, name)
+      if (present(item_kind)) item_kind = int(k)
+      if (present(word_type)) word_type = int(w)
+      if (k == PARIO_ITEM_TENSOR) d = [d(2), d(1)]
+      if (present(item_dims)) item_dims = d
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: the section of variable in segment (PARIO_ERR_NOT_FOUND
+  !> when that segment has none), with writer's piece (a 0-based rank,
+  !> default 0; rank-ordered sections only) in piece_start and piece_count.
+  subroutine pario_dataset_section_info(ds, segment, variable, info, writer, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer(int64), intent(in) :: segment
+    integer, intent(in) :: variable
+    type(pario_dataset_section), intent(out) :: info
+    integer, intent(in), optional :: writer
+    integer, intent(out), optional :: ierr
+    type(dataset_section) :: s
+    integer(c_int) :: w, rc
+    integer :: n
+    w = 0
+    if (present(writer)) w = int(writer, c_int)
+    rc = c_ds_section_info(ds%h, segment - 1, int(variable - 1, c_int), w, s)
+    if (rc == 0) then
+      n = max(0, min(int(s%ndim), PARIO_ARRAY_MAX_DIMS))
+      info = pario_dataset_section(int(s%layout), int(s%writers), s%items, s%max_piece, s%piece_start + 1, &
+                                   s%piece_count, n, 0)
+      info%dims(1:n) = s%dims(n:1:-1)
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  ! Words per item of a variable (1 when C refuses it: the call that
+  ! follows fails with C's message then).
+  integer(c_int64_t) function item_words(ds, variable) result(words)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(in) :: variable
+    character(kind=c_char) :: name(256)  ! names are at most 255 bytes
+    integer(c_int) :: k, w
+    integer(c_int64_t) :: d(2)
+    words = 1
+    if (c_ds_variable_info(ds%h, int(variable - 1, c_int), name, int(size(name), c_size_t), k, d, w) == 0) then
+      words = d(1) * d(2)
+    end if
+  end function
+
+  ! Why the module refuses a buffer for whole items of variable (blank
+  ! when it does not), and how many items it holds. Sets the variable's
+  ! put (put) or get type to the buffer's.
+  function items_problem(ds, variable, b, put, items) result(why)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(in) :: variable
+    type(buffer_facts), intent(in) :: b
+    logical, intent(in) :: put
+    integer(c_int64_t), intent(out) :: items
+    character(len=200) :: why
+    integer(c_int64_t) :: words
+    integer(c_int) :: rc
+    why = ' '
+    words = item_words(ds, variable)
+    items = b%elements / words
+    if (b%type == 0) then
+      why = 'the buffer holds ' // type_name(int(b%type)) // ' elements'
+    else if (mod(b%elements, words) /= 0) then
+      write (why, '(a, i0, a, i0, a)') 'the buffer has ', b%elements, ' elements, not whole items of ', words, &
+        ' words'
+    else if (put) then
+      rc = c_ds_set_types(ds%h, int(variable - 1, c_int), b%type, 0)  ! a bad id: the call after says so
+    else
+      rc = c_ds_set_types(ds%h, int(variable - 1, c_int), 0, b%type)
+    end if
+  end function
+
+  !> Collective: this rank's piece of a rank-ordered section: buf holds
+  !> whole items (size(buf) / words per item of them; 0 too), of any type.
+  subroutine pario_dataset_write_ranked(ds, segment, variable, buf, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer(int64), intent(in) :: segment
+    integer, intent(in) :: variable
+    type(*), dimension(..), contiguous, intent(in) :: buf
+    integer, intent(out), optional :: ierr
+    type(buffer_facts) :: b
+    integer(c_int64_t) :: items
+    integer(c_int) :: rc
+    character(len=200) :: why
+    b = facts(buf)
+    why = items_problem(ds, variable, b, .true., items)
+    if (len_trim(why) > 0) items = -1  ! refused by C on every rank; this rank's message below
+    rc = c_ds_write_ranked(ds%h, segment - 1, int(variable - 1, c_int), items, b%base)
+    if (len_trim(why) > 0) rc = refuse(INVALID_ARGUMENT, 'pario_dataset_write_ranked', trim(why))
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: items start .. start + n - 1 (1-based; n = size(buf) /
+  !> words per item) of a section of either layout into buf, converted to
+  !> its type. Each rank its own range (pario_dataset_even_split, or a
+  !> writer's piece from pario_dataset_section_info).
+  subroutine pario_dataset_read_items(ds, segment, variable, start, buf, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer(int64), intent(in) :: segment, start
+    integer, intent(in) :: variable
+    type(*), dimension(..), contiguous, intent(inout) :: buf
+    integer, intent(out), optional :: ierr
+    type(buffer_facts) :: b
+    integer(c_int64_t) :: items
+    integer(c_int) :: rc
+    character(len=200) :: why
+    b = facts(buf)
+    why = items_problem(ds, variable, b, .false., items)
+    if (len_trim(why) > 0) items = -1  ! refused by C on every rank; this rank's message below
+    rc = c_ds_read_items(ds%h, segment - 1, int(variable - 1, c_int), start - 1, items, b%base)
+    if (len_trim(why) > 0) rc = refuse(INVALID_ARGUMENT, 'pario_dataset_read_items', trim(why))
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: part `part` (0-based, e.g. a rank) of `parts` of items split
+  !> evenly: 1-based start and count (the first mod(items, parts) parts one more).
+  subroutine pario_dataset_even_split(items, parts, part, start, count, ierr)
+    integer(int64), intent(in) :: items
+    integer, intent(in) :: parts, part
+    integer(int64), intent(out) :: start, count
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: s, n
+    integer(c_int) :: rc
+    rc = c_ds_even_split(items, int(parts, c_int), int(part, c_int), s, n)
+    if (rc == 0) then
+      start = s + 1
+      count = n
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  ! The checks and the C call of write_decomp or read_decomp.
+  integer(c_int) function decomp_section(call, ds, segment, variable, decomp, b) result(rc)
+    character(*), intent(in) :: call
+    type(pario_dataset), intent(in) :: ds
+    integer(int64), intent(in) :: segment
+    integer, intent(in) :: variable
+    type(pario_decomp), intent(in) :: decomp
+    type(buffer_facts), intent(in) :: b
+    integer(c_int64_t) :: global_size, local_count
+    integer(c_int) :: aggregators, is_aggregator, v
+    character(len=200) :: why
+    why = ' '
+    if (c_decomp_info(decomp%h, global_size, local_count, aggregators, is_aggregator) /= 0) local_count = 0
+    if (b%type == 0) then
+      why = 'the buffer holds ' // type_name(int(b%type)) // ' elements'
+    else if (b%elements < local_count) then
+      write (why, '(a, i0, a, i0, a)') 'the buffer has ', b%elements, ' elements, the decomposition ', &
+        local_count, ' on this rank'
+    end if
+    v = int(variable - 1, c_int)
+    if (len_trim(why) > 0) then
+      v = -1  ! refused by C on every rank; this rank's message below
+    else if (call == 'pario_dataset_write_decomp') then
+      rc = c_ds_set_types(ds%h, v, b%type, 0)
+    else
+      rc = c_ds_set_types(ds%h, v, 0, b%type)
+    end if
+    if (call == 'pario_dataset_write_decomp') then
+      rc = c_ds_write_decomp(ds%h, segment - 1, v, decomp%h, b%base)
+    else
+      rc = c_ds_read_decomp(ds%h, segment - 1, v, decomp%h, b%base)
+    end if
+    if (len_trim(why) > 0) rc = refuse(INVALID_ARGUMENT, call, trim(why))
+  end function
+
+  !> Collective: a global-ordered section through a decomposition of its
+  !> words (item i's component j is word (i - 1) * words + j; its
+  !> file_type the variable's word type, its group the dataset's): buf
+  !> holds this rank's local_count words of any type, in the
+  !> decomposition's memory order.
+  subroutine pario_dataset_write_decomp(ds, segment, variable, decomp, buf, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer(int64), intent(in) :: segment
+    integer, intent(in) :: variable
+    type(pario_decomp), intent(in) :: decomp
+    type(*), dimension(..), contiguous, intent(in) :: buf
+    integer, intent(out), optional :: ierr
+    call finish(decomp_section('pario_dataset_write_decomp', ds, segment, variable, decomp, facts(buf)), ierr)
+  end subroutine
+
+  !> Collective: this rank's words of a section (either layout) through a
+  !> decomposition (global size = the section's words) into buf.
+  subroutine pario_dataset_read_decomp(ds, segment, variable, decomp, buf, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer(int64), intent(in) :: segment
+    integer, intent(in) :: variable
+    type(pario_decomp), intent(in) :: decomp
+    type(*), dimension(..), contiguous, intent(inout) :: buf
+    integer, intent(out), optional :: ierr
+    call finish(decomp_section('pario_dataset_read_decomp', ds, segment, variable, decomp, facts(buf)), ierr)
+  end subroutine
+
+  !> Collective (over the array's group too): checkpoints a global array
+  !> (any distribution) into a global-ordered section of a scalar
+  !> variable, of the array's shape (h5py shows it reversed: C order).
+  subroutine pario_dataset_write_array(ds, segment, variable, array, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer(int64), intent(in) :: segment
+    integer, intent(in) :: variable
+    type(pario_array), intent(in) :: array
+    integer, intent(out), optional :: ierr
+    call finish(c_ds_write_array(ds%h, segment - 1, int(variable - 1, c_int), array%h), ierr)
+  end subroutine
+
+  !> Collective: restart: reads a section into a global array of as many
+  !> elements (any shape, distribution, type and number of ranks; the
+  !> elements in the order they were written).
+  subroutine pario_dataset_read_array(ds, segment, variable, array, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer(int64), intent(in) :: segment
+    integer, intent(in) :: variable
+    type(pario_array), intent(in) :: array
+    integer, intent(out), optional :: ierr
+    call finish(c_ds_read_array(ds%h, segment - 1, int(variable - 1, c_int), array%h), ierr)
+  end subroutine
+
+  ! C's owner index of an info owner: a variable or segment 1-based here.
+  integer(c_int64_t) function c_owner(owner_kind, owner)
+    integer, intent(in) :: owner_kind
+    integer(int64), intent(in) :: owner
+    c_owner = 0
+    if (owner_kind /= PARIO_INFO_DATASET) c_owner = owner - 1
+  end function
+
+  !> Collective: sets info name of an owner (owner_kind PARIO_INFO_DATASET,
+  !> owner ignored; _VARIABLE, owner the variable; _SEGMENT, owner the
+  !> segment) to values (an array of any pario type, stored as a 1-D array
+  !> of that type; rank 0's values are stored, the type and size must
+  !> match on every rank), replacing one of that name.
+  subroutine pario_dataset_info_put(ds, owner_kind, owner, name, values, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(in) :: owner_kind
+    integer(int64), intent(in) :: owner
+    character(*), intent(in) :: name
+    type(*), dimension(..), contiguous, intent(in) :: values
+    integer, intent(out), optional :: ierr
+    type(buffer_facts) :: b
+    integer(c_int) :: rc
+    b = facts(values)  ! type 0 (none pario has): refused by C on every rank
+    rc = c_ds_info_put(ds%h, int(owner_kind, c_int), c_owner(owner_kind, owner), cstr(name), b%type, &
+                       b%elements, b%base)
+    if (b%type == 0) rc = refuse(INVALID_ARGUMENT, 'pario_dataset_info_put', &
+                                 'the values are ' // type_name(int(b%type)))
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: sets info name of an owner to the string text (all of
+  !> it, trailing blanks too: pass trim(text) to drop them).
+  subroutine pario_dataset_info_put_string(ds, owner_kind, owner, name, text, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(in) :: owner_kind
+    integer(int64), intent(in) :: owner
+    character(*), intent(in) :: name, text
+    integer, intent(out), optional :: ierr
+    character(kind=c_char), allocatable, target :: t(:)
+    type(c_ptr) :: p
+    integer :: i
+    allocate (t(max(1, len(text))))
+    do i = 1, len(text)
+      t(i) = text(i:i)
+    end do
+    p = c_loc(t)
+    call finish(c_ds_info_put(ds%h, int(owner_kind, c_int), c_owner(owner_kind, owner), cstr(name), &
+                              int(PARIO_INFO_STRING, c_int), len(text, kind=c_int64_t), p), ierr)
+  end subroutine
+
+  !> Collective: info name of an owner: count (values, or a string's
+  !> bytes) and type (PARIO_TYPE_* or PARIO_INFO_STRING) as stored, and
+  !> with values (an array of any pario type and at least count elements)
+  !> the values converted to its type. PARIO_ERR_NOT_FOUND when absent.
+  subroutine pario_dataset_info_get(ds, owner_kind, owner, name, values, count, type, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(in) :: owner_kind
+    integer(int64), intent(in) :: owner
+    character(*), intent(in) :: name
+    type(*), dimension(..), contiguous, intent(inout), optional :: values
+    integer(int64), intent(out), optional :: count
+    integer, intent(out), optional :: type
+    integer, intent(out), optional :: ierr
+    type(buffer_facts) :: b
+    integer(c_int) :: rc, stored
+    integer(c_int64_t) :: n
+    integer(c_int), target :: none(1)
+    if (present(values)) then
+      b = facts(values)
+      if (.not. c_associated(b%base)) b%base = c_loc(none)  ! an empty array: values asked, room for none
+      if (b%type == 0) b%type = -1  ! refused by C on every rank; this rank's message below
+    end if
+    rc = c_ds_info_get(ds%h, int(owner_kind, c_int), c_owner(owner_kind, owner), cstr(name), b%type, &
+                       b%elements, b%base, stored, n)
+    if (b%type == -1) rc = refuse(INVALID_ARGUMENT, 'pario_dataset_info_get', 'values is of a type pario lacks')
+    if (rc == 0) then
+      if (present(count)) count = n
+      if (present(type)) type = int(stored)
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: string info name of an owner into text (blank-padded;
+  !> PARIO_ERR_INVALID_ARGUMENT when longer than text) and its length in bytes.
+  subroutine pario_dataset_info_get_string(ds, owner_kind, owner, name, text, length, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(in) :: owner_kind
+    integer(int64), intent(in) :: owner
+    character(*), intent(in) :: name
+    character(*), intent(out) :: text
+    integer(int64), intent(out), optional :: length
+    integer, intent(out), optional :: ierr
+    character(kind=c_char), allocatable, target :: t(:)
+    integer(c_int) :: rc, stored
+    integer(c_int64_t) :: n, i
+    allocate (t(max(1, len(text))))
+    rc = c_ds_info_get(ds%h, int(owner_kind, c_int), c_owner(owner_kind, owner), cstr(name), &
+                       int(PARIO_INFO_STRING, c_int), len(text, kind=c_int64_t), c_loc(t), stored, n)
+    text = ' '
+    if (rc == 0) then
+      do i = 1, n
+        text(i:i) = t(i)
+      end do
+      if (present(length)) length = n
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: the number of infos of an owner (count) and, for
+  !> 1 <= index <= count, the name of info `index` in name order.
+  subroutine pario_dataset_info_name(ds, owner_kind, owner, index, name, count, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(in) :: owner_kind
+    integer(int64), intent(in) :: owner, index
+    character(*), intent(out), optional :: name
+    integer(int64), intent(out), optional :: count
+    integer, intent(out), optional :: ierr
+    character(kind=c_char) :: buf(256)
+    integer(c_int64_t) :: n
+    integer(c_int) :: rc
+    buf = c_null_char
+    rc = c_ds_info_name(ds%h, int(owner_kind, c_int), c_owner(owner_kind, owner), index - 1, buf, &
+                        int(size(buf), c_size_t), n)
+    if (rc == 0) then
+      if (present(name)) call from_c(buf, name)
+      if (present(count)) count = n
+    end if
+    call finish(rc, ierr)
   end subroutine
 
 end module pario

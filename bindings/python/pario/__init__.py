@@ -3,8 +3,9 @@
 Private scratch files (File), one scratch file shared by all processes
 (SharedFile), arrays distributed over all processes' memory (GlobalArray),
 a dynamic load-balancing Counter, disk arrays (DiskArray) and collective
-I/O through aggregator ranks (Decomposition) and Exodus II mesh files
-(ExodusFile), over pario's C library.
+I/O through aggregator ranks (Decomposition), Exodus II mesh files
+(ExodusFile) and self-describing datasets on parallel HDF5 (Dataset), over
+pario's C library.
 Works as a single process and under ``mpiexec -n N python ...``; pass an
 mpi4py communicator wherever a ``group`` is accepted.
 
@@ -32,11 +33,12 @@ if _config.MPI_NAME_LINK:
 
 # One private module per C header (_errors: status.h, _runtime, _requests,
 # _files: file.h and shared_file.h, _arrays, _disk_array, _collective:
-# collective_io.h, _exodus: exodus.h); they load the extension, so they come after the MPI
-# set-up above.
+# collective_io.h, _exodus: exodus.h, _dataset: dataset.h); they load the
+# extension, so they come after the MPI set-up above.
 from . import _pario  # noqa: E402
 from ._arrays import Counter, GlobalArray, Group  # noqa: E402
 from ._collective import Decomposition  # noqa: E402
+from ._dataset import Dataset, Infos, SectionInfo, Segment, Variable  # noqa: E402
 from ._disk_array import DiskArray, Transfer  # noqa: E402
 from ._errors import (Canceled, Corrupt, Error, Exists, InternalError, InvalidArgument,  # noqa: E402
                       IOFailure, MPIError, NoMemory, NoSpace, NotFound, OutOfRange, PermissionDenied,
@@ -52,7 +54,8 @@ __all__ = ["Error", "InvalidArgument", "StateError", "NotFound", "Exists", "OutO
            "IOFailure", "MPIError", "Unsupported", "Corrupt", "Canceled", "RemoteError", "InternalError",
            "PermissionDenied", "init", "finalize", "abort", "rank", "size", "scratch_path", "stats_table",
            "stats", "Request", "Transfer", "wait_all", "File", "SharedFile", "Group", "GlobalArray", "Counter",
-           "DiskArray", "Decomposition", "ExodusFile", "ExodusInfo", "ExodusBlock"]
+           "DiskArray", "Decomposition", "ExodusFile", "ExodusInfo", "ExodusBlock", "Dataset", "Segment",
+           "Variable", "Infos", "SectionInfo"]
 
 # Tracebacks, reprs and pickles name the public place (pario.NotFound, not
 # pario._errors.NotFound), as they did before the package was split.

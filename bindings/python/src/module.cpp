@@ -775,6 +775,179 @@ void bind_exodus(nb::module_& m) {
   });
 }
 
+
+// ---- self-describing datasets (pario/dataset.h) ----
+
+void bind_dataset(nb::module_& m) {
+#define PARIO_DATASET_CONSTANT(name) m.attr(#name) = static_cast<int64_t>(PARIO_##name)
+  PARIO_DATASET_CONSTANT(SEGMENT_ANY);
+  PARIO_DATASET_CONSTANT(SEGMENT_TOPOLOGY);
+  PARIO_DATASET_CONSTANT(SEGMENT_STATE);
+  PARIO_DATASET_CONSTANT(ITEM_SCALAR);
+  PARIO_DATASET_CONSTANT(ITEM_VECTOR);
+  PARIO_DATASET_CONSTANT(ITEM_TENSOR);
+  PARIO_DATASET_CONSTANT(SECTION_RANK_ORDERED);
+  PARIO_DATASET_CONSTANT(SECTION_GLOBAL_ORDERED);
+  PARIO_DATASET_CONSTANT(INFO_DATASET);
+  PARIO_DATASET_CONSTANT(INFO_VARIABLE);
+  PARIO_DATASET_CONSTANT(INFO_SEGMENT);
+  PARIO_DATASET_CONSTANT(INFO_STRING);
+#undef PARIO_DATASET_CONSTANT
+  using Dataset = pario_dataset_t;
+  m.def("dataset_supported", [] { return pario_dataset_supported() != 0; });
+  m.def("dataset_create", [](uintptr_t group, const std::string& path, int mode) {
+    Dataset d = PARIO_DATASET_NULL;
+    int rc = unlocked([&] { return pario_dataset_create(as<pario_group_t>(group), path.c_str(), mode, &d); });
+    return std::make_pair(rc, id(d));
+  });
+  m.def("dataset_open", [](uintptr_t group, const std::string& path, int mode) {
+    Dataset d = PARIO_DATASET_NULL;
+    int rc = unlocked([&] { return pario_dataset_open(as<pario_group_t>(group), path.c_str(), mode, &d); });
+    return std::make_pair(rc, id(d));
+  });
+  m.def("dataset_close", [](uintptr_t h) {
+    auto d = as<Dataset>(h);
+    return unlocked([&] { return pario_dataset_close(&d); });
+  });
+
+  m.def("dataset_segment_append", [](uintptr_t h, int kind, int64_t time_index, double time_value) {
+    int64_t segment = -1;
+    int rc = unlocked([&] {
+      return pario_dataset_segment_append(as<Dataset>(h), kind, time_index, time_value, &segment);
+    });
+    return std::make_pair(rc, segment);
+  });
+  m.def("dataset_segment_count", [](uintptr_t h) {
+    int64_t n = 0;
+    int rc = pario_dataset_segment_count(as<Dataset>(h), &n);
+    return std::make_pair(rc, n);
+  });
+  m.def("dataset_segment_info", [](uintptr_t h, int64_t segment) {
+    int kind = 0;
+    int64_t time_index = 0;
+    double time_value = 0;
+    int rc = pario_dataset_segment_info(as<Dataset>(h), segment, &kind, &time_index, &time_value);
+    return std::make_tuple(rc, kind, time_index, time_value);
+  });
+  m.def("dataset_segment_find_index", [](uintptr_t h, int kind, int64_t time_index) {
+    int64_t segment = -1;
+    int rc = pario_dataset_segment_find_index(as<Dataset>(h), kind, time_index, &segment);
+    return std::make_pair(rc, segment);
+  });
+  m.def("dataset_segment_find_time", [](uintptr_t h, int kind, double time_value) {
+    int64_t segment = -1;
+    int rc = pario_dataset_segment_find_time(as<Dataset>(h), kind, time_value, &segment);
+    return std::make_pair(rc, segment);
+  });
+  m.def("dataset_truncate", [](uintptr_t h, int64_t last_kept) {
+    return unlocked([&] { return pario_dataset_truncate(as<Dataset>(h), last_kept); });
+  });
+
+  // item_dims: the C call's item_dims (empty for a scalar).
+  m.def("dataset_variable_register", [](uintptr_t h, const std::string& name, int item_kind, const Dims& item_dims,
+                                        int word_type) {
+    int variable = -1;
+    int rc = unlocked([&] {
+      return pario_dataset_variable_register(as<Dataset>(h), name.c_str(), item_kind,
+                                             item_dims.empty() ? nullptr : item_dims.data(), word_type, &variable);
+    });
+    return std::make_pair(rc, variable);
+  });
+  m.def("dataset_variable_find", [](uintptr_t h, const std::string& name) {
+    int variable = -1;
+    int rc = pario_dataset_variable_find(as<Dataset>(h), name.c_str(), &variable);
+    return std::make_pair(rc, variable);
+  });
+  m.def("dataset_variable_count", [](uintptr_t h) {
+    int n = 0;
+    int rc = pario_dataset_variable_count(as<Dataset>(h), &n);
+    return std::make_pair(rc, n);
+  });
+  // (status, name, item kind, item dims (2), word type).
+  m.def("dataset_variable_info", [](uintptr_t h, int variable) {
+    std::vector<char> name(256, '\0');  // names are at most 255 bytes
+    int item_kind = 0, word_type = 0;
+    int64_t dims[2] = {0, 0};
+    int rc = pario_dataset_variable_info(as<Dataset>(h), variable, name.data(), name.size(), &item_kind, dims,
+                                         &word_type);
+    return std::make_tuple(rc, text_of(name), item_kind, Dims{dims[0], dims[1]}, word_type);
+  });
+  m.def("dataset_variable_set_types", [](uintptr_t h, int variable, int put_type, int get_type) {
+    return pario_dataset_variable_set_types(as<Dataset>(h), variable, put_type, get_type);
+  });
+
+  // (status, layout, writers, items, max_piece, piece_start, piece_count, dims).
+  m.def("dataset_section_info", [](uintptr_t h, int64_t segment, int variable, int writer) {
+    pario_dataset_section_t s{};
+    int rc = unlocked([&] { return pario_dataset_section_info(as<Dataset>(h), segment, variable, writer, &s); });
+    Dims dims(s.dims, s.dims + std::clamp(s.ndim, 0, static_cast<int>(PARIO_ARRAY_MAX_DIMS)));
+    return std::make_tuple(rc, s.layout, s.writers, s.items, s.max_piece, s.piece_start, s.piece_count, dims);
+  });
+  m.def("dataset_write_ranked", [](uintptr_t h, int64_t segment, int variable, int64_t items, ConstBuffer buf) {
+    return unlocked([&] { return pario_dataset_write_ranked(as<Dataset>(h), segment, variable, items, buf.data()); });
+  });
+  m.def("dataset_read_items", [](uintptr_t h, int64_t segment, int variable, int64_t start, int64_t items,
+                                 Buffer buf) {
+    return unlocked([&] {
+      return pario_dataset_read_items(as<Dataset>(h), segment, variable, start, items, buf.data());
+    });
+  });
+  m.def("dataset_even_split", [](int64_t items, int parts, int part) {
+    int64_t start = 0, count = 0;
+    int rc = pario_dataset_even_split(items, parts, part, &start, &count);
+    return std::make_tuple(rc, start, count);
+  });
+  m.def("dataset_write_decomp", [](uintptr_t h, int64_t segment, int variable, uintptr_t decomp, ConstBuffer buf) {
+    return unlocked([&] {
+      return pario_dataset_write_decomp(as<Dataset>(h), segment, variable, as<pario_decomp_t>(decomp), buf.data());
+    });
+  });
+  m.def("dataset_read_decomp", [](uintptr_t h, int64_t segment, int variable, uintptr_t decomp, Buffer buf) {
+    return unlocked([&] {
+      return pario_dataset_read_decomp(as<Dataset>(h), segment, variable, as<pario_decomp_t>(decomp), buf.data());
+    });
+  });
+  m.def("dataset_write_array", [](uintptr_t h, int64_t segment, int variable, uintptr_t array) {
+    return unlocked([&] {
+      return pario_dataset_write_array(as<Dataset>(h), segment, variable, as<pario_array_t>(array));
+    });
+  });
+  m.def("dataset_read_array", [](uintptr_t h, int64_t segment, int variable, uintptr_t array) {
+    return unlocked([&] {
+      return pario_dataset_read_array(as<Dataset>(h), segment, variable, as<pario_array_t>(array));
+    });
+  });
+
+  // values: count values of type (a string: its UTF-8 bytes as uint8).
+  m.def("dataset_info_put", [](uintptr_t h, int owner_kind, int64_t owner, const std::string& name, int type,
+                               int64_t count, ConstBuffer values) {
+    return unlocked([&] {
+      return pario_dataset_info_put(as<Dataset>(h), owner_kind, owner, name.c_str(), type, count, values.data());
+    });
+  });
+  // values None: only (status, stored type, count); else filled as type.
+  m.def("dataset_info_get", [](uintptr_t h, int owner_kind, int64_t owner, const std::string& name, int type,
+                               std::optional<Buffer> values) {
+    int stored = 0;
+    int64_t count = 0;
+    const int64_t capacity = values ? static_cast<int64_t>(values->size()) : 0;
+    int rc = unlocked([&] {
+      return pario_dataset_info_get(as<Dataset>(h), owner_kind, owner, name.c_str(), type, capacity,
+                                    data_or_null(values), &stored, &count);
+    });
+    return std::make_tuple(rc, stored, count);
+  });
+  // (status, name of info `index` or "" when index is out of range, count).
+  m.def("dataset_info_name", [](uintptr_t h, int owner_kind, int64_t owner, int64_t index) {
+    std::vector<char> name(256, '\0');
+    int64_t count = 0;
+    int rc = unlocked([&] {
+      return pario_dataset_info_name(as<Dataset>(h), owner_kind, owner, index, name.data(), name.size(), &count);
+    });
+    return std::make_tuple(rc, text_of(name), count);
+  });
+}
+
 }  // namespace
 
 NB_MODULE(_pario, m) {
@@ -811,4 +984,5 @@ NB_MODULE(_pario, m) {
   bind_arrays(m);
   bind_collective(m);
   bind_exodus(m);
+  bind_dataset(m);
 }

@@ -1,0 +1,245 @@
+! Self-describing datasets from the Fortran module at 1 and 2 ranks, the
+! scenario of tests/python/test_dataset.py: segments (append, find by time
+! index and value, an out-of-order one refused, truncate), variables (scalar,
+! vector, tensor; found by name), infos of integer(4/8), real(4/8) and
+! string values on the dataset, a variable and a segment (kept across a
+! reopen); a rank-ordered section (rank r writes r + 1 items, rank 1 none)
+! read back by even split, by writer piece and whole, converted on the way;
+! a global-ordered section through a decomposition; a global array written
+! and read into one of another shape and type; and a buffer refused on
+! rank 0 failing on every rank.
+program dataset_test
+  use pario
+  use test_checks
+  use, intrinsic :: iso_fortran_env, only: int32, int64, real32, real64
+  implicit none
+  integer :: me, np, ierr, u, s, id, v, kind, w
+  integer(int64) :: me8
+  integer(int64) :: seg, n, lo, cnt, total, ti, dims(2), count, i, ng
+  real(real64) :: tv
+  real(real64), allocatable :: uval(:, :), back(:, :), rd(:)
+  real(real32), allocatable :: back32(:, :), tens(:, :, :)
+  integer(int64), allocatable :: ids64(:)
+  integer(int32), allocatable :: ids32(:)
+  integer(int64), allocatable :: words(:)
+  real(real64) :: r8(2), four(4) = 0
+  real(real32) :: r4(3)
+  integer(int32) :: i4(2)
+  integer(int64) :: i8(1)
+  logical :: flags(2)
+  character(len=256) :: path
+  character(len=64) :: text, name
+  type(pario_group) :: world
+  type(pario_dataset) :: ds
+  type(pario_dataset_section) :: sec
+  type(pario_decomp) :: decomp
+  type(pario_array) :: a, b
+  real(real64) :: a_vals(4, 5)
+  real(real32) :: b_vals(20)
+
+  call pario_init()
+  me = pario_rank()
+  np = pario_size()
+  me8 = me
+  call pario_group_world(world)
+  if (.not. pario_dataset_supported()) error stop 'built only where pario has parallel HDF5 (CMake: pario_dataset)'
+  path = scratch_file('fortran_dataset.h5')
+  total = sum([(piece(i), i = 0, np - 1)])
+
+  call pario_dataset_create(ds, world, trim(path), ior(PARIO_CREATE, PARIO_TRUNCATE))
+  call pario_dataset_segment_append(ds, PARIO_SEGMENT_TOPOLOGY, 0_int64, 0.0_real64)
+  call pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 0_int64, 0.0_real64, seg)
+  call check(seg == 2, 'the second segment is 2')
+  call pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 1_int64, 0.5_real64, seg)
+  call pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 1_int64, 0.75_real64, ierr=ierr)
+  call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'two state segments of one time index are refused')
+  call pario_dataset_segment_find_index(ds, PARIO_SEGMENT_STATE, 0_int64, n)
+  call check(n == 2, 'find the state at time index 0')
+  call pario_dataset_segment_find_time(ds, PARIO_SEGMENT_ANY, 0.6_real64, n)
+  call check(n == 3, 'find the state at time 0.6')
+  call pario_dataset_segment_find_time(ds, PARIO_SEGMENT_ANY, -1.0_real64, n, ierr)
+  call check(ierr == PARIO_ERR_NOT_FOUND, 'nothing before the first time')
+
+  call pario_dataset_variable_register(ds, 'id', PARIO_ITEM_SCALAR, PARIO_TYPE_INT32, id)
+  call pario_dataset_variable_register(ds, 'u', PARIO_ITEM_VECTOR, PARIO_TYPE_DOUBLE, u, item_dims=[3_int64])
+  call pario_dataset_variable_register(ds, 's', PARIO_ITEM_TENSOR, PARIO_TYPE_FLOAT, s, item_dims=[2_int64, 3_int64])
+  call check(id == 1 .and. u == 2 .and. s == 3, 'variable ids 1, 2, 3')
+  call pario_dataset_variable_find(ds, 's', v)
+  call pario_dataset_variable_info(ds, v, name, kind, dims)
+  call check(trim(name) == 's' .and. kind == PARIO_ITEM_TENSOR .and. all(dims == [2, 3]), 'the tensor s, 2 x 3')
+
+  ! Infos on the dataset, a variable and a segment.
+  call pario_dataset_info_put(ds, PARIO_INFO_DATASET, 0_int64, 'weights', [0.5_real64, 1.5_real64])
+  call pario_dataset_info_put(ds, PARIO_INFO_DATASET, 0_int64, 'shape', [3_int32, 4_int32])
+  call pario_dataset_info_put(ds, PARIO_INFO_VARIABLE, int(u, int64), 'scale', [1.0_real32, 2.0_real32, 4.0_real32])
+  call pario_dataset_info_put(ds, PARIO_INFO_SEGMENT, seg, 'step', [40_int64])
+  call pario_dataset_info_put_string(ds, PARIO_INFO_DATASET, 0_int64, 'title', 'fortran run')
+  call pario_dataset_info_put(ds, PARIO_INFO_DATASET, 0_int64, 'flags', flags, ierr)
+  call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'logical info values are refused')
+
+  ! Rank-ordered: u (3 x n doubles), s (one 2 x 3 item a rank), id from int64.
+  lo = sum([(piece(i), i = 0, me - 1)])
+  allocate (uval(3, piece(me8)), ids64(piece(me8)), tens(2, 3, 1))
+  do i = 1, piece(me8)
+    uval(:, i) = u_of(lo + i)
+    ids64(i) = 1000 + lo + i
+  end do
+  tens(:, :, 1) = reshape([(real(10 * me + i, real32), i = 1, 6)], [2, 3])
+  call pario_dataset_write_ranked(ds, seg, u, uval)
+  call pario_dataset_write_ranked(ds, seg, s, tens)
+  call pario_dataset_write_ranked(ds, seg, id, ids64)
+  call pario_dataset_write_ranked(ds, seg, u, uval, ierr)
+  call check(ierr == PARIO_ERR_EXISTS, 'a section is written once')
+  ! Rank 0 passes 4 words for items of 3: refused there, every rank fails.
+  call pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 3_int64, 2.0_real64, n)
+  call pario_dataset_write_ranked(ds, n, u, four(1:merge(4, 3, me == 0)), ierr)
+  call check(ierr == merge(PARIO_ERR_INVALID_ARGUMENT, PARIO_ERR_REMOTE, me == 0 .or. np == 1), &
+             'values that are not whole items on rank 0 fail every rank')
+  call pario_dataset_truncate(ds, 3_int64)  ! the segment goes again
+
+  ! Global-ordered: rank r holds items [r * ng / np, (r + 1) * ng / np) of
+  ! a (3, ng) Fortran-ordered block decomposition, written from real32.
+  ng = 5 * np + 1
+  lo = ng * me / np
+  cnt = ng * (me + 1) / np - lo
+  call pario_decomp_create_blocks(decomp, world, PARIO_TYPE_DOUBLE, [3_int64, ng], [1_int64, lo + 1], [3_int64, cnt])
+  allocate (back32(3, cnt))
+  do i = 1, cnt
+    back32(:, i) = real(u_of(lo + i), real32)
+  end do
+  call pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 2_int64, 1.0_real64, n)
+  ! Rank 0 passes a buffer of a type pario lacks: every rank fails, nothing is written.
+  if (me == 0) then
+    call pario_dataset_write_decomp(ds, n, u, decomp, flags, ierr)
+  else
+    call pario_dataset_write_decomp(ds, n, u, decomp, back32, ierr)
+  end if
+  call check(ierr == merge(PARIO_ERR_INVALID_ARGUMENT, PARIO_ERR_REMOTE, me == 0 .or. np == 1), &
+             'a refused buffer on rank 0 fails every rank')
+  call pario_dataset_write_decomp(ds, n, u, decomp, back32)
+  call pario_decomp_free(decomp)
+
+  ! A 4 x 5 global array into the scalar variable a of segment 4.
+  call pario_dataset_variable_register(ds, 'a', PARIO_ITEM_SCALAR, PARIO_TYPE_DOUBLE, v)
+  call pario_array_create(a, world, 'a', [4_int64, 5_int64])
+  a_vals = reshape([(real(i, real64), i = 1, 20)], [4, 5])
+  if (me == 0) call pario_array_put(a, [1_int64, 1_int64], [4_int64, 5_int64], a_vals)
+  call pario_array_sync(a)
+  call pario_dataset_write_array(ds, n, v, a)
+  call pario_array_destroy(a)
+  call pario_dataset_close(ds)
+
+  ! Read back.
+  call pario_dataset_open(ds, world, trim(path))
+  call pario_dataset_segment_count(ds, n)
+  call check(n == 4, 'four segments after the reopen')
+  call pario_dataset_segment_info(ds, 3_int64, kind, ti, tv)
+  call check(kind == PARIO_SEGMENT_STATE .and. ti == 1 .and. tv == 0.5_real64, 'segment 3: state, 1, 0.5')
+  call pario_dataset_variable_count(ds, v)
+  call check(v == 4, 'four variables')
+  call pario_dataset_info_get(ds, PARIO_INFO_DATASET, 0_int64, 'weights', r8, count, kind)
+  call check(all(r8 == [0.5_real64, 1.5_real64]) .and. count == 2 .and. kind == PARIO_TYPE_DOUBLE, 'weights')
+  call pario_dataset_info_get(ds, PARIO_INFO_DATASET, 0_int64, 'shape', count=count, type=kind)
+  call check(count == 2 .and. kind == PARIO_TYPE_INT32, 'shape: two int32 (no values asked)')
+  call pario_dataset_info_get(ds, PARIO_INFO_DATASET, 0_int64, 'shape', i4)
+  call check(all(i4 == [3, 4]), 'shape')
+  call pario_dataset_info_get(ds, PARIO_INFO_VARIABLE, int(u, int64), 'scale', r4)
+  call check(all(r4 == [1, 2, 4]), 'the variable info scale')
+  call pario_dataset_info_get(ds, PARIO_INFO_SEGMENT, seg, 'step', i8)
+  call check(i8(1) == 40, 'the segment info step')
+  call pario_dataset_info_get_string(ds, PARIO_INFO_DATASET, 0_int64, 'title', text, count)
+  call check(text == 'fortran run' .and. count == 11, 'the string info title')
+  call pario_dataset_info_get(ds, PARIO_INFO_DATASET, 0_int64, 'weights', i4(1:1), ierr=ierr)
+  call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'two values do not fit one')
+  call pario_dataset_info_name(ds, PARIO_INFO_DATASET, 0_int64, 1_int64, name, count)
+  call check(count == 3 .and. trim(name) == 'shape', 'three dataset infos, shape first')
+
+  call pario_dataset_section_info(ds, seg, u, sec, writer=np - 1)
+  call check(sec%layout == PARIO_SECTION_RANK_ORDERED .and. sec%writers == np .and. sec%items == total .and. &
+             sec%piece_start == 1 + sum([(piece(i), i = 0, np - 2)]) .and. &
+             sec%piece_count == piece(int(np - 1, int64)) .and. &
+             sec%ndim == 2 .and. all(sec%dims(1:2) == [3_int64, total]), 'the section of u')
+  ! An even split, as real32.
+  call pario_dataset_even_split(total, np, me, lo, cnt)
+  allocate (back(3, cnt))
+  deallocate (back32)
+  allocate (back32(3, cnt))
+  call pario_dataset_read_items(ds, seg, u, lo, back32)
+  do i = 1, cnt
+    call check(all(back32(:, i) == real(u_of(lo + i - 1), real32)), 'an even split of u')
+  end do
+  ! Every writer's piece, on every rank.
+  do w = 0, np - 1
+    call pario_dataset_section_info(ds, seg, u, sec, writer=w)
+    deallocate (back)
+    allocate (back(3, sec%piece_count))
+    call pario_dataset_read_items(ds, seg, u, sec%piece_start, back)
+    do i = 1, sec%piece_count
+      call check(all(back(:, i) == u_of(sec%piece_start + i - 1)), 'a writer''s piece of u')
+    end do
+  end do
+  allocate (ids32(total))
+  call pario_dataset_read_items(ds, seg, id, 1_int64, ids32)
+  call check(all(ids32 == [(1000 + i, i = 1, total)]), 'id, written as int64, read as int32')
+  deallocate (tens)
+  allocate (tens(2, 3, np))
+  call pario_dataset_read_items(ds, seg, s, 1_int64, tens)
+  do w = 0, np - 1
+    call check(all(tens(:, :, w + 1) == reshape([(real(10 * w + i, real32), i = 1, 6)], [2, 3])), 'the tensors')
+  end do
+  call pario_dataset_read_items(ds, seg, u, 1_int64, r4, ierr)
+  call check(ierr == PARIO_OK .and. all(r4 == real(u_of(1_int64), real32)), 'one item into a 1-d array')
+  ! The global-ordered section of segment 4: whole, then every rank its words in reverse.
+  deallocate (back)
+  allocate (back(3, ng))
+  call pario_dataset_read_items(ds, 4_int64, u, 1_int64, back)
+  do i = 1, ng
+    call check(all(back(:, i) == real(real(u_of(i), real32), real64)), 'the global-ordered u')
+  end do
+  words = [(i, i = 3 * ng - me, 1, -np)]
+  call pario_decomp_create_indices(decomp, world, PARIO_TYPE_DOUBLE, 3 * ng, words)
+  allocate (rd(size(words)))
+  call pario_dataset_read_decomp(ds, 4_int64, u, decomp, rd)
+  call pario_decomp_free(decomp)
+  call check(all(rd == [(back(mod(words(i) - 1, 3) + 1, (words(i) - 1) / 3 + 1), i = 1, size(words))]), &
+             'the global-ordered u through another decomposition')
+  ! The array, restarted as 20 real32 elements.
+  call pario_array_create(b, world, 'b', [20_int64], PARIO_TYPE_FLOAT)
+  call pario_dataset_read_array(ds, 4_int64, 4, b)
+  call pario_array_get(b, [1_int64], [20_int64], b_vals)
+  call check(all(b_vals == [(real(i, real32), i = 1, 20)]), 'the array restarted as 20 floats')
+  call pario_array_destroy(b)
+  call pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 9_int64, 9.0_real64, ierr=ierr)
+  call check(ierr == PARIO_ERR_STATE, 'a dataset opened read-only is not written')
+  call pario_dataset_close(ds)
+
+  ! Truncation after segment 2: segments 3 and 4 go, the variables stay.
+  call pario_dataset_open(ds, world, trim(path), PARIO_RDWR)
+  call pario_dataset_truncate(ds, 2_int64)
+  call pario_dataset_segment_count(ds, n)
+  call pario_dataset_variable_count(ds, v)
+  call check(n == 2 .and. v == 4, 'two segments and four variables after truncate')
+  call pario_dataset_close(ds)
+  call pario_dataset_open(ds, world, trim(scratch_file('fortran_missing.h5')), ierr=ierr)
+  call check(ierr == PARIO_ERR_NOT_FOUND, 'a missing dataset')
+
+  call pario_finalize()
+  if (failures > 0) error stop 1
+
+contains
+
+  ! Rank r's rank-ordered piece: r + 1 items, except rank 1 writes none.
+  integer(int64) function piece(r)
+    integer(int64), intent(in) :: r
+    piece = r + 1
+    if (r == 1) piece = 0
+  end function
+
+  ! Item k (1-based) of u.
+  function u_of(k) result(x)
+    integer(int64), intent(in) :: k
+    real(real64) :: x(3)
+    x = [real(k, real64), 10 + real(k, real64), 100 + 0.5_real64 * k]
+  end function
+
+end program dataset_test
