@@ -40,7 +40,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -59,6 +61,7 @@ constexpr int64_t kBlockId = 7;
 const double kLambda = kKappa * kPi * kPi * (1 / (kLx * kLx) + 1 / (kLy * kLy) + 1 / (kLz * kLz));
 
 int rank_ = 0, size_ = 1;
+double metis_seconds = 0;  // rank 0's time in METIS
 
 [[noreturn]] void fail(const char *what) {
   std::fprintf(stderr, "heat: rank %d: %s\n", rank_, what);
@@ -261,6 +264,9 @@ Source read_restart(const char *path, double *time_out) {
 
 // METIS on rank 0 over the connectivity alone; each rank gets the parts of its range.
 std::vector<int> partition(const Source &s) {
+  // METIS's idx_t is 32-bit here, and the gather counts are ints.
+  if (s.num_nodes > INT32_MAX || s.num_elem > INT32_MAX / 4)
+    fail("partition: more than 2^31 nodes or 2^29 elements: too large for one rank's METIS");
   std::vector<idx_t> keys(s.elem_keys.begin(), s.elem_keys.end());
   std::vector<idx_t> all = gather_to_root(keys, MPI_INT32_T);
   std::vector<idx_t> epart;
@@ -272,8 +278,10 @@ std::vector<int> partition(const Source &s) {
     if (size_ > 1) {
       idx_t options[METIS_NOPTIONS];
       METIS_SetDefaultOptions(options);
+      const double t0 = MPI_Wtime();
       const int rc = METIS_PartMeshDual(&ne, &nn, eptr.data(), all.data(), nullptr, nullptr, &ncommon, &nparts,
                                         nullptr, options, &objval, epart.data(), npart.data());
+      metis_seconds = MPI_Wtime() - t0;
       if (rc != METIS_OK) fail("METIS_PartMeshDual failed");
     }
   }
@@ -643,6 +651,16 @@ struct Clock {
   }
 };
 
+// A whole decimal int, or a message naming the option.
+int parse_int(const std::string &option, const char *text) {
+  char *end = nullptr;
+  errno = 0;
+  const long v = std::strtol(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || v < INT32_MIN || v > INT32_MAX)
+    fail(("run: " + option + " '" + text + "' is not an integer").c_str());
+  return (int)v;
+}
+
 int run(int argc, char **argv) {
   int n = 4, steps = 20, every = 10;
   const char *out = "heat.e", *baseline = nullptr, *restart = nullptr;
@@ -650,23 +668,28 @@ int run(int argc, char **argv) {
     const std::string a = argv[i];
     if (i + 1 >= argc) fail(("run: option " + a + " needs a value").c_str());
     const char *v = argv[++i];
-    if (a == "--n") n = std::atoi(v);
-    else if (a == "--steps") steps = std::atoi(v);
-    else if (a == "--every") every = std::atoi(v);
+    if (a == "--n") n = parse_int(a, v);
+    else if (a == "--steps") steps = parse_int(a, v);
+    else if (a == "--every") every = parse_int(a, v);
     else if (a == "--out") out = v;
     else if (a == "--baseline") baseline = v;
     else if (a == "--restart") restart = v;
     else fail(("run: unknown option " + a).c_str());
   }
-  if (n < 1 || n > 400 || steps < 0 || every < 1) fail("run: --n must be 1..400, --steps >= 0, --every >= 1");
+  if (n < 1 || n > 300 || steps < 0 || every < 1) fail("run: --n must be 1..300, --steps >= 0, --every >= 1");
 
-  Clock total, setup_clock, io_pario, io_root;
+  Clock total, setup_clock, mesh_pario, io_pario, mesh_root, io_root;  // I/O: the mesh, then the steps and close
   double compute_time = 0;  // this rank's, without barriers: the slowest rank's is printed
   total.start();
   setup_clock.start();
   double restart_time = 0;
+  Clock read_clock, partition_clock;
+  read_clock.start();
   Source src = restart ? read_restart(restart, &restart_time) : generate(n);
+  read_clock.stop();
+  partition_clock.start();
   Part p = distribute(src);
+  partition_clock.stop();
   src = Source();
   setup(p);
   int64_t first = 0;
@@ -680,19 +703,22 @@ int run(int argc, char **argv) {
   ParioOut po;
   RootOut ro;
   std::vector<double> q[3], r;
+  // One step's output by one way (the file and its mesh first), timed.
+  auto output_to = [&](auto &writer, const char *path, Clock &mesh, Clock &io, int64_t k, double t) {
+    if (k == first) {
+      mesh.start();
+      writer.open(path, p);
+      mesh.stop();
+    }
+    io.start();
+    writer.write(p, t, q);
+    io.stop();
+  };
   auto output = [&](int64_t k) {
     flux(p, q);
     const double t = (double)k * p.dt;
-    io_pario.start();
-    if (k == first) po.open(out, p);
-    po.write(p, t, q);
-    io_pario.stop();
-    if (baseline) {
-      io_root.start();
-      if (k == first) ro.open(baseline, p);
-      ro.write(p, t, q);
-      io_root.stop();
-    }
+    output_to(po, out, mesh_pario, io_pario, k, t);
+    if (baseline) output_to(ro, baseline, mesh_root, io_root, k, t);
   };
   output(first);
   for (int64_t k = first + 1; k <= first + steps; ++k) {
@@ -731,12 +757,17 @@ int run(int argc, char **argv) {
                 first + steps, p.dt, t, every, po.steps);
     std::printf("heat: max |T - exact| = %.3e (mode amplitude now %.3e)\n", err,
                 kAmplitude * std::exp(-kLambda * t));
-    std::printf("heat: time setup %.3f s (%s, METIS, distribution), compute %.3f s, total %.3f s\n",
-                setup_clock.total, restart ? "read back by pario" : "mesh", compute_time, total.total);
-    std::printf("heat: I/O pario %.3f s -> %s\n", io_pario.total, out);
+    std::printf("heat: time setup %.3f s (%s %.3f s, partition %.3f s of which METIS %.3f s, distribution), compute %.3f s, "
+                "total %.3f s\n",
+                setup_clock.total, restart ? "read back by pario" : "mesh generated", read_clock.total,
+                partition_clock.total, metis_seconds, compute_time, total.total);
+    const double pario_s = mesh_pario.total + io_pario.total, root_s = mesh_root.total + io_root.total;
+    std::printf("heat: I/O pario %.3f s (mesh %.3f s, steps %.3f s) -> %s\n", pario_s, mesh_pario.total,
+                io_pario.total, out);
     if (baseline)
-      std::printf("heat: I/O gather to rank 0 + libexodusii %.3f s -> %s (gather-to-root time / pario time = %.2f)\n",
-                  io_root.total, baseline, io_root.total / io_pario.total);
+      std::printf("heat: I/O gather to rank 0 + libexodusii %.3f s (mesh %.3f s, steps %.3f s) -> %s\n"
+                  "heat: gather-to-root time / pario time = %.2f\n",
+                  root_s, mesh_root.total, io_root.total, baseline, root_s / pario_s);
   }
   return 0;
 }
