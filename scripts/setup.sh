@@ -24,6 +24,8 @@ packages=(
   # Debian's serial libexodusii (6.02): the independent reader of pario's
   # Exodus II files (tests/exodus/exodus_check.c)
   libexodusii-dev
+  # METIS: the partitioner of the heat example only (examples/heat), never the library
+  libmetis-dev
   # the libFuzzer targets of tests/fuzz (scripts/build.sh fuzz)
   clang-14 libclang-rt-14-dev
   # peers for the benchmarks only
