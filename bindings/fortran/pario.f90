@@ -47,12 +47,14 @@ module pario
   integer, parameter, public :: PARIO_EXODUS_FORMAT_AUTO = 0, PARIO_EXODUS_FORMAT_CDF2 = 2, &
                                 PARIO_EXODUS_FORMAT_CDF5 = 5
   integer, parameter, public :: PARIO_EXODUS_GLOBAL = 0, PARIO_EXODUS_NODAL = 1, PARIO_EXODUS_ELEMENT = 2
-  ! Datasets (pario/dataset.h; the calls' bindings come with issue 26's next step).
+  ! Datasets (pario/dataset.h).
   integer, parameter, public :: PARIO_SEGMENT_ANY = 0, PARIO_SEGMENT_TOPOLOGY = 1, PARIO_SEGMENT_STATE = 2
   integer, parameter, public :: PARIO_ITEM_SCALAR = 0, PARIO_ITEM_VECTOR = 1, PARIO_ITEM_TENSOR = 2
   integer, parameter, public :: PARIO_SECTION_RANK_ORDERED = 1, PARIO_SECTION_GLOBAL_ORDERED = 2
   integer, parameter, public :: PARIO_INFO_DATASET = 0, PARIO_INFO_VARIABLE = 1, PARIO_INFO_SEGMENT = 2, &
                                 PARIO_INFO_STRING = 256
+  integer, parameter, public :: PARIO_DATASET_ONE_FILE = 0, PARIO_DATASET_FILE_PER_STEP = 1, &
+                                PARIO_DATASET_STEPS_PER_FILE = 2
   ! Where a transfer converts (PARIO_COLLECTIVE_CONVERT decides for the module's calls).
   integer, parameter, public :: PARIO_CONVERT_DEFAULT = 0, PARIO_CONVERT_AUTO = 1, PARIO_CONVERT_SENDER = 2, &
                                 PARIO_CONVERT_AGGREGATOR = 3
@@ -703,7 +705,14 @@ module pario
     integer(c_int64_t) :: dims(PARIO_ARRAY_MAX_DIMS)
   end type
 
+  ! pario_dataset_create_options_t
+  type, bind(C) :: c_ds_create_options
+    integer(c_int) :: file_mode
+    integer(c_int64_t) :: steps_per_file
+  end type
+
   public :: pario_dataset_supported, pario_dataset_create, pario_dataset_open, pario_dataset_close, &
+            pario_dataset_create_with, pario_dataset_file_mode, &
             pario_dataset_segment_append, pario_dataset_segment_count, pario_dataset_segment_info, &
             pario_dataset_segment_find_index, pario_dataset_segment_find_time, pario_dataset_truncate, &
             pario_dataset_variable_register, pario_dataset_variable_find, pario_dataset_variable_count, &
@@ -723,6 +732,20 @@ module pario
       character(kind=c_char), intent(in) :: path(*)
       integer(c_int), value :: mode
       type(c_ptr), intent(out) :: d
+    end function
+    integer(c_int) function c_ds_create_with(g, path, mode, options, d) bind(C, name="pario_dataset_create_with")
+      import :: c_int, c_ptr, c_char, c_ds_create_options
+      type(c_ptr), value :: g
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int), value :: mode
+      type(c_ds_create_options), intent(in) :: options
+      type(c_ptr), intent(out) :: d
+    end function
+    integer(c_int) function c_ds_file_mode(d, file_mode, steps_per_file, files) bind(C, name="pario_dataset_file_mode")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: d
+      integer(c_int), intent(out) :: file_mode
+      integer(c_int64_t), intent(out) :: steps_per_file, files
     end function
     integer(c_int) function c_ds_open(g, path, mode, d) bind(C, name="pario_dataset_open")
       import :: c_int, c_ptr, c_char
@@ -2334,6 +2357,43 @@ contains
     m = ior(PARIO_CREATE, PARIO_EXCLUSIVE)
     if (present(mode)) m = int(mode, c_int)
     call finish(c_ds_create(group%h, cstr(path), m, ds%h), ierr)
+  end subroutine
+
+  !> Collective: pario_dataset_create with a file mode: PARIO_DATASET_ONE_FILE,
+  !> PARIO_DATASET_FILE_PER_STEP (a member file per time index) or
+  !> PARIO_DATASET_STEPS_PER_FILE (steps_per_file time indices per member).
+  subroutine pario_dataset_create_with(ds, group, path, file_mode, steps_per_file, mode, ierr)
+    type(pario_dataset), intent(out) :: ds
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    integer, intent(in) :: file_mode
+    integer(int64), intent(in), optional :: steps_per_file
+    integer, intent(in), optional :: mode
+    integer, intent(out), optional :: ierr
+    type(c_ds_create_options) :: options
+    integer(c_int) :: m
+    m = ior(PARIO_CREATE, PARIO_EXCLUSIVE)
+    if (present(mode)) m = int(mode, c_int)
+    options%file_mode = int(file_mode, c_int)
+    options%steps_per_file = 0
+    if (present(steps_per_file)) options%steps_per_file = steps_per_file
+    call finish(c_ds_create_with(group%h, cstr(path), m, options, ds%h), ierr)
+  end subroutine
+
+  !> Local: how the dataset is laid out in files: its PARIO_DATASET_* file
+  !> mode, time indices per member file, and files (the entry file plus
+  !> its members).
+  subroutine pario_dataset_file_mode(ds, file_mode, steps_per_file, files, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(out) :: file_mode
+    integer(int64), intent(out), optional :: steps_per_file, files
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: m
+    integer(c_int64_t) :: n, f
+    call finish(c_ds_file_mode(ds%h, m, n, f), ierr)
+    file_mode = int(m)
+    if (present(steps_per_file)) steps_per_file = n
+    if (present(files)) files = f
   end subroutine
 
   !> Collective: an existing dataset, mode PARIO_READ (default) or PARIO_RDWR.

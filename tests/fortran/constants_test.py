@@ -16,11 +16,6 @@ NOT_IN_FORTRAN = {
     "PARIO_LOCK_READ": "no pario_array_lock",
     "PARIO_LOCK_WRITE": "no pario_array_lock",
     "PARIO_COUNTER_GLOBAL": "no pario_counter_fetch_add",
-    # The dataset file modes (issue 26) before the Fortran binding of
-    # pario_dataset_create_with: remove these three when it lands.
-    "PARIO_DATASET_ONE_FILE": "no pario_dataset_create_with yet",
-    "PARIO_DATASET_FILE_PER_STEP": "no pario_dataset_create_with yet",
-    "PARIO_DATASET_STEPS_PER_FILE": "no pario_dataset_create_with yet",
 }
 
 

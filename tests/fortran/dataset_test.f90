@@ -223,6 +223,28 @@ program dataset_test
   call pario_dataset_open(ds, world, trim(scratch_file('fortran_missing.h5')), ierr=ierr)
   call check(ierr == PARIO_ERR_NOT_FOUND, 'a missing dataset')
 
+  ! Two time indices per member file: three state segments make the entry
+  ! file and two members, found again by open; a bad layout is refused.
+  path = scratch_file('fortran_dataset_modes.h5')
+  call pario_dataset_create_with(ds, world, trim(path), PARIO_DATASET_STEPS_PER_FILE, 2_int64, &
+                                 ior(PARIO_CREATE, PARIO_TRUNCATE))
+  id = 0
+  call pario_dataset_variable_register(ds, 'x', PARIO_ITEM_SCALAR, PARIO_TYPE_DOUBLE, variable=id)
+  do i = 0, 2
+    call pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, i, real(i, real64), seg)
+    call pario_dataset_write_ranked(ds, seg, id, [real(10 * i + me, real64)])
+  end do
+  call pario_dataset_close(ds)
+  call pario_dataset_open(ds, world, trim(path))
+  call pario_dataset_file_mode(ds, w, n, count)
+  call check(w == PARIO_DATASET_STEPS_PER_FILE .and. n == 2 .and. count == 3, &
+             'two steps per file: the entry file and two members')
+  call pario_dataset_segment_count(ds, n)
+  call check(n == 3, 'three segments across the member files')
+  call pario_dataset_close(ds)
+  call pario_dataset_create_with(ds, world, trim(scratch_file('fortran_dataset_bad.h5')), 7, ierr=ierr)
+  call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'an unknown file mode is refused')
+
   call pario_finalize()
   if (failures > 0) error stop 1
 

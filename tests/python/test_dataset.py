@@ -269,3 +269,46 @@ def test_errors_raise_on_every_rank():
     g.barrier()
     with pytest.raises(pario.Corrupt):
         pario.Dataset.open(not_pds, g)
+
+
+@pytest.mark.parametrize("file_mode, steps_per_file, files", [
+    ("one_file", 0, 1), ("file_per_step", 0, 4), ("steps_per_file", 2, 3)])
+def test_file_modes_open_whole_from_the_entry_file(file_mode, steps_per_file, files):
+    """Three state segments in each file mode: the entry file opens them
+    all, the mode is read back from it, and h5py finds the members' data
+    through the documented name pattern."""
+    g = pario.Group()
+    path = shared_path(f"py_pds_{file_mode}.h5")
+    with pario.Dataset.create(path, g, overwrite=True, file_mode=file_mode, steps_per_file=steps_per_file) as ds:
+        x = ds.register("x")
+        for step in range(3):
+            ds.write_ranked(ds.append_segment("state", step, float(step)), x, [10.0 * step + g.rank])
+    with pario.Dataset.open(path, g) as ds:
+        name, per_file, n_files = ds.file_mode
+        assert (name, n_files) == (file_mode, files)
+        if file_mode == "steps_per_file":
+            assert per_file == steps_per_file
+        assert [s.time_index for s in ds.segments] == [0, 1, 2]
+        for s in ds.segments:
+            assert np.array_equal(ds.read(s, "x", writer=g.rank), [10.0 * s.time_index + g.rank])
+    g.barrier()
+    if g.rank == 0 and file_mode != "one_file":
+        import os
+
+        import h5py
+        with h5py.File(path, "r") as entry:
+            pattern = entry.attrs["pario_member_pattern"]
+            pattern = pattern.decode() if isinstance(pattern, bytes) else str(pattern)
+        members = [os.path.join(os.path.dirname(path), pattern % k) for k in range(files - 1)]
+        assert all(os.path.exists(m) for m in members)
+    g.barrier()
+
+
+def test_bad_file_mode_or_path_raise_on_every_rank():
+    g = pario.Group()
+    last = g.size - 1
+    with pytest.raises(pario.InvalidArgument if g.rank == last or g.size == 1 else pario.RemoteError):
+        pario.Dataset.create(shared_path("py_pds_bad_mode.h5"), g, overwrite=True,
+                             file_mode="every_step" if g.rank == last else "one_file")
+    with pytest.raises(pario.InvalidArgument if g.rank == 0 or g.size == 1 else pario.RemoteError):
+        pario.Dataset.create(None if g.rank == 0 else shared_path("py_pds_bad_path.h5"), g, overwrite=True)

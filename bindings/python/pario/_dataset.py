@@ -31,6 +31,7 @@ not fit (300 into an int8 word) raises OutOfRange on every rank.
 """
 import collections
 import collections.abc
+import numbers
 import operator
 import os
 
@@ -47,6 +48,11 @@ _KIND_NAMES = {code: name for name, code in _SEGMENT_KINDS.items()}
 _LAYOUTS = {_pario.SECTION_RANK_ORDERED: "rank", _pario.SECTION_GLOBAL_ORDERED: "global"}
 _DTYPES = {code: dtype for dtype, code in _TYPES.items()}
 _OPEN_MODES = {"r": _pario.MODE_READ, "r+": _pario.MODE_RDWR}
+_FILE_MODES = {
+    "one_file": _pario.DATASET_ONE_FILE,
+    "file_per_step": _pario.DATASET_FILE_PER_STEP,
+    "steps_per_file": _pario.DATASET_STEPS_PER_FILE,
+}
 
 SectionInfo = collections.namedtuple("SectionInfo", "layout writers items max_piece piece_start piece_count shape")
 SectionInfo.__doc__ = """A section's facts: layout "rank" or "global"; rank-ordered: writers (ranks
@@ -240,21 +246,51 @@ class Dataset:
         self = object.__new__(cls)
         self._handle = 0
         self.group = _group(comm)
-        self.path = os.fspath(path)
+        try:
+            self.path = os.fspath(path)
+        except TypeError:
+            # The call still goes to C, with a path it refuses on every
+            # rank, so that ranks given a good path are not left waiting.
+            self.path = ""
+            rc, handle = make(self.group._handle, self.path)
+            if rc == _pario.OK:
+                _pario.dataset_close(handle)
+            raise _invalid(f"path {path!r}: expected a str, bytes or os.PathLike") from None
         self._handle = _check(*make(self.group._handle, self.path))
         self._variables = None
         return self
 
     @classmethod
-    def create(cls, path, comm=None, *, overwrite=False):
+    def create(cls, path, comm=None, *, overwrite=False, file_mode="one_file", steps_per_file=0):
         """Collective: a new dataset at path for every rank of comm (an
         mpi4py communicator, a pario.Group, or None for the world), open
         read-write. An existing file raises Exists, unless overwrite=True
         replaces a pario dataset there (any other file still raises Exists
-        and is left alone). Options are keyword-only (file modes will join
-        overwrite there)."""
+        and is left alone). file_mode: "one_file" (every segment in the file
+        at path), "file_per_step" (a member file per time index) or
+        "steps_per_file" (steps_per_file time indices per member file); the
+        file at path opens the whole dataset whatever the mode."""
         mode = _pario.MODE_CREATE | (_pario.MODE_TRUNCATE if overwrite else _pario.MODE_EXCLUSIVE)
-        return cls._new(path, comm, lambda g, p: _pario.dataset_create(g, p, mode))
+        code = _FILE_MODES.get(file_mode, -1)  # -1: refused by C on every rank
+        if not isinstance(steps_per_file, numbers.Integral):
+            code = -1  # raised after the collective call, so no rank is left waiting
+        try:
+            return cls._new(path, comm, lambda g, p: _pario.dataset_create(
+                g, p, mode, code, int(steps_per_file) if code != -1 else 0))
+        except InvalidArgument:
+            if code == -1:
+                raise _invalid(f"file_mode {file_mode!r} with steps_per_file {steps_per_file!r}: expected "
+                               f"one of {sorted(_FILE_MODES)} and an integer") from None
+            raise
+
+    @property
+    def file_mode(self):
+        """Local: (file mode name, time indices per member file, files:
+        the entry file plus its members)."""
+        rc, code, steps_per_file, files = _pario.dataset_file_mode(self._handle)
+        _check(rc)
+        name = next(k for k, v in _FILE_MODES.items() if v == code)
+        return name, steps_per_file, files
 
     @classmethod
     def open(cls, path, comm=None, mode="r"):

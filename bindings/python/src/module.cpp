@@ -792,13 +792,26 @@ void bind_dataset(nb::module_& m) {
   PARIO_DATASET_CONSTANT(INFO_VARIABLE);
   PARIO_DATASET_CONSTANT(INFO_SEGMENT);
   PARIO_DATASET_CONSTANT(INFO_STRING);
+  PARIO_DATASET_CONSTANT(DATASET_ONE_FILE);
+  PARIO_DATASET_CONSTANT(DATASET_FILE_PER_STEP);
+  PARIO_DATASET_CONSTANT(DATASET_STEPS_PER_FILE);
 #undef PARIO_DATASET_CONSTANT
   using Dataset = pario_dataset_t;
   m.def("dataset_supported", [] { return pario_dataset_supported() != 0; });
-  m.def("dataset_create", [](uintptr_t group, const std::string& path, int mode) {
+  m.def("dataset_create", [](uintptr_t group, const std::string& path, int mode, int file_mode,
+                             int64_t steps_per_file) {
     Dataset d = PARIO_DATASET_NULL;
-    int rc = unlocked([&] { return pario_dataset_create(as<pario_group_t>(group), path.c_str(), mode, &d); });
+    const pario_dataset_create_options_t options = {file_mode, steps_per_file};
+    int rc = unlocked([&] {
+      return pario_dataset_create_with(as<pario_group_t>(group), path.c_str(), mode, &options, &d);
+    });
     return std::make_pair(rc, id(d));
+  });
+  m.def("dataset_file_mode", [](uintptr_t h) {
+    int file_mode = 0;
+    int64_t steps_per_file = 0, files = 0;
+    int rc = pario_dataset_file_mode(as<Dataset>(h), &file_mode, &steps_per_file, &files);
+    return std::make_tuple(rc, file_mode, steps_per_file, files);
   });
   m.def("dataset_open", [](uintptr_t group, const std::string& path, int mode) {
     Dataset d = PARIO_DATASET_NULL;
