@@ -43,6 +43,23 @@
  * and synced (fdatasync; options.no_step_sync skips the sync). A writer
  * killed during step k leaves steps 1..k-1 readable.
  *
+ * File modes (PXI): one file for the whole run (the default); or, with
+ * options.steps_per_file = n > 0, a series: steps 1..n in the file at
+ * path, each next n steps in a new file path-s0002, path-s0003, ... (the
+ * names SEACAS/IOSS give a series and ParaView groups), each a whole
+ * Exodus file: the same header and mesh, its own steps from 1 (times as
+ * given). pario_exodus_put_time takes the run's step number throughout.
+ *
+ * Restart: pario_exodus_open_append opens an existing file (pario's or
+ * another writer's) on any number of ranks to add steps after the last
+ * one the header counts (numrecs); each rank names its nodes and elements
+ * by global id (pario_exodus_attach_nodes, _attach_block), then the steps
+ * go as above. A step a killed writer left half-written is overwritten.
+ *
+ * Reading by a caller's partition: the *_by_id reads take each rank's
+ * global node or element ids (as the file's id maps hold them) instead of
+ * a range of positions; any number of ranks, any decomposition.
+ *
  * Integers in the file are 32-bit (int64_status 0): ids and counts must be
  * below 2^31. Reals are double unless options.float_size is 4.
  *
@@ -85,6 +102,7 @@ typedef struct pario_exodus_options {
   int float_size;                  /* bytes of a real in the file: 0 or 8 (double), 4 (float) */
   int no_step_sync;                /* 1: no fdatasync before each step's count is raised */
   const pario_decomp_hints *hints; /* the collective engine's hints (NULL: the environment's); byte order ignored */
+  int steps_per_file;              /* 0: one file; n > 0: a new file (path-s0002, ...) every n steps (create only) */
 } pario_exodus_options;
 
 /* Local: every field zero (the defaults). */
@@ -99,6 +117,31 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_create(pario_group_t group, const ch
  * definition that cannot end (no init, fewer blocks or sets than init
  * announced) is closed all the same, without a header: PARIO_ERR_STATE. */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_close(pario_exodus_t *exodus);
+
+/* Opens the existing Exodus file at path for every rank of group to
+ * append steps (a restart; the group need not be the one that wrote it).
+ * options may be NULL; options->steps_per_file must be 0 (append to one
+ * file of a series: its steps count from 1). Then, before any values:
+ * pario_exodus_attach_nodes (if the file has nodal variables) and
+ * pario_exodus_attach_block per block with element variables; then
+ * put_time(numrecs + 1, ...), the values, flush, close as for a new file.
+ * Definitions and mesh calls are PARIO_ERR_STATE. PARIO_ERR_CORRUPT /
+ * _UNSUPPORTED as pario_exodus_open (and _UNSUPPORTED for a file with no
+ * time_whole or with real record variables of two types). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_open_append(pario_group_t group, const char *path,
+                                                        const pario_exodus_options *options,
+                                                        pario_exodus_t *exodus_out);
+/* After open_append: this rank's n nodes by global id (node_num_map's
+ * values; without a map, positions from 1), in the order of its later
+ * nodal values. All ranks together name every node of the file; a node
+ * several ranks name is written by the lowest of them. An id the file does
+ * not have or repeated on a rank: PARIO_ERR_INVALID_ARGUMENT. Once. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_attach_nodes(pario_exodus_t exodus, int64_t n, const int64_t ids[]);
+/* After open_append: this rank's n elements of block block_id by global id
+ * (elem_num_map's values), in the order of its later element values; all
+ * ranks together name each element of the block exactly once. Once per block. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_attach_block(pario_exodus_t exodus, int64_t block_id, int64_t n,
+                                                         const int64_t ids[]);
 
 /* ---- definitions (the same on every rank) ---- */
 
@@ -232,6 +275,26 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_read_nodal_values(pario_exodus_t exo
 PARIO_COLLECTIVE PARIO_API int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var,
                                                                 int64_t block_id, int64_t start, int64_t count,
                                                                 int mem_type, void *values);
+
+/* Reads by a caller's partition: each rank names its n nodes or elements
+ * of a block by global id (ids repeated on one rank are refused; several
+ * ranks may name the same id); the k-th output entry is ids[k]'s. An id
+ * the file does not have: PARIO_ERR_INVALID_ARGUMENT naming it. The id
+ * lookup reads the id map once per call, in one slice per rank, through a
+ * distributed directory: no rank holds the whole map. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_coords_by_id(pario_exodus_t exodus, int64_t n, const int64_t ids[],
+                                                              int mem_type, void *x, void *y, void *z);
+/* Connectivity of the elements as global node ids (node_num_map's values),
+ * n * nodes_per_element. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_block_by_id(pario_exodus_t exodus, int64_t block_id, int64_t n,
+                                                             const int64_t ids[], int64_t connectivity[]);
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_nodal_values_by_id(pario_exodus_t exodus, int step, int var,
+                                                                    int64_t n, const int64_t ids[], int mem_type,
+                                                                    void *values);
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_element_values_by_id(pario_exodus_t exodus, int step, int var,
+                                                                      int64_t block_id, int64_t n,
+                                                                      const int64_t ids[], int mem_type,
+                                                                      void *values);
 
 #ifdef __cplusplus
 }

@@ -105,6 +105,17 @@ ExodusHandle* entry_data(Entry& e, pario_exodus_t x) {
   return h;
 }
 
+// A mesh call's handle (put_nodes, _block, _attributes, _node_set,
+// _side_set): a file being made; a file opened to append has its mesh.
+ExodusHandle* entry_mesh(Entry& e, pario_exodus_t x) {
+  ExodusHandle* h = entry_data(e, x);
+  if (h && h->writer->appending()) {
+    e.check(Status(Code::kState, "the file was opened to append: its mesh is written (name this rank's part with "
+                                 "pario_exodus_attach_nodes and _attach_block)"));
+  }
+  return h;
+}
+
 std::string text(const char* s) { return s ? s : ""; }
 
 // n strings, digested as one (each with its NUL); kInvalidArgument for a null one.
@@ -199,10 +210,11 @@ int make_file(const char* call, pario_group_t group, const char* path, const par
     if (o.float_size != 0 && o.float_size != 4 && o.float_size != 8) {
       e.check(invalid("options->float_size " + std::to_string(o.float_size) + " is not 0, 4 or 8"));
     }
+    if (o.steps_per_file < 0) e.check(invalid("options->steps_per_file " + std::to_string(o.steps_per_file) + " is negative"));
     Result<collective::CollectiveOptions> copts = collective_options(o.hints);
     e.check(copts);
     e.args().add("path", path).add("format", o.format).add("float_size", o.float_size);
-    e.args().add("no_step_sync", o.no_step_sync ? 1 : 0);
+    e.args().add("no_step_sync", o.no_step_sync ? 1 : 0).add("steps_per_file", o.steps_per_file);
     if (copts.ok()) {
       e.args().add("aggregators", copts->aggregators).add("buffer_size", copts->buffer_bytes);
       e.args().add("aggregator_ranks", copts->aggregator_ranks.data(), copts->aggregator_ranks.size());
@@ -224,6 +236,31 @@ int make_file(const char* call, pario_group_t group, const char* path, const par
     *exodus_out = handle_of<pario_exodus_t>(id);
     return Status::Ok();
   });
+}
+
+// create (a new file, its definition to come) or open_append (an existing
+// file, its definition whole).
+int make_writer(const char* call, pario_group_t group, const char* path, const pario_exodus_options* options,
+                pario_exodus_t* exodus_out, bool append) {
+  return make_file(call, group, path, options, exodus_out,
+                   [&](std::shared_ptr<comm::Group> g, const pario_exodus_options& o, FileParts parts,
+                       ExodusHandle* handle) -> Status {
+                     exodus::WriterOptions wo;
+                     wo.collective = std::move(parts.collective);
+                     wo.storage = std::move(parts.storage);
+                     wo.engine = parts.engine;
+                     wo.sync_steps = !o.no_step_sync;
+                     wo.steps_per_file = o.steps_per_file;
+                     if (append) {
+                       PARIO_ASSIGN_OR_RETURN(handle->writer, Writer::append(std::move(g), path, std::move(wo)));
+                       handle->initialized = true;
+                       return Status::Ok();
+                     }
+                     PARIO_ASSIGN_OR_RETURN(handle->writer, Writer::create(std::move(g), path, std::move(wo)));
+                     handle->writer->definition().format = static_cast<exodus::Format>(o.format);
+                     handle->writer->definition().float_size = o.float_size == 4 ? 4 : 8;
+                     return Status::Ok();
+                   });
 }
 
 // Copies text into a caller's buffer of len bytes, cut to fit, NUL-terminated.
@@ -279,19 +316,7 @@ void pario_exodus_options_init(pario_exodus_options* options) {
 
 int pario_exodus_create(pario_group_t group, const char* path, const pario_exodus_options* options,
                         pario_exodus_t* exodus_out) {
-  return make_file("pario_exodus_create", group, path, options, exodus_out,
-                   [&](std::shared_ptr<comm::Group> g, const pario_exodus_options& o, FileParts parts,
-                       ExodusHandle* handle) -> Status {
-                     exodus::WriterOptions wo;
-                     wo.collective = std::move(parts.collective);
-                     wo.storage = std::move(parts.storage);
-                     wo.engine = parts.engine;
-                     wo.sync_steps = !o.no_step_sync;
-                     PARIO_ASSIGN_OR_RETURN(handle->writer, Writer::create(std::move(g), path, std::move(wo)));
-                     handle->writer->definition().format = static_cast<exodus::Format>(o.format);
-                     handle->writer->definition().float_size = o.float_size == 4 ? 4 : 8;
-                     return Status::Ok();
-                   });
+  return make_writer("pario_exodus_create", group, path, options, exodus_out, /*append=*/false);
 }
 
 int pario_exodus_open(pario_group_t group, const char* path, const pario_exodus_options* options,
@@ -306,6 +331,37 @@ int pario_exodus_open(pario_group_t group, const char* path, const pario_exodus_
                      PARIO_ASSIGN_OR_RETURN(handle->reader, Reader::open(std::move(g), path, std::move(ro)));
                      return Status::Ok();
                    });
+}
+
+int pario_exodus_open_append(pario_group_t group, const char* path, const pario_exodus_options* options,
+                             pario_exodus_t* exodus_out) {
+  return make_writer("pario_exodus_open_append", group, path, options, exodus_out, /*append=*/true);
+}
+
+int pario_exodus_attach_nodes(pario_exodus_t exodus, int64_t n, const int64_t ids[]) {
+  static const char* call = "pario_exodus_attach_nodes";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_writer(e, exodus);
+    if (n < 0) e.check(invalid("n is negative"));
+    if (n > 0 && !ids) e.check(invalid("ids is null"));
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return h->writer->attach_nodes(n, ids);
+  });
+}
+
+int pario_exodus_attach_block(pario_exodus_t exodus, int64_t block_id, int64_t n, const int64_t ids[]) {
+  static const char* call = "pario_exodus_attach_block";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_writer(e, exodus);
+    Result<size_t> b = entry_block(e, h, block_id);
+    if (n < 0) e.check(invalid("n is negative"));
+    if (n > 0 && !ids) e.check(invalid("ids is null"));
+    e.args().add("block_id", block_id);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return h->writer->attach_block(*b, n, ids);
+  });
 }
 
 int pario_exodus_close(pario_exodus_t* exodus) {
@@ -529,7 +585,7 @@ int pario_exodus_put_nodes(pario_exodus_t exodus, int64_t n, const int64_t ids[]
   static const char* call = "pario_exodus_put_nodes";
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_data(e, exodus);
+    ExodusHandle* h = entry_mesh(e, exodus);
     e.check(mem_type_ok(mem_type));
     if (n < 0) e.check(invalid("n is negative"));
     if (n > 0 && !ids) e.check(invalid("ids is null"));
@@ -552,7 +608,7 @@ int pario_exodus_put_block(pario_exodus_t exodus, int64_t block_id, int64_t n, c
   static const char* call = "pario_exodus_put_block";
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_data(e, exodus);
+    ExodusHandle* h = entry_mesh(e, exodus);
     Result<size_t> b = entry_block(e, h, block_id);
     if (b.ok()) {
       if (n > h->writer->definition().blocks[*b].count) {
@@ -572,7 +628,7 @@ int pario_exodus_put_attributes(pario_exodus_t exodus, int64_t block_id, int mem
   static const char* call = "pario_exodus_put_attributes";
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_data(e, exodus);
+    ExodusHandle* h = entry_mesh(e, exodus);
     Result<size_t> b = entry_block(e, h, block_id);
     e.check(mem_type_ok(mem_type));
     e.args().add("block_id", block_id).add("mem_type", mem_type);
@@ -587,7 +643,7 @@ int put_set(const char* call, pario_exodus_t exodus, int64_t set_id, int64_t n, 
             const int sides[], bool side, int mem_type, const void* df) {
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_data(e, exodus);
+    ExodusHandle* h = entry_mesh(e, exodus);
     Result<size_t> s = invalid("no file");
     if (h) {
       const Definition& d = h->writer->definition();
@@ -791,6 +847,45 @@ int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var, i
                      return var < 1 ? invalid("var " + std::to_string(var) + " is not positive")
                                     : r.read_element_values(step, static_cast<size_t>(var - 1), b, start, count, t,
                                                             values);
+                   });
+}
+
+int pario_exodus_read_coords_by_id(pario_exodus_t exodus, int64_t n, const int64_t ids[], int mem_type, void* x,
+                                   void* y, void* z) {
+  return read_call("pario_exodus_read_coords_by_id", exodus, 0, false, 0, 0, mem_type,
+                   [&](Reader& r, size_t, ElementType t) -> Status {
+                     PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> at, r.locate_nodes(ids, n));
+                     void* out[3] = {x, y, z};
+                     return r.read_coords_at(at, t, out);
+                   });
+}
+
+int pario_exodus_read_block_by_id(pario_exodus_t exodus, int64_t block_id, int64_t n, const int64_t ids[],
+                                  int64_t connectivity[]) {
+  return read_call("pario_exodus_read_block_by_id", exodus, block_id, true, 0, 0, PARIO_TYPE_INT64,
+                   [&](Reader& r, size_t b, ElementType) -> Status {
+                     PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> at, r.locate_elements(b, ids, n));
+                     return r.read_block_at(b, at, connectivity);
+                   });
+}
+
+int pario_exodus_read_nodal_values_by_id(pario_exodus_t exodus, int step, int var, int64_t n, const int64_t ids[],
+                                         int mem_type, void* values) {
+  return read_call("pario_exodus_read_nodal_values_by_id", exodus, 0, false, step, var, mem_type,
+                   [&](Reader& r, size_t, ElementType t) -> Status {
+                     if (var < 1) return invalid("var " + std::to_string(var) + " is not positive");
+                     PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> at, r.locate_nodes(ids, n));
+                     return r.read_nodal_values_at(step, static_cast<size_t>(var - 1), at, t, values);
+                   });
+}
+
+int pario_exodus_read_element_values_by_id(pario_exodus_t exodus, int step, int var, int64_t block_id, int64_t n,
+                                           const int64_t ids[], int mem_type, void* values) {
+  return read_call("pario_exodus_read_element_values_by_id", exodus, block_id, true, step, var, mem_type,
+                   [&](Reader& r, size_t b, ElementType t) -> Status {
+                     if (var < 1) return invalid("var " + std::to_string(var) + " is not positive");
+                     PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> at, r.locate_elements(b, ids, n));
+                     return r.read_element_values_at(step, static_cast<size_t>(var - 1), b, at, t, values);
                    });
 }
 

@@ -17,10 +17,12 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <unordered_set>
 
 #include "base/convert.h"
 #include "collective/layout.h"
 #include "collective/transfer.h"
+#include "exodus/directory.h"
 
 namespace pario::exodus {
 namespace {
@@ -306,22 +308,165 @@ Status Reader::check_step(int step) const {
   return Status::Ok();
 }
 
+namespace {
+// One collective read of this rank's runs of var's (record) slab of `global` values.
+Status read_runs(const comm::Group& group, const collective::CollectiveOptions& options, collective::Target& target,
+                 const Header& header, int var, int64_t record, int64_t first, int64_t global,
+                 std::vector<Run> runs, ElementType mem_type, void* out) {
+  const NcType type = header.model.vars[static_cast<size_t>(var)].type;
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
+                         Decomposition::create(group, collective::sort_runs(std::move(runs)), global,
+                                               element_type_of(type), options));
+  const VarLayout& l = header.layout.vars[static_cast<size_t>(var)];
+  const uint64_t offset = static_cast<uint64_t>(l.begin + record * header.layout.recsize +
+                                                first * static_cast<int64_t>(nc_type_size(type)));
+  Status s;
+  Result<std::unique_ptr<collective::Transfer>> t = collective::Transfer::start_read(*d, target, offset, mem_type, out);
+  s = t.ok() ? (*t)->wait() : t.status();
+  Status f = d->free();
+  return s.ok() ? f : s;
+}
+}  // namespace
+
 Status Reader::read_range(int var, int64_t record, int64_t first, int64_t size, int64_t start, int64_t count,
                           int64_t per, ElementType mem_type, void* out) {
   std::vector<Run> runs;
   if (count > 0) runs.push_back(Run{start * per, count * per, 0});
-  const NcType type = header_.model.vars[static_cast<size_t>(var)].type;
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
-                         Decomposition::create(*group_, collective::sort_runs(std::move(runs)), size * per,
-                                               element_type_of(type), options_.collective));
-  const VarLayout& l = header_.layout.vars[static_cast<size_t>(var)];
-  const uint64_t offset = static_cast<uint64_t>(l.begin + record * header_.layout.recsize +
-                                                first * static_cast<int64_t>(nc_type_size(type)));
-  Status s;
-  Result<std::unique_ptr<collective::Transfer>> t = collective::Transfer::start_read(*d, *target_, offset, mem_type, out);
-  s = t.ok() ? (*t)->wait() : t.status();
-  Status f = d->free();
-  return s.ok() ? f : s;
+  return read_runs(*group_, options_.collective, *target_, header_, var, record, first, size * per, std::move(runs),
+                   mem_type, out);
+}
+
+Status Reader::read_at(int var, int64_t record, int64_t first, int64_t size, const std::vector<int64_t>& positions,
+                       int64_t per, ElementType mem_type, void* out) {
+  std::vector<Run> runs;
+  runs.reserve(positions.size());
+  for (size_t k = 0; k < positions.size(); ++k) {
+    runs.push_back(Run{positions[k] * per, per, static_cast<int64_t>(k) * per});
+  }
+  return read_runs(*group_, options_.collective, *target_, header_, var, record, first, size * per, std::move(runs),
+                   mem_type, out);
+}
+
+Result<std::vector<int64_t>> Reader::locate(int map, int64_t first, int64_t size, const int64_t* ids, int64_t n,
+                                            const std::string& what) {
+  const comm::Comm& comm = group_->comm_object();
+  Status local;
+  if (closed_) local = Status(Code::kState, "the file is closed");
+  else if (n < 0) local = Status(Code::kInvalidArgument, "n is negative");
+  else if (n > 0 && !ids) local = Status(Code::kInvalidArgument, "ids is null");
+  std::unordered_set<int64_t> seen;
+  for (int64_t k = 0; local.ok() && k < n; ++k) {
+    if (!seen.insert(ids[k]).second) {
+      local = Status(Code::kInvalidArgument, "ids[" + std::to_string(k) + "]: " + what + " id " +
+                                                 std::to_string(ids[k]) + " is given twice on this rank");
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  // This rank's slice of the map: [lo, hi).
+  const int64_t p = comm.size(), r = comm.rank();
+  const int64_t lo = size / p * r + std::min(r, size % p);
+  const int64_t hi = lo + size / p + (r < size % p ? 1 : 0);
+  std::vector<int64_t> slice(static_cast<size_t>(hi - lo)), positions(static_cast<size_t>(hi - lo));
+  for (int64_t k = lo; k < hi; ++k) {
+    positions[static_cast<size_t>(k - lo)] = k;
+    slice[static_cast<size_t>(k - lo)] = first + k + 1;
+  }
+  if (map >= 0 && size > 0) {
+    PARIO_RETURN_IF_ERROR(read_range(map, 0, first, size, lo, hi - lo, 1, ElementType::kInt64, slice.data()));
+  }
+  PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> found,
+                         resolve(comm, {}, slice, positions, ids, static_cast<size_t>(n)));
+  for (int64_t k = 0; local.ok() && k < n; ++k) {
+    if (found[static_cast<size_t>(k)] == kUnknownId) {
+      local = Status(Code::kInvalidArgument, "ids[" + std::to_string(k) + "]: the file has no " + what + " with id " +
+                                                 std::to_string(ids[k]));
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  return found;
+}
+
+Result<std::vector<int64_t>> Reader::locate_nodes(const int64_t* ids, int64_t n) {
+  return locate(info_.node_map, 0, info_.num_nodes, ids, n, "node");
+}
+
+Result<std::vector<int64_t>> Reader::locate_elements(size_t b, const int64_t* ids, int64_t n) {
+  Status local = b < info_.blocks.size() ? Status::Ok()
+                                         : Status(Code::kInvalidArgument, "block index " + std::to_string(b) + " is not in the file");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  return locate(info_.elem_map, info_.block_offset[b], info_.blocks[b].count, ids, n,
+                "element of block " + std::to_string(info_.blocks[b].id));
+}
+
+Status Reader::read_coords_at(const std::vector<int64_t>& positions, ElementType mem_type, void* const out[3]) {
+  Status local = closed_ ? Status(Code::kState, "the file is closed") : Status::Ok();
+  for (int d = 0; local.ok() && !positions.empty() && d < info_.num_dim; ++d) {
+    if (!out || !out[d]) local = Status(Code::kInvalidArgument, "the output of dimension " + std::to_string(d + 1) + " is null");
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  for (int d = 0; d < info_.num_dim && info_.num_nodes > 0; ++d) {
+    PARIO_RETURN_IF_ERROR(read_at(info_.coords[d], 0, 0, info_.num_nodes, positions, 1, mem_type,
+                                  positions.empty() ? nullptr : out[d]));
+  }
+  return Status::Ok();
+}
+
+Status Reader::read_block_at(size_t b, const std::vector<int64_t>& positions, int64_t* connectivity) {
+  Status local = closed_ ? Status(Code::kState, "the file is closed") : Status::Ok();
+  if (local.ok() && b >= info_.blocks.size()) local = Status(Code::kInvalidArgument, "block index " + std::to_string(b) + " is not in the file");
+  if (local.ok() && !positions.empty() && !connectivity) local = Status(Code::kInvalidArgument, "connectivity is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  const FileInfo::Block& k = info_.blocks[b];
+  if (k.count == 0) return Status::Ok();
+  const int64_t npe = k.nodes_per_element;
+  PARIO_RETURN_IF_ERROR(read_at(k.connect, 0, 0, k.count, positions, npe, ElementType::kInt64, connectivity));
+  // 1-based node positions -> global node ids, through the node map.
+  const size_t entries = positions.size() * static_cast<size_t>(npe);
+  std::vector<int64_t> nodes(connectivity, connectivity + entries);
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  for (size_t i = 0; local.ok() && i < nodes.size(); ++i) {
+    if (nodes[i] < 1 || nodes[i] > info_.num_nodes) {
+      local = Status(Code::kCorrupt, "connect" + std::to_string(b + 1) + " names node " + std::to_string(nodes[i]) +
+                                         "; the file has " + std::to_string(info_.num_nodes));
+    }
+    --nodes[i];
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  std::vector<int64_t> ids(nodes.size());
+  if (info_.node_map >= 0) {
+    PARIO_RETURN_IF_ERROR(read_at(info_.node_map, 0, 0, info_.num_nodes, nodes, 1, ElementType::kInt64, ids.data()));
+  } else {
+    for (size_t i = 0; i < nodes.size(); ++i) ids[i] = nodes[i] + 1;
+  }
+  for (size_t i = 0; i < entries; ++i) {
+    const size_t at = static_cast<size_t>(std::lower_bound(nodes.begin(), nodes.end(), connectivity[i] - 1) - nodes.begin());
+    connectivity[i] = ids[at];
+  }
+  return Status::Ok();
+}
+
+Status Reader::read_nodal_values_at(int step, size_t v, const std::vector<int64_t>& positions, ElementType mem_type,
+                                    void* out) {
+  Status local = check_step(step);
+  if (local.ok() && v >= info_.nodal_vars.size()) local = Status(Code::kInvalidArgument, "nodal variable " + std::to_string(v + 1) + " is not in the file");
+  if (local.ok() && !positions.empty() && !out) local = Status(Code::kInvalidArgument, "values is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  return read_at(info_.nodal_values[v], step - 1, 0, info_.num_nodes, positions, 1, mem_type, out);
+}
+
+Status Reader::read_element_values_at(int step, size_t v, size_t b, const std::vector<int64_t>& positions,
+                                      ElementType mem_type, void* out) {
+  Status local = check_step(step);
+  if (local.ok() && v >= info_.element_vars.size()) local = Status(Code::kInvalidArgument, "element variable " + std::to_string(v + 1) + " is not in the file");
+  if (local.ok() && b >= info_.blocks.size()) local = Status(Code::kInvalidArgument, "block index " + std::to_string(b) + " is not in the file");
+  if (local.ok() && info_.blocks[b].count > 0 && info_.blocks[b].values[v] < 0) {
+    local = Status(Code::kNotFound, "block " + std::to_string(info_.blocks[b].id) + " has no element variable " + std::to_string(v + 1));
+  }
+  if (local.ok() && !positions.empty() && !out) local = Status(Code::kInvalidArgument, "values is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  if (info_.blocks[b].count == 0) return Status::Ok();
+  return read_at(info_.blocks[b].values[v], step - 1, 0, info_.blocks[b].count, positions, 1, mem_type, out);
 }
 
 Status Reader::read_coords(int64_t start, int64_t count, ElementType mem_type, void* const out[3]) {

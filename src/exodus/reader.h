@@ -83,12 +83,38 @@ class Reader {
                              void* out);
   Status close();
 
+  // A caller's partition (issue 27): collective; each rank names its own
+  // entities by global id (as node_num_map / elem_num_map hold them; a file
+  // without a map numbers them from 1). The id -> position lookup reads the
+  // map in one slice per rank and answers through the distributed
+  // directory (exodus/directory.h); no rank holds the whole map.
+  // kInvalidArgument names an id the file does not have or one repeated on
+  // the rank. Positions out: 0-based, of the nodes / within block b.
+  Result<std::vector<int64_t>> locate_nodes(const int64_t* ids, int64_t n);
+  Result<std::vector<int64_t>> locate_elements(size_t b, const int64_t* ids, int64_t n);
+  // The same reads as above at a list of positions (from locate_*): the
+  // k-th output entry is position[k]'s. read_block_at gives connectivity as
+  // global node ids (the node map's values), not positions.
+  Status read_coords_at(const std::vector<int64_t>& positions, ElementType mem_type, void* const out[3]);
+  Status read_block_at(size_t b, const std::vector<int64_t>& positions, int64_t* connectivity);
+  Status read_nodal_values_at(int step, size_t v, const std::vector<int64_t>& positions, ElementType mem_type,
+                              void* out);
+  Status read_element_values_at(int step, size_t v, size_t b, const std::vector<int64_t>& positions,
+                                ElementType mem_type, void* out);
+
  private:
   Reader() = default;
   // Collective: every rank's range [start, start + count) of var's
   // (record) slab, `per` values per entry, into out.
   Status read_range(int var, int64_t record, int64_t first, int64_t size, int64_t start, int64_t count, int64_t per,
                     ElementType mem_type, void* out);
+  // read_range for a list of positions (each `per` values) in [0, size).
+  Status read_at(int var, int64_t record, int64_t first, int64_t size, const std::vector<int64_t>& positions,
+                 int64_t per, ElementType mem_type, void* out);
+  // The positions of ids in a map variable's slab [first, first + size)
+  // (map < 0: ids are first + position + 1).
+  Result<std::vector<int64_t>> locate(int map, int64_t first, int64_t size, const int64_t* ids, int64_t n,
+                                      const std::string& what);
   Status check_range(int64_t start, int64_t count, int64_t size, const char* what) const;
   Status check_step(int step) const;
 
