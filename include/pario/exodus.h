@@ -96,6 +96,9 @@ typedef struct pario_exodus_s *pario_exodus_t;
 #define PARIO_EXODUS_GLOBAL 0
 #define PARIO_EXODUS_NODAL 1
 #define PARIO_EXODUS_ELEMENT 2
+/* Kinds of sets (pario_exodus_get_set, _read_set_df). */
+#define PARIO_EXODUS_NODE_SET 3
+#define PARIO_EXODUS_SIDE_SET 4
 
 typedef struct pario_exodus_options {
   int format;                      /* PARIO_EXODUS_FORMAT_* */
@@ -256,6 +259,12 @@ PARIO_API int pario_exodus_get_block(pario_exodus_t exodus, int index, int64_t *
  * (1-based; 0 asks only for the count). */
 PARIO_API int pario_exodus_get_variable(pario_exodus_t exodus, int kind, int var, char *name, size_t name_len,
                                         int *num_vars);
+/* Local: set `index` (0-based, file order) of a kind
+ * (PARIO_EXODUS_NODE_SET or _SIDE_SET): its id, name, entries and number
+ * of distribution factors (node sets: 0 or count; side sets: any number,
+ * in the order of the sides). */
+PARIO_API int pario_exodus_get_set(pario_exodus_t exodus, int kind, int index, int64_t *id, char *name,
+                                   size_t name_len, int64_t *count, int64_t *df_count);
 /* Local: the time of step (1-based). */
 PARIO_API int pario_exodus_get_time(pario_exodus_t exodus, int step, double *time);
 /* Each rank reads the range it asks for ([start, start + count), 0-based
@@ -275,6 +284,18 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_read_nodal_values(pario_exodus_t exo
 PARIO_COLLECTIVE PARIO_API int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var,
                                                                 int64_t block_id, int64_t start, int64_t count,
                                                                 int mem_type, void *values);
+
+/* Entries [start, start + count) of node set set_id as global node ids. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_node_set(pario_exodus_t exodus, int64_t set_id, int64_t start,
+                                                          int64_t count, int64_t node_ids[]);
+/* Entries [start, start + count) of side set set_id: global element ids
+ * and sides (1-based; either output may be NULL). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_side_set(pario_exodus_t exodus, int64_t set_id, int64_t start,
+                                                          int64_t count, int64_t elem_ids[], int64_t sides[]);
+/* Distribution factors [start, start + count) of a set (kind
+ * PARIO_EXODUS_NODE_SET or _SIDE_SET; 0 .. df_count of pario_exodus_get_set). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_set_df(pario_exodus_t exodus, int kind, int64_t set_id,
+                                                        int64_t start, int64_t count, int mem_type, void *df);
 
 /* Reads by a caller's partition: each rank names its n nodes or elements
  * of a block by global id (ids repeated on one rank are refused; several

@@ -291,6 +291,29 @@ int read_call(const char* call, pario_exodus_t exodus, int64_t block_id, bool by
   });
 }
 
+// A read of set set_id of a kind (PARIO_EXODUS_NODE_SET / _SIDE_SET).
+template <typename Read>
+int set_call(const char* call, pario_exodus_t exodus, int kind, int64_t set_id, int mem_type, Read&& read) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_reader(e, exodus);
+    size_t s = 0;
+    if (kind != PARIO_EXODUS_NODE_SET && kind != PARIO_EXODUS_SIDE_SET) {
+      e.check(invalid("kind " + std::to_string(kind) + " is not PARIO_EXODUS_NODE_SET or _SIDE_SET"));
+    } else if (h) {
+      const exodus::FileInfo& f = h->reader->info();
+      Result<size_t> found = kind == PARIO_EXODUS_NODE_SET ? index_of(f.node_sets, set_id, "node set")
+                                                           : index_of(f.side_sets, set_id, "side set");
+      e.check(found);
+      if (found.ok()) s = *found;
+    }
+    e.check(mem_type_ok(mem_type));
+    e.args().add("kind", kind).add("set_id", set_id).add("mem_type", mem_type);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return read(*h->reader, s, static_cast<ElementType>(mem_type));
+  });
+}
+
 // A local query of a reader's view.
 template <typename Get>
 int get_call(const char* call, pario_exodus_t exodus, Get&& get) {
@@ -800,6 +823,26 @@ int pario_exodus_get_variable(pario_exodus_t exodus, int kind, int var, char* na
   });
 }
 
+int pario_exodus_get_set(pario_exodus_t exodus, int kind, int index, int64_t* id, char* name, size_t name_len,
+                         int64_t* count, int64_t* df_count) {
+  return get_call("pario_exodus_get_set", exodus, [&](const exodus::FileInfo& f) -> Status {
+    if (kind != PARIO_EXODUS_NODE_SET && kind != PARIO_EXODUS_SIDE_SET) {
+      return invalid("kind " + std::to_string(kind) + " is not PARIO_EXODUS_NODE_SET or _SIDE_SET");
+    }
+    const auto& sets = kind == PARIO_EXODUS_NODE_SET ? f.node_sets : f.side_sets;
+    if (index < 0 || static_cast<size_t>(index) >= sets.size()) {
+      return Status(Code::kOutOfRange, "index " + std::to_string(index) + " is not in 0.." +
+                                           std::to_string(sets.size()) + " (the file's sets of this kind)");
+    }
+    const exodus::FileInfo::Set& x = sets[static_cast<size_t>(index)];
+    if (id) *id = x.id;
+    copy_text(x.name, name, name_len);
+    if (count) *count = x.count;
+    if (df_count) *df_count = x.df_count;
+    return Status::Ok();
+  });
+}
+
 int pario_exodus_get_time(pario_exodus_t exodus, int step, double* time) {
   return get_call("pario_exodus_get_time", exodus, [&](const exodus::FileInfo& f) -> Status {
     if (step < 1 || static_cast<size_t>(step) > f.times.size()) {
@@ -887,6 +930,25 @@ int pario_exodus_read_element_values_by_id(pario_exodus_t exodus, int step, int 
                      PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> at, r.locate_elements(b, ids, n));
                      return r.read_element_values_at(step, static_cast<size_t>(var - 1), b, at, t, values);
                    });
+}
+
+int pario_exodus_read_node_set(pario_exodus_t exodus, int64_t set_id, int64_t start, int64_t count,
+                               int64_t node_ids[]) {
+  return set_call("pario_exodus_read_node_set", exodus, PARIO_EXODUS_NODE_SET, set_id, PARIO_TYPE_INT64,
+                  [&](Reader& r, size_t s, ElementType) { return r.read_node_set(s, start, count, node_ids); });
+}
+
+int pario_exodus_read_side_set(pario_exodus_t exodus, int64_t set_id, int64_t start, int64_t count,
+                               int64_t elem_ids[], int64_t sides[]) {
+  return set_call("pario_exodus_read_side_set", exodus, PARIO_EXODUS_SIDE_SET, set_id, PARIO_TYPE_INT64,
+                  [&](Reader& r, size_t s, ElementType) { return r.read_side_set(s, start, count, elem_ids, sides); });
+}
+
+int pario_exodus_read_set_df(pario_exodus_t exodus, int kind, int64_t set_id, int64_t start, int64_t count,
+                             int mem_type, void* df) {
+  return set_call("pario_exodus_read_set_df", exodus, kind, set_id, mem_type, [&](Reader& r, size_t s, ElementType t) {
+    return r.read_set_df(kind == PARIO_EXODUS_SIDE_SET, s, start, count, t, df);
+  });
 }
 
 }  // extern "C"

@@ -96,7 +96,8 @@ Result<std::vector<std::string>> names(const Model& m, const std::string& var, i
 
 std::vector<int> small_variables(const Model& model) {
   std::vector<int> out;
-  for (const char* n : {"eb_prop1", "eb_names", "name_glo_var", "name_nod_var", "name_elem_var"}) {
+  for (const char* n : {"eb_prop1", "eb_names", "name_glo_var", "name_nod_var", "name_elem_var", "ns_prop1",
+                        "ns_names", "ss_prop1", "ss_names"}) {
     const int v = model.find_var(n);
     if (v >= 0 && !model.is_record_var(v)) out.push_back(v);
   }
@@ -132,6 +133,33 @@ Result<FileInfo> exodus_info(const Header& header, const std::function<std::vect
   }
   if (f.num_elem > 0) {
     PARIO_ASSIGN_OR_RETURN(f.elem_map, variable(m, "elem_num_map", {"num_elem"}, false, false));
+  }
+
+  for (int side = 0; side < 2; ++side) {
+    const int64_t nsets = side ? f.num_side_sets : f.num_node_sets;
+    if (nsets <= 0) continue;
+    const std::string p = side ? "ss" : "ns";
+    PARIO_ASSIGN_OR_RETURN(int ids_var, variable(m, p + "_prop1", {side ? "num_side_sets" : "num_node_sets"}, false, true));
+    PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> ids, integers(m, ids_var, fetch(ids_var), static_cast<size_t>(nsets)));
+    PARIO_ASSIGN_OR_RETURN(std::vector<std::string> set_names, names(m, p + "_names", nsets, fetch));
+    for (int64_t s = 0; s < nsets; ++s) {
+      FileInfo::Set x;
+      const std::string n = std::to_string(s + 1);
+      x.id = ids[static_cast<size_t>(s)];
+      x.name = set_names[static_cast<size_t>(s)];
+      const std::string count_dim = (side ? "num_side_ss" : "num_nod_ns") + n;
+      PARIO_ASSIGN_OR_RETURN(x.entries, variable(m, (side ? "elem_ss" : "node_ns") + n, {count_dim}, false, false));
+      if (x.entries >= 0) {
+        x.count = dim_length(m, count_dim);
+        if (side) {
+          PARIO_ASSIGN_OR_RETURN(x.sides, variable(m, "side_ss" + n, {count_dim}, false, true));
+        }
+        const std::string df_dim = side ? "num_df_ss" + n : count_dim;
+        PARIO_ASSIGN_OR_RETURN(x.df, variable(m, (side ? "dist_fact_ss" : "dist_fact_ns") + n, {df_dim}, true, false));
+        if (x.df >= 0) x.df_count = dim_length(m, df_dim);
+      }
+      (side ? f.side_sets : f.node_sets).push_back(std::move(x));
+    }
   }
 
   const int64_t nblk = dim_length(m, "num_el_blk");
@@ -301,6 +329,15 @@ Status Reader::check_range(int64_t start, int64_t count, int64_t size, const cha
   return Status::Ok();
 }
 
+template <typename Items>
+Status Reader::check_item(const Items& items, size_t i, const char* kind, int64_t start, int64_t count,
+                          const char* what) const {
+  if (i >= items.size()) {
+    return Status(Code::kInvalidArgument, std::string(kind) + " index " + std::to_string(i) + " is not in the file");
+  }
+  return check_range(start, count, items[i].count, what);
+}
+
 Status Reader::check_step(int step) const {
   if (step < 1 || static_cast<size_t>(step) > info_.times.size()) {
     return Status(Code::kOutOfRange, "step " + std::to_string(step) + " is not in 1.." + std::to_string(info_.times.size()));
@@ -420,30 +457,70 @@ Status Reader::read_block_at(size_t b, const std::vector<int64_t>& positions, in
   if (k.count == 0) return Status::Ok();
   const int64_t npe = k.nodes_per_element;
   PARIO_RETURN_IF_ERROR(read_at(k.connect, 0, 0, k.count, positions, npe, ElementType::kInt64, connectivity));
-  // 1-based node positions -> global node ids, through the node map.
-  const size_t entries = positions.size() * static_cast<size_t>(npe);
-  std::vector<int64_t> nodes(connectivity, connectivity + entries);
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  for (size_t i = 0; local.ok() && i < nodes.size(); ++i) {
-    if (nodes[i] < 1 || nodes[i] > info_.num_nodes) {
-      local = Status(Code::kCorrupt, "connect" + std::to_string(b + 1) + " names node " + std::to_string(nodes[i]) +
-                                         "; the file has " + std::to_string(info_.num_nodes));
-    }
-    --nodes[i];
+  return to_ids(info_.node_map, info_.num_nodes, connectivity, positions.size() * static_cast<size_t>(npe),
+                "connect" + std::to_string(b + 1));
+}
+
+Status Reader::to_ids(int map, int64_t size, int64_t* values, size_t n, const std::string& what) {
+  // The distinct positions, read once each.
+  std::vector<int64_t> at(values, values + n);
+  std::sort(at.begin(), at.end());
+  at.erase(std::unique(at.begin(), at.end()), at.end());
+  Status local;
+  if (!at.empty() && (at.front() < 1 || at.back() > size)) {
+    local = Status(Code::kCorrupt, what + " names entry " + std::to_string(at.front() < 1 ? at.front() : at.back()) +
+                                       "; there are " + std::to_string(size));
   }
   PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
-  std::vector<int64_t> ids(nodes.size());
-  if (info_.node_map >= 0) {
-    PARIO_RETURN_IF_ERROR(read_at(info_.node_map, 0, 0, info_.num_nodes, nodes, 1, ElementType::kInt64, ids.data()));
+  for (int64_t& x : at) --x;
+  std::vector<int64_t> ids(at.size());
+  if (map >= 0) {
+    PARIO_RETURN_IF_ERROR(read_at(map, 0, 0, size, at, 1, ElementType::kInt64, ids.data()));
   } else {
-    for (size_t i = 0; i < nodes.size(); ++i) ids[i] = nodes[i] + 1;
+    for (size_t i = 0; i < at.size(); ++i) ids[i] = at[i] + 1;
   }
-  for (size_t i = 0; i < entries; ++i) {
-    const size_t at = static_cast<size_t>(std::lower_bound(nodes.begin(), nodes.end(), connectivity[i] - 1) - nodes.begin());
-    connectivity[i] = ids[at];
+  for (size_t i = 0; i < n; ++i) {
+    values[i] = ids[static_cast<size_t>(std::lower_bound(at.begin(), at.end(), values[i] - 1) - at.begin())];
   }
   return Status::Ok();
+}
+
+Status Reader::read_node_set(size_t s, int64_t start, int64_t count, int64_t* node_ids) {
+  Status local = check_item(info_.node_sets, s, "node set", start, count, "entries");
+  if (local.ok() && count > 0 && !node_ids) local = Status(Code::kInvalidArgument, "node_ids is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  const FileInfo::Set& x = info_.node_sets[s];
+  if (x.count == 0) return Status::Ok();
+  PARIO_RETURN_IF_ERROR(read_range(x.entries, 0, 0, x.count, start, count, 1, ElementType::kInt64, node_ids));
+  return to_ids(info_.node_map, info_.num_nodes, node_ids, static_cast<size_t>(count), "node_ns" + std::to_string(s + 1));
+}
+
+Status Reader::read_side_set(size_t s, int64_t start, int64_t count, int64_t* elem_ids, int64_t* sides) {
+  Status local = check_item(info_.side_sets, s, "side set", start, count, "entries");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  const FileInfo::Set& x = info_.side_sets[s];
+  if (x.count == 0) return Status::Ok();
+  // Every rank takes part in both reads; a null output reads into scratch.
+  std::vector<int64_t> elems(static_cast<size_t>(count)), side_scratch;
+  PARIO_RETURN_IF_ERROR(read_range(x.entries, 0, 0, x.count, start, count, 1, ElementType::kInt64, elems.data()));
+  if (!sides) side_scratch.resize(static_cast<size_t>(count));
+  PARIO_RETURN_IF_ERROR(read_range(x.sides, 0, 0, x.count, start, count, 1, ElementType::kInt64,
+                                   sides ? sides : side_scratch.data()));
+  PARIO_RETURN_IF_ERROR(to_ids(info_.elem_map, info_.num_elem, elems.data(), elems.size(), "elem_ss" + std::to_string(s + 1)));
+  if (elem_ids) std::copy(elems.begin(), elems.end(), elem_ids);
+  return Status::Ok();
+}
+
+Status Reader::read_set_df(bool side, size_t s, int64_t start, int64_t count, ElementType mem_type, void* df) {
+  const std::vector<FileInfo::Set>& sets = side ? info_.side_sets : info_.node_sets;
+  const char* kind = side ? "side set" : "node set";
+  Status local = s < sets.size() ? Status::Ok()
+                                 : Status(Code::kInvalidArgument, std::string(kind) + " index " + std::to_string(s) + " is not in the file");
+  if (local.ok()) local = check_range(start, count, sets[s].df_count, "distribution factors");
+  if (local.ok() && count > 0 && !df) local = Status(Code::kInvalidArgument, "df is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  if (sets[s].df_count == 0) return Status::Ok();
+  return read_range(sets[s].df, 0, 0, sets[s].df_count, start, count, 1, mem_type, df);
 }
 
 Status Reader::read_nodal_values_at(int step, size_t v, const std::vector<int64_t>& positions, ElementType mem_type,
@@ -494,9 +571,7 @@ Status Reader::read_node_ids(int64_t start, int64_t count, int64_t* ids) {
 }
 
 Status Reader::read_block(size_t b, int64_t start, int64_t count, int64_t* ids, int64_t* connectivity) {
-  Status local = b < info_.blocks.size() ? Status::Ok()
-                                         : Status(Code::kInvalidArgument, "block index " + std::to_string(b) + " is not in the file");
-  if (local.ok()) local = check_range(start, count, info_.blocks[b].count, "elements");
+  Status local = check_item(info_.blocks, b, "block", start, count, "elements");
   if (local.ok() && count > 0 && !connectivity) local = Status(Code::kInvalidArgument, "connectivity is null");
   PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
   const FileInfo::Block& k = info_.blocks[b];

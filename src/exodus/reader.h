@@ -53,6 +53,16 @@ struct FileInfo {
     std::vector<int> values;   // per element variable, -1 where the truth table has none
   };
   std::vector<Block> blocks;
+  struct Set {
+    int64_t id = 0;
+    std::string name;
+    int64_t count = 0;      // entries (nodes, or (element, side) pairs)
+    int64_t df_count = 0;   // distribution factors (node sets: 0 or count)
+    int entries = -1;       // node_ns<s> / elem_ss<s>, -1 when empty
+    int sides = -1;         // side_ss<s>
+    int df = -1;            // dist_fact_ns<s> / dist_fact_ss<s>
+  };
+  std::vector<Set> node_sets, side_sets;
   std::vector<std::string> global_vars, nodal_vars, element_vars;
   std::vector<double> times;   // one per step (numrecs)
   std::vector<int> coords;     // coordx/y/z variables
@@ -82,6 +92,15 @@ class Reader {
   Status read_element_values(int step, size_t v, size_t b, int64_t start, int64_t count, ElementType mem_type,
                              void* out);
   Status close();
+
+  // Entries [start, start + count) of node set s: global node ids
+  // (node_num_map's values). Of side set s: global element ids and sides
+  // (either may be null). Distribution factors [start, start + count) of
+  // the set's df_count (side sets: in the order of their sides, any
+  // number per side).
+  Status read_node_set(size_t s, int64_t start, int64_t count, int64_t* node_ids);
+  Status read_side_set(size_t s, int64_t start, int64_t count, int64_t* elem_ids, int64_t* sides);
+  Status read_set_df(bool side, size_t s, int64_t start, int64_t count, ElementType mem_type, void* df);
 
   // A caller's partition (issue 27): collective; each rank names its own
   // entities by global id (as node_num_map / elem_num_map hold them; a file
@@ -115,6 +134,15 @@ class Reader {
   // (map < 0: ids are first + position + 1).
   Result<std::vector<int64_t>> locate(int map, int64_t first, int64_t size, const int64_t* ids, int64_t n,
                                       const std::string& what);
+  // Turns n 1-based positions of a map's entities (nodes or elements, of
+  // `size`) into their global ids, in place; kCorrupt (naming `what`) for
+  // a position outside 1..size. Collective.
+  Status to_ids(int map, int64_t size, int64_t* values, size_t n, const std::string& what);
+  // Item i of items (blocks or sets, named `kind`) exists and [start,
+  // start + count) is within its count (`what` names the entries).
+  template <typename Items>
+  Status check_item(const Items& items, size_t i, const char* kind, int64_t start, int64_t count,
+                    const char* what) const;
   Status check_range(int64_t start, int64_t count, int64_t size, const char* what) const;
   Status check_step(int step) const;
 

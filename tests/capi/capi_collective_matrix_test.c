@@ -725,6 +725,22 @@ static int c_exodus_read_element_values_by_id(int bad) {
                                                 &v);
 }
 
+/* read.e's sets are defined, not written: empty ranges read. */
+static int c_exodus_read_node_set(int bad) {
+  int64_t ids[1];
+  return pario_exodus_read_node_set(ex_read, bad ? 77 : 1, 0, 0, ids);
+}
+
+static int c_exodus_read_side_set(int bad) {
+  int64_t ids[1], sides[1];
+  return pario_exodus_read_side_set(ex_read, 1, 0, bad ? -1 : 0, ids, sides);
+}
+
+static int c_exodus_read_set_df(int bad) {
+  double df[1];
+  return pario_exodus_read_set_df(ex_read, bad ? 9 : PARIO_EXODUS_NODE_SET, 1, 0, 0, PARIO_TYPE_DOUBLE, df);
+}
+
 static int d_exodus_define_block(void) {
   pario_exodus_t x = ex_fresh("dblock.e", 1, 0, 0);
   const int rc = pario_exodus_define_block(x, 1, "b", "HEX8", 1 + rank, 8, 0);
@@ -998,6 +1014,7 @@ static const struct {
     CASE(exodus_read_element_values),  CASE(exodus_open_append),      CASE(exodus_attach_nodes),
     CASE(exodus_attach_block),         CASE(exodus_read_coords_by_id), CASE(exodus_read_block_by_id),
     CASE(exodus_read_nodal_values_by_id), CASE(exodus_read_element_values_by_id),
+    CASE(exodus_read_node_set),        CASE(exodus_read_side_set),     CASE(exodus_read_set_df),
 #if PARIO_TEST_HDF5
     CASE(dataset_create),            CASE(dataset_open),            CASE(dataset_close),
     CASE(dataset_segment_append),    CASE(dataset_truncate),        CASE(dataset_variable_register),

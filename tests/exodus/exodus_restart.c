@@ -10,6 +10,9 @@
  *  3. Every file read by partition A through the *_by_id reads: counts,
  *     times, coordinates, connectivity as global node ids, nodal and
  *     element values of every step against their formulas.
+ *     Sets, read by ranges on every rank: node set 7 (the z = 0 nodes, df
+ *     id / 10) and side set 8 (side 6 of block 20's cells, 4 df per side,
+ *     element id + corner / 10), in both files.
  *  4. Bad input on every rank: an id the file lacks, mesh calls after
  *     open_append, a step that is not the next, attach on a new file.
  * Values: T(node id, step) = id / 2 + step; q(element id, step) = id +
@@ -84,9 +87,11 @@ static void write_series(const char *path, const part_t *p) {
   pario_exodus_t ex = PARIO_EXODUS_NULL;
   const char *tn[1] = {"T"}, *qn[1] = {"q"}, *gn[1] = {"g"};
   CHECK(pario_exodus_create(world, path, &o, &ex) == PARIO_OK);
-  CHECK(pario_exodus_init(ex, "restart", 3, NN, NE, 2, 0, 0) == PARIO_OK);
+  CHECK(pario_exodus_init(ex, "restart", 3, NN, NE, 2, 1, 1) == PARIO_OK);
   CHECK(pario_exodus_define_block(ex, 10, "lower", "HEX8", PER_BLOCK, 8, 0) == PARIO_OK);
   CHECK(pario_exodus_define_block(ex, 20, "upper", "HEX8", PER_BLOCK, 8, 0) == PARIO_OK);
+  CHECK(pario_exodus_define_node_set(ex, 7, "bottom", (NX + 1) * (NY + 1), 1) == PARIO_OK);
+  CHECK(pario_exodus_define_side_set(ex, 8, "top", PER_BLOCK, 4) == PARIO_OK);
   CHECK(pario_exodus_define_variables(ex, PARIO_EXODUS_GLOBAL, 1, gn) == PARIO_OK);
   CHECK(pario_exodus_define_variables(ex, PARIO_EXODUS_NODAL, 1, tn) == PARIO_OK);
   CHECK(pario_exodus_define_variables(ex, PARIO_EXODUS_ELEMENT, 1, qn) == PARIO_OK);
@@ -103,6 +108,23 @@ static void write_series(const char *path, const part_t *p) {
     for (int64_t k = 0; k < p->nelem[b]; ++k) corners((p->elems[b][k] - 500) / 3, conn + 8 * k);
     CHECK(pario_exodus_put_block(ex, b ? 20 : 10, p->nelem[b], p->elems[b], conn) == PARIO_OK);
   }
+  /* Node set: this rank's z = 0 nodes (shared ones by several ranks). */
+  int64_t ns[NN], nns = 0;
+  double ndf[NN];
+  for (int64_t k = 0; k < p->nnode; ++k) {
+    if ((p->nodes[k] - 1000) / 7 < (NX + 1) * (NY + 1)) {
+      ndf[nns] = (double)p->nodes[k] / 10;
+      ns[nns++] = p->nodes[k];
+    }
+  }
+  CHECK(pario_exodus_put_node_set(ex, 7, nns, ns, PARIO_TYPE_DOUBLE, ndf) == PARIO_OK);
+  int sides[PER_BLOCK];
+  double sdf[4 * PER_BLOCK];
+  for (int64_t k = 0; k < p->nelem[1]; ++k) {
+    sides[k] = 6;
+    for (int c = 0; c < 4; ++c) sdf[4 * k + c] = (double)p->elems[1][k] + c / 10.0;
+  }
+  CHECK(pario_exodus_put_side_set(ex, 8, p->nelem[1], p->elems[1], sides, PARIO_TYPE_DOUBLE, sdf) == PARIO_OK);
   for (int step = 1; step <= 3; ++step) put_step(ex, p, step);
   CHECK(pario_exodus_close(&ex) == PARIO_OK);
 }
@@ -161,6 +183,27 @@ static void check_file(const char *path, const part_t *p, int steps, int first) 
       for (int64_t k = 0; k < p->nelem[b]; ++k) CHECK(v[k] == (double)p->elems[b][k] + run / 4.0);
     }
   }
+  /* Sets by ranges: rank r reads [count r / P, count (r + 1) / P). */
+  int64_t id = 0, count = 0, df_count = 0, got[4 * PER_BLOCK], side[PER_BLOCK];
+  char name[40];
+  CHECK(pario_exodus_get_set(ex, PARIO_EXODUS_NODE_SET, 0, &id, name, sizeof name, &count, &df_count) == PARIO_OK);
+  CHECK(id == 7 && !strcmp(name, "bottom") && count == (NX + 1) * (NY + 1) && df_count == count);
+  int64_t s0 = count * rank / size, sn = count * (rank + 1) / size - s0;
+  CHECK(pario_exodus_read_node_set(ex, 7, s0, sn, got) == PARIO_OK);
+  CHECK(pario_exodus_read_set_df(ex, PARIO_EXODUS_NODE_SET, 7, s0, sn, PARIO_TYPE_DOUBLE, v) == PARIO_OK);
+  for (int64_t k = 0; k < sn; ++k) CHECK(got[k] == node_id(s0 + k) && v[k] == (double)node_id(s0 + k) / 10);
+  CHECK(pario_exodus_get_set(ex, PARIO_EXODUS_SIDE_SET, 0, &id, name, sizeof name, &count, &df_count) == PARIO_OK);
+  CHECK(id == 8 && !strcmp(name, "top") && count == PER_BLOCK && df_count == 4 * PER_BLOCK);
+  s0 = count * rank / size;
+  sn = count * (rank + 1) / size - s0;
+  CHECK(pario_exodus_read_side_set(ex, 8, s0, sn, got, side) == PARIO_OK);
+  for (int64_t k = 0; k < sn; ++k) CHECK(got[k] == elem_id(PER_BLOCK + s0 + k) && side[k] == 6);
+  double sdf[4 * PER_BLOCK];
+  CHECK(pario_exodus_read_set_df(ex, PARIO_EXODUS_SIDE_SET, 8, 4 * s0, 4 * sn, PARIO_TYPE_DOUBLE, sdf) == PARIO_OK);
+  for (int64_t k = 0; k < 4 * sn; ++k) CHECK(sdf[k] == (double)elem_id(PER_BLOCK + s0 + k / 4) + (k % 4) / 10.0);
+  CHECK(pario_exodus_get_set(ex, PARIO_EXODUS_SIDE_SET, 1, &id, NULL, 0, NULL, NULL) == PARIO_ERR_OUT_OF_RANGE);
+  CHECK(pario_exodus_read_side_set(ex, 8, count, 1, got, side) == PARIO_ERR_OUT_OF_RANGE);
+
   /* An id the file lacks, on one rank: refused everywhere, the rank naming it. */
   int64_t bad = rank == size - 1 ? 999 : p->nodes[0];
   int rc = pario_exodus_read_nodal_values_by_id(ex, 1, 1, 1, &bad, PARIO_TYPE_DOUBLE, v);
