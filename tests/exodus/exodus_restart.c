@@ -1,5 +1,9 @@
 /* File modes, restart and reads by a caller's partition (issue 27), at any P:
- *   exodus_restart DIR
+ *   exodus_restart DIR          the series, restart, reads and bad input below
+ *   exodus_restart DIR kill     writes step 1, begins step 2 (its nodal
+ *                               values written), and every rank kills itself
+ *   exodus_restart DIR resume   the killed file: step 1 readable, step 2
+ *                               appended from another partition, all read back
  * A 4x3x2 HEX8 mesh with sparse node ids (1000 + 7k) and element ids
  * (500 + 3e), two blocks (z = 0: block 10, z = 1: block 20).
  *  1. A series with steps_per_file = 2: steps 1..3 written with elements
@@ -17,6 +21,7 @@
  *     open_append, a step that is not the next, attach on a new file.
  * Values: T(node id, step) = id / 2 + step; q(element id, step) = id +
  * step / 4; g(step) = 10 step; the time of step s is 0.5 s. */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,24 +71,24 @@ static void partition(int (*owner)(int64_t), part_t *p) {
 static int cyclic(int64_t e) { return (int)(e % size); }
 static int skewed(int64_t e) { return size == 1 ? 0 : (int)(e / 3 % (size - 1)); } /* the last rank: nothing */
 
-/* One step's values for a partition. */
-static void put_step(pario_exodus_t ex, const part_t *p, int step) {
-  double t[NN], q[PER_BLOCK], g = 10.0 * step;
-  CHECK(pario_exodus_put_time(ex, step, 0.5 * step) == PARIO_OK);
+/* The run's step `run` as the file's step `step`, for a partition. */
+static void put_step(pario_exodus_t ex, const part_t *p, int step, int run) {
+  double t[NN], q[PER_BLOCK], g = 10.0 * run;
+  CHECK(pario_exodus_put_time(ex, step, 0.5 * run) == PARIO_OK);
   CHECK(pario_exodus_put_global_values(ex, step, 1, PARIO_TYPE_DOUBLE, &g) == PARIO_OK);
-  for (int64_t k = 0; k < p->nnode; ++k) t[k] = (double)p->nodes[k] / 2 + step;
+  for (int64_t k = 0; k < p->nnode; ++k) t[k] = (double)p->nodes[k] / 2 + run;
   CHECK(pario_exodus_put_nodal_values(ex, step, 1, PARIO_TYPE_DOUBLE, t) == PARIO_OK);
   for (int b = 0; b < 2; ++b) {
-    for (int64_t k = 0; k < p->nelem[b]; ++k) q[k] = (double)p->elems[b][k] + step / 4.0;
+    for (int64_t k = 0; k < p->nelem[b]; ++k) q[k] = (double)p->elems[b][k] + run / 4.0;
     CHECK(pario_exodus_put_element_values(ex, step, 1, b ? 20 : 10, PARIO_TYPE_DOUBLE, q) == PARIO_OK);
   }
 }
 
-static void write_series(const char *path, const part_t *p) {
+/* A new file with the mesh of partition p, ready for steps. */
+static pario_exodus_t create_mesh(const char *path, const part_t *p, int steps_per_file) {
   pario_exodus_options o;
   pario_exodus_options_init(&o);
-  o.steps_per_file = 2;
-  o.no_step_sync = 1;
+  o.steps_per_file = steps_per_file;
   pario_exodus_t ex = PARIO_EXODUS_NULL;
   const char *tn[1] = {"T"}, *qn[1] = {"q"}, *gn[1] = {"g"};
   CHECK(pario_exodus_create(world, path, &o, &ex) == PARIO_OK);
@@ -125,25 +130,22 @@ static void write_series(const char *path, const part_t *p) {
     for (int c = 0; c < 4; ++c) sdf[4 * k + c] = (double)p->elems[1][k] + c / 10.0;
   }
   CHECK(pario_exodus_put_side_set(ex, 8, p->nelem[1], p->elems[1], sides, PARIO_TYPE_DOUBLE, sdf) == PARIO_OK);
-  for (int step = 1; step <= 3; ++step) put_step(ex, p, step);
+  return ex;
+}
+
+static void write_series(const char *path, const part_t *p) {
+  pario_exodus_t ex = create_mesh(path, p, 2);
+  for (int step = 1; step <= 3; ++step) put_step(ex, p, step, step);
   CHECK(pario_exodus_close(&ex) == PARIO_OK);
 }
 
-static void append_step(const char *path, const part_t *p) {
+/* Appends the run's step `run` as the file's step `step` from partition p. */
+static void append_step(const char *path, const part_t *p, int step, int run) {
   pario_exodus_t ex = PARIO_EXODUS_NULL;
   CHECK(pario_exodus_open_append(world, path, NULL, &ex) == PARIO_OK);
   CHECK(pario_exodus_attach_nodes(ex, p->nnode, p->nodes) == PARIO_OK);
   for (int b = 0; b < 2; ++b) CHECK(pario_exodus_attach_block(ex, b ? 20 : 10, p->nelem[b], p->elems[b]) == PARIO_OK);
-  /* The file holds one step: the next is its step 2 (the run's step 4, values of 4). */
-  double t[NN], q[PER_BLOCK], g = 40.0;
-  CHECK(pario_exodus_put_time(ex, 2, 2.0) == PARIO_OK);
-  CHECK(pario_exodus_put_global_values(ex, 2, 1, PARIO_TYPE_DOUBLE, &g) == PARIO_OK);
-  for (int64_t k = 0; k < p->nnode; ++k) t[k] = (double)p->nodes[k] / 2 + 4;
-  CHECK(pario_exodus_put_nodal_values(ex, 2, 1, PARIO_TYPE_DOUBLE, t) == PARIO_OK);
-  for (int b = 0; b < 2; ++b) {
-    for (int64_t k = 0; k < p->nelem[b]; ++k) q[k] = (double)p->elems[b][k] + 1.0;
-    CHECK(pario_exodus_put_element_values(ex, 2, 1, b ? 20 : 10, PARIO_TYPE_DOUBLE, q) == PARIO_OK);
-  }
+  put_step(ex, p, step, run);
   CHECK(pario_exodus_close(&ex) == PARIO_OK);
 }
 
@@ -239,9 +241,23 @@ static void bad_input(const char *path, const char *fresh, const part_t *p) {
   CHECK_FAILS(pario_exodus_open_append(world, "/nonexistent/x.e", NULL, &ex), PARIO_ERR_NOT_FOUND, "x.e");
 }
 
+/* The killed writer: step 1 whole, step 2's time given and its nodal
+ * values written (past numrecs), then SIGKILL on every rank. */
+static void die_in_step_2(const char *path, const part_t *p) {
+  pario_exodus_t ex = create_mesh(path, p, 0);
+  put_step(ex, p, 1, 1);
+  double t[NN];
+  CHECK(pario_exodus_put_time(ex, 2, 1.0) == PARIO_OK); /* ends step 1: synced, counted */
+  for (int64_t k = 0; k < p->nnode; ++k) t[k] = -1.0;  /* garbage a restart must overwrite */
+  CHECK(pario_exodus_put_nodal_values(ex, 2, 1, PARIO_TYPE_DOUBLE, t) == PARIO_OK);
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+  fflush(stdout);
+  raise(SIGKILL);
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s DIR\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: %s DIR [kill|resume]\n", argv[0]);
     return 2;
   }
   CHECK(pario_init() == PARIO_OK);
@@ -256,12 +272,23 @@ int main(int argc, char **argv) {
   part_t a, b;
   partition(cyclic, &a);
   partition(skewed, &b);
+  if (argc == 3) {
+    char killed[920];
+    snprintf(killed, sizeof killed, "%s/killed_np%d.e", argv[1], size);
+    if (!strcmp(argv[2], "kill")) die_in_step_2(killed, &a);
+    check_file(killed, &a, 1, 1); /* step 1 only: numrecs */
+    append_step(killed, &b, 2, 2);
+    check_file(killed, &a, 2, 1);
+    CHECK(pario_group_free(&world) == PARIO_OK);
+    CHECK(pario_finalize() == PARIO_OK);
+    return check_summary("exodus_restart resume");
+  }
 
   write_series(path, &a);
   FILE *f = fopen(third, "rb"); /* step 3 opened the second file only */
   CHECK(f == NULL);
   if (f) fclose(f);
-  append_step(second, &b);
+  append_step(second, &b, 2, 4); /* the file holds one step: its step 2 is the run's step 4 */
   check_file(path, &a, 2, 1);
   check_file(second, &a, 2, 3);
   bad_input(second, fresh, &b);
