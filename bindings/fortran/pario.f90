@@ -110,7 +110,7 @@ module pario
   type, bind(C) :: exodus_options
     integer(c_int) :: format, float_size, no_step_sync
     type(c_ptr) :: hints
-    integer(c_int) :: steps_per_file
+    integer(c_int) :: steps_per_file, int64
   end type
 
   ! pario_decomp_hints, field for field.
@@ -1764,14 +1764,17 @@ contains
   !> rank of group. format: PARIO_EXODUS_FORMAT_* (default AUTO);
   !> float_size: bytes of a real in the file, 8 (default) or 4.
   !> steps_per_file n > 0: a new file (path-s0002, path-s0003, ...) every n steps.
-  subroutine pario_exodus_create(exo, group, path, format, float_size, ierr, steps_per_file)
+  !> int64 = .true.: 64-bit integers in the file (CDF-5).
+  subroutine pario_exodus_create(exo, group, path, format, float_size, ierr, steps_per_file, int64)
     type(pario_exodus), intent(out) :: exo
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
     integer, intent(in), optional :: format, float_size, steps_per_file
+    logical, intent(in), optional :: int64
     integer, intent(out), optional :: ierr
     type(exodus_options) :: o
-    o = exodus_options(0, 0, 0, c_null_ptr, 0)
+    o = exodus_options(0, 0, 0, c_null_ptr, 0, 0)
+    if (present(int64)) o%int64 = merge(1_c_int, 0_c_int, int64)
     if (present(format)) o%format = int(format, c_int)
     if (present(float_size)) o%float_size = int(float_size, c_int)
     if (present(steps_per_file)) o%steps_per_file = int(steps_per_file, c_int)

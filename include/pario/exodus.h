@@ -60,8 +60,14 @@
  * global node or element ids (as the file's id maps hold them) instead of
  * a range of positions; any number of ranks, any decomposition.
  *
- * Integers in the file are 32-bit (int64_status 0): ids and counts must be
- * below 2^31. Reals are double unless options.float_size is 4.
+ * Integers in the file are 32-bit (int64_status 0) by default: ids and
+ * counts must be below 2^31. options.int64 = 1 stores ids, maps,
+ * connectivity and set entries as 64-bit integers, as libexodusii's
+ * EX_ALL_INT64_DB does (int64_status 0x1C00), in a CDF-5 container
+ * (64-bit integer variables need it; netCDF-C reads it, Debian's
+ * libexodusii 6.02 does not know int64_status); node and element ids and
+ * counts may then exceed 2^31 (block and set ids stay below). Reals are
+ * double unless options.float_size is 4.
  *
  * Errors: PARIO_ERR_INVALID_ARGUMENT (the message names the call and the
  * argument: ids not positive or repeated, counts that do not add up over
@@ -106,6 +112,7 @@ typedef struct pario_exodus_options {
   int no_step_sync;                /* 1: no fdatasync before each step's count is raised */
   const pario_decomp_hints *hints; /* the collective engine's hints (NULL: the environment's); byte order ignored */
   int steps_per_file;              /* 0: one file; n > 0: a new file (path-s0002, ...) every n steps (create only) */
+  int int64;                       /* 1: 64-bit integers in the file (CDF-5, EX_ALL_INT64_DB; create only) */
 } pario_exodus_options;
 
 /* Local: every field zero (the defaults). */

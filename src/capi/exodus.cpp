@@ -215,6 +215,7 @@ int make_file(const char* call, pario_group_t group, const char* path, const par
     e.check(copts);
     e.args().add("path", path).add("format", o.format).add("float_size", o.float_size);
     e.args().add("no_step_sync", o.no_step_sync ? 1 : 0).add("steps_per_file", o.steps_per_file);
+    e.args().add("int64", o.int64 ? 1 : 0);
     if (copts.ok()) {
       e.args().add("aggregators", copts->aggregators).add("buffer_size", copts->buffer_bytes);
       e.args().add("aggregator_ranks", copts->aggregator_ranks.data(), copts->aggregator_ranks.size());
@@ -259,6 +260,7 @@ int make_writer(const char* call, pario_group_t group, const char* path, const p
                      PARIO_ASSIGN_OR_RETURN(handle->writer, Writer::create(std::move(g), path, std::move(wo)));
                      handle->writer->definition().format = static_cast<exodus::Format>(o.format);
                      handle->writer->definition().float_size = o.float_size == 4 ? 4 : 8;
+                     handle->writer->definition().int64 = o.int64 != 0;
                      return Status::Ok();
                    });
 }
@@ -425,8 +427,11 @@ int pario_exodus_init(pario_exodus_t exodus, const char* title, int num_dim, int
     if (!title) e.check(invalid("title is null"));
     else if (std::strlen(title) > exodus::kMaxLine) e.check(invalid("title is longer than 80 characters"));
     if (num_dim < 1 || num_dim > 3) e.check(invalid("num_dim " + std::to_string(num_dim) + " is not 1, 2 or 3"));
-    if (num_nodes < 0 || num_nodes > INT32_MAX) e.check(invalid("num_nodes " + std::to_string(num_nodes) + " is not in 0..2^31-1"));
-    if (num_elem < 0 || num_elem > INT32_MAX) e.check(invalid("num_elem " + std::to_string(num_elem) + " is not in 0..2^31-1"));
+    // 32-bit files hold counts below 2^31 (options.int64 lifts it; build() checks the rest).
+    const int64_t most = h && h->writer->definition().int64 ? INT64_MAX : INT32_MAX;
+    const char* range = most == INT32_MAX ? " is not in 0..2^31-1 (options.int64 allows more)" : " is negative";
+    if (num_nodes < 0 || num_nodes > most) e.check(invalid("num_nodes " + std::to_string(num_nodes) + range));
+    if (num_elem < 0 || num_elem > most) e.check(invalid("num_elem " + std::to_string(num_elem) + range));
     if (num_blocks < 0 || num_node_sets < 0 || num_side_sets < 0) e.check(invalid("a count of blocks or sets is negative"));
     const int64_t counts[6] = {num_dim, num_nodes, num_elem, num_blocks, num_node_sets, num_side_sets};
     e.args().add("title", title).add("counts", counts, 6);
@@ -461,7 +466,7 @@ int pario_exodus_define_block(pario_exodus_t exodus, int64_t id, const char* nam
       }
     }
     if (!type) e.check(invalid("type is null"));
-    e.check(exodus::check_block(b));
+    e.check(exodus::check_block(b, h && h->writer->definition().int64));
     const int64_t numbers[4] = {id, count, nodes_per_element, attributes};
     e.args().add("numbers", numbers, 4).add("name", b.name.c_str()).add("type", b.type.c_str());
     PARIO_RETURN_IF_ERROR(e.agree());
@@ -487,7 +492,7 @@ int define_set(const char* call, pario_exodus_t exodus, int64_t id, const char* 
       }
       if (e.ok() && index_of(list, id, kind).ok()) e.check(invalid(std::string(kind) + " " + std::to_string(id) + " is already defined"));
     }
-    e.check(exodus::check_set(s, side));
+    e.check(exodus::check_set(s, side, h && h->writer->definition().int64));
     const int64_t numbers[3] = {id, count, df};
     e.args().add("numbers", numbers, 3).add("name", s.name.c_str());
     PARIO_RETURN_IF_ERROR(e.agree());

@@ -13,6 +13,9 @@
 // decomposition.h) reads through the aggregators, converting from the
 // file's type and byte order to the caller's.
 //
+// Besides ranges of positions: each rank's own entities by global id
+// (locate_*, then the *_at reads), and node and side sets by ranges.
+//
 // Thread safety: one thread per rank calls a reader.
 #pragma once
 

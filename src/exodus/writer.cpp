@@ -57,19 +57,19 @@ namespace {
 using collective::Decomposition;
 using collective::Run;
 
-constexpr int64_t kMaxFileInt = INT32_MAX;
 
 Status bad(const std::string& what) { return Status(Code::kInvalidArgument, what); }
 Status state(const std::string& what) { return Status(Code::kState, what); }
 
-// Checks ids: positive, 32-bit, not repeated on this rank.
-Status check_ids(const int64_t* ids, int64_t n, const char* what) {
+// Checks ids: positive, of the file's integer type (int64: below 2^63),
+// not repeated on this rank.
+Status check_ids(const int64_t* ids, int64_t n, const char* what, bool int64) {
   std::unordered_set<int64_t> seen;
   seen.reserve(static_cast<size_t>(n));
   for (int64_t k = 0; k < n; ++k) {
-    if (ids[k] <= 0 || ids[k] > kMaxFileInt) {
-      return bad(std::string(what) + "[" + std::to_string(k) + "] = " + std::to_string(ids[k]) +
-                 " is not in 1..2^31-1");
+    if (ids[k] <= 0 || (!int64 && ids[k] > INT32_MAX)) {
+      return bad(std::string(what) + "[" + std::to_string(k) + "] = " + std::to_string(ids[k]) + " is not in 1.." +
+                 (int64 ? "2^63-1" : "2^31-1 (ask for int64 integers)"));
     }
     if (!seen.insert(ids[k]).second) {
       return bad(std::string(what) + "[" + std::to_string(k) + "]: id " + std::to_string(ids[k]) +
@@ -296,7 +296,7 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
   for (int d = 0; local.ok() && n > 0 && d < def_.num_dim; ++d) {
     if (!coords || !coords[d]) local = bad("the coordinates of dimension " + std::to_string(d + 1) + " are null");
   }
-  if (local.ok()) local = check_ids(ids, n, "ids");
+  if (local.ok()) local = check_ids(ids, n, "ids", def_.int64);
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
   PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr, collective::rank_keys(comm, ids, static_cast<size_t>(n)));
   if (kr.distinct != def_.num_nodes) {
@@ -320,7 +320,7 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
   for (int d = 0; d < def_.num_dim; ++d) {
     PARIO_RETURN_IF_ERROR(write_array(*node_reals_, built_.coords[d], 0, 0, mem_type, n > 0 ? coords[d] : nullptr));
   }
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> ints, decomposition(runs, def_.num_nodes, NcType::kInt));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> ints, decomposition(runs, def_.num_nodes, built_.integer));
   Status s = write_array(*ints, built_.node_map, 0, 0, ElementType::kInt64, ids);
   Status f = free_decomposition(ints);
   return s.ok() ? f : s;
@@ -336,7 +336,7 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
   else if (blocks_[b].put) local = state("element block " + std::to_string(def->id) + " was already put");
   else if (n < 0) local = bad("n is negative");
   else if (n > 0 && (!ids || !connectivity)) local = bad("ids or connectivity is null");
-  if (local.ok()) local = check_ids(ids, n, "ids");
+  if (local.ok()) local = check_ids(ids, n, "ids", def_.int64);
   for (int64_t k = 0; local.ok() && k < n; ++k) {
     if (element_position_.count(ids[k])) {
       local = bad("element id " + std::to_string(ids[k]) + " is in two blocks on this rank");
@@ -372,11 +372,11 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
     elem_positions_.push_back(offset + lb.positions[k]);
   }
   if (def->count == 0) return Status::Ok();
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> conn, decomposition_of(lb.positions, def->count, npe, NcType::kInt));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> conn, decomposition_of(lb.positions, def->count, npe, built_.integer));
   Status s = write_array(*conn, built_.blocks[b].connect, 0, 0, ElementType::kInt64, nodes.data());
   Status f = free_decomposition(conn);
   PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> map, decomposition_of(lb.positions, def->count, 1, NcType::kInt));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> map, decomposition_of(lb.positions, def->count, 1, built_.integer));
   s = write_array(*map, built_.elem_map, 0, offset, ElementType::kInt64, ids);
   f = free_decomposition(map);
   PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
@@ -442,7 +442,7 @@ Status Writer::put_node_set(size_t s, int64_t n, const int64_t* node_ids, Elemen
   if (def->count == 0) return Status::Ok();
   for (int64_t& x : nodes) ++x;
   const BuiltSet& bs = built_.node_sets[s];
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(positions, def->count, 1, NcType::kInt));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(positions, def->count, 1, built_.integer));
   Status st = write_array(*d, bs.entries, 0, 0, ElementType::kInt64, nodes.data());
   Status f = free_decomposition(d);
   PARIO_RETURN_IF_ERROR(st.ok() ? f : st);
@@ -486,7 +486,7 @@ Status Writer::put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const 
   for (int64_t& x : elems) ++x;
   std::vector<int64_t> side_values(sides, sides + n);
   const BuiltSet& bs = built_.side_sets[s];
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(positions, def->count, 1, NcType::kInt));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(positions, def->count, 1, built_.integer));
   Status st = write_array(*d, bs.entries, 0, 0, ElementType::kInt64, elems.data());
   if (st.ok()) st = write_array(*d, bs.sides, 0, 0, ElementType::kInt64, side_values.data());
   Status f = free_decomposition(d);

@@ -17,6 +17,11 @@
 //      put_nodal_values, put_element_values; end_step writes the time,
 //      syncs and raises numrecs; begin_step and close end an open step;
 //   6. close.
+// Or, after a restart: append (an existing file, its definition and mesh
+// adopted from the header), attach_nodes / attach_block (each rank's part
+// by global id, looked up in the file's id maps), then 5 and 6.
+// With WriterOptions::steps_per_file, begin_step moves to the next file of
+// the series every n steps (next_file: the header and mesh copied).
 //
 // Where things land (the file does not depend on the number of ranks):
 //   - nodes in increasing global id: a node's position is its rank among

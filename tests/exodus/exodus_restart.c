@@ -5,7 +5,9 @@
  *   exodus_restart DIR resume   the killed file: step 1 readable, step 2
  *                               appended from another partition, all read back
  * A 4x3x2 HEX8 mesh with sparse node ids (1000 + 7k) and element ids
- * (500 + 3e), two blocks (z = 0: block 10, z = 1: block 20).
+ * (500 + 3e), two blocks (z = 0: block 10, z = 1: block 20). Steps 1-3
+ * run twice: with 32-bit integers in the file, and with options.int64 and
+ * ids beyond 2^32 (5e9 + 7k, 6e9 + 3e; a CDF-5 file).
  *  1. A series with steps_per_file = 2: steps 1..3 written with elements
  *     dealt cyclically (partition A) -> DIR/s.e (steps 1, 2) and
  *     DIR/s.e-s0002 (step 3), each a whole Exodus file.
@@ -34,8 +36,12 @@ enum { NX = 4, NY = 3, NZ = 2, NN = (NX + 1) * (NY + 1) * (NZ + 1), NE = NX * NY
 static int rank, size;
 static pario_group_t world;
 
-static int64_t node_id(int64_t k) { return 1000 + 7 * k; }
-static int64_t elem_id(int64_t e) { return 500 + 3 * e; }
+static int64_t node_base = 1000, elem_base = 500; /* int64: 5e9, 6e9 */
+static int use_int64 = 0;
+static int64_t node_id(int64_t k) { return node_base + 7 * k; }
+static int64_t elem_id(int64_t e) { return elem_base + 3 * e; }
+static int64_t node_index(int64_t id) { return (id - node_base) / 7; }
+static int64_t elem_index(int64_t id) { return (id - elem_base) / 3; }
 static int64_t node_at(int i, int j, int k) { return ((int64_t)k * (NY + 1) + j) * (NX + 1) + i; }
 
 /* Global node ids of cell e's 8 corners (the HEX8 order). */
@@ -61,7 +67,7 @@ static void partition(int (*owner)(int64_t), part_t *p) {
     p->elems[b][p->nelem[b]++] = elem_id(e);
     int64_t c[8];
     corners(e, c);
-    for (int k = 0; k < 8; ++k) used[(c[k] - 1000) / 7] = 1;
+    for (int k = 0; k < 8; ++k) used[node_index(c[k])] = 1;
   }
   for (int64_t k = 0; k < NN; ++k) {
     if (used[k]) p->nodes[p->nnode++] = node_id(k);
@@ -89,6 +95,7 @@ static pario_exodus_t create_mesh(const char *path, const part_t *p, int steps_p
   pario_exodus_options o;
   pario_exodus_options_init(&o);
   o.steps_per_file = steps_per_file;
+  o.int64 = use_int64;
   pario_exodus_t ex = PARIO_EXODUS_NULL;
   const char *tn[1] = {"T"}, *qn[1] = {"q"}, *gn[1] = {"g"};
   CHECK(pario_exodus_create(world, path, &o, &ex) == PARIO_OK);
@@ -102,7 +109,7 @@ static pario_exodus_t create_mesh(const char *path, const part_t *p, int steps_p
   CHECK(pario_exodus_define_variables(ex, PARIO_EXODUS_ELEMENT, 1, qn) == PARIO_OK);
   double x[NN], y[NN], z[NN];
   for (int64_t k = 0; k < p->nnode; ++k) {
-    const int64_t n = (p->nodes[k] - 1000) / 7;
+    const int64_t n = node_index(p->nodes[k]);
     x[k] = (double)(n % (NX + 1));
     y[k] = (double)(n / (NX + 1) % (NY + 1));
     z[k] = (double)(n / ((NX + 1) * (NY + 1)));
@@ -110,14 +117,14 @@ static pario_exodus_t create_mesh(const char *path, const part_t *p, int steps_p
   CHECK(pario_exodus_put_nodes(ex, p->nnode, p->nodes, PARIO_TYPE_DOUBLE, x, y, z) == PARIO_OK);
   for (int b = 0; b < 2; ++b) {
     int64_t conn[PER_BLOCK * 8];
-    for (int64_t k = 0; k < p->nelem[b]; ++k) corners((p->elems[b][k] - 500) / 3, conn + 8 * k);
+    for (int64_t k = 0; k < p->nelem[b]; ++k) corners(elem_index(p->elems[b][k]), conn + 8 * k);
     CHECK(pario_exodus_put_block(ex, b ? 20 : 10, p->nelem[b], p->elems[b], conn) == PARIO_OK);
   }
   /* Node set: this rank's z = 0 nodes (shared ones by several ranks). */
   int64_t ns[NN], nns = 0;
   double ndf[NN];
   for (int64_t k = 0; k < p->nnode; ++k) {
-    if ((p->nodes[k] - 1000) / 7 < (NX + 1) * (NY + 1)) {
+    if (node_index(p->nodes[k]) < (NX + 1) * (NY + 1)) {
       ndf[nns] = (double)p->nodes[k] / 10;
       ns[nns++] = p->nodes[k];
     }
@@ -161,7 +168,7 @@ static void check_file(const char *path, const part_t *p, int steps, int first) 
   double x[NN], y[NN], z[NN], v[NN];
   CHECK(pario_exodus_read_coords_by_id(ex, p->nnode, p->nodes, PARIO_TYPE_DOUBLE, x, y, z) == PARIO_OK);
   for (int64_t k = 0; k < p->nnode; ++k) {
-    const int64_t n = (p->nodes[k] - 1000) / 7;
+    const int64_t n = node_index(p->nodes[k]);
     CHECK(x[k] == (double)(n % (NX + 1)) && y[k] == (double)(n / (NX + 1) % (NY + 1)) &&
           z[k] == (double)(n / ((NX + 1) * (NY + 1))));
   }
@@ -169,7 +176,7 @@ static void check_file(const char *path, const part_t *p, int steps, int first) 
     int64_t conn[PER_BLOCK * 8], want[8];
     CHECK(pario_exodus_read_block_by_id(ex, b ? 20 : 10, p->nelem[b], p->elems[b], conn) == PARIO_OK);
     for (int64_t k = 0; k < p->nelem[b]; ++k) {
-      corners((p->elems[b][k] - 500) / 3, want);
+      corners(elem_index(p->elems[b][k]), want);
       CHECK(memcmp(conn + 8 * k, want, sizeof want) == 0);
     }
   }
@@ -293,6 +300,19 @@ int main(int argc, char **argv) {
   check_file(second, &a, 2, 3);
   bad_input(second, fresh, &b);
   check_file(second, &a, 2, 3); /* nothing lost */
+
+  /* 64-bit integers: ids beyond 2^32, the same series, restart and reads. */
+  use_int64 = 1;
+  node_base = 5000000000;
+  elem_base = 6000000000;
+  snprintf(path, sizeof path, "%s/i64_np%d.e", argv[1], size);
+  snprintf(second, sizeof second, "%s-s0002", path);
+  partition(cyclic, &a);
+  partition(skewed, &b);
+  write_series(path, &a);
+  append_step(second, &b, 2, 4);
+  check_file(path, &a, 2, 1);
+  check_file(second, &a, 2, 3);
 
   CHECK(pario_group_free(&world) == PARIO_OK);
   CHECK(pario_finalize() == PARIO_OK);

@@ -85,7 +85,7 @@ class ExodusFile:
 
     @classmethod
     def create(cls, path, group=None, *, title="", num_dim=3, num_nodes, num_elem, num_blocks, num_node_sets=0,
-               num_side_sets=0, format="auto", float_size=8, step_sync=True, steps_per_file=0):
+               num_side_sets=0, format="auto", float_size=8, step_sync=True, steps_per_file=0, int64=False):
         """Collective: makes the file at path (replacing one there) and
         starts its definition: the title (up to 80 characters), dimensions,
         the global numbers of nodes and elements, and how many blocks and
@@ -93,11 +93,12 @@ class ExodusFile:
         (double) or 4 (float) in the file; step_sync=False skips the
         fdatasync that makes each finished step crash-safe; steps_per_file
         n > 0 puts each n steps in a new file of a series (path, then
-        path-s0002, path-s0003, ...), each with the mesh."""
+        path-s0002, path-s0003, ...), each with the mesh; int64=True stores
+        ids, maps and connectivity as 64-bit integers (CDF-5)."""
         self = cls._new(group, path, True)
         fmt = _FORMATS.get(format, -1)  # -1: refused by C on every rank
         rc, handle = _pario.exodus_create(self.group._handle, self.path, fmt, int(float_size), not step_sync,
-                                          int(steps_per_file))
+                                          int(steps_per_file), bool(int64))
         if rc != _pario.OK and fmt == -1:
             raise _invalid(f"format {format!r}: expected 'auto', 'cdf2' or 'cdf5'")
         self._handle = _check(rc, handle)

@@ -574,19 +574,20 @@ std::string text_of(const std::vector<char>& buf) { return std::string(buf.data(
 
 void bind_exodus(nb::module_& m) {
   using Ints = nb::ndarray<const int, nb::ndim<1>, nb::device::cpu, nb::c_contig>;
-  auto opts = [](int format, int float_size, bool no_step_sync, int steps_per_file) {
+  auto opts = [](int format, int float_size, bool no_step_sync, int steps_per_file, bool int64) {
     pario_exodus_options o;
     pario_exodus_options_init(&o);
     o.format = format;
     o.float_size = float_size;
     o.no_step_sync = no_step_sync ? 1 : 0;
     o.steps_per_file = steps_per_file;
+    o.int64 = int64 ? 1 : 0;
     return o;
   };
   m.def("exodus_create", [opts](uintptr_t group, const std::string& path, int format, int float_size,
-                                bool no_step_sync, int steps_per_file) {
+                                bool no_step_sync, int steps_per_file, bool int64) {
     pario_exodus_t x = PARIO_EXODUS_NULL;
-    const pario_exodus_options o = opts(format, float_size, no_step_sync, steps_per_file);
+    const pario_exodus_options o = opts(format, float_size, no_step_sync, steps_per_file, int64);
     int rc = unlocked([&] { return pario_exodus_create(as<pario_group_t>(group), path.c_str(), &o, &x); });
     return std::make_pair(rc, id(x));
   });
@@ -597,7 +598,7 @@ void bind_exodus(nb::module_& m) {
   });
   m.def("exodus_open_append", [opts](uintptr_t group, const std::string& path, bool no_step_sync) {
     pario_exodus_t x = PARIO_EXODUS_NULL;
-    const pario_exodus_options o = opts(0, 0, no_step_sync, 0);
+    const pario_exodus_options o = opts(0, 0, no_step_sync, 0, false);
     int rc = unlocked([&] { return pario_exodus_open_append(as<pario_group_t>(group), path.c_str(), &o, &x); });
     return std::make_pair(rc, id(x));
   });
