@@ -139,8 +139,13 @@ Result<FileInfo> exodus_info(const Header& header, const std::function<std::vect
     const int64_t nsets = side ? f.num_side_sets : f.num_node_sets;
     if (nsets <= 0) continue;
     const std::string p = side ? "ss" : "ns";
-    PARIO_ASSIGN_OR_RETURN(int ids_var, variable(m, p + "_prop1", {side ? "num_side_sets" : "num_node_sets"}, false, true));
-    PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> ids, integers(m, ids_var, fetch(ids_var), static_cast<size_t>(nsets)));
+    // Sets without ids (a writer that leaves out *_prop1) are numbered from 1.
+    PARIO_ASSIGN_OR_RETURN(int ids_var, variable(m, p + "_prop1", {side ? "num_side_sets" : "num_node_sets"}, false, false));
+    std::vector<int64_t> ids(static_cast<size_t>(nsets));
+    for (int64_t s = 0; s < nsets; ++s) ids[static_cast<size_t>(s)] = s + 1;
+    if (ids_var >= 0) {
+      PARIO_ASSIGN_OR_RETURN(ids, integers(m, ids_var, fetch(ids_var), static_cast<size_t>(nsets)));
+    }
     PARIO_ASSIGN_OR_RETURN(std::vector<std::string> set_names, names(m, p + "_names", nsets, fetch));
     for (int64_t s = 0; s < nsets; ++s) {
       FileInfo::Set x;

@@ -184,6 +184,8 @@ def test_series_restart_on_another_partition_and_reads_by_id():
     and the sets by ranges, with netCDF4 checking the appended file."""
     import os
     g = pario.Group()
+    if g.size > 2:  # exodus_restart (C) covers 3 and 4 ranks
+        pytest.skip("run at 1 and 2 ranks")
     path = pario.scratch_path("py_series.exo", per_rank=False)
     g.barrier()
     lo, hi = split(E, g.rank, g.size)
@@ -191,7 +193,7 @@ def test_series_restart_on_another_partition_and_reads_by_id():
     nodes = np.unique(CONN[mine])
     x, y, z = coords(nodes)
     with pario.ExodusFile.create(path, g, title="series", num_nodes=NN, num_elem=E, num_blocks=2, num_node_sets=1,
-                                 num_side_sets=1, steps_per_file=1) as ex:
+                                 num_side_sets=1, steps_per_file=1, step_sync=False) as ex:
         ex.define_block(10, "HEX8", LOWER)
         ex.define_block(20, "HEX8", E - LOWER)
         ex.define_node_set(100, (NY + 1) * (NZ + 1), has_df=True)
@@ -220,7 +222,7 @@ def test_series_restart_on_another_partition_and_reads_by_id():
     mine2 = np.arange(lo2, hi2)
     nodes2 = np.unique(CONN[mine2])
     x2, y2, z2 = coords(nodes2)
-    with pario.ExodusFile.append(second, g) as ex:
+    with pario.ExodusFile.append(second, g, step_sync=False) as ex:
         assert ex.num_steps == 1
         ex.attach_nodes(2 * (nodes2 + 1))
         for block_id, b0, b1 in ((10, 0, LOWER), (20, LOWER, E)):
