@@ -30,7 +30,7 @@
 ! dimensions reversed, which is the same memory.)
 module pario
   use, intrinsic :: iso_c_binding
-  use, intrinsic :: iso_fortran_env, only: int64, real64, error_unit
+  use, intrinsic :: iso_fortran_env, only: int64, real32, real64, error_unit
   implicit none
   private
 
@@ -47,6 +47,7 @@ module pario
   integer, parameter, public :: PARIO_EXODUS_FORMAT_AUTO = 0, PARIO_EXODUS_FORMAT_CDF2 = 2, &
                                 PARIO_EXODUS_FORMAT_CDF5 = 5
   integer, parameter, public :: PARIO_EXODUS_GLOBAL = 0, PARIO_EXODUS_NODAL = 1, PARIO_EXODUS_ELEMENT = 2
+  integer, parameter, public :: PARIO_EXODUS_NODE_SET = 3, PARIO_EXODUS_SIDE_SET = 4
   ! Datasets (pario/dataset.h).
   integer, parameter, public :: PARIO_SEGMENT_ANY = 0, PARIO_SEGMENT_TOPOLOGY = 1, PARIO_SEGMENT_STATE = 2
   integer, parameter, public :: PARIO_ITEM_SCALAR = 0, PARIO_ITEM_VECTOR = 1, PARIO_ITEM_TENSOR = 2
@@ -111,6 +112,7 @@ module pario
   type, bind(C) :: exodus_options
     integer(c_int) :: format, float_size, no_step_sync
     type(c_ptr) :: hints
+    integer(c_int) :: steps_per_file, int64
   end type
 
   ! pario_decomp_hints, field for field.
@@ -154,7 +156,21 @@ module pario
             pario_exodus_put_element_values, pario_exodus_flush, pario_exodus_get_info, pario_exodus_get_block, &
             pario_exodus_get_variable, pario_exodus_get_time, pario_exodus_read_coords, &
             pario_exodus_read_node_ids, pario_exodus_read_block, pario_exodus_read_nodal_values, &
-            pario_exodus_read_element_values
+            pario_exodus_read_element_values, pario_exodus_put_coord_names, pario_exodus_put_truth_table, &
+            pario_exodus_put_attributes, pario_exodus_open_append, pario_exodus_attach_nodes, &
+            pario_exodus_attach_block, pario_exodus_get_set, pario_exodus_read_node_set, pario_exodus_read_side_set, &
+            pario_exodus_read_set_df, pario_exodus_read_coords_by_id, pario_exodus_read_block_by_id, &
+            pario_exodus_read_nodal_values_by_id, pario_exodus_read_element_values_by_id
+  ! Values of real64 or real32 (converted to the file's type by pario).
+  interface pario_exodus_put_nodal_values
+    module procedure exo_put_nodal_r64, exo_put_nodal_r32
+  end interface
+  interface pario_exodus_put_element_values
+    module procedure exo_put_element_r64, exo_put_element_r32
+  end interface
+  interface pario_exodus_put_attributes
+    module procedure exo_put_attributes_r64, exo_put_attributes_r32
+  end interface
 
   !> One block (starts(:), counts(:)) or several (starts(:, b), counts(:, b)).
   interface pario_decomp_create_blocks
@@ -679,6 +695,101 @@ module pario
       type(c_ptr), value :: x, values
       integer(c_int), value :: step, var, mem_type
       integer(c_int64_t), value :: block_id, start, count
+    end function
+    integer(c_int) function c_exo_open_append(g, path, options, x) bind(C, name="pario_exodus_open_append")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: g, options
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_ptr), intent(out) :: x
+    end function
+    integer(c_int) function c_exo_attach_nodes(x, n, ids) bind(C, name="pario_exodus_attach_nodes")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x
+      integer(c_int64_t), value :: n
+      integer(c_int64_t), intent(in) :: ids(*)
+    end function
+    integer(c_int) function c_exo_attach_block(x, block_id, n, ids) bind(C, name="pario_exodus_attach_block")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x
+      integer(c_int64_t), value :: block_id, n
+      integer(c_int64_t), intent(in) :: ids(*)
+    end function
+    integer(c_int) function c_exo_put_coord_names(x, names) bind(C, name="pario_exodus_put_coord_names")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x
+      type(c_ptr), intent(in) :: names(*)
+    end function
+    integer(c_int) function c_exo_put_truth_table(x, num_blocks, num_vars, table) &
+        bind(C, name="pario_exodus_put_truth_table")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x
+      integer(c_int), value :: num_blocks, num_vars
+      integer(c_int), intent(in) :: table(*)
+    end function
+    integer(c_int) function c_exo_put_attributes(x, block_id, mem_type, values) &
+        bind(C, name="pario_exodus_put_attributes")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, values
+      integer(c_int64_t), value :: block_id
+      integer(c_int), value :: mem_type
+    end function
+    integer(c_int) function c_exo_get_set(x, kind, index, id, name, name_len, count, df_count) &
+        bind(C, name="pario_exodus_get_set")
+      import :: c_int, c_ptr, c_int64_t, c_char, c_size_t
+      type(c_ptr), value :: x
+      integer(c_int), value :: kind, index
+      integer(c_int64_t), intent(out) :: id, count, df_count
+      character(kind=c_char), intent(out) :: name(*)
+      integer(c_size_t), value :: name_len
+    end function
+    integer(c_int) function c_exo_read_node_set(x, set_id, start, count, ids) bind(C, name="pario_exodus_read_node_set")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, ids
+      integer(c_int64_t), value :: set_id, start, count
+    end function
+    integer(c_int) function c_exo_read_side_set(x, set_id, start, count, elems, sides) &
+        bind(C, name="pario_exodus_read_side_set")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, elems, sides
+      integer(c_int64_t), value :: set_id, start, count
+    end function
+    integer(c_int) function c_exo_read_set_df(x, kind, set_id, start, count, mem_type, df) &
+        bind(C, name="pario_exodus_read_set_df")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, df
+      integer(c_int), value :: kind, mem_type
+      integer(c_int64_t), value :: set_id, start, count
+    end function
+    integer(c_int) function c_exo_read_coords_by_id(x, n, ids, mem_type, cx, cy, cz) &
+        bind(C, name="pario_exodus_read_coords_by_id")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, cx, cy, cz
+      integer(c_int64_t), value :: n
+      integer(c_int64_t), intent(in) :: ids(*)
+      integer(c_int), value :: mem_type
+    end function
+    integer(c_int) function c_exo_read_block_by_id(x, block_id, n, ids, conn) &
+        bind(C, name="pario_exodus_read_block_by_id")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, conn
+      integer(c_int64_t), value :: block_id, n
+      integer(c_int64_t), intent(in) :: ids(*)
+    end function
+    integer(c_int) function c_exo_read_nodal_values_by_id(x, step, var, n, ids, mem_type, values) &
+        bind(C, name="pario_exodus_read_nodal_values_by_id")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, values
+      integer(c_int), value :: step, var, mem_type
+      integer(c_int64_t), value :: n
+      integer(c_int64_t), intent(in) :: ids(*)
+    end function
+    integer(c_int) function c_exo_read_element_values_by_id(x, step, var, block_id, n, ids, mem_type, values) &
+        bind(C, name="pario_exodus_read_element_values_by_id")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, values
+      integer(c_int), value :: step, var, mem_type
+      integer(c_int64_t), value :: block_id, n
+      integer(c_int64_t), intent(in) :: ids(*)
     end function
   end interface
 
@@ -1874,6 +1985,13 @@ contains
     end do
   end subroutine
 
+  ! A real32 array's address, or NULL when empty.
+  type(c_ptr) function address32(a)
+    real(real32), intent(in), target, contiguous :: a(:)
+    address32 = c_null_ptr
+    if (size(a) > 0) address32 = c_loc(a)
+  end function
+
   ! The optional array's address, or NULL.
   ! Call it only with a present array: gfortran makes a new descriptor for
   ! the call from the actual's, which an absent optional does not have
@@ -1887,16 +2005,21 @@ contains
   !> Collective: makes the file at path (replacing one there) for every
   !> rank of group. format: PARIO_EXODUS_FORMAT_* (default AUTO);
   !> float_size: bytes of a real in the file, 8 (default) or 4.
-  subroutine pario_exodus_create(exo, group, path, format, float_size, ierr)
+  !> steps_per_file n > 0: a new file (path-s0002, path-s0003, ...) every n steps.
+  !> int64 = .true.: 64-bit integers in the file (CDF-5).
+  subroutine pario_exodus_create(exo, group, path, format, float_size, ierr, steps_per_file, int64)
     type(pario_exodus), intent(out) :: exo
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
-    integer, intent(in), optional :: format, float_size
+    integer, intent(in), optional :: format, float_size, steps_per_file
+    logical, intent(in), optional :: int64
     integer, intent(out), optional :: ierr
     type(exodus_options) :: o
-    o = exodus_options(0, 0, 0, c_null_ptr)
+    o = exodus_options(0, 0, 0, c_null_ptr, 0, 0)
+    if (present(int64)) o%int64 = merge(1_c_int, 0_c_int, int64)
     if (present(format)) o%format = int(format, c_int)
     if (present(float_size)) o%float_size = int(float_size, c_int)
+    if (present(steps_per_file)) o%steps_per_file = int(steps_per_file, c_int)
     call finish(c_exo_create(group%h, cstr(path), o, exo%h), ierr)
   end subroutine
 
@@ -2124,15 +2247,32 @@ contains
 
   !> Collective: nodal variable var (1-based) of the step for this rank's
   !> nodes, in the order of pario_exodus_put_nodes.
-  subroutine pario_exodus_put_nodal_values(exo, step, var, values, ierr)
+  subroutine exo_put_nodal_r64(exo, step, var, values, ierr)
     type(pario_exodus), intent(in) :: exo
     integer, intent(in) :: step, var
     real(real64), intent(in), target, contiguous :: values(:)
     integer, intent(out), optional :: ierr
+    call exo_put_nodal(exo, step, var, size(values, kind=int64), PARIO_TYPE_DOUBLE, address(values), ierr)
+  end subroutine
+
+  subroutine exo_put_nodal_r32(exo, step, var, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step, var
+    real(real32), intent(in), target, contiguous :: values(:)
+    integer, intent(out), optional :: ierr
+    call exo_put_nodal(exo, step, var, size(values, kind=int64), PARIO_TYPE_FLOAT, address32(values), ierr)
+  end subroutine
+
+  subroutine exo_put_nodal(exo, step, var, n, mtype, p, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step, var, mtype
+    integer(int64), intent(in) :: n
+    type(c_ptr), intent(in) :: p
+    integer, intent(out), optional :: ierr
     integer(c_int) :: rc, mem_type
-    mem_type = int(PARIO_TYPE_DOUBLE, c_int)
-    if (size(values, kind=int64) < exo%local_nodes) mem_type = 0  ! refused by C on every rank
-    rc = c_exo_put_nodal_values(exo%h, int(step, c_int), int(var, c_int), mem_type, address(values))
+    mem_type = int(mtype, c_int)
+    if (n < exo%local_nodes) mem_type = 0  ! refused by C on every rank
+    rc = c_exo_put_nodal_values(exo%h, int(step, c_int), int(var, c_int), mem_type, p)
     if (mem_type == 0) rc = refuse(INVALID_ARGUMENT, 'pario_exodus_put_nodal_values', &
                                    'values is shorter than this rank''s nodes')
     call finish(rc, ierr)
@@ -2140,7 +2280,7 @@ contains
 
   !> Collective: element variable var (1-based) of the step for this
   !> rank's elements of block block_id, in the order of pario_exodus_put_block.
-  subroutine pario_exodus_put_element_values(exo, step, var, block_id, values, ierr)
+  subroutine exo_put_element_r64(exo, step, var, block_id, values, ierr)
     type(pario_exodus), intent(in) :: exo
     integer, intent(in) :: step, var
     integer(int64), intent(in) :: block_id
@@ -2148,6 +2288,16 @@ contains
     integer, intent(out), optional :: ierr
     call finish(c_exo_put_element_values(exo%h, int(step, c_int), int(var, c_int), block_id, &
                                          int(PARIO_TYPE_DOUBLE, c_int), address(values)), ierr)
+  end subroutine
+
+  subroutine exo_put_element_r32(exo, step, var, block_id, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step, var
+    integer(int64), intent(in) :: block_id
+    real(real32), intent(in), target, contiguous :: values(:)
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_put_element_values(exo%h, int(step, c_int), int(var, c_int), block_id, &
+                                         int(PARIO_TYPE_FLOAT, c_int), address32(values)), ierr)
   end subroutine
 
   !> Collective: ends the open step (synced, then counted for readers).
@@ -2916,6 +3066,244 @@ contains
       if (present(count)) count = n
     end if
     call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: num_dim coordinate names (default x, y, z).
+  subroutine pario_exodus_put_coord_names(exo, names, ierr)
+    type(pario_exodus), intent(in) :: exo
+    character(*), intent(in) :: names(:)
+    integer, intent(out), optional :: ierr
+    character(kind=c_char), allocatable, target :: buf(:)
+    type(c_ptr), allocatable :: ptrs(:)
+    integer(c_int) :: rc
+    call c_strings(names, buf, ptrs)
+    if (size(names) >= exo%num_dim) then
+      rc = c_exo_put_coord_names(exo%h, ptrs)
+    else  ! too few names: C sees a null one and refuses on every rank
+      deallocate (ptrs)
+      allocate (ptrs(3))
+      ptrs = c_null_ptr
+      rc = c_exo_put_coord_names(exo%h, ptrs)
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: which element variables each block has: table(var, block)
+  !> /= 0, blocks in definition order (table(num_vars, num_blocks)).
+  subroutine pario_exodus_put_truth_table(exo, table, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: table(:, :)
+    integer, intent(out), optional :: ierr
+    integer(c_int), allocatable :: t(:)
+    t = int(reshape(table, [size(table)]), c_int)
+    if (size(t) == 0) t = [0_c_int]
+    call finish(c_exo_put_truth_table(exo%h, int(size(table, 2), c_int), int(size(table, 1), c_int), t), ierr)
+  end subroutine
+
+  !> Collective: the block's attributes for this rank's elements,
+  !> values(attributes, n) as one array (real64 or real32).
+  subroutine exo_put_attributes_r64(exo, block_id, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: block_id
+    real(real64), intent(in), target, contiguous :: values(:)
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_put_attributes(exo%h, block_id, int(PARIO_TYPE_DOUBLE, c_int), address(values)), ierr)
+  end subroutine
+
+  subroutine exo_put_attributes_r32(exo, block_id, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: block_id
+    real(real32), intent(in), target, contiguous :: values(:)
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_put_attributes(exo%h, block_id, int(PARIO_TYPE_FLOAT, c_int), address32(values)), ierr)
+  end subroutine
+
+  !> Collective: an existing file reopened to append steps (a restart, on
+  !> any number of ranks); then pario_exodus_attach_nodes / _attach_block.
+  subroutine pario_exodus_open_append(exo, group, path, ierr)
+    type(pario_exodus), intent(out) :: exo
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_open_append(group%h, cstr(path), c_null_ptr, exo%h), ierr)
+  end subroutine
+
+  !> Collective, after open_append: this rank's nodes by global id, the
+  !> order of its later nodal values.
+  subroutine pario_exodus_attach_nodes(exo, ids, ierr)
+    type(pario_exodus), intent(inout) :: exo
+    integer(int64), intent(in) :: ids(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: rc
+    integer(int64) :: none(1)
+    if (size(ids) > 0) then
+      rc = c_exo_attach_nodes(exo%h, size(ids, kind=int64), ids)
+    else
+      rc = c_exo_attach_nodes(exo%h, 0_int64, none)
+    end if
+    if (rc == 0) exo%local_nodes = size(ids, kind=int64)
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective, after open_append: this rank's elements of a block by global id.
+  subroutine pario_exodus_attach_block(exo, block_id, ids, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: block_id, ids(:)
+    integer, intent(out), optional :: ierr
+    integer(int64) :: none(1)
+    if (size(ids) > 0) then
+      call finish(c_exo_attach_block(exo%h, block_id, size(ids, kind=int64), ids), ierr)
+    else
+      call finish(c_exo_attach_block(exo%h, block_id, 0_int64, none), ierr)
+    end if
+  end subroutine
+
+  !> Local: set `index` (1-based, file order) of kind PARIO_EXODUS_NODE_SET
+  !> or _SIDE_SET: id, name, entries, distribution factors.
+  subroutine pario_exodus_get_set(exo, kind, index, set_id, name, count, df_count, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: kind, index
+    integer(int64), intent(out), optional :: set_id, count, df_count
+    character(*), intent(out), optional :: name
+    integer, intent(out), optional :: ierr
+    character(kind=c_char) :: n(33)
+    integer(c_int64_t) :: id, c, d
+    integer(c_int) :: rc
+    rc = c_exo_get_set(exo%h, int(kind, c_int), int(index - 1, c_int), id, n, int(size(n), c_size_t), c, d)
+    if (rc == 0) then
+      if (present(set_id)) set_id = id
+      if (present(name)) call from_c(n, name)
+      if (present(count)) count = c
+      if (present(df_count)) df_count = d
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  ! An int64 array's address, or NULL when empty.
+  type(c_ptr) function address64(a)
+    integer(int64), intent(in), target, contiguous :: a(:)
+    address64 = c_null_ptr
+    if (size(a) > 0) address64 = c_loc(a)
+  end function
+
+  !> Collective: entries start .. start + size(node_ids) - 1 (1-based) of a
+  !> node set, as global node ids.
+  subroutine pario_exodus_read_node_set(exo, set_id, start, node_ids, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: set_id, start
+    integer(int64), intent(inout), target, contiguous :: node_ids(:)
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_read_node_set(exo%h, set_id, start - 1, size(node_ids, kind=int64), address64(node_ids)), ierr)
+  end subroutine
+
+  !> Collective: entries start .. start + size(elem_ids) - 1 of a side
+  !> set: global element ids and sides (as long as elem_ids).
+  subroutine pario_exodus_read_side_set(exo, set_id, start, elem_ids, sides, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: set_id, start
+    integer(int64), intent(inout), target, contiguous :: elem_ids(:), sides(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: rc
+    logical :: bad
+    bad = size(sides) < size(elem_ids)
+    rc = c_exo_read_side_set(exo%h, set_id, start - 1, merge(-1_int64, size(elem_ids, kind=int64), bad), &
+                             address64(elem_ids), address64(sides))
+    if (bad) rc = refuse(INVALID_ARGUMENT, 'pario_exodus_read_side_set', 'sides is shorter than elem_ids')
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: distribution factors start .. start + size(df) - 1 of a
+  !> set of kind PARIO_EXODUS_NODE_SET or _SIDE_SET.
+  subroutine pario_exodus_read_set_df(exo, kind, set_id, start, df, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: kind
+    integer(int64), intent(in) :: set_id, start
+    real(real64), intent(inout), target, contiguous :: df(:)
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_read_set_df(exo%h, int(kind, c_int), set_id, start - 1, size(df, kind=int64), &
+                                  int(PARIO_TYPE_DOUBLE, c_int), address(df)), ierr)
+  end subroutine
+
+  !> Collective: coordinates of the nodes with global ids `ids` (x, y, z
+  !> as num_dim needs, each as long as ids).
+  subroutine pario_exodus_read_coords_by_id(exo, ids, x, y, z, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in), target, contiguous :: ids(:)
+    real(real64), intent(inout), target, contiguous :: x(:)
+    real(real64), intent(inout), optional, target, contiguous :: y(:), z(:)
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: py, pz
+    integer(int64) :: none(1)
+    py = c_null_ptr
+    pz = c_null_ptr
+    if (present(y)) py = address(y)
+    if (present(z)) pz = address(z)
+    if (size(ids) > 0) then
+      call finish(c_exo_read_coords_by_id(exo%h, size(ids, kind=int64), ids, int(PARIO_TYPE_DOUBLE, c_int), &
+                                          address(x), py, pz), ierr)
+    else
+      call finish(c_exo_read_coords_by_id(exo%h, 0_int64, none, int(PARIO_TYPE_DOUBLE, c_int), &
+                                          address(x), py, pz), ierr)
+    end if
+  end subroutine
+
+  !> Collective: connectivity(nodes_per_element, size(ids)) of a block's
+  !> elements with global ids `ids`, as global node ids.
+  subroutine pario_exodus_read_block_by_id(exo, block_id, ids, connectivity, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: block_id, ids(:)
+    integer(int64), intent(inout), target, contiguous :: connectivity(:, :)
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: c
+    integer(c_int) :: rc
+    integer(int64) :: none(1)
+    logical :: bad
+    c = c_null_ptr
+    if (size(connectivity) > 0) c = c_loc(connectivity)
+    bad = size(connectivity, 2) < size(ids)
+    if (size(ids) > 0) then
+      rc = c_exo_read_block_by_id(exo%h, block_id, merge(-1_int64, size(ids, kind=int64), bad), ids, c)
+    else
+      rc = c_exo_read_block_by_id(exo%h, block_id, 0_int64, none, c)
+    end if
+    if (bad) rc = refuse(INVALID_ARGUMENT, 'pario_exodus_read_block_by_id', 'connectivity has fewer columns than ids')
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: nodal variable var of a step at the nodes with global ids `ids`.
+  subroutine pario_exodus_read_nodal_values_by_id(exo, step, var, ids, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step, var
+    integer(int64), intent(in) :: ids(:)
+    real(real64), intent(inout), target, contiguous :: values(:)
+    integer, intent(out), optional :: ierr
+    integer(int64) :: none(1)
+    if (size(ids) > 0) then
+      call finish(c_exo_read_nodal_values_by_id(exo%h, int(step, c_int), int(var, c_int), &
+                                                merge(-1_int64, size(ids, kind=int64), size(values) < size(ids)), &
+                                                ids, int(PARIO_TYPE_DOUBLE, c_int), address(values)), ierr)
+    else
+      call finish(c_exo_read_nodal_values_by_id(exo%h, int(step, c_int), int(var, c_int), 0_int64, none, &
+                                                int(PARIO_TYPE_DOUBLE, c_int), address(values)), ierr)
+    end if
+  end subroutine
+
+  !> Collective: element variable var of a step at a block's elements with global ids `ids`.
+  subroutine pario_exodus_read_element_values_by_id(exo, step, var, block_id, ids, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step, var
+    integer(int64), intent(in) :: block_id, ids(:)
+    real(real64), intent(inout), target, contiguous :: values(:)
+    integer, intent(out), optional :: ierr
+    integer(int64) :: none(1)
+    if (size(ids) > 0) then
+      call finish(c_exo_read_element_values_by_id(exo%h, int(step, c_int), int(var, c_int), block_id, &
+                                                  merge(-1_int64, size(ids, kind=int64), size(values) < size(ids)), &
+                                                  ids, int(PARIO_TYPE_DOUBLE, c_int), address(values)), ierr)
+    else
+      call finish(c_exo_read_element_values_by_id(exo%h, int(step, c_int), int(var, c_int), block_id, 0_int64, &
+                                                  none, int(PARIO_TYPE_DOUBLE, c_int), address(values)), ierr)
+    end if
   end subroutine
 
 end module pario

@@ -50,8 +50,31 @@
  * but a machine crash may lose counted steps). pario_exodus_flush counts
  * every ended step, synced.
  *
- * Integers in the file are 32-bit (int64_status 0): ids and counts must be
- * below 2^31. Reals are double unless options.float_size is 4.
+ * File modes (PXI): one file for the whole run (the default); or, with
+ * options.steps_per_file = n > 0, a series: steps 1..n in the file at
+ * path, each next n steps in a new file path-s0002, path-s0003, ... (the
+ * names SEACAS/IOSS give a series and ParaView groups), each a whole
+ * Exodus file: the same header and mesh, its own steps from 1 (times as
+ * given). pario_exodus_put_time takes the run's step number throughout.
+ *
+ * Restart: pario_exodus_open_append opens an existing file (pario's or
+ * another writer's) on any number of ranks to add steps after the last
+ * one the header counts (numrecs); each rank names its nodes and elements
+ * by global id (pario_exodus_attach_nodes, _attach_block), then the steps
+ * go as above. A step a killed writer left half-written is overwritten.
+ *
+ * Reading by a caller's partition: the *_by_id reads take each rank's
+ * global node or element ids (as the file's id maps hold them) instead of
+ * a range of positions; any number of ranks, any decomposition.
+ *
+ * Integers in the file are 32-bit (int64_status 0) by default: ids and
+ * counts must be below 2^31. options.int64 = 1 stores ids, maps,
+ * connectivity and set entries as 64-bit integers, as libexodusii's
+ * EX_ALL_INT64_DB does (int64_status 0x1C00), in a CDF-5 container
+ * (64-bit integer variables need it; netCDF-C reads it, Debian's
+ * libexodusii 6.02 does not know int64_status); node and element ids and
+ * counts may then exceed 2^31 (block and set ids stay below). Reals are
+ * double unless options.float_size is 4.
  *
  * Errors: PARIO_ERR_INVALID_ARGUMENT (the message names the call and the
  * argument: ids not positive or repeated, counts that do not add up over
@@ -86,12 +109,17 @@ typedef struct pario_exodus_s *pario_exodus_t;
 #define PARIO_EXODUS_GLOBAL 0
 #define PARIO_EXODUS_NODAL 1
 #define PARIO_EXODUS_ELEMENT 2
+/* Kinds of sets (pario_exodus_get_set, _read_set_df). */
+#define PARIO_EXODUS_NODE_SET 3
+#define PARIO_EXODUS_SIDE_SET 4
 
 typedef struct pario_exodus_options {
   int format;                      /* PARIO_EXODUS_FORMAT_* */
   int float_size;                  /* bytes of a real in the file: 0 or 8 (double), 4 (float) */
   int no_step_sync;                /* 1: no sync before a step is counted (PARIO_EXODUS_SYNC=none) */
   const pario_decomp_hints *hints; /* the collective engine's hints (NULL: the environment's); byte order ignored */
+  int steps_per_file;              /* 0: one file; n > 0: a new file (path-s0002, ...) every n steps (create only) */
+  int int64;                       /* 1: 64-bit integers in the file (CDF-5, EX_ALL_INT64_DB; create only) */
 } pario_exodus_options;
 
 /* Local: every field zero (the defaults). */
@@ -106,6 +134,31 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_create(pario_group_t group, const ch
  * definition that cannot end (no init, fewer blocks or sets than init
  * announced) is closed all the same, without a header: PARIO_ERR_STATE. */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_close(pario_exodus_t *exodus);
+
+/* Opens the existing Exodus file at path for every rank of group to
+ * append steps (a restart; the group need not be the one that wrote it).
+ * options may be NULL; options->steps_per_file must be 0 (append to one
+ * file of a series: its steps count from 1). Then, before any values:
+ * pario_exodus_attach_nodes (if the file has nodal variables) and
+ * pario_exodus_attach_block per block with element variables; then
+ * put_time(numrecs + 1, ...), the values, flush, close as for a new file.
+ * Definitions and mesh calls are PARIO_ERR_STATE. PARIO_ERR_CORRUPT /
+ * _UNSUPPORTED as pario_exodus_open (and _UNSUPPORTED for a file with no
+ * time_whole or with real record variables of two types). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_open_append(pario_group_t group, const char *path,
+                                                        const pario_exodus_options *options,
+                                                        pario_exodus_t *exodus_out);
+/* After open_append: this rank's n nodes by global id (node_num_map's
+ * values; without a map, positions from 1), in the order of its later
+ * nodal values. All ranks together name every node of the file; a node
+ * several ranks name is written by the lowest of them. An id the file does
+ * not have or repeated on a rank: PARIO_ERR_INVALID_ARGUMENT. Once. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_attach_nodes(pario_exodus_t exodus, int64_t n, const int64_t ids[]);
+/* After open_append: this rank's n elements of block block_id by global id
+ * (elem_num_map's values), in the order of its later element values; all
+ * ranks together name each element of the block exactly once. Once per block. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_attach_block(pario_exodus_t exodus, int64_t block_id, int64_t n,
+                                                         const int64_t ids[]);
 
 /* ---- definitions (the same on every rank) ---- */
 
@@ -220,6 +273,12 @@ PARIO_API int pario_exodus_get_block(pario_exodus_t exodus, int index, int64_t *
  * (1-based; 0 asks only for the count). */
 PARIO_API int pario_exodus_get_variable(pario_exodus_t exodus, int kind, int var, char *name, size_t name_len,
                                         int *num_vars);
+/* Local: set `index` (0-based, file order) of a kind
+ * (PARIO_EXODUS_NODE_SET or _SIDE_SET): its id, name, entries and number
+ * of distribution factors (node sets: 0 or count; side sets: any number,
+ * in the order of the sides). */
+PARIO_API int pario_exodus_get_set(pario_exodus_t exodus, int kind, int index, int64_t *id, char *name,
+                                   size_t name_len, int64_t *count, int64_t *df_count);
 /* Local: the time of step (1-based). */
 PARIO_API int pario_exodus_get_time(pario_exodus_t exodus, int step, double *time);
 /* Each rank reads the range it asks for ([start, start + count), 0-based
@@ -239,6 +298,38 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_read_nodal_values(pario_exodus_t exo
 PARIO_COLLECTIVE PARIO_API int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var,
                                                                 int64_t block_id, int64_t start, int64_t count,
                                                                 int mem_type, void *values);
+
+/* Entries [start, start + count) of node set set_id as global node ids. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_node_set(pario_exodus_t exodus, int64_t set_id, int64_t start,
+                                                          int64_t count, int64_t node_ids[]);
+/* Entries [start, start + count) of side set set_id: global element ids
+ * and sides (1-based; either output may be NULL). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_side_set(pario_exodus_t exodus, int64_t set_id, int64_t start,
+                                                          int64_t count, int64_t elem_ids[], int64_t sides[]);
+/* Distribution factors [start, start + count) of a set (kind
+ * PARIO_EXODUS_NODE_SET or _SIDE_SET; 0 .. df_count of pario_exodus_get_set). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_set_df(pario_exodus_t exodus, int kind, int64_t set_id,
+                                                        int64_t start, int64_t count, int mem_type, void *df);
+
+/* Reads by a caller's partition: each rank names its n nodes or elements
+ * of a block by global id (ids repeated on one rank are refused; several
+ * ranks may name the same id); the k-th output entry is ids[k]'s. An id
+ * the file does not have: PARIO_ERR_INVALID_ARGUMENT naming it. The id
+ * lookup reads the id map once per call, in one slice per rank, through a
+ * distributed directory: no rank holds the whole map. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_coords_by_id(pario_exodus_t exodus, int64_t n, const int64_t ids[],
+                                                              int mem_type, void *x, void *y, void *z);
+/* Connectivity of the elements as global node ids (node_num_map's values),
+ * n * nodes_per_element. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_block_by_id(pario_exodus_t exodus, int64_t block_id, int64_t n,
+                                                             const int64_t ids[], int64_t connectivity[]);
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_nodal_values_by_id(pario_exodus_t exodus, int step, int var,
+                                                                    int64_t n, const int64_t ids[], int mem_type,
+                                                                    void *values);
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_element_values_by_id(pario_exodus_t exodus, int step, int var,
+                                                                      int64_t block_id, int64_t n,
+                                                                      const int64_t ids[], int mem_type,
+                                                                      void *values);
 
 #ifdef __cplusplus
 }

@@ -106,6 +106,17 @@ ExodusHandle* entry_data(Entry& e, pario_exodus_t x) {
   return h;
 }
 
+// A mesh call's handle (put_nodes, _block, _attributes, _node_set,
+// _side_set): a file being made; a file opened to append has its mesh.
+ExodusHandle* entry_mesh(Entry& e, pario_exodus_t x) {
+  ExodusHandle* h = entry_data(e, x);
+  if (h && h->writer->appending()) {
+    e.check(Status(Code::kState, "the file was opened to append: its mesh is written (name this rank's part with "
+                                 "pario_exodus_attach_nodes and _attach_block)"));
+  }
+  return h;
+}
+
 std::string text(const char* s) { return s ? s : ""; }
 
 // n strings, digested as one (each with its NUL); kInvalidArgument for a null one.
@@ -200,10 +211,12 @@ int make_file(const char* call, pario_group_t group, const char* path, const par
     if (o.float_size != 0 && o.float_size != 4 && o.float_size != 8) {
       e.check(invalid("options->float_size " + std::to_string(o.float_size) + " is not 0, 4 or 8"));
     }
+    if (o.steps_per_file < 0) e.check(invalid("options->steps_per_file " + std::to_string(o.steps_per_file) + " is negative"));
     Result<collective::CollectiveOptions> copts = collective_options(o.hints);
     e.check(copts);
     e.args().add("path", path).add("format", o.format).add("float_size", o.float_size);
-    e.args().add("no_step_sync", o.no_step_sync ? 1 : 0);
+    e.args().add("no_step_sync", o.no_step_sync ? 1 : 0).add("steps_per_file", o.steps_per_file);
+    e.args().add("int64", o.int64 ? 1 : 0);
     if (copts.ok()) {
       e.args().add("aggregators", copts->aggregators).add("buffer_size", copts->buffer_bytes);
       e.args().add("aggregator_ranks", copts->aggregator_ranks.data(), copts->aggregator_ranks.size());
@@ -225,6 +238,33 @@ int make_file(const char* call, pario_group_t group, const char* path, const par
     *exodus_out = handle_of<pario_exodus_t>(id);
     return Status::Ok();
   });
+}
+
+// create (a new file, its definition to come) or open_append (an existing
+// file, its definition whole).
+int make_writer(const char* call, pario_group_t group, const char* path, const pario_exodus_options* options,
+                pario_exodus_t* exodus_out, bool append) {
+  return make_file(call, group, path, options, exodus_out,
+                   [&](std::shared_ptr<comm::Group> g, const pario_exodus_options& o, FileParts parts,
+                       ExodusHandle* handle) -> Status {
+                     exodus::WriterOptions wo;
+                     wo.collective = std::move(parts.collective);
+                     wo.storage = std::move(parts.storage);
+                     wo.engine = parts.engine;
+                     PARIO_ASSIGN_OR_RETURN(wo.step_sync, exodus_step_sync());
+                     if (o.no_step_sync) wo.step_sync = exodus::StepSync::kNone;
+                     wo.steps_per_file = o.steps_per_file;
+                     if (append) {
+                       PARIO_ASSIGN_OR_RETURN(handle->writer, Writer::append(std::move(g), path, std::move(wo)));
+                       handle->initialized = true;
+                       return Status::Ok();
+                     }
+                     PARIO_ASSIGN_OR_RETURN(handle->writer, Writer::create(std::move(g), path, std::move(wo)));
+                     handle->writer->definition().format = static_cast<exodus::Format>(o.format);
+                     handle->writer->definition().float_size = o.float_size == 4 ? 4 : 8;
+                     handle->writer->definition().int64 = o.int64 != 0;
+                     return Status::Ok();
+                   });
 }
 
 // Copies text into a caller's buffer of len bytes, cut to fit, NUL-terminated.
@@ -255,6 +295,29 @@ int read_call(const char* call, pario_exodus_t exodus, int64_t block_id, bool by
   });
 }
 
+// A read of set set_id of a kind (PARIO_EXODUS_NODE_SET / _SIDE_SET).
+template <typename Read>
+int set_call(const char* call, pario_exodus_t exodus, int kind, int64_t set_id, int mem_type, Read&& read) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_reader(e, exodus);
+    size_t s = 0;
+    if (kind != PARIO_EXODUS_NODE_SET && kind != PARIO_EXODUS_SIDE_SET) {
+      e.check(invalid("kind " + std::to_string(kind) + " is not PARIO_EXODUS_NODE_SET or _SIDE_SET"));
+    } else if (h) {
+      const exodus::FileInfo& f = h->reader->info();
+      Result<size_t> found = kind == PARIO_EXODUS_NODE_SET ? index_of(f.node_sets, set_id, "node set")
+                                                           : index_of(f.side_sets, set_id, "side set");
+      e.check(found);
+      if (found.ok()) s = *found;
+    }
+    e.check(mem_type_ok(mem_type));
+    e.args().add("kind", kind).add("set_id", set_id).add("mem_type", mem_type);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return read(*h->reader, s, static_cast<ElementType>(mem_type));
+  });
+}
+
 // A local query of a reader's view.
 template <typename Get>
 int get_call(const char* call, pario_exodus_t exodus, Get&& get) {
@@ -280,20 +343,7 @@ void pario_exodus_options_init(pario_exodus_options* options) {
 
 int pario_exodus_create(pario_group_t group, const char* path, const pario_exodus_options* options,
                         pario_exodus_t* exodus_out) {
-  return make_file("pario_exodus_create", group, path, options, exodus_out,
-                   [&](std::shared_ptr<comm::Group> g, const pario_exodus_options& o, FileParts parts,
-                       ExodusHandle* handle) -> Status {
-                     exodus::WriterOptions wo;
-                     wo.collective = std::move(parts.collective);
-                     wo.storage = std::move(parts.storage);
-                     wo.engine = parts.engine;
-                     PARIO_ASSIGN_OR_RETURN(wo.step_sync, exodus_step_sync());
-                     if (o.no_step_sync) wo.step_sync = exodus::StepSync::kNone;
-                     PARIO_ASSIGN_OR_RETURN(handle->writer, Writer::create(std::move(g), path, std::move(wo)));
-                     handle->writer->definition().format = static_cast<exodus::Format>(o.format);
-                     handle->writer->definition().float_size = o.float_size == 4 ? 4 : 8;
-                     return Status::Ok();
-                   });
+  return make_writer("pario_exodus_create", group, path, options, exodus_out, /*append=*/false);
 }
 
 int pario_exodus_open(pario_group_t group, const char* path, const pario_exodus_options* options,
@@ -308,6 +358,37 @@ int pario_exodus_open(pario_group_t group, const char* path, const pario_exodus_
                      PARIO_ASSIGN_OR_RETURN(handle->reader, Reader::open(std::move(g), path, std::move(ro)));
                      return Status::Ok();
                    });
+}
+
+int pario_exodus_open_append(pario_group_t group, const char* path, const pario_exodus_options* options,
+                             pario_exodus_t* exodus_out) {
+  return make_writer("pario_exodus_open_append", group, path, options, exodus_out, /*append=*/true);
+}
+
+int pario_exodus_attach_nodes(pario_exodus_t exodus, int64_t n, const int64_t ids[]) {
+  static const char* call = "pario_exodus_attach_nodes";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_writer(e, exodus);
+    if (n < 0) e.check(invalid("n is negative"));
+    if (n > 0 && !ids) e.check(invalid("ids is null"));
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return h->writer->attach_nodes(n, ids);
+  });
+}
+
+int pario_exodus_attach_block(pario_exodus_t exodus, int64_t block_id, int64_t n, const int64_t ids[]) {
+  static const char* call = "pario_exodus_attach_block";
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    ExodusHandle* h = entry_writer(e, exodus);
+    Result<size_t> b = entry_block(e, h, block_id);
+    if (n < 0) e.check(invalid("n is negative"));
+    if (n > 0 && !ids) e.check(invalid("ids is null"));
+    e.args().add("block_id", block_id);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return h->writer->attach_block(*b, n, ids);
+  });
 }
 
 int pario_exodus_close(pario_exodus_t* exodus) {
@@ -348,8 +429,11 @@ int pario_exodus_init(pario_exodus_t exodus, const char* title, int num_dim, int
     if (!title) e.check(invalid("title is null"));
     else if (std::strlen(title) > exodus::kMaxLine) e.check(invalid("title is longer than 80 characters"));
     if (num_dim < 1 || num_dim > 3) e.check(invalid("num_dim " + std::to_string(num_dim) + " is not 1, 2 or 3"));
-    if (num_nodes < 0 || num_nodes > INT32_MAX) e.check(invalid("num_nodes " + std::to_string(num_nodes) + " is not in 0..2^31-1"));
-    if (num_elem < 0 || num_elem > INT32_MAX) e.check(invalid("num_elem " + std::to_string(num_elem) + " is not in 0..2^31-1"));
+    // 32-bit files hold counts below 2^31 (options.int64 lifts it; build() checks the rest).
+    const int64_t most = h && h->writer->definition().int64 ? INT64_MAX : INT32_MAX;
+    const char* range = most == INT32_MAX ? " is not in 0..2^31-1 (options.int64 allows more)" : " is negative";
+    if (num_nodes < 0 || num_nodes > most) e.check(invalid("num_nodes " + std::to_string(num_nodes) + range));
+    if (num_elem < 0 || num_elem > most) e.check(invalid("num_elem " + std::to_string(num_elem) + range));
     if (num_blocks < 0 || num_node_sets < 0 || num_side_sets < 0) e.check(invalid("a count of blocks or sets is negative"));
     const int64_t counts[6] = {num_dim, num_nodes, num_elem, num_blocks, num_node_sets, num_side_sets};
     e.args().add("title", title).add("counts", counts, 6);
@@ -384,7 +468,7 @@ int pario_exodus_define_block(pario_exodus_t exodus, int64_t id, const char* nam
       }
     }
     if (!type) e.check(invalid("type is null"));
-    e.check(exodus::check_block(b));
+    e.check(exodus::check_block(b, h && h->writer->definition().int64));
     const int64_t numbers[4] = {id, count, nodes_per_element, attributes};
     e.args().add("numbers", numbers, 4).add("name", b.name.c_str()).add("type", b.type.c_str());
     PARIO_RETURN_IF_ERROR(e.agree());
@@ -410,7 +494,7 @@ int define_set(const char* call, pario_exodus_t exodus, int64_t id, const char* 
       }
       if (e.ok() && index_of(list, id, kind).ok()) e.check(invalid(std::string(kind) + " " + std::to_string(id) + " is already defined"));
     }
-    e.check(exodus::check_set(s, side));
+    e.check(exodus::check_set(s, side, h && h->writer->definition().int64));
     const int64_t numbers[3] = {id, count, df};
     e.args().add("numbers", numbers, 3).add("name", s.name.c_str());
     PARIO_RETURN_IF_ERROR(e.agree());
@@ -531,7 +615,7 @@ int pario_exodus_put_nodes(pario_exodus_t exodus, int64_t n, const int64_t ids[]
   static const char* call = "pario_exodus_put_nodes";
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_data(e, exodus);
+    ExodusHandle* h = entry_mesh(e, exodus);
     e.check(mem_type_ok(mem_type));
     if (n < 0) e.check(invalid("n is negative"));
     if (n > 0 && !ids) e.check(invalid("ids is null"));
@@ -554,7 +638,7 @@ int pario_exodus_put_block(pario_exodus_t exodus, int64_t block_id, int64_t n, c
   static const char* call = "pario_exodus_put_block";
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_data(e, exodus);
+    ExodusHandle* h = entry_mesh(e, exodus);
     Result<size_t> b = entry_block(e, h, block_id);
     if (b.ok()) {
       if (n > h->writer->definition().blocks[*b].count) {
@@ -574,7 +658,7 @@ int pario_exodus_put_attributes(pario_exodus_t exodus, int64_t block_id, int mem
   static const char* call = "pario_exodus_put_attributes";
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_data(e, exodus);
+    ExodusHandle* h = entry_mesh(e, exodus);
     Result<size_t> b = entry_block(e, h, block_id);
     e.check(mem_type_ok(mem_type));
     e.args().add("block_id", block_id).add("mem_type", mem_type);
@@ -589,7 +673,7 @@ int put_set(const char* call, pario_exodus_t exodus, int64_t set_id, int64_t n, 
             const int sides[], bool side, int mem_type, const void* df) {
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    ExodusHandle* h = entry_data(e, exodus);
+    ExodusHandle* h = entry_mesh(e, exodus);
     Result<size_t> s = invalid("no file");
     if (h) {
       const Definition& d = h->writer->definition();
@@ -745,6 +829,26 @@ int pario_exodus_get_variable(pario_exodus_t exodus, int kind, int var, char* na
   });
 }
 
+int pario_exodus_get_set(pario_exodus_t exodus, int kind, int index, int64_t* id, char* name, size_t name_len,
+                         int64_t* count, int64_t* df_count) {
+  return get_call("pario_exodus_get_set", exodus, [&](const exodus::FileInfo& f) -> Status {
+    if (kind != PARIO_EXODUS_NODE_SET && kind != PARIO_EXODUS_SIDE_SET) {
+      return invalid("kind " + std::to_string(kind) + " is not PARIO_EXODUS_NODE_SET or _SIDE_SET");
+    }
+    const auto& sets = kind == PARIO_EXODUS_NODE_SET ? f.node_sets : f.side_sets;
+    if (index < 0 || static_cast<size_t>(index) >= sets.size()) {
+      return Status(Code::kOutOfRange, "index " + std::to_string(index) + " is not in 0.." +
+                                           std::to_string(sets.size()) + " (the file's sets of this kind)");
+    }
+    const exodus::FileInfo::Set& x = sets[static_cast<size_t>(index)];
+    if (id) *id = x.id;
+    copy_text(x.name, name, name_len);
+    if (count) *count = x.count;
+    if (df_count) *df_count = x.df_count;
+    return Status::Ok();
+  });
+}
+
 int pario_exodus_get_time(pario_exodus_t exodus, int step, double* time) {
   return get_call("pario_exodus_get_time", exodus, [&](const exodus::FileInfo& f) -> Status {
     if (step < 1 || static_cast<size_t>(step) > f.times.size()) {
@@ -793,6 +897,64 @@ int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var, i
                                     : r.read_element_values(step, static_cast<size_t>(var - 1), b, start, count, t,
                                                             values);
                    });
+}
+
+int pario_exodus_read_coords_by_id(pario_exodus_t exodus, int64_t n, const int64_t ids[], int mem_type, void* x,
+                                   void* y, void* z) {
+  return read_call("pario_exodus_read_coords_by_id", exodus, 0, false, 0, 0, mem_type,
+                   [&](Reader& r, size_t, ElementType t) -> Status {
+                     PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> at, r.locate_nodes(ids, n));
+                     void* out[3] = {x, y, z};
+                     return r.read_coords_at(at, t, out);
+                   });
+}
+
+int pario_exodus_read_block_by_id(pario_exodus_t exodus, int64_t block_id, int64_t n, const int64_t ids[],
+                                  int64_t connectivity[]) {
+  return read_call("pario_exodus_read_block_by_id", exodus, block_id, true, 0, 0, PARIO_TYPE_INT64,
+                   [&](Reader& r, size_t b, ElementType) -> Status {
+                     PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> at, r.locate_elements(b, ids, n));
+                     return r.read_block_at(b, at, connectivity);
+                   });
+}
+
+int pario_exodus_read_nodal_values_by_id(pario_exodus_t exodus, int step, int var, int64_t n, const int64_t ids[],
+                                         int mem_type, void* values) {
+  return read_call("pario_exodus_read_nodal_values_by_id", exodus, 0, false, step, var, mem_type,
+                   [&](Reader& r, size_t, ElementType t) -> Status {
+                     if (var < 1) return invalid("var " + std::to_string(var) + " is not positive");
+                     PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> at, r.locate_nodes(ids, n));
+                     return r.read_nodal_values_at(step, static_cast<size_t>(var - 1), at, t, values);
+                   });
+}
+
+int pario_exodus_read_element_values_by_id(pario_exodus_t exodus, int step, int var, int64_t block_id, int64_t n,
+                                           const int64_t ids[], int mem_type, void* values) {
+  return read_call("pario_exodus_read_element_values_by_id", exodus, block_id, true, step, var, mem_type,
+                   [&](Reader& r, size_t b, ElementType t) -> Status {
+                     if (var < 1) return invalid("var " + std::to_string(var) + " is not positive");
+                     PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> at, r.locate_elements(b, ids, n));
+                     return r.read_element_values_at(step, static_cast<size_t>(var - 1), b, at, t, values);
+                   });
+}
+
+int pario_exodus_read_node_set(pario_exodus_t exodus, int64_t set_id, int64_t start, int64_t count,
+                               int64_t node_ids[]) {
+  return set_call("pario_exodus_read_node_set", exodus, PARIO_EXODUS_NODE_SET, set_id, PARIO_TYPE_INT64,
+                  [&](Reader& r, size_t s, ElementType) { return r.read_node_set(s, start, count, node_ids); });
+}
+
+int pario_exodus_read_side_set(pario_exodus_t exodus, int64_t set_id, int64_t start, int64_t count,
+                               int64_t elem_ids[], int64_t sides[]) {
+  return set_call("pario_exodus_read_side_set", exodus, PARIO_EXODUS_SIDE_SET, set_id, PARIO_TYPE_INT64,
+                  [&](Reader& r, size_t s, ElementType) { return r.read_side_set(s, start, count, elem_ids, sides); });
+}
+
+int pario_exodus_read_set_df(pario_exodus_t exodus, int kind, int64_t set_id, int64_t start, int64_t count,
+                             int mem_type, void* df) {
+  return set_call("pario_exodus_read_set_df", exodus, kind, set_id, mem_type, [&](Reader& r, size_t s, ElementType t) {
+    return r.read_set_df(kind == PARIO_EXODUS_SIDE_SET, s, start, count, t, df);
+  });
 }
 
 }  // extern "C"

@@ -41,10 +41,10 @@ Status check_names(const std::vector<std::string>& names, const std::string& wha
   return Status::Ok();
 }
 
-Status check_sets(const std::vector<SetDef>& sets, bool side) {
+Status check_sets(const std::vector<SetDef>& sets, bool side, bool int64) {
   std::set<int64_t> ids;
   for (const SetDef& s : sets) {
-    PARIO_RETURN_IF_ERROR(check_set(s, side));
+    PARIO_RETURN_IF_ERROR(check_set(s, side, int64));
     if (!ids.insert(s.id).second) return bad(std::string(side ? "side set " : "node set ") + std::to_string(s.id) + " is defined twice");
   }
   return Status::Ok();
@@ -59,10 +59,11 @@ std::vector<unsigned char> text_rows(const std::vector<std::string>& rows, int64
   return out;
 }
 
-std::vector<unsigned char> big_ints(const std::vector<int64_t>& values) {
-  std::vector<unsigned char> out(values.size() * 4);
+std::vector<unsigned char> big_ints(const std::vector<int64_t>& values, NcType type = NcType::kInt) {
+  const ElementType t = type == NcType::kInt64 ? ElementType::kInt64 : ElementType::kInt32;
+  std::vector<unsigned char> out(values.size() * element_size(t));
   // Every value was checked to fit (ids below 2^31 in build()).
-  (void)convert(ElementType::kInt64, values.data(), ElementType::kInt32, out.data(), values.size(), ByteOrder::kBig);
+  (void)convert(ElementType::kInt64, values.data(), t, out.data(), values.size(), ByteOrder::kBig);
   return out;
 }
 
@@ -90,11 +91,16 @@ int nodes_of_type(const std::string& type) {
   return 0;
 }
 
-Status check_block(const BlockDef& k) {
+// The largest count the file's integers hold.
+static int64_t max_count(bool int64) { return int64 ? (int64_t{1} << 58) : 0x7fffffff; }
+
+Status check_block(const BlockDef& k, bool int64) {
   constexpr int64_t kMaxInt = 0x7fffffff;
   const std::string what = "element block " + std::to_string(k.id);
   if (k.id <= 0 || k.id > kMaxInt) return bad("element block id " + std::to_string(k.id) + " is not in 1..2^31-1");
-  if (k.count < 0 || k.count > kMaxInt) return bad(what + ": count " + std::to_string(k.count) + " is not in 0..2^31-1");
+  if (k.count < 0 || k.count > max_count(int64)) {
+    return bad(what + ": count " + std::to_string(k.count) + " is not in 0.." + std::to_string(max_count(int64)));
+  }
   if (k.type.empty() || k.type.size() > kMaxExodusName) return bad(what + ": type \"" + k.type + "\" is empty or too long");
   PARIO_RETURN_IF_ERROR(check_name(k.name, what + ": name"));
   if (k.nodes_per_element < 0 || k.nodes_per_element > 4096 || (k.count > 0 && k.nodes_per_element == 0)) {
@@ -111,10 +117,12 @@ Status check_block(const BlockDef& k) {
   return Status::Ok();
 }
 
-Status check_set(const SetDef& s, bool side) {
+Status check_set(const SetDef& s, bool side, bool int64) {
   const std::string what = std::string(side ? "side set " : "node set ") + std::to_string(s.id);
   if (s.id <= 0 || s.id > 0x7fffffff) return bad(what + ": id is not in 1..2^31-1");
-  if (s.count < 0 || s.count > 0x7fffffff) return bad(what + ": count " + std::to_string(s.count) + " is not in 0..2^31-1");
+  if (s.count < 0 || s.count > max_count(int64)) {
+    return bad(what + ": count " + std::to_string(s.count) + " is not in 0.." + std::to_string(max_count(int64)));
+  }
   PARIO_RETURN_IF_ERROR(check_name(s.name, what + ": name"));
   if (s.df_per_entry < 0 || (!side && s.df_per_entry > 1) || (side && s.df_per_entry > 64)) {
     return bad(what + ": distribution factors per entry " + std::to_string(s.df_per_entry) + " is not in 0.." +
@@ -130,10 +138,11 @@ Result<Built> build(const Definition& def) {
   if (def.num_dim < 1 || def.num_dim > 3) return bad("num_dim " + std::to_string(def.num_dim) + " is not 1, 2 or 3");
   if (def.num_nodes < 0) return bad("num_nodes " + std::to_string(def.num_nodes) + " is negative");
   if (def.num_elem < 0) return bad("num_elem " + std::to_string(def.num_elem) + " is negative");
-  // 32-bit integers in the file: positions and counts must fit.
-  constexpr int64_t kMaxInt = 0x7fffffff;
+  // The file's integers hold positions and counts (32-bit unless int64).
+  const int64_t kMaxInt = max_count(def.int64);
   if (def.num_nodes > kMaxInt || def.num_elem > kMaxInt) {
-    return bad("num_nodes and num_elem must be below 2^31 (the file's integers are 32-bit)");
+    return bad(def.int64 ? "num_nodes and num_elem must be below 2^58"
+                         : "num_nodes and num_elem must be below 2^31 (the file's integers are 32-bit; ask for int64)");
   }
   if (!def.coord_names.empty()) {
     if (def.coord_names.size() != static_cast<size_t>(def.num_dim)) {
@@ -149,16 +158,16 @@ Result<Built> build(const Definition& def) {
   std::set<int64_t> block_ids;
   for (size_t b = 0; b < def.blocks.size(); ++b) {
     const BlockDef& k = def.blocks[b];
-    PARIO_RETURN_IF_ERROR(check_block(k));
+    PARIO_RETURN_IF_ERROR(check_block(k, def.int64));
     if (!block_ids.insert(k.id).second) return bad("element block " + std::to_string(k.id) + " is defined twice");
     elements += k.count;
-    if (elements > kMaxInt) return bad("the blocks hold more than 2^31-1 elements");
+    if (elements > kMaxInt) return bad("the blocks hold more than " + std::to_string(kMaxInt) + " elements");
   }
   if (elements != def.num_elem) {
     return bad("the blocks hold " + std::to_string(elements) + " elements, num_elem is " + std::to_string(def.num_elem));
   }
-  PARIO_RETURN_IF_ERROR(check_sets(def.node_sets, false));
-  PARIO_RETURN_IF_ERROR(check_sets(def.side_sets, true));
+  PARIO_RETURN_IF_ERROR(check_sets(def.node_sets, false, def.int64));
+  PARIO_RETURN_IF_ERROR(check_sets(def.side_sets, true, def.int64));
   for (size_t q = 0; q < def.qa.size(); ++q) {
     for (const std::string& f : def.qa[q]) PARIO_RETURN_IF_ERROR(check_name(f, "QA record " + std::to_string(q + 1)));
   }
@@ -179,9 +188,11 @@ Result<Built> build(const Definition& def) {
   Built out;
   Model& m = out.model;
   out.real = def.float_size == 4 ? NcType::kFloat : NcType::kDouble;
-  const NcType real = out.real;
+  out.integer = def.int64 ? NcType::kInt64 : NcType::kInt;
+  const NcType real = out.real, ints = out.integer;
   const float version = 6.02f;
-  const int32_t word = def.float_size, file_size = 1, max_name = static_cast<int32_t>(kMaxExodusName), int64_status = 0;
+  const int32_t word = def.float_size, file_size = 1, max_name = static_cast<int32_t>(kMaxExodusName),
+                int64_status = def.int64 ? 0x1C00 : 0;  // EX_ALL_INT64_DB
   m.attributes.push_back(numeric_attribute("api_version", NcType::kFloat, &version, 1));
   m.attributes.push_back(numeric_attribute("version", NcType::kFloat, &version, 1));
   m.attributes.push_back(numeric_attribute("floating_point_word_size", NcType::kInt, &word, 1));
@@ -206,15 +217,15 @@ Result<Built> build(const Definition& def) {
   const std::vector<Attribute> id_name = {text_attribute("name", "ID")};
   if (nblk >= 0) {
     add_var(m, "eb_status", NcType::kInt, {nblk});
-    add_var(m, "eb_prop1", NcType::kInt, {nblk}, id_name);
+    add_var(m, "eb_prop1", ints, {nblk}, id_name);
   }
   if (nns >= 0) {
     add_var(m, "ns_status", NcType::kInt, {nns});
-    add_var(m, "ns_prop1", NcType::kInt, {nns}, id_name);
+    add_var(m, "ns_prop1", ints, {nns}, id_name);
   }
   if (nss >= 0) {
     add_var(m, "ss_status", NcType::kInt, {nss});
-    add_var(m, "ss_prop1", NcType::kInt, {nss}, id_name);
+    add_var(m, "ss_prop1", ints, {nss}, id_name);
   }
   if (nblk >= 0) add_var(m, "eb_names", NcType::kChar, {nblk, len_name});
   if (nns >= 0) add_var(m, "ns_names", NcType::kChar, {nns, len_name});
@@ -250,7 +261,7 @@ Result<Built> build(const Definition& def) {
     if (d.count > 0) {
       const std::string k = std::to_string(s + 1);
       const int dim = add_dim(m, "num_nod_ns" + k, d.count);
-      b.entries = add_var(m, "node_ns" + k, NcType::kInt, {dim});
+      b.entries = add_var(m, "node_ns" + k, ints, {dim});
       if (d.df_per_entry > 0) b.df = add_var(m, "dist_fact_ns" + k, real, {dim});
     }
     out.node_sets.push_back(b);
@@ -261,8 +272,8 @@ Result<Built> build(const Definition& def) {
     if (d.count > 0) {
       const std::string k = std::to_string(s + 1);
       const int dim = add_dim(m, "num_side_ss" + k, d.count);
-      b.entries = add_var(m, "elem_ss" + k, NcType::kInt, {dim});
-      b.sides = add_var(m, "side_ss" + k, NcType::kInt, {dim});
+      b.entries = add_var(m, "elem_ss" + k, ints, {dim});
+      b.sides = add_var(m, "side_ss" + k, ints, {dim});
       if (d.df_per_entry > 0) {
         const int df = add_dim(m, "num_df_ss" + k, d.count * d.df_per_entry);
         b.df = add_var(m, "dist_fact_ss" + k, real, {df});
@@ -273,9 +284,9 @@ Result<Built> build(const Definition& def) {
   if (num_nodes >= 0) {
     static const char* kCoord[3] = {"coordx", "coordy", "coordz"};
     for (int d = 0; d < def.num_dim; ++d) out.coords[d] = add_var(m, kCoord[d], real, {num_nodes});
-    out.node_map = add_var(m, "node_num_map", NcType::kInt, {num_nodes});
+    out.node_map = add_var(m, "node_num_map", ints, {num_nodes});
   }
-  if (num_elem >= 0) out.elem_map = add_var(m, "elem_num_map", NcType::kInt, {num_elem});
+  if (num_elem >= 0) out.elem_map = add_var(m, "elem_num_map", ints, {num_elem});
   int64_t offset = 0;
   for (size_t b = 0; b < def.blocks.size(); ++b) {
     const BlockDef& d = def.blocks[b];
@@ -286,7 +297,7 @@ Result<Built> build(const Definition& def) {
       const std::string n = std::to_string(b + 1);
       const int in_blk = add_dim(m, "num_el_in_blk" + n, d.count);
       const int per_el = add_dim(m, "num_nod_per_el" + n, d.nodes_per_element);
-      k.connect = add_var(m, "connect" + n, NcType::kInt, {in_blk, per_el}, {text_attribute("elem_type", d.type)});
+      k.connect = add_var(m, "connect" + n, ints, {in_blk, per_el}, {text_attribute("elem_type", d.type)});
       if (d.attributes > 0) {
         const int natt = add_dim(m, "num_att_in_blk" + n, d.attributes);
         k.attrib = add_var(m, "attrib" + n, real, {in_blk, natt});
@@ -330,7 +341,7 @@ std::vector<VarBytes> metadata(const Definition& def, const Built& built) {
       nm.push_back(x.name);
     }
     put(status, big_ints(st));
-    put(ids, big_ints(id));
+    put(ids, big_ints(id, built.integer));
     put(names, text_rows(nm, kLenName));
   };
   status_and_ids("eb_status", "eb_prop1", "eb_names", def.blocks);

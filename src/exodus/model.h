@@ -33,7 +33,9 @@
 // has no fixed dimension of length 0) and status 0, as libexodusii does.
 // Global attributes: api_version, version (float 6.02),
 // floating_point_word_size, file_size (1), maximum_name_length (32),
-// int64_status (0: every integer in the file is 32-bit), title.
+// int64_status (0: every integer in the file is 32-bit; 0x1C00 =
+// EX_ALL_INT64_DB with Definition::int64: ids, maps and bulk integers are
+// int64, the file CDF-5), title.
 //
 // Thread safety: pure functions on values.
 #pragma once
@@ -87,6 +89,10 @@ struct Definition {
   // blocks.size() x element_vars.size(), row per block; empty: all 1.
   std::vector<int> truth;
   int float_size = 8;         // bytes of a real in the file: 8 (double) or 4 (float)
+  // 64-bit integers in the file (libexodusii's EX_ALL_INT64_DB: ids, maps,
+  // connectivity and set entries as int64, int64_status 0x1C00), which
+  // needs CDF-5; counts and node/element ids may then exceed 2^31.
+  bool int64 = false;
   Format format = Format::kAuto;
 
   bool truth_at(size_t block, size_t var) const {
@@ -102,8 +108,10 @@ int nodes_of_type(const std::string& type);
 // characters, no NUL), one block and one set (kInvalidArgument naming it),
 // for callers that check each definition as it comes.
 Status check_name(const std::string& name, const std::string& what);
-Status check_block(const BlockDef& block);
-Status check_set(const SetDef& set, bool side);
+// int64: the file's integers are 64-bit (counts may exceed 2^31-1; ids of
+// blocks and sets stay below 2^31 either way).
+Status check_block(const BlockDef& block, bool int64 = false);
+Status check_set(const SetDef& set, bool side, bool int64 = false);
 
 // Where each Exodus entity's data is in the netCDF model (variable
 // indices; -1 where the file has none).
@@ -127,6 +135,7 @@ struct Built {
   std::vector<BuiltSet> node_sets, side_sets;
   std::vector<int64_t> block_offset;  // first element (0-based) of each block in the element numbering
   NcType real = NcType::kDouble;
+  NcType integer = NcType::kInt;  // ids, maps, connectivity, set entries: kInt64 when def.int64
 };
 
 // Checks a definition (kInvalidArgument naming the field: counts,

@@ -17,10 +17,12 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <unordered_set>
 
 #include "base/convert.h"
 #include "collective/layout.h"
 #include "collective/transfer.h"
+#include "exodus/directory.h"
 
 namespace pario::exodus {
 namespace {
@@ -94,7 +96,8 @@ Result<std::vector<std::string>> names(const Model& m, const std::string& var, i
 
 std::vector<int> small_variables(const Model& model) {
   std::vector<int> out;
-  for (const char* n : {"eb_prop1", "eb_names", "name_glo_var", "name_nod_var", "name_elem_var"}) {
+  for (const char* n : {"eb_prop1", "eb_names", "name_glo_var", "name_nod_var", "name_elem_var", "ns_prop1",
+                        "ns_names", "ss_prop1", "ss_names"}) {
     const int v = model.find_var(n);
     if (v >= 0 && !model.is_record_var(v)) out.push_back(v);
   }
@@ -130,6 +133,38 @@ Result<FileInfo> exodus_info(const Header& header, const std::function<std::vect
   }
   if (f.num_elem > 0) {
     PARIO_ASSIGN_OR_RETURN(f.elem_map, variable(m, "elem_num_map", {"num_elem"}, false, false));
+  }
+
+  for (int side = 0; side < 2; ++side) {
+    const int64_t nsets = side ? f.num_side_sets : f.num_node_sets;
+    if (nsets <= 0) continue;
+    const std::string p = side ? "ss" : "ns";
+    // Sets without ids (a writer that leaves out *_prop1) are numbered from 1.
+    PARIO_ASSIGN_OR_RETURN(int ids_var, variable(m, p + "_prop1", {side ? "num_side_sets" : "num_node_sets"}, false, false));
+    std::vector<int64_t> ids(static_cast<size_t>(nsets));
+    for (int64_t s = 0; s < nsets; ++s) ids[static_cast<size_t>(s)] = s + 1;
+    if (ids_var >= 0) {
+      PARIO_ASSIGN_OR_RETURN(ids, integers(m, ids_var, fetch(ids_var), static_cast<size_t>(nsets)));
+    }
+    PARIO_ASSIGN_OR_RETURN(std::vector<std::string> set_names, names(m, p + "_names", nsets, fetch));
+    for (int64_t s = 0; s < nsets; ++s) {
+      FileInfo::Set x;
+      const std::string n = std::to_string(s + 1);
+      x.id = ids[static_cast<size_t>(s)];
+      x.name = set_names[static_cast<size_t>(s)];
+      const std::string count_dim = (side ? "num_side_ss" : "num_nod_ns") + n;
+      PARIO_ASSIGN_OR_RETURN(x.entries, variable(m, (side ? "elem_ss" : "node_ns") + n, {count_dim}, false, false));
+      if (x.entries >= 0) {
+        x.count = dim_length(m, count_dim);
+        if (side) {
+          PARIO_ASSIGN_OR_RETURN(x.sides, variable(m, "side_ss" + n, {count_dim}, false, true));
+        }
+        const std::string df_dim = side ? "num_df_ss" + n : count_dim;
+        PARIO_ASSIGN_OR_RETURN(x.df, variable(m, (side ? "dist_fact_ss" : "dist_fact_ns") + n, {df_dim}, true, false));
+        if (x.df >= 0) x.df_count = dim_length(m, df_dim);
+      }
+      (side ? f.side_sets : f.node_sets).push_back(std::move(x));
+    }
   }
 
   const int64_t nblk = dim_length(m, "num_el_blk");
@@ -299,6 +334,15 @@ Status Reader::check_range(int64_t start, int64_t count, int64_t size, const cha
   return Status::Ok();
 }
 
+template <typename Items>
+Status Reader::check_item(const Items& items, size_t i, const char* kind, int64_t start, int64_t count,
+                          const char* what) const {
+  if (i >= items.size()) {
+    return Status(Code::kInvalidArgument, std::string(kind) + " index " + std::to_string(i) + " is not in the file");
+  }
+  return check_range(start, count, items[i].count, what);
+}
+
 Status Reader::check_step(int step) const {
   if (step < 1 || static_cast<size_t>(step) > info_.times.size()) {
     return Status(Code::kOutOfRange, "step " + std::to_string(step) + " is not in 1.." + std::to_string(info_.times.size()));
@@ -306,22 +350,210 @@ Status Reader::check_step(int step) const {
   return Status::Ok();
 }
 
+namespace {
+// One collective read of this rank's runs of var's (record) slab of `global` values.
+Status read_runs(const comm::Group& group, const collective::CollectiveOptions& options, collective::Target& target,
+                 const Header& header, int var, int64_t record, int64_t first, int64_t global,
+                 std::vector<Run> runs, ElementType mem_type, void* out) {
+  const NcType type = header.model.vars[static_cast<size_t>(var)].type;
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
+                         Decomposition::create(group, collective::sort_runs(std::move(runs)), global,
+                                               element_type_of(type), options));
+  const VarLayout& l = header.layout.vars[static_cast<size_t>(var)];
+  const uint64_t offset = static_cast<uint64_t>(l.begin + record * header.layout.recsize +
+                                                first * static_cast<int64_t>(nc_type_size(type)));
+  Status s;
+  Result<std::unique_ptr<collective::Transfer>> t = collective::Transfer::start_read(*d, target, offset, mem_type, out);
+  s = t.ok() ? (*t)->wait() : t.status();
+  Status f = d->free();
+  return s.ok() ? f : s;
+}
+}  // namespace
+
 Status Reader::read_range(int var, int64_t record, int64_t first, int64_t size, int64_t start, int64_t count,
                           int64_t per, ElementType mem_type, void* out) {
   std::vector<Run> runs;
   if (count > 0) runs.push_back(Run{start * per, count * per, 0});
-  const NcType type = header_.model.vars[static_cast<size_t>(var)].type;
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
-                         Decomposition::create(*group_, collective::sort_runs(std::move(runs)), size * per,
-                                               element_type_of(type), options_.collective));
-  const VarLayout& l = header_.layout.vars[static_cast<size_t>(var)];
-  const uint64_t offset = static_cast<uint64_t>(l.begin + record * header_.layout.recsize +
-                                                first * static_cast<int64_t>(nc_type_size(type)));
-  Status s;
-  Result<std::unique_ptr<collective::Transfer>> t = collective::Transfer::start_read(*d, *target_, offset, mem_type, out);
-  s = t.ok() ? (*t)->wait() : t.status();
-  Status f = d->free();
-  return s.ok() ? f : s;
+  return read_runs(*group_, options_.collective, *target_, header_, var, record, first, size * per, std::move(runs),
+                   mem_type, out);
+}
+
+Status Reader::read_at(int var, int64_t record, int64_t first, int64_t size, const std::vector<int64_t>& positions,
+                       int64_t per, ElementType mem_type, void* out) {
+  std::vector<Run> runs;
+  runs.reserve(positions.size());
+  for (size_t k = 0; k < positions.size(); ++k) {
+    runs.push_back(Run{positions[k] * per, per, static_cast<int64_t>(k) * per});
+  }
+  return read_runs(*group_, options_.collective, *target_, header_, var, record, first, size * per, std::move(runs),
+                   mem_type, out);
+}
+
+Result<std::vector<int64_t>> Reader::locate(int map, int64_t first, int64_t size, const int64_t* ids, int64_t n,
+                                            const std::string& what) {
+  const comm::Comm& comm = group_->comm_object();
+  Status local;
+  if (closed_) local = Status(Code::kState, "the file is closed");
+  else if (n < 0) local = Status(Code::kInvalidArgument, "n is negative");
+  else if (n > 0 && !ids) local = Status(Code::kInvalidArgument, "ids is null");
+  std::unordered_set<int64_t> seen;
+  for (int64_t k = 0; local.ok() && k < n; ++k) {
+    if (!seen.insert(ids[k]).second) {
+      local = Status(Code::kInvalidArgument, "ids[" + std::to_string(k) + "]: " + what + " id " +
+                                                 std::to_string(ids[k]) + " is given twice on this rank");
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  // This rank's slice of the map: [lo, hi).
+  const int64_t p = comm.size(), r = comm.rank();
+  const int64_t lo = size / p * r + std::min(r, size % p);
+  const int64_t hi = lo + size / p + (r < size % p ? 1 : 0);
+  std::vector<int64_t> slice(static_cast<size_t>(hi - lo)), positions(static_cast<size_t>(hi - lo));
+  for (int64_t k = lo; k < hi; ++k) {
+    positions[static_cast<size_t>(k - lo)] = k;
+    slice[static_cast<size_t>(k - lo)] = first + k + 1;
+  }
+  if (map >= 0 && size > 0) {
+    PARIO_RETURN_IF_ERROR(read_range(map, 0, first, size, lo, hi - lo, 1, ElementType::kInt64, slice.data()));
+  }
+  // This rank owns its slice's ids in the directory (a map read from the
+  // file may repeat an id: the table answers one of its positions).
+  IdTable table;
+  table.add(slice.data(), positions.data(), nullptr, slice.size());
+  slice = {};
+  positions = {};
+  PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> found, resolve(comm, table, ids, static_cast<size_t>(n)));
+  for (int64_t k = 0; local.ok() && k < n; ++k) {
+    if (found[static_cast<size_t>(k)] == kUnknownId) {
+      local = Status(Code::kInvalidArgument, "ids[" + std::to_string(k) + "]: the file has no " + what + " with id " +
+                                                 std::to_string(ids[k]));
+    }
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  return found;
+}
+
+Result<std::vector<int64_t>> Reader::locate_nodes(const int64_t* ids, int64_t n) {
+  return locate(info_.node_map, 0, info_.num_nodes, ids, n, "node");
+}
+
+Result<std::vector<int64_t>> Reader::locate_elements(size_t b, const int64_t* ids, int64_t n) {
+  Status local = b < info_.blocks.size() ? Status::Ok()
+                                         : Status(Code::kInvalidArgument, "block index " + std::to_string(b) + " is not in the file");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  return locate(info_.elem_map, info_.block_offset[b], info_.blocks[b].count, ids, n,
+                "element of block " + std::to_string(info_.blocks[b].id));
+}
+
+Status Reader::read_coords_at(const std::vector<int64_t>& positions, ElementType mem_type, void* const out[3]) {
+  Status local = closed_ ? Status(Code::kState, "the file is closed") : Status::Ok();
+  for (int d = 0; local.ok() && !positions.empty() && d < info_.num_dim; ++d) {
+    if (!out || !out[d]) local = Status(Code::kInvalidArgument, "the output of dimension " + std::to_string(d + 1) + " is null");
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  for (int d = 0; d < info_.num_dim && info_.num_nodes > 0; ++d) {
+    PARIO_RETURN_IF_ERROR(read_at(info_.coords[d], 0, 0, info_.num_nodes, positions, 1, mem_type,
+                                  positions.empty() ? nullptr : out[d]));
+  }
+  return Status::Ok();
+}
+
+Status Reader::read_block_at(size_t b, const std::vector<int64_t>& positions, int64_t* connectivity) {
+  Status local = closed_ ? Status(Code::kState, "the file is closed") : Status::Ok();
+  if (local.ok() && b >= info_.blocks.size()) local = Status(Code::kInvalidArgument, "block index " + std::to_string(b) + " is not in the file");
+  if (local.ok() && !positions.empty() && !connectivity) local = Status(Code::kInvalidArgument, "connectivity is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  const FileInfo::Block& k = info_.blocks[b];
+  if (k.count == 0) return Status::Ok();
+  const int64_t npe = k.nodes_per_element;
+  PARIO_RETURN_IF_ERROR(read_at(k.connect, 0, 0, k.count, positions, npe, ElementType::kInt64, connectivity));
+  return to_ids(info_.node_map, info_.num_nodes, connectivity, positions.size() * static_cast<size_t>(npe),
+                "connect" + std::to_string(b + 1));
+}
+
+Status Reader::to_ids(int map, int64_t size, int64_t* values, size_t n, const std::string& what) {
+  // The distinct positions, read once each.
+  std::vector<int64_t> at(values, values + n);
+  std::sort(at.begin(), at.end());
+  at.erase(std::unique(at.begin(), at.end()), at.end());
+  Status local;
+  if (!at.empty() && (at.front() < 1 || at.back() > size)) {
+    local = Status(Code::kCorrupt, what + " names entry " + std::to_string(at.front() < 1 ? at.front() : at.back()) +
+                                       "; there are " + std::to_string(size));
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  for (int64_t& x : at) --x;
+  std::vector<int64_t> ids(at.size());
+  if (map >= 0) {
+    PARIO_RETURN_IF_ERROR(read_at(map, 0, 0, size, at, 1, ElementType::kInt64, ids.data()));
+  } else {
+    for (size_t i = 0; i < at.size(); ++i) ids[i] = at[i] + 1;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    values[i] = ids[static_cast<size_t>(std::lower_bound(at.begin(), at.end(), values[i] - 1) - at.begin())];
+  }
+  return Status::Ok();
+}
+
+Status Reader::read_node_set(size_t s, int64_t start, int64_t count, int64_t* node_ids) {
+  Status local = check_item(info_.node_sets, s, "node set", start, count, "entries");
+  if (local.ok() && count > 0 && !node_ids) local = Status(Code::kInvalidArgument, "node_ids is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  const FileInfo::Set& x = info_.node_sets[s];
+  if (x.count == 0) return Status::Ok();
+  PARIO_RETURN_IF_ERROR(read_range(x.entries, 0, 0, x.count, start, count, 1, ElementType::kInt64, node_ids));
+  return to_ids(info_.node_map, info_.num_nodes, node_ids, static_cast<size_t>(count), "node_ns" + std::to_string(s + 1));
+}
+
+Status Reader::read_side_set(size_t s, int64_t start, int64_t count, int64_t* elem_ids, int64_t* sides) {
+  Status local = check_item(info_.side_sets, s, "side set", start, count, "entries");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  const FileInfo::Set& x = info_.side_sets[s];
+  if (x.count == 0) return Status::Ok();
+  // Every rank takes part in both reads; a null output reads into scratch.
+  std::vector<int64_t> elems(static_cast<size_t>(count)), side_scratch;
+  PARIO_RETURN_IF_ERROR(read_range(x.entries, 0, 0, x.count, start, count, 1, ElementType::kInt64, elems.data()));
+  if (!sides) side_scratch.resize(static_cast<size_t>(count));
+  PARIO_RETURN_IF_ERROR(read_range(x.sides, 0, 0, x.count, start, count, 1, ElementType::kInt64,
+                                   sides ? sides : side_scratch.data()));
+  PARIO_RETURN_IF_ERROR(to_ids(info_.elem_map, info_.num_elem, elems.data(), elems.size(), "elem_ss" + std::to_string(s + 1)));
+  if (elem_ids) std::copy(elems.begin(), elems.end(), elem_ids);
+  return Status::Ok();
+}
+
+Status Reader::read_set_df(bool side, size_t s, int64_t start, int64_t count, ElementType mem_type, void* df) {
+  const std::vector<FileInfo::Set>& sets = side ? info_.side_sets : info_.node_sets;
+  const char* kind = side ? "side set" : "node set";
+  Status local = s < sets.size() ? Status::Ok()
+                                 : Status(Code::kInvalidArgument, std::string(kind) + " index " + std::to_string(s) + " is not in the file");
+  if (local.ok()) local = check_range(start, count, sets[s].df_count, "distribution factors");
+  if (local.ok() && count > 0 && !df) local = Status(Code::kInvalidArgument, "df is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  if (sets[s].df_count == 0) return Status::Ok();
+  return read_range(sets[s].df, 0, 0, sets[s].df_count, start, count, 1, mem_type, df);
+}
+
+Status Reader::read_nodal_values_at(int step, size_t v, const std::vector<int64_t>& positions, ElementType mem_type,
+                                    void* out) {
+  Status local = check_step(step);
+  if (local.ok() && v >= info_.nodal_vars.size()) local = Status(Code::kInvalidArgument, "nodal variable " + std::to_string(v + 1) + " is not in the file");
+  if (local.ok() && !positions.empty() && !out) local = Status(Code::kInvalidArgument, "values is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  return read_at(info_.nodal_values[v], step - 1, 0, info_.num_nodes, positions, 1, mem_type, out);
+}
+
+Status Reader::read_element_values_at(int step, size_t v, size_t b, const std::vector<int64_t>& positions,
+                                      ElementType mem_type, void* out) {
+  Status local = check_step(step);
+  if (local.ok() && v >= info_.element_vars.size()) local = Status(Code::kInvalidArgument, "element variable " + std::to_string(v + 1) + " is not in the file");
+  if (local.ok() && b >= info_.blocks.size()) local = Status(Code::kInvalidArgument, "block index " + std::to_string(b) + " is not in the file");
+  if (local.ok() && info_.blocks[b].count > 0 && info_.blocks[b].values[v] < 0) {
+    local = Status(Code::kNotFound, "block " + std::to_string(info_.blocks[b].id) + " has no element variable " + std::to_string(v + 1));
+  }
+  if (local.ok() && !positions.empty() && !out) local = Status(Code::kInvalidArgument, "values is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  if (info_.blocks[b].count == 0) return Status::Ok();
+  return read_at(info_.blocks[b].values[v], step - 1, 0, info_.blocks[b].count, positions, 1, mem_type, out);
 }
 
 Status Reader::read_coords(int64_t start, int64_t count, ElementType mem_type, void* const out[3]) {
@@ -349,9 +581,7 @@ Status Reader::read_node_ids(int64_t start, int64_t count, int64_t* ids) {
 }
 
 Status Reader::read_block(size_t b, int64_t start, int64_t count, int64_t* ids, int64_t* connectivity) {
-  Status local = b < info_.blocks.size() ? Status::Ok()
-                                         : Status(Code::kInvalidArgument, "block index " + std::to_string(b) + " is not in the file");
-  if (local.ok()) local = check_range(start, count, info_.blocks[b].count, "elements");
+  Status local = check_item(info_.blocks, b, "block", start, count, "elements");
   if (local.ok() && count > 0 && !connectivity) local = Status(Code::kInvalidArgument, "connectivity is null");
   PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
   const FileInfo::Block& k = info_.blocks[b];

@@ -13,6 +13,9 @@
 // decomposition.h) reads through the aggregators, converting from the
 // file's type and byte order to the caller's.
 //
+// Besides ranges of positions: each rank's own entities by global id
+// (locate_*, then the *_at reads), and node and side sets by ranges.
+//
 // Thread safety: one thread per rank calls a reader.
 #pragma once
 
@@ -53,6 +56,16 @@ struct FileInfo {
     std::vector<int> values;   // per element variable, -1 where the truth table has none
   };
   std::vector<Block> blocks;
+  struct Set {
+    int64_t id = 0;
+    std::string name;
+    int64_t count = 0;      // entries (nodes, or (element, side) pairs)
+    int64_t df_count = 0;   // distribution factors (node sets: 0 or count)
+    int entries = -1;       // node_ns<s> / elem_ss<s>, -1 when empty
+    int sides = -1;         // side_ss<s>
+    int df = -1;            // dist_fact_ns<s> / dist_fact_ss<s>
+  };
+  std::vector<Set> node_sets, side_sets;
   std::vector<std::string> global_vars, nodal_vars, element_vars;
   std::vector<double> times;   // one per step (numrecs)
   std::vector<int> coords;     // coordx/y/z variables
@@ -83,12 +96,56 @@ class Reader {
                              void* out);
   Status close();
 
+  // Entries [start, start + count) of node set s: global node ids
+  // (node_num_map's values). Of side set s: global element ids and sides
+  // (either may be null). Distribution factors [start, start + count) of
+  // the set's df_count (side sets: in the order of their sides, any
+  // number per side).
+  Status read_node_set(size_t s, int64_t start, int64_t count, int64_t* node_ids);
+  Status read_side_set(size_t s, int64_t start, int64_t count, int64_t* elem_ids, int64_t* sides);
+  Status read_set_df(bool side, size_t s, int64_t start, int64_t count, ElementType mem_type, void* df);
+
+  // A caller's partition (issue 27): collective; each rank names its own
+  // entities by global id (as node_num_map / elem_num_map hold them; a file
+  // without a map numbers them from 1). The id -> position lookup reads the
+  // map in one slice per rank and answers through the distributed
+  // directory (exodus/directory.h); no rank holds the whole map.
+  // kInvalidArgument names an id the file does not have or one repeated on
+  // the rank. Positions out: 0-based, of the nodes / within block b.
+  Result<std::vector<int64_t>> locate_nodes(const int64_t* ids, int64_t n);
+  Result<std::vector<int64_t>> locate_elements(size_t b, const int64_t* ids, int64_t n);
+  // The same reads as above at a list of positions (from locate_*): the
+  // k-th output entry is position[k]'s. read_block_at gives connectivity as
+  // global node ids (the node map's values), not positions.
+  Status read_coords_at(const std::vector<int64_t>& positions, ElementType mem_type, void* const out[3]);
+  Status read_block_at(size_t b, const std::vector<int64_t>& positions, int64_t* connectivity);
+  Status read_nodal_values_at(int step, size_t v, const std::vector<int64_t>& positions, ElementType mem_type,
+                              void* out);
+  Status read_element_values_at(int step, size_t v, size_t b, const std::vector<int64_t>& positions,
+                                ElementType mem_type, void* out);
+
  private:
   Reader() = default;
   // Collective: every rank's range [start, start + count) of var's
   // (record) slab, `per` values per entry, into out.
   Status read_range(int var, int64_t record, int64_t first, int64_t size, int64_t start, int64_t count, int64_t per,
                     ElementType mem_type, void* out);
+  // read_range for a list of positions (each `per` values) in [0, size).
+  Status read_at(int var, int64_t record, int64_t first, int64_t size, const std::vector<int64_t>& positions,
+                 int64_t per, ElementType mem_type, void* out);
+  // The positions of ids in a map variable's slab [first, first + size)
+  // (map < 0: ids are first + position + 1).
+  Result<std::vector<int64_t>> locate(int map, int64_t first, int64_t size, const int64_t* ids, int64_t n,
+                                      const std::string& what);
+  // Turns n 1-based positions of a map's entities (nodes or elements, of
+  // `size`) into their global ids, in place; kCorrupt (naming `what`) for
+  // a position outside 1..size. Collective.
+  Status to_ids(int map, int64_t size, int64_t* values, size_t n, const std::string& what);
+  // Item i of items (blocks or sets, named `kind`) exists and [start,
+  // start + count) is within its count (`what` names the entries).
+  template <typename Items>
+  Status check_item(const Items& items, size_t i, const char* kind, int64_t start, int64_t count,
+                    const char* what) const;
   Status check_range(int64_t start, int64_t count, int64_t size, const char* what) const;
   Status check_step(int step) const;
 

@@ -67,18 +67,18 @@ namespace {
 using collective::Decomposition;
 using collective::Run;
 
-constexpr int64_t kMaxFileInt = INT32_MAX;
 
 Status bad(const std::string& what) { return Status(Code::kInvalidArgument, what); }
 Status state(const std::string& what) { return Status(Code::kState, what); }
 
-// Checks ids: positive, 32-bit, not repeated on this rank. A sorted copy
-// finds repeats (8 bytes an id; a hash set took about 40).
-Status check_ids(const int64_t* ids, int64_t n, const char* what) {
+// Checks ids: positive, of the file's integer type (int64: below 2^63),
+// not repeated on this rank. A sorted copy finds repeats (8 bytes an id; a
+// hash set took about 40).
+Status check_ids(const int64_t* ids, int64_t n, const char* what, bool int64) {
   for (int64_t k = 0; k < n; ++k) {
-    if (ids[k] <= 0 || ids[k] > kMaxFileInt) {
-      return bad(std::string(what) + "[" + std::to_string(k) + "] = " + std::to_string(ids[k]) +
-                 " is not in 1..2^31-1");
+    if (ids[k] <= 0 || (!int64 && ids[k] > INT32_MAX)) {
+      return bad(std::string(what) + "[" + std::to_string(k) + "] = " + std::to_string(ids[k]) + " is not in 1.." +
+                 (int64 ? "2^63-1" : "2^31-1 (ask for int64 integers)"));
     }
   }
   if (std::is_sorted(ids, ids + n, std::less_equal<int64_t>())) return Status::Ok();  // ascending, no repeat
@@ -92,7 +92,37 @@ Status check_ids(const int64_t* ids, int64_t n, const char* what) {
              " is given twice on this rank");
 }
 
+// Collective: the file at path on every rank. create: rank 0 makes it
+// (truncating one there) before the others open it.
+Result<std::unique_ptr<device::Device>> open_on_all(const comm::Comm& comm, device::Storage& storage,
+                                                    const std::string& path, bool create) {
+  device::OpenOptions o;
+  std::unique_ptr<device::Device> device;
+  Status local;
+  auto open = [&]() {
+    Result<std::unique_ptr<device::Device>> d = storage.open(path, o);
+    local = d.status();
+    if (d.ok()) device = std::move(d).value();
+  };
+  if (create) {
+    o.create = o.truncate = true;
+    if (comm.rank() == 0) open();
+    PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+    o.create = o.truncate = false;
+  }
+  if (!create || comm.rank() != 0) open();
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  return device;
+}
+
 }  // namespace
+
+std::string series_name(const std::string& path, int index) {
+  if (index <= 1) return path;
+  std::string digits = std::to_string(index);
+  if (digits.size() < 4) digits.insert(0, 4 - digits.size(), '0');
+  return path + "-s" + digits;
+}
 
 Result<std::unique_ptr<Writer>> Writer::create(std::shared_ptr<const comm::Group> group, const std::string& path,
                                                WriterOptions options) {
@@ -105,25 +135,93 @@ Result<std::unique_ptr<Writer>> Writer::create(std::shared_ptr<const comm::Group
   w->options_.collective.byte_order = ByteOrder::kBig;  // netCDF classic
   Status local;
   if (!w->options_.storage || !w->options_.engine) local = bad("the writer needs a storage and an engine");
-  device::OpenOptions o;
-  o.create = true;
-  o.truncate = true;
-  if (local.ok() && w->rank_ == 0) {
-    Result<std::unique_ptr<device::Device>> d = w->options_.storage->open(path, o);
-    local = d.status();
-    if (d.ok()) w->device_ = std::move(d).value();
-  }
+  else if (w->options_.steps_per_file < 0) local = bad("steps_per_file is negative");
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
-  if (w->rank_ != 0) {
-    o.create = false;
-    o.truncate = false;
-    Result<std::unique_ptr<device::Device>> d = w->options_.storage->open(path, o);
-    local = d.status();
-    if (d.ok()) w->device_ = std::move(d).value();
-  }
-  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  PARIO_ASSIGN_OR_RETURN(w->device_, open_on_all(comm, *w->options_.storage, path, /*create=*/true));
   w->target_ = std::make_unique<collective::DeviceTarget>(w->device_.get(), w->options_.engine);
   return w;
+}
+
+Result<std::unique_ptr<Writer>> Writer::append(std::shared_ptr<const comm::Group> group, const std::string& path,
+                                               WriterOptions options) {
+  const comm::Comm& comm = group->comm_object();
+  Status local;
+  if (!options.storage || !options.engine) local = bad("the writer needs a storage and an engine");
+  else if (options.steps_per_file != 0) local = bad("steps_per_file is for new files (append to one file of a series)");
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  ReaderOptions ro;
+  ro.collective = options.collective;
+  ro.storage = options.storage;
+  ro.engine = options.engine;
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Reader> reader, Reader::open(group, path, std::move(ro)));
+  std::unique_ptr<Writer> w(new Writer);
+  w->group_ = std::move(group);
+  w->rank_ = comm.rank();
+  w->path_ = path;
+  w->options_ = std::move(options);
+  w->options_.collective.byte_order = ByteOrder::kBig;
+  // Every rank decoded the same bytes: the same verdict everywhere.
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, w->adopt(reader->info(), reader->header())));
+  PARIO_ASSIGN_OR_RETURN(w->device_, open_on_all(comm, *w->options_.storage, path, /*create=*/false));
+  w->target_ = std::make_unique<collective::DeviceTarget>(w->device_.get(), w->options_.engine);
+  w->reader_ = std::move(reader);
+  w->blocks_.resize(w->def_.blocks.size());
+  w->defining_ = false;
+  return w;
+}
+
+Status Writer::adopt(const FileInfo& f, const Header& h) {
+  const Model& m = h.model;
+  const int t = m.find_var("time_whole");
+  if (t < 0 || !m.is_record_var(t)) {
+    return Status(Code::kUnsupported, "the file has no time_whole record variable: steps cannot be appended");
+  }
+  const NcType real = m.vars[static_cast<size_t>(t)].type;
+  if (real != NcType::kFloat && real != NcType::kDouble) {
+    return Status(Code::kCorrupt, std::string("time_whole has type ") + nc_type_name(real));
+  }
+  auto same = [&](int v) -> Status {
+    if (v < 0 || m.vars[static_cast<size_t>(v)].type == real) return Status::Ok();
+    return Status(Code::kUnsupported, "variable " + m.vars[static_cast<size_t>(v)].name + " is " +
+                                          nc_type_name(m.vars[static_cast<size_t>(v)].type) + ", time_whole " +
+                                          nc_type_name(real) + ": steps are appended in one real type");
+  };
+  PARIO_RETURN_IF_ERROR(same(f.global_values));
+  for (int v : f.nodal_values) PARIO_RETURN_IF_ERROR(same(v));
+  for (const FileInfo::Block& b : f.blocks) {
+    for (int v : b.values) PARIO_RETURN_IF_ERROR(same(v));
+  }
+  if (h.numrecs > INT_MAX - 1) return Status(Code::kOutOfRange, "the file holds " + std::to_string(h.numrecs) + " steps");
+  def_ = Definition{};
+  def_.title = f.title;
+  def_.num_dim = f.num_dim;
+  def_.num_nodes = f.num_nodes;
+  def_.num_elem = f.num_elem;
+  def_.float_size = static_cast<int>(nc_type_size(real));
+  def_.format = h.layout.format;
+  def_.global_vars = f.global_vars;
+  def_.nodal_vars = f.nodal_vars;
+  def_.element_vars = f.element_vars;
+  built_ = Built{};
+  built_.model = m;
+  built_.time = t;
+  built_.real = real;
+  built_.node_map = f.node_map;
+  built_.elem_map = f.elem_map;
+  built_.global_values = f.global_values;
+  built_.nodal_values = f.nodal_values;
+  built_.block_offset = f.block_offset;
+  for (size_t d = 0; d < f.coords.size() && d < 3; ++d) built_.coords[d] = f.coords[d];
+  for (const FileInfo::Block& b : f.blocks) {
+    def_.blocks.push_back(BlockDef{b.id, b.name, b.type, b.count, b.nodes_per_element, 0});
+    BuiltBlock bb;
+    bb.connect = b.connect;
+    bb.values = b.values;
+    built_.blocks.push_back(std::move(bb));
+  }
+  layout_ = h.layout;
+  steps_ = numrecs_ = static_cast<int>(h.numrecs);
+  return Status::Ok();
 }
 
 Writer::~Writer() {
@@ -219,7 +317,7 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
   for (int d = 0; local.ok() && n > 0 && d < def_.num_dim; ++d) {
     if (!coords || !coords[d]) local = bad("the coordinates of dimension " + std::to_string(d + 1) + " are null");
   }
-  if (local.ok()) local = check_ids(ids, n, "ids");
+  if (local.ok()) local = check_ids(ids, n, "ids", def_.int64);
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
   PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr, collective::rank_keys(comm, ids, static_cast<size_t>(n)));
   if (kr.distinct != def_.num_nodes) {
@@ -243,7 +341,7 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
     PARIO_RETURN_IF_ERROR(write_array(*node_reals_, built_.coords[d], 0, 0, mem_type, n > 0 ? coords[d] : nullptr));
   }
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> ints,
-                         decomposition_of(kr.positions, def_.num_nodes, 1, NcType::kInt));
+                         decomposition_of(kr.positions, def_.num_nodes, 1, built_.integer));
   Status s = write_array(*ints, built_.node_map, 0, 0, ElementType::kInt64, ids);
   Status f = free_decomposition(ints);
   return s.ok() ? f : s;
@@ -259,7 +357,7 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
   else if (blocks_[b].put) local = state("element block " + std::to_string(def->id) + " was already put");
   else if (n < 0) local = bad("n is negative");
   else if (n > 0 && (!ids || !connectivity)) local = bad("ids or connectivity is null");
-  if (local.ok()) local = check_ids(ids, n, "ids");
+  if (local.ok()) local = check_ids(ids, n, "ids", def_.int64);
   for (int64_t k = 0; local.ok() && k < n; ++k) {
     if (elements_.find(ids[k]) != kUnknownId) {
       local = bad("element id " + std::to_string(ids[k]) + " is in two blocks on this rank");
@@ -294,11 +392,11 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
     elements_.add(ids, at.data(), nullptr, static_cast<size_t>(n));
   }
   if (def->count == 0) return Status::Ok();
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> conn, decomposition_of(lb.positions, def->count, npe, NcType::kInt));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> conn, decomposition_of(lb.positions, def->count, npe, built_.integer));
   Status s = write_array(*conn, built_.blocks[b].connect, 0, 0, ElementType::kInt64, nodes.data());
   Status f = free_decomposition(conn);
   PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> map, decomposition_of(lb.positions, def->count, 1, NcType::kInt));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> map, decomposition_of(lb.positions, def->count, 1, built_.integer));
   s = write_array(*map, built_.elem_map, 0, offset, ElementType::kInt64, ids);
   f = free_decomposition(map);
   PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
@@ -363,7 +461,7 @@ Status Writer::put_node_set(size_t s, int64_t n, const int64_t* node_ids, Elemen
   if (def->count == 0) return Status::Ok();
   for (int64_t& x : nodes) ++x;
   const BuiltSet& bs = built_.node_sets[s];
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(positions, def->count, 1, NcType::kInt));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(positions, def->count, 1, built_.integer));
   Status st = write_array(*d, bs.entries, 0, 0, ElementType::kInt64, nodes.data());
   Status f = free_decomposition(d);
   PARIO_RETURN_IF_ERROR(st.ok() ? f : st);
@@ -406,7 +504,7 @@ Status Writer::put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const 
   for (int64_t& x : elems) ++x;
   std::vector<int64_t> side_values(sides, sides + n);
   const BuiltSet& bs = built_.side_sets[s];
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(positions, def->count, 1, NcType::kInt));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(positions, def->count, 1, built_.integer));
   Status st = write_array(*d, bs.entries, 0, 0, ElementType::kInt64, elems.data());
   if (st.ok()) st = write_array(*d, bs.sides, 0, 0, ElementType::kInt64, side_values.data());
   Status f = free_decomposition(d);
@@ -423,6 +521,9 @@ Status Writer::begin_step(int step, double time) {
   if (open_ != 0) PARIO_RETURN_IF_ERROR(end_step());
   if (step != steps_ + 1) {
     return bad("step " + std::to_string(step) + " is not the next step (" + std::to_string(steps_ + 1) + ")");
+  }
+  if (options_.steps_per_file > 0 && steps_ - first_step_ == options_.steps_per_file) {
+    PARIO_RETURN_IF_ERROR(next_file());
   }
   open_ = step;
   time_ = time;
@@ -448,7 +549,7 @@ Status Writer::put_global_values(int step, ElementType mem_type, const void* val
     const size_t n = def_.global_vars.size();
     std::vector<unsigned char> bytes(n * static_cast<size_t>(def_.float_size));
     PARIO_RETURN_IF_ERROR(convert(mem_type, values, element_type_of(built_.real), bytes.data(), n, ByteOrder::kBig));
-    const int64_t at = layout_.vars[built_.global_values].begin + (step - 1) * layout_.recsize;
+    const int64_t at = layout_.vars[built_.global_values].begin + record_of(step) * layout_.recsize;
     return device_->write_at(static_cast<uint64_t>(at), bytes.data(), bytes.size());
   });
 }
@@ -459,7 +560,7 @@ Status Writer::put_nodal_values(int step, size_t v, ElementType mem_type, const 
   if (local.ok() && !node_reals_) local = state("put the nodes first");
   if (local.ok() && local_nodes_ > 0 && !values) local = bad("values is null");
   PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
-  return write_array(*node_reals_, built_.nodal_values[v], step - 1, 0, mem_type, values);
+  return write_array(*node_reals_, built_.nodal_values[v], record_of(step), 0, mem_type, values);
 }
 
 Status Writer::put_element_values(int step, size_t v, size_t b, ElementType mem_type, const void* values) {
@@ -474,12 +575,12 @@ Status Writer::put_element_values(int step, size_t v, size_t b, ElementType mem_
   if (local.ok() && !blocks_[b].positions.empty() && !values) local = bad("values is null");
   PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
   if (def_.blocks[b].count == 0) return Status::Ok();
-  return write_array(*blocks_[b].reals, built_.blocks[b].values[v], step - 1, 0, mem_type, values);
+  return write_array(*blocks_[b].reals, built_.blocks[b].values[v], record_of(step), 0, mem_type, values);
 }
 
 Status Writer::raise_numrecs(int count) {
   PARIO_RETURN_IF_ERROR(on_root([&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(std::vector<unsigned char> field, encode_numrecs(layout_.format, count));
+    PARIO_ASSIGN_OR_RETURN(std::vector<unsigned char> field, encode_numrecs(layout_.format, count - first_step_));
     return device_->write_at(static_cast<uint64_t>(layout_.numrecs_offset), field.data(), field.size());
   }));
   numrecs_ = count;
@@ -505,7 +606,7 @@ Status Writer::end_step() {
   // After a failed sync no later step is counted: a later sync's success
   // does not vouch for the pages the failed one lost.
   if (!sync_error_.ok()) return sync_error_;
-  const int64_t record = open_ - 1;
+  const int64_t record = record_of(open_);
   // The agreement inside on_root also tells every rank that all ranks'
   // transfers of the step returned: their bytes are in the file.
   PARIO_RETURN_IF_ERROR(on_root([&]() -> Status {
@@ -562,21 +663,124 @@ Status Writer::close(bool abandon) {
   };
   keep(free_decomposition(node_reals_));
   for (LocalBlock& b : blocks_) keep(free_decomposition(b.reals));
+  if (!defining_) keep(finish_file());
+  if (reader_) {
+    keep(reader_->close());
+    reader_.reset();
+  }
+  keep(comm::agree(group_->comm_object(), device_->close()));
+  device_.reset();
+  closed_ = true;
+  return first;
+}
+
+Status Writer::finish_file() {
   // The file its full size, even where no rank wrote the last bytes (a
   // variable nobody put, at the end of the fixed data).
   Status root;
-  if (rank_ == 0 && !defining_) {
-    Result<int64_t> want = layout_.file_size(numrecs_);
+  if (rank_ == 0) {
+    Result<int64_t> want = layout_.file_size(numrecs_ - first_step_);
     Result<uint64_t> have = device_->size();
     root = want.ok() ? have.status() : want.status();
     if (root.ok() && *have < static_cast<uint64_t>(*want)) root = device_->truncate(static_cast<uint64_t>(*want));
     if (root.ok()) root = device_->sync();
   }
-  keep(comm::agree(group_->comm_object(), root));
-  keep(comm::agree(group_->comm_object(), device_->close()));
-  device_.reset();
-  closed_ = true;
-  return first;
+  return comm::agree(group_->comm_object(), root);
+}
+
+Status Writer::next_file() {
+  const comm::Comm& comm = group_->comm_object();
+  // The old file's last step is counted (its sync done) before the file
+  // is finished and closed.
+  PARIO_RETURN_IF_ERROR(count_pending());
+  PARIO_RETURN_IF_ERROR(finish_file());
+  const std::string name = series_name(path_, file_index_ + 1);
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> next,
+                         open_on_all(comm, *options_.storage, name, /*create=*/true));
+  // The header and the fixed data (the mesh) are the same in every file of
+  // the series; each rank copies its slice, numrecs set to 0 on the way, so
+  // the new file never claims a step it does not hold.
+  const int64_t total = layout_.record_begin;
+  const int64_t p = comm.size(), r = comm.rank();
+  const int64_t lo = total / p * r + std::min(r, total % p);
+  const int64_t hi = lo + total / p + (r < total % p ? 1 : 0);
+  Status local = [&]() -> Status {
+    PARIO_ASSIGN_OR_RETURN(std::vector<unsigned char> zero, encode_numrecs(layout_.format, 0));
+    constexpr int64_t kChunk = 8 << 20;
+    std::vector<unsigned char> buf(static_cast<size_t>(std::min(kChunk, hi - lo)));
+    for (int64_t at = lo; at < hi; at += kChunk) {
+      const size_t len = static_cast<size_t>(std::min(kChunk, hi - at));
+      size_t got = 0;
+      PARIO_RETURN_IF_ERROR(device_->read_at(static_cast<uint64_t>(at), buf.data(), len, &got));
+      if (got != len) return Status(Code::kIo, path_ + ": short read at " + std::to_string(at) + " copying the mesh");
+      for (size_t k = 0; k < zero.size(); ++k) {
+        const int64_t x = layout_.numrecs_offset + static_cast<int64_t>(k);
+        if (x >= at && x < at + static_cast<int64_t>(len)) buf[static_cast<size_t>(x - at)] = zero[k];
+      }
+      PARIO_RETURN_IF_ERROR(next->write_at(static_cast<uint64_t>(at), buf.data(), len));
+    }
+    return Status::Ok();
+  }();
+  Status copied = comm::agree(comm, local);
+  Status closed = comm::agree(comm, copied.ok() ? device_->close() : Status::Ok());
+  if (!copied.ok() || !closed.ok()) {
+    (void)next->close();
+    return copied.ok() ? closed : copied;
+  }
+  device_ = std::move(next);
+  target_ = std::make_unique<collective::DeviceTarget>(device_.get(), options_.engine);
+  first_step_ = steps_;
+  ++file_index_;
+  return Status::Ok();
+}
+
+Status Writer::attach_nodes(int64_t n, const int64_t* ids) {
+  const comm::Comm& comm = group_->comm_object();
+  Status local;
+  if (closed_) local = state("the file is closed");
+  else if (!reader_) local = state("attach_nodes is for a file opened to append (put_nodes writes a new file's nodes)");
+  else if (have_nodes_) local = state("the nodes were already attached");
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> positions, reader_->locate_nodes(ids, n));
+  PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr, collective::rank_keys(comm, positions.data(), positions.size()));
+  if (kr.distinct != def_.num_nodes) {
+    return bad("the ranks attach " + std::to_string(kr.distinct) + " distinct nodes; the file has " +
+               std::to_string(def_.num_nodes));
+  }
+  std::vector<Run> runs;
+  for (size_t k = 0; k < positions.size(); ++k) {
+    if (kr.owner[k]) runs.push_back(Run{positions[k], 1, static_cast<int64_t>(k)});
+  }
+  local_nodes_ = n;
+  have_nodes_ = true;
+  if (def_.num_nodes == 0) return Status::Ok();
+  PARIO_ASSIGN_OR_RETURN(node_reals_, decomposition(runs, def_.num_nodes, built_.real));
+  return Status::Ok();
+}
+
+Status Writer::attach_block(size_t b, int64_t n, const int64_t* ids) {
+  const comm::Comm& comm = group_->comm_object();
+  Status local;
+  if (closed_) local = state("the file is closed");
+  else if (!reader_) local = state("attach_block is for a file opened to append (put_block writes a new file's blocks)");
+  else if (b >= def_.blocks.size()) local = bad("block index " + std::to_string(b) + " is not in the file");
+  else if (blocks_[b].put) local = state("element block " + std::to_string(def_.blocks[b].id) + " was already attached");
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  const BlockDef& def = def_.blocks[b];
+  const std::string what = "element block " + std::to_string(def.id);
+  PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> positions, reader_->locate_elements(b, ids, n));
+  PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr, collective::rank_keys(comm, positions.data(), positions.size()));
+  if (kr.duplicates) return bad(what + ": an element id is attached by two ranks");
+  if (kr.distinct != def.count) {
+    return bad(what + ": the ranks attach " + std::to_string(kr.distinct) + " elements; the block has " +
+               std::to_string(def.count));
+  }
+  LocalBlock& lb = blocks_[b];
+  lb.positions = std::move(positions);
+  lb.put = true;
+  if (def.count == 0) return Status::Ok();
+  PARIO_ASSIGN_OR_RETURN(lb.reals, decomposition_of(lb.positions, def.count, 1, built_.real));
+  return Status::Ok();
 }
 
 }  // namespace pario::exodus

@@ -18,6 +18,11 @@
 //      syncs and raises numrecs (by StepSync); begin_step and close end an
 //      open step;
 //   6. close.
+// Or, after a restart: append (an existing file, its definition and mesh
+// adopted from the header), attach_nodes / attach_block (each rank's part
+// by global id, looked up in the file's id maps), then 5 and 6.
+// With WriterOptions::steps_per_file, begin_step moves to the next file of
+// the series every n steps (next_file: the header and mesh copied).
 //
 // Where things land (the file does not depend on the number of ranks):
 //   - nodes in increasing global id: a node's position is its rank among
@@ -62,6 +67,7 @@
 #include "device/storage.h"
 #include "exodus/directory.h"
 #include "exodus/model.h"
+#include "exodus/reader.h"
 
 namespace pario::exodus {
 
@@ -88,12 +94,31 @@ struct WriterOptions {
   std::shared_ptr<device::Storage> storage;  // where the file is made
   device::AsyncEngine* engine = nullptr;     // the transfers' engine (required)
   StepSync step_sync = StepSync::kOverlap;   // when a step is durable before it is counted
+  // File series (PXI's second file mode): 0 keeps every step in one file;
+  // n > 0 puts steps 1..n in the first file (path) and each next n steps in
+  // a new file path-s0002, path-s0003, ... (SEACAS/IOSS's names, which
+  // ParaView groups as one series), every file a whole Exodus file with
+  // the mesh (copied from the file before) and its steps from record 0.
+  int steps_per_file = 0;
 };
+
+// The name of file `index` (1-based) of a series: path itself for the
+// first, then path-s0002, path-s0003, ... (at least four digits).
+std::string series_name(const std::string& path, int index);
 
 class Writer {
  public:
   // Collective over group: makes the file at path (replacing one there).
   static Result<std::unique_ptr<Writer>> create(std::shared_ptr<const comm::Group> group, const std::string& path,
+                                                WriterOptions options);
+  // Collective over group (any number of ranks, not necessarily those
+  // that wrote it): opens an existing Exodus file to append steps after a
+  // restart. The definition and the mesh are the file's; steps continue at
+  // numrecs + 1 (a step a killed writer left half-written past numrecs is
+  // overwritten). Each rank then names what it holds with attach_nodes and
+  // attach_block before putting values. kUnsupported for files whose real
+  // record variables do not all have one type.
+  static Result<std::unique_ptr<Writer>> append(std::shared_ptr<const comm::Group> group, const std::string& path,
                                                 WriterOptions options);
   ~Writer();
 
@@ -119,6 +144,17 @@ class Writer {
   // Side set s: n (global element id, side 1..15); df (n * df_per_entry).
   Status put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, ElementType mem_type,
                       const void* df);
+  // After append: this rank's n nodes by global id (the file's
+  // node_num_map), in the order of later nodal values; a node several ranks
+  // name is written by the lowest one. kInvalidArgument names an id the
+  // file does not have.
+  Status attach_nodes(int64_t n, const int64_t* ids);
+  // After append: this rank's n elements of block b by global id, in the
+  // order of later element values; an element named by two ranks is an error.
+  Status attach_block(size_t b, int64_t n, const int64_t* ids);
+  bool appending() const { return reader_ != nullptr; }
+  int file_index() const { return file_index_; }  // 1-based, in the series
+
   // Begins step `step` (1-based, the next one) at `time`, ending an open one.
   Status begin_step(int step, double time);
   // All ranks pass the same global values (num_glo_var of them); rank 0 writes.
@@ -152,11 +188,22 @@ class Writer {
                                                                       NcType type);
   Status free_decomposition(std::unique_ptr<collective::Decomposition>& d);
   Status check_step(int step, const char* what);
-  // Rank 0 writes numrecs = count.
+  // Rank 0 writes the current file's numrecs: count steps counted in all
+  // (the files of the series before this one hold first_step_ of them).
   Status raise_numrecs(int count);
   // kOverlap: waits for this rank's sync of the pending step, agrees, and
   // counts it (nothing pending: nothing).
   Status count_pending();
+  // The record of `step` in the current file of the series.
+  int64_t record_of(int step) const { return step - 1 - first_step_; }
+  // Makes the current file its full size with steps_ - first_step_ records,
+  // synced (rank 0); collective.
+  Status finish_file();
+  // Series: the next file, made from the current one's header and fixed
+  // data (the mesh), with no records yet.
+  Status next_file();
+  // After append: the definition, model and layout from the file's view.
+  Status adopt(const FileInfo& info, const Header& header);
   Status ready_for_data();
   // Ranks a set's keys and checks the count; positions out.
   Status rank_entries(const std::vector<int64_t>& keys, const SetDef& def, const char* kind,
@@ -190,8 +237,13 @@ class Writer {
   std::vector<LocalBlock> blocks_;
   IdTable elements_;  // every block's elements of this rank, all owned
 
-  int steps_ = 0;    // steps ended
-  int numrecs_ = 0;  // steps counted in the file's numrecs
+  // Append mode: the file's reader (its maps answer attach_*).
+  std::unique_ptr<Reader> reader_;
+  int first_step_ = 0;  // steps in the files of the series before this one
+  int file_index_ = 1;
+
+  int steps_ = 0;    // steps ended, in all files of the series
+  int numrecs_ = 0;  // steps counted (this file's numrecs + first_step_)
   int open_ = 0;     // the step begun, 0 when none
   // kOverlap: the step whose sync runs on a helper thread (0: none) and
   // that sync's status. The helper only calls device_->sync().

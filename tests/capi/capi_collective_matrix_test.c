@@ -639,14 +639,18 @@ static int c_exodus_flush(int bad) { return pario_exodus_flush(bad ? PARIO_EXODU
 /* ex_read: read.e, the same mesh with step 1 written, open for reading. */
 static pario_exodus_t ex_read;
 
-static int c_exodus_open(int bad) {
+/* Opens read.e with `open` (pario_exodus_open or _open_append), then closes it. */
+static int exodus_open_case(int bad, int (*open)(pario_group_t, const char *, const pario_exodus_options *,
+                                                 pario_exodus_t *)) {
   char path[600];
   path_of(path, sizeof path, "read.e");
   pario_exodus_t x = PARIO_EXODUS_NULL;
-  const int rc = pario_exodus_open(world, path, NULL, bad ? NULL : &x);
+  const int rc = open(world, path, NULL, bad ? NULL : &x);
   if (rc == PARIO_OK) CHECK(pario_exodus_close(&x) == PARIO_OK);
   return rc;
 }
+
+static int c_exodus_open(int bad) { return exodus_open_case(bad, pario_exodus_open); }
 
 static int c_exodus_read_coords(int bad) {
   double x[8], y[8], z[8];
@@ -671,6 +675,70 @@ static int c_exodus_read_nodal_values(int bad) {
 static int c_exodus_read_element_values(int bad) {
   double v[1];
   return pario_exodus_read_element_values(bad ? ex_data : ex_read, 1, 1, 1, rank, 1, PARIO_TYPE_DOUBLE, v);
+}
+
+/* Appending to read.e (nothing is added: the cases only attach). */
+static int c_exodus_open_append(int bad) { return exodus_open_case(bad, pario_exodus_open_append); }
+
+static pario_exodus_t ex_appender(void) {
+  char path[600];
+  path_of(path, sizeof path, "read.e");
+  pario_exodus_t x = PARIO_EXODUS_NULL;
+  CHECK(pario_exodus_open_append(world, path, NULL, &x) == PARIO_OK);
+  return x;
+}
+
+static int c_exodus_attach_nodes(int bad) {
+  pario_exodus_t x = ex_appender();
+  const int rc = pario_exodus_attach_nodes(x, 8, bad ? NULL : exd_nodes);
+  CHECK(pario_exodus_close(&x) == PARIO_OK);
+  return rc;
+}
+
+static int c_exodus_attach_block(int bad) {
+  pario_exodus_t x = ex_appender();
+  const int rc = pario_exodus_attach_block(x, bad ? 77 : 1, 1, &exd_elem);
+  CHECK(pario_exodus_close(&x) == PARIO_OK);
+  return rc;
+}
+
+static int c_exodus_read_coords_by_id(int bad) {
+  double x[8], y[8], z[8];
+  return pario_exodus_read_coords_by_id(ex_read, 8, exd_nodes, bad ? 99 : PARIO_TYPE_DOUBLE, x, y, z);
+}
+
+static int c_exodus_read_block_by_id(int bad) {
+  int64_t conn[8];
+  return pario_exodus_read_block_by_id(ex_read, bad ? 77 : 1, 1, &exd_elem, conn);
+}
+
+static int c_exodus_read_nodal_values_by_id(int bad) {
+  double v[8];
+  const int64_t stray = 100000;
+  return pario_exodus_read_nodal_values_by_id(ex_read, 1, 1, bad ? 1 : 8, bad ? &stray : exd_nodes,
+                                              PARIO_TYPE_DOUBLE, v);
+}
+
+static int c_exodus_read_element_values_by_id(int bad) {
+  double v;
+  return pario_exodus_read_element_values_by_id(bad ? ex_data : ex_read, 1, 1, 1, 1, &exd_elem, PARIO_TYPE_DOUBLE,
+                                                &v);
+}
+
+/* read.e's sets are defined, not written: empty ranges read. */
+static int c_exodus_read_node_set(int bad) {
+  int64_t ids[1];
+  return pario_exodus_read_node_set(ex_read, bad ? 77 : 1, 0, 0, ids);
+}
+
+static int c_exodus_read_side_set(int bad) {
+  int64_t ids[1], sides[1];
+  return pario_exodus_read_side_set(ex_read, 1, 0, bad ? -1 : 0, ids, sides);
+}
+
+static int c_exodus_read_set_df(int bad) {
+  double df[1];
+  return pario_exodus_read_set_df(ex_read, bad ? 9 : PARIO_EXODUS_NODE_SET, 1, 0, 0, PARIO_TYPE_DOUBLE, df);
 }
 
 static int d_exodus_define_block(void) {
@@ -965,7 +1033,10 @@ static const struct {
     CASE(exodus_put_global_values),  CASE(exodus_put_nodal_values), CASE(exodus_put_element_values),
     CASE(exodus_flush),              CASE(exodus_open),             CASE(exodus_read_coords),
     CASE(exodus_read_node_ids),      CASE(exodus_read_block),       CASE(exodus_read_nodal_values),
-    CASE(exodus_read_element_values),
+    CASE(exodus_read_element_values),  CASE(exodus_open_append),      CASE(exodus_attach_nodes),
+    CASE(exodus_attach_block),         CASE(exodus_read_coords_by_id), CASE(exodus_read_block_by_id),
+    CASE(exodus_read_nodal_values_by_id), CASE(exodus_read_element_values_by_id),
+    CASE(exodus_read_node_set),        CASE(exodus_read_side_set),     CASE(exodus_read_set_df),
 #if PARIO_TEST_HDF5
     CASE(dataset_create),            CASE(dataset_open),            CASE(dataset_close),
     CASE(dataset_segment_append),    CASE(dataset_truncate),        CASE(dataset_variable_register),

@@ -3,11 +3,15 @@
 ! side set 200, global, nodal and element variables, two steps), each rank
 ! passing its share of the elements and the nodes they use (global ids
 ! 2 * (n + 1)), read back by every rank in 1-based slices of its own; and
-! connectivity of the wrong shape on rank 0 failing on every rank.
+! connectivity of the wrong shape on rank 0 failing on every rank. Also
+! coordinate names, the truth table, real32 attributes and values; then a
+! restart: the file reopened to append step 3 from the ranks holding the
+! elements in reverse, and every rank reading its own nodes and elements by
+! global id, and the sets by ranges.
 program exodus_test
   use pario
   use test_checks
-  use, intrinsic :: iso_fortran_env, only: int64, real64
+  use, intrinsic :: iso_fortran_env, only: int64, real32, real64
   implicit none
   integer, parameter :: nx = 2, ny = 1, nz = 2, nn = (nx + 1) * (ny + 1) * (nz + 1), ne = nx * ny * nz
   integer, parameter :: lower = nx * ny  ! block 10: the cells with k = 0
@@ -36,11 +40,7 @@ program exodus_test
   e0 = ne * me / np
   e1 = ne * (me + 1) / np
   mine = [(int(i, int64), i = e0, e1 - 1)]
-  used = .false.
-  do c = e0, e1 - 1
-    used(conn(:, c + 1)) = .true.
-  end do
-  nodes = pack([(int(i, int64), i = 0, nn - 1)], used)
+  nodes = nodes_of(e0, e1)
   x = xof(nodes)
   y = yof(nodes)
   z = zof(nodes)
@@ -48,7 +48,7 @@ program exodus_test
   call pario_exodus_create(exo, world, path)
   call pario_exodus_init(exo, 'fortran exodus', 3, int(nn, int64), int(ne, int64), 2, 1, 1)
   call pario_exodus_define_block(exo, 10_int64, 'lower', 'HEX8', int(lower, int64), 8)
-  call pario_exodus_define_block(exo, 20_int64, 'upper', 'HEX8', int(ne - lower, int64), 8)
+  call pario_exodus_define_block(exo, 20_int64, 'upper', 'HEX8', int(ne - lower, int64), 8, 1)
   call pario_exodus_define_node_set(exo, 100_int64, 'x0', int((ny + 1) * (nz + 1), int64))
   call pario_exodus_define_side_set(exo, 200_int64, 'z0', int(nx * ny, int64))
   call pario_exodus_put_qa(exo, reshape([character(len=10) :: 'pario', '1', '2026-01-01', '00:00:00'], [4, 1]))
@@ -56,6 +56,8 @@ program exodus_test
   call pario_exodus_define_variables(exo, PARIO_EXODUS_GLOBAL, [character(len=6) :: 'energy'])
   call pario_exodus_define_variables(exo, PARIO_EXODUS_NODAL, [character(len=11) :: 'temperature'])
   call pario_exodus_define_variables(exo, PARIO_EXODUS_ELEMENT, [character(len=6) :: 'stress'])
+  call pario_exodus_put_coord_names(exo, [character(len=1) :: 'X', 'Y', 'Z'])
+  call pario_exodus_put_truth_table(exo, reshape([1, 1], [1, 2]))
   call pario_exodus_put_nodes(exo, 2 * (nodes + 1), x, y, z)
   ! Rank 0 passes connectivity with a column too few: refused on every rank.
   ids = pack(mine, mine < lower)
@@ -66,6 +68,7 @@ program exodus_test
   call pario_exodus_put_block(exo, 10_int64, 2 * (ids + 1), 2 * (conn(:, ids + 1) + 1))
   ids = pack(mine, mine >= lower)
   call pario_exodus_put_block(exo, 20_int64, 2 * (ids + 1), 2 * (conn(:, ids + 1) + 1))
+  call pario_exodus_put_attributes(exo, 20_int64, real(ids, real32) + 0.5_real32)
   call pario_exodus_put_node_set(exo, 100_int64, 2 * (pack(nodes, mod(nodes, nx + 1) == 0) + 1))
   ids = pack(mine, mine < nx * ny)
   call pario_exodus_put_side_set(exo, 200_int64, 2 * (ids + 1), [(5, i = 1, size(ids))])
@@ -73,7 +76,11 @@ program exodus_test
     t = 0.25_real64 * s
     call pario_exodus_put_time(exo, s, t)
     call pario_exodus_put_global_values(exo, s, [t * t])
-    call pario_exodus_put_nodal_values(exo, s, 1, 300 + 10 * x + 20 * y + 30 * z + t)
+    if (s == 1) then  ! real32, converted (the values are exact in both)
+      call pario_exodus_put_nodal_values(exo, s, 1, real(300 + 10 * x + 20 * y + 30 * z + t, real32))
+    else
+      call pario_exodus_put_nodal_values(exo, s, 1, 300 + 10 * x + 20 * y + 30 * z + t)
+    end if
     ids = pack(mine, mine < lower)
     call pario_exodus_put_element_values(exo, s, 1, 10_int64, 1000 + real(ids, real64) + t)
     ids = pack(mine, mine >= lower)
@@ -117,12 +124,94 @@ program exodus_test
   call pario_exodus_read_nodal_values(exo, 3, 1, lo, x, ierr)
   call check(ierr /= PARIO_OK, 'a step the file lacks is refused')
   call pario_exodus_close(exo)
+  call restart()
 
   call pario_finalize()
   if (failures > 0) error stop 1
   if (me == 0) print '(a)', 'exodus_test: all checks passed'
 
 contains
+
+  ! Step 3 appended by ranks holding the elements in reverse (rank r the
+  ! share of rank np - 1 - r); then every rank reads its own part of the
+  ! file by global id, and the sets by ranges.
+  subroutine restart()
+    integer(int64), allocatable :: mine2(:), nodes2(:), part(:), got(:), sides(:), cn(:, :)
+    real(real64), allocatable :: vals(:), df(:), zz(:)
+    integer :: f0, f1, b
+    integer(int64) :: sid, scount, sdf
+    character(len=32) :: sname
+    f0 = ne * (np - 1 - me) / np
+    f1 = ne * (np - me) / np
+    mine2 = [(int(i, int64), i = f0, f1 - 1)]
+    nodes2 = nodes_of(f0, f1)
+    call pario_exodus_open_append(exo, world, path)
+    call pario_exodus_attach_nodes(exo, 2 * (nodes2 + 1))
+    call pario_exodus_attach_block(exo, 10_int64, 2 * (pack(mine2, mine2 < lower) + 1))
+    call pario_exodus_attach_block(exo, 20_int64, 2 * (pack(mine2, mine2 >= lower) + 1))
+    call pario_exodus_put_time(exo, 3, 0.75_real64)
+    call pario_exodus_put_global_values(exo, 3, [0.5625_real64])
+    call pario_exodus_put_nodal_values(exo, 3, 1, 300 + 10 * xof(nodes2) + 20 * yof(nodes2) + 30 * zof(nodes2) + 0.75_real64)
+    part = pack(mine2, mine2 < lower)
+    call pario_exodus_put_element_values(exo, 3, 1, 10_int64, 1000 + real(part, real64) + 0.75_real64)
+    part = pack(mine2, mine2 >= lower)
+    call pario_exodus_put_element_values(exo, 3, 1, 20_int64, 1000 + real(part, real64) + 0.75_real64)
+    call pario_exodus_close(exo)
+
+    ! Read by partition: this rank's first nodes and elements (mine, as written).
+    nodes2 = nodes_of(e0, e1)
+    call pario_exodus_open(exo, world, path)
+    call pario_exodus_get_info(exo, num_steps=steps)
+    call check(steps == 3, 'three steps after the restart')
+    allocate (vals(size(nodes2)))
+    call pario_exodus_read_nodal_values_by_id(exo, 3, 1, 2 * (nodes2 + 1), vals)
+    call check(all(vals == 300 + 10 * xof(nodes2) + 20 * yof(nodes2) + 30 * zof(nodes2) + 0.75_real64), &
+               'appended temperature by id')
+    call pario_exodus_read_nodal_values_by_id(exo, 1, 1, 2 * (nodes2 + 1), vals)
+    call check(all(vals == 300 + 10 * xof(nodes2) + 20 * yof(nodes2) + 30 * zof(nodes2) + 0.25_real64), &
+               'step 1 (written as real32) by id')
+    deallocate (vals)
+    allocate (vals(size(nodes2)), df(size(nodes2)), zz(size(nodes2)), got(size(nodes2)))
+    call pario_exodus_read_coords_by_id(exo, 2 * (nodes2 + 1), vals, df, zz)
+    call check(all(vals == xof(nodes2)) .and. all(df == yof(nodes2)) .and. all(zz == zof(nodes2)), &
+               'coordinates by id')
+    do b = 0, 1
+      part = pack(mine, (mine >= lower) .eqv. (b == 1))
+      deallocate (vals)
+      allocate (vals(size(part)), cn(8, size(part)))
+      call pario_exodus_read_element_values_by_id(exo, 3, 1, merge(20_int64, 10_int64, b == 1), 2 * (part + 1), vals)
+      call check(all(vals == 1000 + real(part, real64) + 0.75_real64), 'appended stress by id')
+      call pario_exodus_read_block_by_id(exo, merge(20_int64, 10_int64, b == 1), 2 * (part + 1), cn)
+      call check(all(cn == 2 * (conn(:, part + 1) + 1)), 'connectivity by id, as global node ids')
+      deallocate (cn)
+    end do
+    call pario_exodus_get_set(exo, PARIO_EXODUS_NODE_SET, 1, sid, sname, scount, sdf)
+    call check(sid == 100 .and. sname == 'x0' .and. scount == (ny + 1) * (nz + 1) .and. sdf == 0, 'node set 100')
+    deallocate (got)
+    allocate (got(scount))
+    call pario_exodus_read_node_set(exo, 100_int64, 1_int64, got)
+    call check(all(got == 2 * (pack([(int(i, int64), i = 0, nn - 1)], mod([(i, i = 0, nn - 1)], nx + 1) == 0) + 1)), &
+               'node set entries as global node ids')
+    call pario_exodus_get_set(exo, PARIO_EXODUS_SIDE_SET, 1, sid, count=scount)
+    deallocate (got)
+    allocate (got(scount), sides(scount))
+    call pario_exodus_read_side_set(exo, 200_int64, 1_int64, got, sides)
+    call check(sid == 200 .and. all(got == 2 * [(int(i, int64), i = 1, nx * ny)]) .and. all(sides == 5), &
+               'side set entries')
+    call pario_exodus_close(exo)
+  end subroutine
+
+  ! The nodes (0-based) that cells [c0, c1) use, in increasing order.
+  function nodes_of(c0, c1) result(n)
+    integer, intent(in) :: c0, c1
+    integer(int64), allocatable :: n(:)
+    integer :: k
+    used = .false.
+    do k = c0, c1 - 1
+      used(conn(:, k + 1)) = .true.
+    end do
+    n = pack([(int(k, int64), k = 0, nn - 1)], used)
+  end function
 
   ! 0-based node index of (i, j, k).
   integer(int64) function node(i, j, k)

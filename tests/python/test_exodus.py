@@ -174,3 +174,101 @@ def test_wrong_array_on_one_rank_raises_on_every_rank():
             assert "1 ids but 1, 2 coordinates" in str(e.value)
     with pytest.raises(pario.NotFound):
         pario.ExodusFile.open(pario.scratch_path("py_missing.exo", per_rank=False), g)
+
+
+def test_series_restart_on_another_partition_and_reads_by_id():
+    """steps_per_file=1 with T = 2 steps: path and path-s0002, each with
+    the mesh; after a 'restart' the second file gets one more step from
+    ranks holding the elements in reverse order (one rank: all of them);
+    every rank then reads its own elements and nodes back by global id,
+    and the sets by ranges, with netCDF4 checking the appended file."""
+    import os
+    g = pario.Group()
+    if g.size > 2:  # exodus_restart (C) covers 3 and 4 ranks
+        pytest.skip("run at 1 and 2 ranks")
+    path = pario.scratch_path("py_series.exo", per_rank=False)
+    g.barrier()
+    lo, hi = split(E, g.rank, g.size)
+    mine = np.arange(lo, hi)
+    nodes = np.unique(CONN[mine])
+    x, y, z = coords(nodes)
+    with pario.ExodusFile.create(path, g, title="series", num_nodes=NN, num_elem=E, num_blocks=2, num_node_sets=1,
+                                 num_side_sets=1, steps_per_file=1, step_sync=False) as ex:
+        ex.define_block(10, "HEX8", LOWER)
+        ex.define_block(20, "HEX8", E - LOWER)
+        ex.define_node_set(100, (NY + 1) * (NZ + 1), has_df=True)
+        ex.define_side_set(200, NX * NY, df_per_side=4)
+        ex.define_variables("nodal", ["temperature"])
+        ex.define_variables("element", ["stress"])
+        ex.put_nodes(2 * (nodes + 1), x, y, z)
+        for block_id, b0, b1 in ((10, 0, LOWER), (20, LOWER, E)):
+            part = mine[(mine >= b0) & (mine < b1)]
+            ex.put_block(block_id, 2 * (part + 1), 2 * (CONN[part] + 1))
+        x0 = nodes[nodes % (NX + 1) == 0]
+        ex.put_node_set(100, 2 * (x0 + 1), df=x0 / 10)
+        bottom = mine[mine < NX * NY]
+        ex.put_side_set(200, 2 * (bottom + 1), np.full(bottom.size, 5), df=np.repeat(bottom, 4) + 0.5)
+        for s in (1, 2):
+            ex.put_time(s, 0.25 * s)
+            ex.put_nodal_values(s, "temperature", temperature(x, y, z, 0.25 * s))
+            for block_id, b0, b1 in ((10, 0, LOWER), (20, LOWER, E)):
+                part = mine[(mine >= b0) & (mine < b1)]
+                ex.put_element_values(s, "stress", block_id, stress(part, 0.25 * s) if part.size else [])
+    second = path + "-s0002"
+    assert os.path.exists(second) and not os.path.exists(path + "-s0003")
+
+    # The restart: elements dealt in reverse, values of t = 0.75 as the file's step 2.
+    lo2, hi2 = split(E, g.size - 1 - g.rank, g.size)
+    mine2 = np.arange(lo2, hi2)
+    nodes2 = np.unique(CONN[mine2])
+    x2, y2, z2 = coords(nodes2)
+    with pario.ExodusFile.append(second, g, step_sync=False) as ex:
+        assert ex.num_steps == 1
+        ex.attach_nodes(2 * (nodes2 + 1))
+        for block_id, b0, b1 in ((10, 0, LOWER), (20, LOWER, E)):
+            ex.attach_block(block_id, 2 * (mine2[(mine2 >= b0) & (mine2 < b1)] + 1))
+        ex.put_time(2, 0.75)
+        ex.put_nodal_values(2, "temperature", temperature(x2, y2, z2, 0.75))
+        for block_id, b0, b1 in ((10, 0, LOWER), (20, LOWER, E)):
+            part = mine2[(mine2 >= b0) & (mine2 < b1)]
+            ex.put_element_values(2, "stress", block_id, stress(part, 0.75) if part.size else [])
+    g.barrier()
+    if g.rank == 0:
+        netCDF4 = pytest.importorskip("netCDF4")
+        with netCDF4.Dataset(second) as ds:
+            ds.set_auto_maskandscale(False)
+            v = ds.variables
+            assert np.array_equal(v["time_whole"][:], [0.5, 0.75])
+            xa, ya, za = coords(np.arange(NN))
+            assert np.array_equal(v["vals_nod_var1"][1], temperature(xa, ya, za, 0.75))
+            assert np.array_equal(v["connect2"][:], CONN[LOWER:] + 1)
+
+    for name, times in ((path, [0.25]), (second, [0.5, 0.75])):
+        with pario.ExodusFile.open(name, g) as ex:
+            assert np.array_equal(ex.times, times)
+            assert np.array_equal(ex.read_coords(ids=2 * (nodes + 1)), np.array([x, y, z]))
+            t = times[-1]
+            assert np.array_equal(ex.read_nodal_values(len(times), "temperature", ids=2 * (nodes + 1)),
+                                  temperature(x, y, z, t))
+            for block_id, b0, b1 in ((10, 0, LOWER), (20, LOWER, E)):
+                part = mine[(mine >= b0) & (mine < b1)]
+                ids, conn = ex.read_block(block_id, ids=2 * (part + 1))
+                assert np.array_equal(conn, 2 * (CONN[part] + 1))
+                got = ex.read_element_values(len(times), "stress", block_id, ids=ids)
+                assert np.allclose(got, stress(part, t), rtol=1e-12, atol=0)
+            assert [(s.id, s.count, s.df_count) for s in ex.sets("node")] == [(100, (NY + 1) * (NZ + 1),
+                                                                               (NY + 1) * (NZ + 1))]
+            assert [(s.id, s.count, s.df_count) for s in ex.sets("side")] == [(200, NX * NY, 4 * NX * NY)]
+            s0, s1 = split(NX * NY, g.rank, g.size)
+            elems, sides = ex.read_side_set(200, s0, s1 - s0)
+            assert np.array_equal(elems, 2 * (np.arange(s0, s1) + 1)) and np.all(sides == 5)
+            assert np.array_equal(ex.read_set_df("side", 200, 4 * s0, 4 * (s1 - s0)),
+                                  np.repeat(np.arange(s0, s1), 4) + 0.5)
+            x0 = np.arange(NN)[np.arange(NN) % (NX + 1) == 0]
+            assert np.array_equal(ex.read_node_set(100), 2 * (x0 + 1))
+            assert np.array_equal(ex.read_set_df("node", 100), x0 / 10)
+            stray = [10 ** 6] if g.rank == g.size - 1 else [2]
+            expected = pario.InvalidArgument if g.rank == g.size - 1 else pario.RemoteError
+            with pytest.raises(expected):
+                ex.read_nodal_values(1, "temperature", ids=stray)
+    g.barrier()

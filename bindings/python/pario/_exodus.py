@@ -5,7 +5,10 @@ that every rank of the group writes at once, each rank passing only its
 own nodes, elements, set entries and values (global ids; pario orders
 them, so the file does not depend on the number of ranks).
 ExodusFile.open(path, group) reads any Exodus II classic file back in
-slices, on any number of ranks. Every method is collective unless its
+slices or by each rank's global ids (ids=...), on any number of ranks.
+ExodusFile.append(path, group) reopens a file after a restart to add steps;
+create(..., steps_per_file=n) starts a new file (path-s0002, ...) every n
+steps. Every method is collective unless its
 docstring says local.
 
 A rank whose arrays this package refuses (a wrong length or shape, a dtype
@@ -29,6 +32,8 @@ _FORMATS = {"auto": _pario.EXODUS_FORMAT_AUTO, "cdf2": _pario.EXODUS_FORMAT_CDF2
 ExodusInfo = collections.namedtuple("ExodusInfo", "title num_dim num_nodes num_elem num_blocks num_node_sets "
                                                   "num_side_sets num_steps")
 ExodusBlock = collections.namedtuple("ExodusBlock", "id name type count nodes_per_element")
+ExodusSet = collections.namedtuple("ExodusSet", "id name count df_count")
+_SETS = {"node": _pario.EXODUS_NODE_SET, "side": _pario.EXODUS_SIDE_SET}
 
 _NONE = np.empty(0, np.int64)
 
@@ -80,16 +85,20 @@ class ExodusFile:
 
     @classmethod
     def create(cls, path, group=None, *, title="", num_dim=3, num_nodes, num_elem, num_blocks, num_node_sets=0,
-               num_side_sets=0, format="auto", float_size=8, step_sync=True):
+               num_side_sets=0, format="auto", float_size=8, step_sync=True, steps_per_file=0, int64=False):
         """Collective: makes the file at path (replacing one there) and
         starts its definition: the title (up to 80 characters), dimensions,
         the global numbers of nodes and elements, and how many blocks and
         sets will be defined. format "auto", "cdf2" or "cdf5"; float_size 8
         (double) or 4 (float) in the file; step_sync=False skips the
-        fdatasync that makes each finished step crash-safe."""
+        fdatasync that makes each finished step crash-safe; steps_per_file
+        n > 0 puts each n steps in a new file of a series (path, then
+        path-s0002, path-s0003, ...), each with the mesh; int64=True stores
+        ids, maps and connectivity as 64-bit integers (CDF-5)."""
         self = cls._new(group, path, True)
         fmt = _FORMATS.get(format, -1)  # -1: refused by C on every rank
-        rc, handle = _pario.exodus_create(self.group._handle, self.path, fmt, int(float_size), not step_sync)
+        rc, handle = _pario.exodus_create(self.group._handle, self.path, fmt, int(float_size), not step_sync,
+                                          int(steps_per_file), bool(int64))
         if rc != _pario.OK and fmt == -1:
             raise _invalid(f"format {format!r}: expected 'auto', 'cdf2' or 'cdf5'")
         self._handle = _check(rc, handle)
@@ -115,6 +124,37 @@ class ExodusFile:
             self._variables[kind] = [_check(*_pario.exodus_get_variable(self._handle, code, v))[0]
                                      for v in range(1, n + 1)]
         return self
+
+    @classmethod
+    def append(cls, path, group=None, *, step_sync=True):
+        """Collective: an existing Exodus II file reopened to add steps
+        after a restart, on any number of ranks. Name this rank's part with
+        attach_nodes and attach_block, then put_time(len(times) + 1, ...)
+        and the values as for a new file."""
+        with cls.open(path, group) as r:  # the names and blocks, for the checks here
+            variables, blocks, times = r.variables, r.blocks, r.times
+        self = cls._new(group, path, True)
+        self._handle = _check(*_pario.exodus_open_append(self.group._handle, self.path, not step_sync))
+        self._variables = variables
+        self._blocks = {b.id: [b.nodes_per_element, 0, 0] for b in blocks}
+        self.num_dim = None
+        self.num_steps = len(times)
+        return self
+
+    def attach_nodes(self, ids):
+        """After append: this rank's nodes by global id, the order of its
+        later nodal values (all ranks together name every node)."""
+        ids = _ids(ids)
+        _check(_pario.exodus_attach_nodes(self._handle, ids.size, ids))
+        self._local_nodes = ids.size
+
+    def attach_block(self, block_id, ids):
+        """After append: this rank's elements of a block by global id, the
+        order of its later element values."""
+        ids = _ids(ids)
+        _check(_pario.exodus_attach_block(self._handle, int(block_id), ids.size, ids))
+        if int(block_id) in self._blocks:
+            self._blocks[int(block_id)][2] = ids.size
 
     # ---- definitions (the same on every rank) ----
 
@@ -328,19 +368,66 @@ class ExodusFile:
         return np.array([_check(*_pario.exodus_get_time(self._handle, s))
                          for s in range(1, self.info.num_steps + 1)], np.float64)
 
+    def sets(self, kind):
+        """Local: the node sets (kind "node") or side sets ("side") in file
+        order, as ExodusSet(id, name, count, df_count)."""
+        code = _SETS.get(kind)
+        if code is None:
+            raise _invalid(f"kind {kind!r}: expected 'node' or 'side'")
+        n = self.info.num_node_sets if kind == "node" else self.info.num_side_sets
+        return [ExodusSet(*_check(*_pario.exodus_get_set(self._handle, code, i))) for i in range(n)]
+
+    def _set(self, kind, set_id):
+        for x in self.sets(kind):
+            if x.id == set_id:
+                return x
+        return ExodusSet(int(set_id), "", 0, 0)  # C names the missing set on every rank
+
+    def read_node_set(self, set_id, start=0, count=None):
+        """Entries [start, start + count) of a node set as global node ids."""
+        start, count = self._range(start, count, self._set("node", set_id).count)
+        ids = np.empty(count, np.int64)
+        _check(_pario.exodus_read_node_set(self._handle, int(set_id), start, count, ids))
+        return ids
+
+    def read_side_set(self, set_id, start=0, count=None):
+        """Entries [start, start + count) of a side set: (global element
+        ids, sides)."""
+        start, count = self._range(start, count, self._set("side", set_id).count)
+        elems, sides = np.empty(count, np.int64), np.empty(count, np.int64)
+        _check(_pario.exodus_read_side_set(self._handle, int(set_id), start, count, elems, sides))
+        return elems, sides
+
+    def read_set_df(self, kind, set_id, start=0, count=None, dtype=np.float64):
+        """Distribution factors [start, start + count) of a set (kind
+        "node" or "side"; side sets: in the order of their sides)."""
+        start, count = self._range(start, count, self._set(kind, set_id).df_count)
+        out = np.empty(count, dtype)
+        _check(_pario.exodus_read_set_df(self._handle, _SETS.get(kind, -1), int(set_id), start, count,
+                                         _TYPES.get(out.dtype, 0), out))
+        return out
+
     def _range(self, start, count, total):
         start = int(start)
         return start, (max(0, total - start) if count is None else int(count))
 
-    def read_coords(self, start=0, count=None, dtype=np.float64):
+    def read_coords(self, start=0, count=None, dtype=np.float64, *, ids=None):
         """Coordinates of nodes [start, start + count) (0-based file
-        positions; count None: to the end) as a (num_dim, count) array:
+        positions; count None: to the end), or of the nodes with global ids
+        `ids` (this rank's partition), as a (num_dim, n) array:
         x, y, z = f.read_coords(...)."""
-        start, count = self._range(start, count, self.info.num_nodes)
+        if ids is not None:
+            ids = _ids(ids)
+            count = ids.size
+        else:
+            start, count = self._range(start, count, self.info.num_nodes)
         out = np.empty((self.num_dim, count), dtype)
-        rows = [out[d] for d in range(self.num_dim)]
-        _check(_pario.exodus_read_coords(self._handle, start, count, _TYPES.get(out.dtype, 0),
-                                         *(rows + [None] * (3 - len(rows)))))
+        rows = [out[d] for d in range(self.num_dim)] + [None] * (3 - self.num_dim)
+        code = _TYPES.get(out.dtype, 0)
+        if ids is not None:
+            _check(_pario.exodus_read_coords_by_id(self._handle, ids.size, ids, code, *rows))
+        else:
+            _check(_pario.exodus_read_coords(self._handle, start, count, code, *rows))
         return out
 
     def read_node_ids(self, start=0, count=None):
@@ -356,31 +443,49 @@ class ExodusFile:
                 return b
         return ExodusBlock(int(block_id), "", "", 0, 0)  # C names the missing block on every rank
 
-    def read_block(self, block_id, start=0, count=None):
+    def read_block(self, block_id, start=0, count=None, *, ids=None):
         """Elements [start, start + count) of a block: (global ids,
         connectivity as an (count, nodes_per_element) array of 1-based node
-        positions)."""
+        positions). With ids (this rank's elements of the block by global
+        id): (ids, connectivity as global node ids)."""
         b = self._block(block_id)
+        if ids is not None:
+            ids = _ids(ids)
+            conn = np.empty((ids.size, b.nodes_per_element), np.int64)
+            _check(_pario.exodus_read_block_by_id(self._handle, int(block_id), ids.size, ids, conn.ravel()))
+            return ids, conn
         start, count = self._range(start, count, b.count)
         ids = np.empty(count, np.int64)
         conn = np.empty((count, b.nodes_per_element), np.int64)
         _check(_pario.exodus_read_block(self._handle, int(block_id), start, count, ids, conn.ravel()))
         return ids, conn
 
-    def read_nodal_values(self, step, var, start=0, count=None, dtype=np.float64):
+    def read_nodal_values(self, step, var, start=0, count=None, dtype=np.float64, *, ids=None):
         """Nodal variable var (name or 1-based number) of a step, nodes
-        [start, start + count)."""
+        [start, start + count) or the nodes with global ids `ids`."""
         var = self._var("nodal", var)
+        if ids is not None:
+            ids = _ids(ids)
+            out = np.empty(ids.size, dtype)
+            _check(_pario.exodus_read_nodal_values_by_id(self._handle, int(step), var, ids.size, ids,
+                                                         _TYPES.get(out.dtype, 0), out))
+            return out
         start, count = self._range(start, count, self.info.num_nodes)
         out = np.empty(count, dtype)
         _check(_pario.exodus_read_nodal_values(self._handle, int(step), var, start, count,
                                                _TYPES.get(out.dtype, 0), out))
         return out
 
-    def read_element_values(self, step, var, block_id, start=0, count=None, dtype=np.float64):
+    def read_element_values(self, step, var, block_id, start=0, count=None, dtype=np.float64, *, ids=None):
         """Element variable var of a step, elements [start, start + count)
-        of a block."""
+        of a block, or its elements with global ids `ids`."""
         var = self._var("element", var)
+        if ids is not None:
+            ids = _ids(ids)
+            out = np.empty(ids.size, dtype)
+            _check(_pario.exodus_read_element_values_by_id(self._handle, int(step), var, int(block_id), ids.size,
+                                                           ids, _TYPES.get(out.dtype, 0), out))
+            return out
         start, count = self._range(start, count, self._block(block_id).count)
         out = np.empty(count, dtype)
         _check(_pario.exodus_read_element_values(self._handle, int(step), var, int(block_id), start, count,

@@ -127,6 +127,8 @@ void bind_constants(nb::module_& m) {
   PARIO_CONSTANT(EXODUS_GLOBAL);
   PARIO_CONSTANT(EXODUS_NODAL);
   PARIO_CONSTANT(EXODUS_ELEMENT);
+  PARIO_CONSTANT(EXODUS_NODE_SET);
+  PARIO_CONSTANT(EXODUS_SIDE_SET);
 }
 
 #undef PARIO_CONSTANT
@@ -572,18 +574,20 @@ std::string text_of(const std::vector<char>& buf) { return std::string(buf.data(
 
 void bind_exodus(nb::module_& m) {
   using Ints = nb::ndarray<const int, nb::ndim<1>, nb::device::cpu, nb::c_contig>;
-  auto opts = [](int format, int float_size, bool no_step_sync) {
+  auto opts = [](int format, int float_size, bool no_step_sync, int steps_per_file, bool int64) {
     pario_exodus_options o;
     pario_exodus_options_init(&o);
     o.format = format;
     o.float_size = float_size;
     o.no_step_sync = no_step_sync ? 1 : 0;
+    o.steps_per_file = steps_per_file;
+    o.int64 = int64 ? 1 : 0;
     return o;
   };
   m.def("exodus_create", [opts](uintptr_t group, const std::string& path, int format, int float_size,
-                                bool no_step_sync) {
+                                bool no_step_sync, int steps_per_file, bool int64) {
     pario_exodus_t x = PARIO_EXODUS_NULL;
-    const pario_exodus_options o = opts(format, float_size, no_step_sync);
+    const pario_exodus_options o = opts(format, float_size, no_step_sync, steps_per_file, int64);
     int rc = unlocked([&] { return pario_exodus_create(as<pario_group_t>(group), path.c_str(), &o, &x); });
     return std::make_pair(rc, id(x));
   });
@@ -591,6 +595,18 @@ void bind_exodus(nb::module_& m) {
     pario_exodus_t x = PARIO_EXODUS_NULL;
     int rc = unlocked([&] { return pario_exodus_open(as<pario_group_t>(group), path.c_str(), nullptr, &x); });
     return std::make_pair(rc, id(x));
+  });
+  m.def("exodus_open_append", [opts](uintptr_t group, const std::string& path, bool no_step_sync) {
+    pario_exodus_t x = PARIO_EXODUS_NULL;
+    const pario_exodus_options o = opts(0, 0, no_step_sync, 0, false);
+    int rc = unlocked([&] { return pario_exodus_open_append(as<pario_group_t>(group), path.c_str(), &o, &x); });
+    return std::make_pair(rc, id(x));
+  });
+  m.def("exodus_attach_nodes", [](uintptr_t h, int64_t n, Int64s ids) {
+    return unlocked([&] { return pario_exodus_attach_nodes(as<pario_exodus_t>(h), n, ids.data()); });
+  });
+  m.def("exodus_attach_block", [](uintptr_t h, int64_t block_id, int64_t n, Int64s ids) {
+    return unlocked([&] { return pario_exodus_attach_block(as<pario_exodus_t>(h), block_id, n, ids.data()); });
   });
   m.def("exodus_close", [](uintptr_t h) {
     auto x = as<pario_exodus_t>(h);
@@ -735,6 +751,59 @@ void bind_exodus(nb::module_& m) {
     int n = 0;
     int rc = pario_exodus_get_variable(as<pario_exodus_t>(h), kind, var, name.data(), name.size(), &n);
     return std::make_tuple(rc, text_of(name), n);
+  });
+  // (status, id, name, count, df_count)
+  m.def("exodus_get_set", [](uintptr_t h, int kind, int index) {
+    std::vector<char> name(64, '\0');
+    int64_t set_id = 0, count = 0, df_count = 0;
+    int rc = pario_exodus_get_set(as<pario_exodus_t>(h), kind, index, &set_id, name.data(), name.size(), &count,
+                                  &df_count);
+    return std::make_tuple(rc, set_id, text_of(name), count, df_count);
+  });
+  m.def("exodus_read_node_set", [](uintptr_t h, int64_t set_id, int64_t start, int64_t count, Int64sOut ids) {
+    return unlocked([&] {
+      return pario_exodus_read_node_set(as<pario_exodus_t>(h), set_id, start, count, ids.data());
+    });
+  });
+  m.def("exodus_read_side_set", [](uintptr_t h, int64_t set_id, int64_t start, int64_t count, Int64sOut elems,
+                                   Int64sOut sides) {
+    return unlocked([&] {
+      return pario_exodus_read_side_set(as<pario_exodus_t>(h), set_id, start, count, elems.data(), sides.data());
+    });
+  });
+  m.def("exodus_read_set_df", [](uintptr_t h, int kind, int64_t set_id, int64_t start, int64_t count, int mem_type,
+                                 Buffer df) {
+    return unlocked([&] {
+      return pario_exodus_read_set_df(as<pario_exodus_t>(h), kind, set_id, start, count, mem_type, df.data());
+    });
+  });
+  // Reads by a caller's partition: n ids of this rank (-1: refused here).
+  m.def("exodus_read_coords_by_id", [](uintptr_t h, int64_t n, Int64s ids, int mem_type, std::optional<Buffer> x,
+                                       std::optional<Buffer> y, std::optional<Buffer> z) {
+    return unlocked([&] {
+      return pario_exodus_read_coords_by_id(as<pario_exodus_t>(h), n, ids.data(), mem_type, data_or_null(x),
+                                            data_or_null(y), data_or_null(z));
+    });
+  }, nb::arg("h"), nb::arg("n"), nb::arg("ids"), nb::arg("mem_type"), nb::arg("x").none(), nb::arg("y").none(),
+     nb::arg("z").none());
+  m.def("exodus_read_block_by_id", [](uintptr_t h, int64_t block_id, int64_t n, Int64s ids, Int64sOut conn) {
+    return unlocked([&] {
+      return pario_exodus_read_block_by_id(as<pario_exodus_t>(h), block_id, n, ids.data(), conn.data());
+    });
+  });
+  m.def("exodus_read_nodal_values_by_id", [](uintptr_t h, int step, int var, int64_t n, Int64s ids, int mem_type,
+                                             Buffer values) {
+    return unlocked([&] {
+      return pario_exodus_read_nodal_values_by_id(as<pario_exodus_t>(h), step, var, n, ids.data(), mem_type,
+                                                  values.data());
+    });
+  });
+  m.def("exodus_read_element_values_by_id", [](uintptr_t h, int step, int var, int64_t block_id, int64_t n,
+                                               Int64s ids, int mem_type, Buffer values) {
+    return unlocked([&] {
+      return pario_exodus_read_element_values_by_id(as<pario_exodus_t>(h), step, var, block_id, n, ids.data(),
+                                                    mem_type, values.data());
+    });
   });
   m.def("exodus_get_time", [](uintptr_t h, int step) {
     double t = 0;
