@@ -103,4 +103,13 @@ Result<collective::CollectiveOptions> collective_options(const pario_decomp_hint
   return o;
 }
 
+Result<WavefunctionTransferChoice> wavefunction_transfer(int hint) {
+  if (hint < 0 || hint > static_cast<int>(WavefunctionTransferChoice::kAggregators)) {
+    return invalid("transfer " + std::to_string(hint) + " is not a PARIO_WF_TRANSFER_*");
+  }
+  if (hint != 0) return static_cast<WavefunctionTransferChoice>(hint);
+  PARIO_ASSIGN_OR_RETURN(const Resources* r, resources());
+  return r->config->wavefunction_transfer;
+}
+
 }  // namespace pario::capi
