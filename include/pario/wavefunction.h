@@ -124,7 +124,9 @@ PARIO_API int pario_wavefunction_info(pario_wavefunction_t wf, pario_wavefunctio
  * tile the vector: every element written by exactly one rank
  * (PARIO_ERR_INVALID_ARGUMENT naming the rank whose slice overlaps or
  * leaves a gap, or the total short of the dimension). Once every slice is
- * in, the vector is marked written. Writing a vector again replaces it. */
+ * in, the vector is marked written (in the file, pario_written, at close:
+ * vectors of a writer that never closed the file are not read back).
+ * Writing a vector again replaces it. */
 PARIO_COLLECTIVE PARIO_API int pario_wavefunction_write(pario_wavefunction_t wf, int vector, int64_t start,
                                                         int64_t count, const double *buf);
 /* Reads this rank's slice [start, start + count) of vector `vector` into

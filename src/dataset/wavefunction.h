@@ -24,9 +24,11 @@
 //                         vector order): float64 [dimension], contiguous,
 //                         allocated when the file is made; attributes
 //                         energy, J, T (float64 scalars, NaN until written),
-//                         pario_written (int64: 0 until every rank's slice
-//                         of the vector is in; a read of an unwritten
-//                         vector is refused)
+//                         pario_written (int64: 0 until the vector has
+//                         been written whole and the file closed; a read
+//                         of an unwritten vector is refused, so a writer
+//                         killed before close leaves vectors that are
+//                         not trusted)
 //
 // Plan apart from execution: the rules (basis, counts, names, slices, the
 // tiling of a vector by the ranks' slices, the transfer choice) are pure
@@ -155,7 +157,8 @@ class Wavefunction {
   // The aggregators' decomposition of this rank's slice (kept while every
   // rank keeps its slice: MFDn writes 15 vectors with one distribution).
   Result<collective::Decomposition*> decomposition(const std::vector<std::pair<int64_t, int64_t>>& slices);
-  Status move(bool write, int k, int64_t start, int64_t count, void* buf);
+  Result<std::vector<std::pair<int64_t, int64_t>>> gather_slices(const Status& local, int64_t start, int64_t count);
+  Status move(bool write, int k, int64_t start, int64_t count, void* buf, const Status& checked);
 
   std::shared_ptr<const comm::Group> group_;
   File file_;
@@ -164,6 +167,7 @@ class Wavefunction {
   std::vector<Dataset> vectors_;
   std::vector<Observables> observables_;
   std::vector<bool> written_;
+  std::vector<bool> unmarked_;  // written since the open; pario_written set at close
   std::vector<std::pair<int64_t, int64_t>> decomp_slices_;
   std::unique_ptr<collective::Decomposition> decomp_;
 };
