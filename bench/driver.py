@@ -1457,6 +1457,14 @@ def bench_exodus(args):
             "rows": rows}
 
 
+# ------------------------------------------------------------- dataset ------
+
+def bench_dataset(args):
+    """Issue 26: MFDn's wave-function file (bench/dataset_bench.py)."""
+    import dataset_bench
+    return dataset_bench.run(args, sys.modules[__name__])
+
+
 BENCHMARKS = {"eaf": (bench_eaf, "private files vs raw pread/pwrite, GA EAF, Fortran direct access, fio"),
               "ga": (bench_ga, "global arrays vs raw MPI RMA and GA's NGA_* (get/put/acc, counter, MP2 mix)"),
               "sf": (bench_sf, "shared files vs fio, raw pread/pwrite and GA's SF (ChemIO Fig. 8)"),
@@ -1466,7 +1474,9 @@ BENCHMARKS = {"eaf": (bench_eaf, "private files vs raw pread/pwrite, GA EAF, For
               "collective": (bench_collective, "collective I/O vs ROMIO, OMPIO, parallel HDF5, two-phase, "
                                                "gather and file per rank (issue 25, PDS Table 1)"),
               "exodus": (bench_exodus, "one Exodus II file from all ranks vs rank 0 with libexodusii, a file "
-                                       "per rank + join, raw pwrite (issue 27)")}
+                                       "per rank + join, raw pwrite (issue 27)"),
+              "dataset": (bench_dataset, "MFDn's wave-function file vs root gather + pwrite, parallel HDF5 "
+                                         "(independent, collective) and MPI-IO at offsets (issue 26)")}
 
 
 # ------------------------------------------------------------- report ------

@@ -56,6 +56,10 @@ module pario
                                 PARIO_INFO_STRING = 256
   integer, parameter, public :: PARIO_DATASET_ONE_FILE = 0, PARIO_DATASET_FILE_PER_STEP = 1, &
                                 PARIO_DATASET_STEPS_PER_FILE = 2
+  ! MFDn wave-function files (pario/wavefunction.h): transfer hints, the most vectors.
+  integer, parameter, public :: PARIO_WF_TRANSFER_DEFAULT = 0, PARIO_WF_TRANSFER_INDEPENDENT = 1, &
+                                PARIO_WF_TRANSFER_COLLECTIVE = 2, PARIO_WF_TRANSFER_AGGREGATORS = 3
+  integer, parameter, public :: PARIO_WF_MAX_VECTORS = 99999
   ! Where a transfer converts (PARIO_COLLECTIVE_CONVERT decides for the module's calls).
   integer, parameter, public :: PARIO_CONVERT_DEFAULT = 0, PARIO_CONVERT_AUTO = 1, PARIO_CONVERT_SENDER = 2, &
                                 PARIO_CONVERT_AGGREGATOR = 3

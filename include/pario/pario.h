@@ -17,5 +17,6 @@
 #include "pario/runtime.h"
 #include "pario/shared_file.h"
 #include "pario/status.h"
+#include "pario/wavefunction.h"
 
 #endif /* PARIO_PARIO_H */

@@ -270,6 +270,12 @@ Result<Config> parse_config_from_env() {
     else if (!strcmp(v, "aggregator")) c.collective_convert = CollectiveConvertChoice::kAggregator;
     else return bad_value("PARIO_COLLECTIVE_CONVERT", v, "auto, sender or aggregator");
   }
+  if (const char* v = env("PARIO_WAVEFUNCTION_TRANSFER")) {
+    if (!strcmp(v, "independent")) c.wavefunction_transfer = WavefunctionTransferChoice::kIndependent;
+    else if (!strcmp(v, "collective")) c.wavefunction_transfer = WavefunctionTransferChoice::kCollective;
+    else if (!strcmp(v, "aggregators")) c.wavefunction_transfer = WavefunctionTransferChoice::kAggregators;
+    else return bad_value("PARIO_WAVEFUNCTION_TRANSFER", v, "independent, collective or aggregators");
+  }
   return c;
 }
 

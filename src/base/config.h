@@ -27,6 +27,8 @@ enum class FileBackendChoice { kPosix, kStriped, kMpiio };
 // Where collective I/O converts between memory and file types (see
 // collective/transfer.h).
 enum class CollectiveConvertChoice { kAuto, kSender, kAggregator };
+// How MFDn wave-function vectors reach their file (see dataset/wavefunction.h).
+enum class WavefunctionTransferChoice { kIndependent = 1, kCollective = 2, kAggregators = 3 };
 
 struct Config {
   std::vector<std::string> scratch_dirs;  // PARIO_SCRATCH (':'-separated)
@@ -58,6 +60,8 @@ struct Config {
   std::vector<int> aggregator_ranks;      // PARIO_AGGREGATOR_RANKS (comma list)
   uint64_t aggregator_buffer = uint64_t{16} << 20;  // PARIO_AGGREGATOR_BUFFER (bytes, K/M/G)
   CollectiveConvertChoice collective_convert = CollectiveConvertChoice::kAuto;  // PARIO_COLLECTIVE_CONVERT
+  // The wave-function file's transfer when a call passes no hint.
+  WavefunctionTransferChoice wavefunction_transfer = WavefunctionTransferChoice::kIndependent;  // PARIO_WAVEFUNCTION_TRANSFER
 };
 
 // Whether a file's path matches one of the PARIO_FIM patterns: a pattern

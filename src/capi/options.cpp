@@ -120,4 +120,13 @@ Result<exodus::StepSync> exodus_step_sync() {
   return choice;
 }
 
+Result<WavefunctionTransferChoice> wavefunction_transfer(int hint) {
+  if (hint < 0 || hint > static_cast<int>(WavefunctionTransferChoice::kAggregators)) {
+    return invalid("transfer " + std::to_string(hint) + " is not a PARIO_WF_TRANSFER_*");
+  }
+  if (hint != 0) return static_cast<WavefunctionTransferChoice>(hint);
+  PARIO_ASSIGN_OR_RETURN(const Resources* r, resources());
+  return r->config->wavefunction_transfer;
+}
+
 }  // namespace pario::capi

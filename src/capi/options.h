@@ -39,4 +39,9 @@ Result<diskarray::DiskArrayOptions> disk_array_options(const std::string& path, 
 // (hints may be null); kInvalidArgument naming a bad hint.
 Result<collective::CollectiveOptions> collective_options(const pario_decomp_hints* hints);
 
+// A wave-function file's transfer (a PARIO_WF_TRANSFER_* value) from a
+// call's hint, or PARIO_WAVEFUNCTION_TRANSFER for PARIO_WF_TRANSFER_DEFAULT;
+// kInvalidArgument naming a bad hint.
+Result<WavefunctionTransferChoice> wavefunction_transfer(int hint);
+
 }  // namespace pario::capi

@@ -933,6 +933,102 @@ static void check_shared_dataset(void) {
   CHECK(pario_dataset_variable_count(shared_ds, &v) == PARIO_OK && v == 2);
   CHECK(pario_dataset_close(&shared_ds) == PARIO_OK);
 }
+
+/* Wave-function files: one kept open (2 vectors over 8 x size states,
+ * vector 0 written), one closed beside it for the opens. */
+static pario_wavefunction_t shared_wf;
+static const pario_wavefunction_basis_t wf_basis0 = {8, 2, 2, 2, 1, 0, 15.0};
+
+static pario_wavefunction_basis_t wf_basis(void) {
+  pario_wavefunction_basis_t b = wf_basis0;
+  b.dimension = 8 * size;
+  return b;
+}
+
+static double wf_vals[8];
+
+/* Creates (nvectors, the transfer) or opens (nvectors 0: wf2.h5 with
+ * mode) a file and closes it again if that worked. */
+static int wf_made(const char *name, int nvectors, int mode, int transfer) {
+  char path[600];
+  path_of(path, sizeof path, name);
+  const pario_wavefunction_basis_t b = wf_basis();
+  pario_wavefunction_t w = PARIO_WAVEFUNCTION_NULL;
+  const int rc = nvectors ? pario_wavefunction_create(world, path, mode, &b, nvectors, transfer, &w)
+                          : pario_wavefunction_open(world, path, mode, transfer, &w);
+  if (rc == PARIO_OK) pario_wavefunction_close(&w);
+  return rc;
+}
+
+static const int wf_truncate = PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE;
+
+static int c_wavefunction_create(int bad) { return wf_made("wfc.h5", bad ? -1 : 2, wf_truncate, 0); }
+
+static int c_wavefunction_open(int bad) { return wf_made("wf2.h5", 0, bad ? 99 : PARIO_MODE_READ, 0); }
+
+static int c_wavefunction_close(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "wfc.h5");
+  const pario_wavefunction_basis_t b = wf_basis();
+  pario_wavefunction_t w = PARIO_WAVEFUNCTION_NULL, none = PARIO_WAVEFUNCTION_NULL;
+  CHECK(pario_wavefunction_create(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &b, 1, 0, &w) == PARIO_OK);
+  const int rc = pario_wavefunction_close(bad ? &none : &w);
+  if (w != PARIO_WAVEFUNCTION_NULL) CHECK(pario_wavefunction_close(&w) == PARIO_OK); /* it lived on everywhere */
+  return rc;
+}
+
+static int c_wavefunction_write(int bad) {
+  return pario_wavefunction_write(shared_wf, 1, bad ? -1 : 8 * rank, 8, wf_vals);
+}
+
+static int c_wavefunction_read(int bad) {
+  double back[8];
+  return pario_wavefunction_read(shared_wf, 0, 8 * rank, bad ? -1 : 8, back);
+}
+
+static int c_wavefunction_set_observables(int bad) {
+  return pario_wavefunction_set_observables(shared_wf, bad ? 99 : 0, -1.0, 2.0, 0.0);
+}
+
+static int d_wavefunction_create(void) {
+  char name[32];
+  snprintf(name, sizeof name, "wfd%d.h5", rank);
+  return wf_made(name, 2, wf_truncate, 0);
+}
+
+static int d_wavefunction_open(void) { return wf_made("wf2.h5", 0, PARIO_MODE_READ, 1 + rank % 2); }
+
+static int d_wavefunction_set_observables(void) {
+  return pario_wavefunction_set_observables(shared_wf, 0, -1.0 - rank % 2, 2.0, 0.0);
+}
+
+static void make_shared_wavefunction(void) {
+  char path[600];
+  const pario_wavefunction_basis_t b = wf_basis();
+  for (int i = 0; i < 8; ++i) wf_vals[i] = 100.0 * rank + i;
+  path_of(path, sizeof path, "wf2.h5");
+  CHECK(pario_wavefunction_create(world, path, PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE, &b, 1, 0, &shared_wf) ==
+        PARIO_OK);
+  CHECK(pario_wavefunction_close(&shared_wf) == PARIO_OK);
+  path_of(path, sizeof path, "wf.h5");
+  CHECK(pario_wavefunction_create(world, path, PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE, &b, 2, 0, &shared_wf) ==
+        PARIO_OK);
+  CHECK(pario_wavefunction_write(shared_wf, 0, 8 * rank, 8, wf_vals) == PARIO_OK);
+}
+
+/* The wave-function file survived every case: vector 0 as written, its
+ * observables unset, vector 1 still unwritten (every write failed). */
+static void check_shared_wavefunction(void) {
+  double back[8], e = 0;
+  int written = 1;
+  CHECK(pario_wavefunction_read(shared_wf, 0, 8 * rank, 8, back) == PARIO_OK);
+  int good = 1;
+  for (int i = 0; i < 8; ++i) good &= back[i] == wf_vals[i];
+  CHECK(good);
+  CHECK(pario_wavefunction_observables(shared_wf, 0, &e, NULL, NULL, NULL) == PARIO_OK && e != e);
+  CHECK(pario_wavefunction_observables(shared_wf, 1, NULL, NULL, NULL, &written) == PARIO_OK && written == 0);
+  CHECK(pario_wavefunction_close(&shared_wf) == PARIO_OK);
+}
 #endif
 
 /* ---- rows whose arguments differ between ranks ---- */
@@ -1044,6 +1140,8 @@ static const struct {
     CASE(dataset_write_decomp),      CASE(dataset_read_decomp),     CASE(dataset_write_array),
     CASE(dataset_read_array),        CASE(dataset_info_put),        CASE(dataset_info_get),
     CASE(dataset_info_name),         CASE(dataset_create_with),
+    CASE(wavefunction_create),       CASE(wavefunction_open),       CASE(wavefunction_close),
+    CASE(wavefunction_write),        CASE(wavefunction_read),       CASE(wavefunction_set_observables),
 #endif
 };
 
@@ -1071,6 +1169,9 @@ static const struct {
     {"pario_dataset_create_with", d_dataset_create_with, "(steps_per_file)"},
     {"pario_dataset_segment_append", d_dataset_segment_append, "(time_index)"},
     {"pario_dataset_info_put", d_dataset_info_put, "(count)"},
+    {"pario_wavefunction_create", d_wavefunction_create, "(path)"},
+    {"pario_wavefunction_open", d_wavefunction_open, "(transfer)"},
+    {"pario_wavefunction_set_observables", d_wavefunction_set_observables, "(observables)"},
 #endif
     {"close on some ranks, write on others", d_close_while_others_write, "different collectives"},
 };
@@ -1116,6 +1217,7 @@ int main(void) {
   }
 #if PARIO_TEST_HDF5
   make_shared_dataset();
+  make_shared_wavefunction();
 #endif
 
   int rows = 0;
@@ -1169,6 +1271,7 @@ int main(void) {
   drop_disk_array(&shared_disk_array, "da");
 #if PARIO_TEST_HDF5
   check_shared_dataset();
+  check_shared_wavefunction();
 #endif
   /* The decomposition and its file survived too. */
   {
