@@ -692,6 +692,29 @@ static int d_decomp_create_blocks(void) {
   return rc;
 }
 
+/* The 8th and 9th arguments of the call's digest: each is named alone. */
+static int decomp_with_hints(const pario_decomp_hints *h) {
+  const int64_t dims[2] = {8, 6};
+  int64_t start[2], count[2];
+  my_rows(start, count);
+  pario_decomp_t d = PARIO_DECOMP_NULL;
+  const int rc = pario_decomp_create_blocks(world, PARIO_TYPE_DOUBLE, 2, dims, PARIO_ORDER_C, 1, start, count, h, &d);
+  if (rc == PARIO_OK) pario_decomp_free(&d);
+  return rc;
+}
+static int d_decomp_create_blocks_byte_order(void) {
+  pario_decomp_hints h;
+  pario_decomp_hints_init(&h);
+  h.byte_order = rank % 2 ? PARIO_BYTE_ORDER_BIG : PARIO_BYTE_ORDER_LITTLE;
+  return decomp_with_hints(&h);
+}
+static int d_decomp_create_blocks_convert(void) {
+  pario_decomp_hints h;
+  pario_decomp_hints_init(&h);
+  h.convert = rank % 2 ? PARIO_CONVERT_SENDER : PARIO_CONVERT_AGGREGATOR;
+  return decomp_with_hints(&h);
+}
+
 static int d_decomp_write(void) {
   return pario_decomp_write(shared_decomp, shared_sf, 8 * (rank % 2), PARIO_TYPE_DOUBLE, decomp_vals);
 }
@@ -970,6 +993,8 @@ static const struct {
     {"pario_disk_array_write", d_disk_array_write, "(disk_start)"},
     {"pario_shared_file_create", d_shared_file_create, "(hard_limit)"},
     {"pario_decomp_create_blocks", d_decomp_create_blocks, "(dims)"},
+    {"pario_decomp_create_blocks", d_decomp_create_blocks_byte_order, "(byte_order)"},
+    {"pario_decomp_create_blocks", d_decomp_create_blocks_convert, "(convert)"},
     {"pario_decomp_write", d_decomp_write, "(offset)"},
     {"pario_exodus_define_block", d_exodus_define_block, "(numbers)"},
     {"pario_exodus_put_time", d_exodus_put_time, "(time)"},
