@@ -888,10 +888,12 @@ def bench_collective(args):
                             and label != "fpp" and tag == "" else [])
                     flushed = ["0"] if indexed else ["0", "1"]
                     cases.append((p, label, pattern, size, flushed, keep, "io"))
-            if tag == "" and p in (2, 4) and "pario" in impls:  # where the conversion happens
+            # quick: the conversion and the setup at the most ranks only (rows with no
+            # target; the setup's target is at 10^7 indices, 4 ranks, full runs)
+            if tag == "" and p in (2, 4) and "pario" in impls and (not quick or p == biggest):
                 cases.append((p, "pario", "blocks", ["--dims", ",".join(map(str, convert_dims)), "--convert",
                               "sender,aggregator", "--passes", str(convert_passes)], ["0"], [], "convert"))
-            if tag == "":  # setup time (no I/O): pario's decomposition and what a peer builds
+            if tag == "" and (not quick or p == biggest):  # setup time (no I/O): pario's and a peer's
                 for label in ("pario", "twophase", "alltoallv"):
                     if label != "pario" or "pario" in impls:
                         cases.append((p, label, "decomp", ["--elements", str(decomp_indices)], ["0"], [], "setup"))
@@ -902,6 +904,8 @@ def bench_collective(args):
                     for label in labels:
                         if label == "fpp" or (label == "hdf5" and pattern == "unstructured"):
                             continue  # no shared file to read at another rank count
+                        if quick and label != "pario":
+                            continue  # quick: the target row (pario's own ratio) alone, 4 launches, not 10
                         indexed = pattern == "unstructured" and label in INDEXED_PEERS
                         size = (["--elements", str(indexed_elements if indexed else elements)]
                                 if pattern == "unstructured" else ["--dims", ",".join(map(str, dims))])
@@ -992,6 +996,7 @@ def bench_collective(args):
     planned = [jobs_for(*b, rep) for b, rep in all_jobs]
     total = sum(len(j) for j in planned)
     step = 0
+    stopped = None
     try:
         for jobs in planned:
             for p, labels_, pattern, kind, cmd, env, tag in jobs:
@@ -1002,10 +1007,16 @@ def bench_collective(args):
             for f in workdir.glob("collective_bench.*"):  # the files kept for N-to-M reads
                 f.unlink()
         progress(total, total, "done")
+    except KeyboardInterrupt:  # SIGINT (to the run's process group): keep what was measured, marked partial
+        stopped = f"interrupted after {step} of {total} jobs"
+        sys.stderr.write(f"\nbench/run: {stopped}; writing the samples measured so far\n")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    return collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
-                             decomp_indices, reps, convert, table1_dims)
+    result = collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
+                               decomp_indices, reps, convert, table1_dims)
+    if stopped:
+        result["partial"] = stopped
+    return result
 
 
 def collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
