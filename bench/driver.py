@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -996,22 +997,44 @@ def bench_collective(args):
     planned = [jobs_for(*b, rep) for b, rep in all_jobs]
     total = sum(len(j) for j in planned)
     step = 0
-    stopped = None
+    # SIGINT (kill -INT on this process): the job in flight finishes, no
+    # other starts, and the result holds what was measured, marked
+    # "partial" (a multi-hour run on a loaded machine still leaves its
+    # samples). A terminal's Ctrl-C also reaches mpiexec: that job fails
+    # and is left out.
+    stop = []
+
+    def on_sigint(signum, frame):
+        if not stop:
+            sys.stderr.write("\nbench/run: SIGINT: stopping after the job in flight\n")
+        stop.append(signum)
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
     try:
         for jobs in planned:
             for p, labels_, pattern, kind, cmd, env, tag in jobs:
+                if stop:
+                    break
                 progress(step, total, f"{pattern} {','.join(labels_)} {p}{tag}")
-                for r in run_json_lines(cmd, env):
+                try:
+                    lines = run_json_lines(cmd, env)
+                except SystemExit:
+                    if stop:  # killed by the same interrupt
+                        break
+                    raise
+                for r in lines:
                     record(p, pattern, kind, tag, r)
                 step += 1
             for f in workdir.glob("collective_bench.*"):  # the files kept for N-to-M reads
                 f.unlink()
-        progress(total, total, "done")
-    except KeyboardInterrupt:  # SIGINT (to the run's process group): keep what was measured, marked partial
-        stopped = f"interrupted after {step} of {total} jobs"
-        sys.stderr.write(f"\nbench/run: {stopped}; writing the samples measured so far\n")
+            if stop:
+                break
+        if not stop:
+            progress(total, total, "done")
     finally:
+        signal.signal(signal.SIGINT, previous)
         shutil.rmtree(workdir, ignore_errors=True)
+    stopped = f"interrupted after {step} of {total} jobs" if stop else None
     result = collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
                                decomp_indices, reps, convert, table1_dims)
     if stopped:
