@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -888,10 +889,12 @@ def bench_collective(args):
                             and label != "fpp" and tag == "" else [])
                     flushed = ["0"] if indexed else ["0", "1"]
                     cases.append((p, label, pattern, size, flushed, keep, "io"))
-            if tag == "" and p in (2, 4) and "pario" in impls:  # where the conversion happens
+            # quick: the conversion and the setup at the most ranks only (rows with no
+            # target; the setup's target is at 10^7 indices, 4 ranks, full runs)
+            if tag == "" and p in (2, 4) and "pario" in impls and (not quick or p == biggest):
                 cases.append((p, "pario", "blocks", ["--dims", ",".join(map(str, convert_dims)), "--convert",
                               "sender,aggregator", "--passes", str(convert_passes)], ["0"], [], "convert"))
-            if tag == "":  # setup time (no I/O): pario's decomposition and what a peer builds
+            if tag == "" and (not quick or p == biggest):  # setup time (no I/O): pario's and a peer's
                 for label in ("pario", "twophase", "alltoallv"):
                     if label != "pario" or "pario" in impls:
                         cases.append((p, label, "decomp", ["--elements", str(decomp_indices)], ["0"], [], "setup"))
@@ -902,6 +905,8 @@ def bench_collective(args):
                     for label in labels:
                         if label == "fpp" or (label == "hdf5" and pattern == "unstructured"):
                             continue  # no shared file to read at another rank count
+                        if quick and label != "pario":
+                            continue  # quick: the target row (pario's own ratio) alone, 4 launches, not 10
                         indexed = pattern == "unstructured" and label in INDEXED_PEERS
                         size = (["--elements", str(indexed_elements if indexed else elements)]
                                 if pattern == "unstructured" else ["--dims", ",".join(map(str, dims))])
@@ -992,20 +997,49 @@ def bench_collective(args):
     planned = [jobs_for(*b, rep) for b, rep in all_jobs]
     total = sum(len(j) for j in planned)
     step = 0
+    # SIGINT (kill -INT on this process): the job in flight finishes, no
+    # other starts, and the result holds what was measured, marked
+    # "partial" (a multi-hour run on a loaded machine still leaves its
+    # samples). A terminal's Ctrl-C also reaches mpiexec: that job fails
+    # and is left out.
+    stop = []
+
+    def on_sigint(signum, frame):
+        if not stop:
+            sys.stderr.write("\nbench/run: SIGINT: stopping after the job in flight\n")
+        stop.append(signum)
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
     try:
         for jobs in planned:
             for p, labels_, pattern, kind, cmd, env, tag in jobs:
+                if stop:
+                    break
                 progress(step, total, f"{pattern} {','.join(labels_)} {p}{tag}")
-                for r in run_json_lines(cmd, env):
+                try:
+                    lines = run_json_lines(cmd, env)
+                except SystemExit:
+                    if stop:  # killed by the same interrupt
+                        break
+                    raise
+                for r in lines:
                     record(p, pattern, kind, tag, r)
                 step += 1
             for f in workdir.glob("collective_bench.*"):  # the files kept for N-to-M reads
                 f.unlink()
-        progress(total, total, "done")
+            if stop:
+                break
+        if not stop:
+            progress(total, total, "done")
     finally:
+        signal.signal(signal.SIGINT, previous)
         shutil.rmtree(workdir, ignore_errors=True)
-    return collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
-                             decomp_indices, reps, convert, table1_dims)
+    stopped = f"interrupted after {step} of {total} jobs" if stop else None
+    result = collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
+                               decomp_indices, reps, convert, table1_dims)
+    if stopped:
+        result["partial"] = stopped
+    return result
 
 
 def collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,

@@ -11,6 +11,18 @@
 namespace pario::collective {
 namespace {
 
+// The setup's wire format: what a sender tells an aggregator about its
+// elements, in 32-bit words (a quarter of (global, length) int64 pairs for
+// scattered indices, where nearly every run is one element). Per message
+// (one per round of that aggregator the sender meets, in round order):
+//   round (low word, high word), n = the words that follow for it, then
+//   per run: its position in the round's window, or that position |
+//   kLongRun followed by its length.
+// A window holds at most kMaxBufferBytes elements (2^30), so positions and
+// lengths leave the top bit free.
+constexpr uint32_t kLongRun = uint32_t{1} << 31;
+static_assert(kMaxBufferBytes <= (int64_t{1} << 31) - 1, "window positions must fit 31 bits");
+
 Status check_options(const CollectiveOptions& o, ElementType file_type) {
   if (!valid_element_type(static_cast<int>(file_type))) {
     return Status(Code::kInvalidArgument, "file_type " + std::to_string(static_cast<int>(file_type)) +
@@ -55,6 +67,22 @@ bool mark(std::vector<uint64_t>& bits, int64_t pos, int64_t len) {
     e += in_word;
   }
   return seen;
+}
+
+// Calls fn(position, length) for each run of n words of the setup's wire
+// format; false if the words end inside a run.
+template <typename Fn>
+bool decode_runs(const uint32_t* w, int64_t n, Fn&& fn) {
+  for (int64_t k = 0; k < n; ++k) {
+    const uint32_t x = w[k];
+    if (x & kLongRun) {
+      if (++k == n) return false;
+      fn(static_cast<int64_t>(x & ~kLongRun), static_cast<int64_t>(w[k]));
+    } else {
+      fn(static_cast<int64_t>(x), int64_t{1});
+    }
+  }
+  return true;
 }
 
 // The first index >= e below limit whose bit is `value`, or limit.
@@ -189,21 +217,47 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
   }
   PARIO_RETURN_IF_ERROR(comm::agree(group.comm_object(), local));
 
-  // Messages of this rank; then, without keeping the pieces, the count
-  // and the runs each aggregator will receive (global index, length).
+  // Messages of this rank, and in the same pass what each aggregator
+  // learns of them (the setup's wire format above). Sends are in global
+  // order, so in aggregator order: one buffer, each aggregator's part
+  // contiguous in it.
   std::vector<int64_t> send_counts(size, 0), send_displs(size, 0);
-  d->sends_ = plan_sends(d->plan_, runs.runs, [&](const Send& s, const Run&) {
-    send_counts[d->plan_.aggregator_rank(s.aggregator)] += 2;
-  });
-  for (int r = 1; r < size; ++r) send_displs[r] = send_displs[r - 1] + send_counts[r - 1];
-  std::vector<int64_t> outgoing(static_cast<size_t>(send_displs[size - 1] + send_counts[size - 1]));
+  std::vector<uint32_t> outgoing;
   {
-    std::vector<int64_t> at = send_displs;
-    plan_sends(d->plan_, runs.runs, [&](const Send& s, const Run& piece) {
-      int64_t& k = at[d->plan_.aggregator_rank(s.aggregator)];
-      outgoing[k++] = piece.global;
-      outgoing[k++] = piece.length;
+    outgoing.reserve(runs.runs.size() + 64);
+    const DomainPlan& plan = d->plan_;
+    int64_t round_lo = 0;
+    size_t header = 0;  // where the current message's word count goes
+    int last = -1;
+    d->sends_ = plan_sends(plan, runs.runs, [&](const Send& s, const Run& piece) {
+      if (s.count == piece.length) {  // the first piece of a new message
+        if (last >= 0) outgoing[header] = static_cast<uint32_t>(outgoing.size() - header - 1);
+        if (s.aggregator != last) {
+          for (int a = last + 1; a <= s.aggregator; ++a) send_displs[plan.aggregator_rank(a)] = outgoing.size();
+          last = s.aggregator;
+        }
+        round_lo = plan.round_begin(s.aggregator, s.round);
+        outgoing.push_back(static_cast<uint32_t>(s.round));
+        outgoing.push_back(static_cast<uint32_t>(static_cast<uint64_t>(s.round) >> 32));
+        header = outgoing.size();
+        outgoing.push_back(0);
+      }
+      const int64_t pos = piece.global - round_lo;  // < window <= 2^30
+      if (piece.length == 1) {
+        outgoing.push_back(static_cast<uint32_t>(pos));
+      } else {
+        outgoing.push_back(static_cast<uint32_t>(pos) | kLongRun);
+        outgoing.push_back(static_cast<uint32_t>(piece.length));
+      }
     });
+    if (last >= 0) outgoing[header] = static_cast<uint32_t>(outgoing.size() - header - 1);
+    for (int a = last + 1; a < plan.aggregators(); ++a) send_displs[plan.aggregator_rank(a)] = outgoing.size();
+    // Counts from the aggregators' displacements (in aggregator order).
+    for (int a = 0; a < plan.aggregators(); ++a) {
+      const int64_t end = a + 1 < plan.aggregators() ? send_displs[plan.aggregator_rank(a + 1)]
+                                                     : static_cast<int64_t>(outgoing.size());
+      send_counts[plan.aggregator_rank(a)] = end - send_displs[plan.aggregator_rank(a)];
+    }
   }
   d->memory_order_ = PositionList::of(runs.runs.size(), [&](size_t i) {
     return std::pair<int64_t, int64_t>{runs.runs[i].memory, runs.runs[i].length};
@@ -222,18 +276,18 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
   if (local.ok()) local = to_int(send_displs, &sd, "the runs sent");
   if (local.ok()) local = to_int(recv_counts, &rc, "the runs received");
   if (local.ok()) local = to_int(std::vector<int64_t>(recv_displs.begin(), recv_displs.end() - 1), &rd, "the runs received");
-  std::vector<int64_t> received;
+  std::vector<uint32_t> received;
   if (local.ok()) {
     try {
       received.resize(recv_displs[size]);
     } catch (const std::bad_alloc&) {
-      local = Status(Code::kNoMemory, "the runs an aggregator receives (" + std::to_string(recv_displs[size] * 8) +
+      local = Status(Code::kNoMemory, "the runs an aggregator receives (" + std::to_string(recv_displs[size] * 4) +
                                           " bytes)");
     }
   }
   PARIO_RETURN_IF_ERROR(comm::agree(d->comm_, local));
-  local = comm::mpi_status(MPI_Alltoallv(outgoing.data(), sc.data(), sd.data(), MPI_INT64_T, received.data(),
-                                         rc.data(), rd.data(), MPI_INT64_T, d->comm_.get()),
+  local = comm::mpi_status(MPI_Alltoallv(outgoing.data(), sc.data(), sd.data(), MPI_UINT32_T, received.data(),
+                                         rc.data(), rd.data(), MPI_UINT32_T, d->comm_.get()),
                            "MPI_Alltoallv");
   outgoing.clear();
   outgoing.shrink_to_fit();
@@ -253,7 +307,7 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
   return d;
 }
 
-Status Decomposition::build_rounds(const std::vector<int64_t>& from, const std::vector<int64_t>& received) {
+Status Decomposition::build_rounds(const std::vector<int64_t>& from, const std::vector<uint32_t>& received) {
   const int a = my_aggregator_;
   const int64_t nrounds = plan_.rounds(a);
   rounds_.resize(nrounds);
@@ -266,69 +320,78 @@ Status Decomposition::build_rounds(const std::vector<int64_t>& from, const std::
   for (const Send& s : sends_) {
     if (s.aggregator == a) self_offset[s.round] = s.offset;
   }
-  // Each sender's runs arrive in increasing global order, so in round
-  // order: walk them once per sender, appending to the rounds they meet.
-  std::vector<std::vector<std::pair<int64_t, int64_t>>> spans(nrounds);  // per round: (sender, first run)
+  auto malformed = [](int s) {
+    return Status(Code::kInternal, "the setup message from rank " + std::to_string(s) + " is malformed");
+  };
+  // Each sender's messages, by round: their headers only (the runs are
+  // read per round below).
+  struct Span {
+    int sender;
+    int64_t first, words;  // its runs: received[first .. first + words)
+  };
+  std::vector<std::vector<Span>> spans(nrounds);
   for (int s = 0; s < size_; ++s) {
-    // A sender's runs increase, so the round changes only when a run
-    // passes the current round's end (no division per run).
-    int64_t r = -1, round_begin = 0, round_end = INT64_MIN;
-    for (int64_t k = from[s]; k < from[s + 1]; k += 2) {
-      const int64_t g = received[k];
-      if (g >= round_end || g < round_begin) {
-        r = plan_.round_of(a, g);
-        if (r < 0 || r >= nrounds) break;
-        round_begin = rounds_[r].begin;
-        round_end = rounds_[r].end;
-        spans[r].push_back({s, k});
-      }
-      if (g < round_begin || g + received[k + 1] > round_end) {
-        return Status(Code::kInternal, "a run from rank " + std::to_string(s) + " is outside this aggregator's rounds");
-      }
-    }
-    if (r < 0 && from[s + 1] > from[s]) {
-      return Status(Code::kInternal, "a run from rank " + std::to_string(s) + " is outside this aggregator's rounds");
+    int64_t k = from[s], previous = -1;
+    const int64_t end = from[s + 1];
+    while (k < end) {
+      if (end - k < 3) return malformed(s);
+      const int64_t r = static_cast<int64_t>(received[k] | static_cast<uint64_t>(received[k + 1]) << 32);
+      const int64_t n = received[k + 2];
+      k += 3;
+      if (r <= previous || r >= nrounds || n < 1 || n > end - k) return malformed(s);
+      spans[r].push_back({s, k, n});
+      previous = r;
+      k += n;
     }
   }
-  std::vector<uint64_t> held;          // one bit per element of the window
-  std::vector<int64_t> staged_runs;    // where the round's staged runs are in `received`
+  std::vector<uint64_t> held;      // one bit per element of the window
+  std::vector<size_t> staged_spans;  // the round's spans whose runs are staged
   for (int64_t r = 0; r < nrounds; ++r) {
     RoundPlan& round = rounds_[r];
     const int64_t window = round.end - round.begin;
     held.assign(static_cast<size_t>((window + 63) / 64), 0);
-    int64_t staged = 0;
+    int64_t staged = 0, staged_runs = 0;
     for (size_t i = 0; i < spans[r].size(); ++i) {
-      const int s = static_cast<int>(spans[r][i].first);
-      const int64_t first = spans[r][i].second;
-      // The piece's runs: from `first` while they stay in round r.
+      const Span& span = spans[r][i];
       int64_t count = 0, runs = 0, only_pos = 0;
-      int64_t k = first;
-      for (; k < from[s + 1] && received[k] < round.end; k += 2) {
-        const int64_t pos = received[k] - round.begin, len = received[k + 1];
-        if (mark(held, pos, len)) overlaps_found_ = true;
+      bool inside = true;
+      const bool complete = decode_runs(received.data() + span.first, span.words, [&](int64_t pos, int64_t len) {
+        if (len < 1 || pos + len > window) {
+          inside = false;
+          return;
+        }
+        if (len == 1) {  // scattered indices: nearly every run
+          uint64_t& word = held[static_cast<size_t>(pos >> 6)];
+          const uint64_t bit = uint64_t{1} << (pos & 63);
+          if (word & bit) overlaps_found_ = true;
+          word |= bit;
+        } else if (mark(held, pos, len)) {
+          overlaps_found_ = true;
+        }
         if (runs == 0) only_pos = pos;
         count += len;
         ++runs;
-      }
+      });
+      if (!complete || !inside) return malformed(span.sender);
       RoundPlan::Piece piece;
-      piece.sender = s;
+      piece.sender = span.sender;
       piece.count = count;
-      if (s == rank_) piece.self_offset = self_offset[r];
+      if (span.sender == rank_) piece.self_offset = self_offset[r];
       if (runs == 1) {
         piece.in_place = true;
         piece.at = only_pos;
       } else {
         piece.at = staged;
-        for (int64_t j = first; j < k; j += 2) staged_runs.push_back(j);
+        staged_spans.push_back(i);
         staged += count;
+        staged_runs += runs;
       }
       round.pieces.push_back(piece);
     }
-    round.staged = PositionList::of(staged_runs.size(), [&](size_t i) {
-      const int64_t j = staged_runs[i];
-      return std::pair<int64_t, int64_t>{received[j] - round.begin, received[j + 1]};
+    round.staged = PositionList::of_sequence(static_cast<size_t>(staged_runs), staged, window, [&](auto&& emit) {
+      for (size_t i : staged_spans) decode_runs(received.data() + spans[r][i].first, spans[r][i].words, emit);
     });
-    staged_runs.clear();
+    staged_spans.clear();
     staging_elements_ = std::max(staging_elements_, staged);
     // The held parts of the window: the runs of set bits.
     for (int64_t e = next_bit(held, 0, true, window); e < window;) {

@@ -9,8 +9,9 @@
 //      any rank's own indices overlap;
 //   3. every rank computes the same domains (collective/plan.h) and cuts
 //      its runs into messages, one per (aggregator, round) it meets;
-//   4. an all-to-all of run counts and an all-to-all-v of the runs
-//      themselves (global index and length) tell each aggregator what it
+//   4. an all-to-all of counts and an all-to-all-v of the runs
+//      themselves (32-bit positions in a round's window, and lengths of
+//      the runs longer than one element) tell each aggregator what it
 //      will receive; it keeps, per round, each sender's element count and
 //      where those elements go in its buffer, finds the parts of each round
 //      some rank holds (the only bytes it writes) and whether two ranks
@@ -137,9 +138,9 @@ class Decomposition {
 
  private:
   Decomposition(DomainPlan plan) : plan_(std::move(plan)) {}
-  // The aggregator's rounds from the runs received (sender s's at
-  // received[from[s] .. from[s + 1]), pairs of global index and length).
-  Status build_rounds(const std::vector<int64_t>& from, const std::vector<int64_t>& received);
+  // The aggregator's rounds from the messages received (sender s's at
+  // received[from[s] .. from[s + 1]), in the wire format of decomposition.cpp).
+  Status build_rounds(const std::vector<int64_t>& from, const std::vector<uint32_t>& received);
 
   comm::Comm comm_;
   int rank_ = 0, size_ = 1;

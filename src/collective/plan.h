@@ -18,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -86,13 +87,23 @@ template <typename Visit>
 std::vector<Send> plan_sends(const DomainPlan& plan, const std::vector<Run>& runs, Visit&& visit) {
   std::vector<Send> sends;
   int64_t packed = 0;
+  // The round met last, [round_lo, round_hi) of aggregator a: runs start
+  // in increasing order, so a run starting below round_hi (and not below
+  // round_lo) is in it, and the search and division are made once per
+  // round, not per run (10^7 scattered indices are 10^7 runs).
+  int a = 0;
+  int64_t r = 0, round_lo = 0, round_hi = INT64_MIN;
   for (const Run& run : runs) {
     int64_t g = run.global;
     const int64_t end = run.global + run.length;
     while (g < end) {
-      const int a = plan.aggregator_of(g);
-      const int64_t r = plan.round_of(a, g);
-      const int64_t stop = std::min(end, plan.round_end(a, r));
+      if (g >= round_hi || g < round_lo) {
+        a = plan.aggregator_of(g);
+        r = plan.round_of(a, g);
+        round_lo = plan.round_begin(a, r);
+        round_hi = plan.round_end(a, r);
+      }
+      const int64_t stop = std::min(end, round_hi);
       const int64_t n = stop - g;
       if (sends.empty() || sends.back().aggregator != a || sends.back().round != r) {
         sends.push_back({a, r, packed, 0});

@@ -34,31 +34,46 @@ class PositionList {
   // millions of one-element runs).
   template <typename At>
   static PositionList of(size_t count, At&& at) {
-    PositionList l;
+    int64_t elements = 0, limit = 0;
     for (size_t i = 0; i < count; ++i) {
       const auto [pos, length] = at(i);
-      l.elements_ += length;
-      if (pos + length > l.limit_) l.limit_ = pos + length;
+      elements += length;
+      if (pos + length > limit) limit = pos + length;
     }
-    if (count > 1 && count * 2 > static_cast<size_t>(l.elements_)) {
-      const bool narrow = l.limit_ <= (int64_t{1} << 32);
-      (narrow ? l.dense32_.reserve(l.elements_) : l.dense64_.reserve(l.elements_));
+    return of_sequence(count, elements, limit, [&](auto&& emit) {
       for (size_t i = 0; i < count; ++i) {
         const auto [pos, length] = at(i);
-        for (int64_t k = 0; k < length; ++k) {
-          if (narrow) l.dense32_.push_back(static_cast<uint32_t>(pos + k));
-          else l.dense64_.push_back(pos + k);
-        }
+        emit(pos, length);
       }
+    });
+  }
+  // The same from a producer that knows its totals: visit(emit) calls
+  // emit(pos, length) `count` times in order, for `elements` elements, all
+  // below `limit`. No random access: the aggregator decodes its setup
+  // messages straight into it.
+  template <typename Visit>
+  static PositionList of_sequence(size_t count, int64_t elements, int64_t limit, Visit&& visit) {
+    PositionList l;
+    l.limit_ = limit;
+    if (count > 1 && count * 2 > static_cast<size_t>(elements)) {
+      if (limit <= (int64_t{1} << 32)) {
+        l.dense32_.resize(static_cast<size_t>(elements));
+        uint32_t* out = l.dense32_.data();
+        visit([&](int64_t pos, int64_t length) {
+          for (int64_t k = 0; k < length; ++k) *out++ = static_cast<uint32_t>(pos + k);
+        });
+      } else {
+        l.dense64_.resize(static_cast<size_t>(elements));
+        int64_t* out = l.dense64_.data();
+        visit([&](int64_t pos, int64_t length) {
+          for (int64_t k = 0; k < length; ++k) *out++ = pos + k;
+        });
+      }
+      l.elements_ = elements;
       return l;
     }
-    const int64_t elements = l.elements_;
-    l.elements_ = 0;
     l.runs_.reserve(count);
-    for (size_t i = 0; i < count; ++i) {
-      const auto [pos, length] = at(i);
-      l.add(pos, length);
-    }
+    visit([&](int64_t pos, int64_t length) { l.add(pos, length); });
     l.elements_ = elements;
     l.index_runs();
     return l;

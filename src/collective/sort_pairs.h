@@ -20,4 +20,11 @@ struct Pair {
 // is increasing on entry). scratch holds n pairs.
 void sort_pairs(Pair* v, Pair* scratch, size_t n);
 
+// Sorts v[0 .. n) by the top 32 bits, stably, where only the lowest
+// key_bytes bytes of those 32 bits may be nonzero: (key << 32 | index)
+// words, half the memory of pairs and half the bytes moved per pass, for
+// an index list of fewer than 2^32 elements in a space of fewer than 2^32
+// (a 10^7-index setup). scratch holds n words.
+void sort_packed(uint64_t* v, uint64_t* scratch, size_t n, int key_bytes);
+
 }  // namespace pario::collective

@@ -103,12 +103,15 @@ Status agree_max(const Comm& comm, const Status& local, int64_t* values, int n);
 // travel.
 class CallDigest {
  public:
-  static constexpr int kMaxArgs = 8;
+  // Enough for every pario collective's arguments, each in its own slot
+  // (pario_decomp_create_blocks has 9), so that "ranks passed different X"
+  // names X alone. The allreduce carries 2 * (kMaxArgs + 1) + 1 int64s.
+  static constexpr int kMaxArgs = 16;
 
   explicit CallDigest(const char* call);
 
-  // Each adds one argument (at most kMaxArgs; later ones fold into the
-  // last). A null pointer is hashed as such, so "null here, a value there"
+  // Each adds one argument (at most kMaxArgs; later ones would fold into
+  // the last slot, still compared but named with it). A null pointer is hashed as such, so "null here, a value there"
   // is a difference too.
   CallDigest& add(const char* name, int64_t value);
   CallDigest& add(const char* name, const char* text);

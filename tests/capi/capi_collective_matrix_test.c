@@ -750,14 +750,29 @@ static int d_exodus_define_block(void) {
 
 static int d_exodus_put_time(void) { return pario_exodus_put_time(ex_data, 2, 1.0 + rank); }
 
-static int d_decomp_create_blocks(void) {
-  const int64_t dims[2] = {8, 6 + rank % 2};
+/* A decomposition of my_rows() of an 8 x ny array with hints h, freed. */
+static int decomp_blocks(int64_t ny, const pario_decomp_hints *h) {
+  const int64_t dims[2] = {8, ny};
   int64_t start[2], count[2];
   my_rows(start, count);
   pario_decomp_t d = PARIO_DECOMP_NULL;
-  const int rc = pario_decomp_create_blocks(world, PARIO_TYPE_DOUBLE, 2, dims, PARIO_ORDER_C, 1, start, count, NULL, &d);
+  const int rc = pario_decomp_create_blocks(world, PARIO_TYPE_DOUBLE, 2, dims, PARIO_ORDER_C, 1, start, count, h, &d);
   if (rc == PARIO_OK) pario_decomp_free(&d);
   return rc;
+}
+static int d_decomp_create_blocks(void) { return decomp_blocks(6 + rank % 2, NULL); }
+/* The 8th and 9th arguments of the call's digest: each is named alone. */
+static int d_decomp_create_blocks_byte_order(void) {
+  pario_decomp_hints h;
+  pario_decomp_hints_init(&h);
+  h.byte_order = rank % 2 ? PARIO_BYTE_ORDER_BIG : PARIO_BYTE_ORDER_LITTLE;
+  return decomp_blocks(6, &h);
+}
+static int d_decomp_create_blocks_convert(void) {
+  pario_decomp_hints h;
+  pario_decomp_hints_init(&h);
+  h.convert = rank % 2 ? PARIO_CONVERT_SENDER : PARIO_CONVERT_AGGREGATOR;
+  return decomp_blocks(6, &h);
 }
 
 static int d_decomp_write(void) {
@@ -1161,6 +1176,8 @@ static const struct {
     {"pario_disk_array_write", d_disk_array_write, "(disk_start)"},
     {"pario_shared_file_create", d_shared_file_create, "(hard_limit)"},
     {"pario_decomp_create_blocks", d_decomp_create_blocks, "(dims)"},
+    {"pario_decomp_create_blocks", d_decomp_create_blocks_byte_order, "(byte_order)"},
+    {"pario_decomp_create_blocks", d_decomp_create_blocks_convert, "(convert)"},
     {"pario_decomp_write", d_decomp_write, "(offset)"},
     {"pario_exodus_define_block", d_exodus_define_block, "(numbers)"},
     {"pario_exodus_put_time", d_exodus_put_time, "(time)"},

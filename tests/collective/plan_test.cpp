@@ -114,6 +114,31 @@ TEST(Layout, IndicesSortJoinAndFindOverlap) {
   EXPECT_TRUE(runs_of_indices(10, nullptr, 0).ok());
 }
 
+// Lists long enough for the radix sorts: indices packed with their
+// positions in one word (a space below 2^32, 1 to 4 key bytes) and as
+// pairs (a wider space), duplicates included, against a stable sort.
+TEST(Layout, LongIndexListsSortLikeAStableSort) {
+  std::mt19937_64 rng(5);
+  for (int64_t space : {int64_t{200}, int64_t{70000}, int64_t{1} << 24, int64_t{1} << 32, int64_t{1} << 40}) {
+    std::vector<int64_t> idx(5000);
+    for (int64_t& g : idx) g = static_cast<int64_t>(rng() % static_cast<uint64_t>(space));
+    idx[17] = space - 1;  // the top key byte used
+    std::vector<int64_t> order(idx.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return idx[a] < idx[b]; });
+    auto r = runs_of_indices(space, idx.data(), static_cast<int64_t>(idx.size()));
+    ASSERT_TRUE(r.ok());
+    std::vector<std::pair<int64_t, int64_t>> got, want;  // (global, memory) per element
+    for (const auto& run : r->runs)
+      for (int64_t k = 0; k < run.length; ++k) got.push_back({run.global + k, run.memory + k});
+    for (int64_t k : order) want.push_back({idx[k], k});
+    EXPECT_EQ(got, want) << "space " << space;
+    bool twice = false;
+    for (size_t i = 1; i < order.size(); ++i) twice |= idx[order[i]] == idx[order[i - 1]];
+    EXPECT_EQ(r->overlaps, twice) << "space " << space;
+  }
+}
+
 TEST(Positions, RunsAndDenseFormsGatherAndScatterAlike) {
   for (size_t size : {1, 2, 3, 4, 8, 16}) {
     for (bool scattered : {false, true}) {

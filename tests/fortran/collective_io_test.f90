@@ -6,8 +6,8 @@
 ! and read with a 1-based index decomposition into integer(int64); a
 ! buffer too small on one rank failing on every rank; sparse keys (1-based
 ! positions and the global size returned), read back by pario_test alone;
-! and the align hint reaching C (refused when negative or when it differs
-! between ranks).
+! and the align and convert hints reaching C (refused when out of range or
+! when they differ between ranks).
 program collective_io_test
   use pario
   use test_checks
@@ -152,6 +152,30 @@ program collective_io_test
     call pario_decomp_create_indices(d, world, PARIO_TYPE_DOUBLE, int(nkeys, int64), gk, &
                                      align=int(64 * (me + 1), int64), ierr=ierr)
     call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'an align that differs between ranks is refused')
+  end if
+  ! The convert hint reaches C: each side gives the same round trip
+  ! (int64 in memory, big endian int64 in the file); an unknown one is
+  ! refused, and so is one that differs between ranks, named alone.
+  do i = PARIO_CONVERT_DEFAULT, PARIO_CONVERT_AGGREGATOR
+    call pario_decomp_create_indices(d, world, PARIO_TYPE_INT64, int(nkeys, int64), gk, &
+                                     byte_order=PARIO_BYTE_ORDER_BIG, convert=i, buffer_size=64_int64)
+    call pario_decomp_write(d, f, 0_int64, gk * 3 - 40)
+    if (allocated(ints)) deallocate (ints)
+    allocate (ints(size(gk)))
+    ints = 0
+    call pario_decomp_read(d, f, 0_int64, ints)
+    call check(all(ints == gk * 3 - 40), 'convert: the round trip, big endian in the file')
+    deallocate (ints)
+    call pario_decomp_free(d)
+  end do
+  call pario_decomp_create_indices(d, world, PARIO_TYPE_INT64, int(nkeys, int64), gk, convert=99, ierr=ierr)
+  call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'an unknown convert is refused')
+  if (np > 1) then
+    call pario_decomp_create_indices(d, world, PARIO_TYPE_INT64, int(nkeys, int64), gk, &
+                                     convert=merge(PARIO_CONVERT_SENDER, PARIO_CONVERT_AGGREGATOR, me == 0), &
+                                     ierr=ierr)
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), '(convert)') > 0, &
+               'a convert that differs between ranks is refused, named')
   end if
   call pario_shared_file_destroy(f)
 

@@ -232,3 +232,44 @@ def test_written_on_all_read_on_half_with_another_decomposition():
         pario.SharedFile.open(shared_path("py_missing.dat"), g)
     with pario.SharedFile.open(path, g, "r+") as f3:  # kept by the with block; remove it now
         f3.keep = False
+
+
+@pytest.mark.parametrize("convert", [None, "auto", "sender", "aggregator"])
+def test_convert_where_asked(convert):
+    """int32 in memory, big endian int64 in the file, converted where
+    convert says: the same bytes whichever side converts."""
+    g = pario.Group()
+    n = 1000
+    lo, hi = split(n, g.rank, g.size)
+    idx = n - 1 - np.arange(lo, hi)
+    vals = (idx * 7 - 3000).astype(np.int32)
+    path = shared_path("py_convert.dat")
+    with pario.SharedFile(path, g) as f:
+        for d in (pario.Decomposition.indices(n, idx, ">i8", convert=convert, **SMALL),
+                  pario.Decomposition.blocks(n, [n - hi], [hi - lo], ">i8", convert=convert, **SMALL),
+                  pario.Decomposition.keys(idx * 5 + 11, ">i8", convert=convert, **SMALL)):
+            with d:
+                mine = vals if d.shape is None else (np.arange(n - hi, n - lo) * 7 - 3000).astype(np.int32)
+                d.write(f, mine)
+                disk = on_disk(f, path, ">i8")
+                if g.rank == 0:
+                    assert np.array_equal(disk, np.arange(n) * 7 - 3000)
+                back = d.read(f, dtype=np.int32)
+                assert back.dtype == np.int32 and np.array_equal(back, mine)
+
+
+def test_convert_refused_and_mismatched():
+    g = pario.Group()
+    idx = np.arange(g.rank * 4, g.rank * 4 + 4)
+    # A value this package refuses: InvalidArgument here, on every rank.
+    with pytest.raises(pario.InvalidArgument, match="convert 'both'"):
+        pario.Decomposition.indices(4 * g.size, idx, np.float64, convert="both")
+    with pytest.raises(pario.InvalidArgument, match="convert 2"):
+        pario.Decomposition.blocks(4 * g.size, [g.rank * 4], [4], convert=2)
+    if g.size == 1:
+        return
+    # Different choices on different ranks: a collective's hints must agree,
+    # and the error names convert alone (not byte_order beside it).
+    with pytest.raises(pario.InvalidArgument) as e:
+        pario.Decomposition.indices(4 * g.size, idx, np.float64, convert="sender" if g.rank == 0 else "aggregator")
+    assert "(convert)" in e.value.message

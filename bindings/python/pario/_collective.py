@@ -25,6 +25,10 @@ from ._errors import InvalidArgument, _check
 _ORDERS = {"C": _pario.ORDER_C, "F": _pario.ORDER_FORTRAN}
 _BYTE_ORDERS = {"=": _pario.BYTE_ORDER_NATIVE, "|": _pario.BYTE_ORDER_NATIVE,
                 "<": _pario.BYTE_ORDER_LITTLE, ">": _pario.BYTE_ORDER_BIG}
+# Where a transfer converts (pario_decomp_hints.convert); None: the
+# environment's PARIO_COLLECTIVE_CONVERT, else "auto".
+_CONVERTS = {None: _pario.CONVERT_DEFAULT, "auto": _pario.CONVERT_AUTO, "sender": _pario.CONVERT_SENDER,
+             "aggregator": _pario.CONVERT_AGGREGATOR}
 
 
 def _invalid(message):
@@ -51,11 +55,23 @@ def _file_type(dtype, byteorder):
     return code, _BYTE_ORDERS[order], file_dtype, None
 
 
-def _hints(aggregators, aggregator_ranks, buffer_size, align, byte_order):
+def _convert_error(convert):
+    """The message for a convert this package refuses, else None."""
+    if isinstance(convert, str) or convert is None:
+        if convert in _CONVERTS:
+            return None
+    return f"convert {convert!r}: expected 'sender', 'aggregator', 'auto' or None"
+
+
+def _hints(aggregators, aggregator_ranks, buffer_size, align, byte_order, convert):
     ranks = [] if aggregator_ranks is None else [int(r) for r in aggregator_ranks]
     if ranks and aggregators is None:
         aggregators = len(ranks)
-    return _pario.DecompHints(int(aggregators or 0), ranks, int(buffer_size or 0), int(align or 0), byte_order)
+    # A refused convert goes in as the default: the file type 0 of
+    # Decomposition._make fails the call on every rank.
+    code = _CONVERTS[convert] if _convert_error(convert) is None else _pario.CONVERT_DEFAULT
+    return _pario.DecompHints(int(aggregators or 0), ranks, int(buffer_size or 0), int(align or 0), byte_order,
+                              code)
 
 
 def _memory_type(dtype):
@@ -73,8 +89,12 @@ class Decomposition:
     dtype is the FILE's element type; its byte order, or byteorder
     ("=", "<", ">"), is the file's. Hints: aggregators (a count, default one
     per node), aggregator_ranks (group ranks), buffer_size and align
-    (bytes); None takes PARIO_AGGREGATORS, PARIO_AGGREGATOR_RANKS,
-    PARIO_AGGREGATOR_BUFFER, then the defaults."""
+    (bytes), convert (where a transfer converts between the memory dtype
+    and the file's dtype and byte order: "sender", the rank holding the
+    elements; "aggregator"; or "auto", the measured rule); None takes
+    PARIO_AGGREGATORS, PARIO_AGGREGATOR_RANKS, PARIO_AGGREGATOR_BUFFER,
+    PARIO_COLLECTIVE_CONVERT, then the defaults. Like the C hints, convert
+    must be the same on every rank."""
 
     def __init__(self, *args, **kwargs):
         raise TypeError("use Decomposition.blocks(), .indices() or .keys()")
@@ -105,7 +125,7 @@ class Decomposition:
 
     @classmethod
     def blocks(cls, shape, starts, counts, dtype=np.float64, order="C", group=None, aggregators=None,
-               aggregator_ranks=None, buffer_size=None, align=None, byteorder="="):
+               aggregator_ranks=None, buffer_size=None, align=None, byteorder="=", convert=None):
         """N-d blocks of a global array of `shape`: one block as sequences
         starts, counts; several as 2-D arrays (one row per block; None or
         zero rows for none), held one after the other, each dense in
@@ -114,6 +134,7 @@ class Decomposition:
         shape = (shape,) if np.ndim(shape) == 0 else tuple(int(n) for n in shape)
         ndim = len(shape)
         error = None if order in _ORDERS else f"order {order!r}: expected 'C' or 'F'"
+        error = error or _convert_error(convert)
         if starts is None and counts is None:
             starts = counts = np.empty((0, ndim), np.int64)
         s = np.asarray(starts if starts is not None else [], np.int64)
@@ -127,7 +148,7 @@ class Decomposition:
         nblocks = 0 if error else s.shape[0]
 
         def create(g, code, byte_order):
-            hints = _hints(aggregators, aggregator_ranks, buffer_size, align, byte_order)
+            hints = _hints(aggregators, aggregator_ranks, buffer_size, align, byte_order, convert)
             if error:  # file type 0: fails here, and on the other ranks as RemoteError
                 return _pario.decomp_create_blocks(g, code, list(shape), 0, 0, [], [], hints)
             return _pario.decomp_create_blocks(g, code, list(shape), _ORDERS[order], nblocks,
@@ -140,7 +161,7 @@ class Decomposition:
 
     @classmethod
     def indices(cls, global_size, indices, dtype=np.float64, group=None, aggregators=None,
-                aggregator_ranks=None, buffer_size=None, align=None, byteorder="="):
+                aggregator_ranks=None, buffer_size=None, align=None, byteorder="=", convert=None):
         """A global space of global_size elements; this rank holds element k
         of its arrays at flat (0-based) index indices[k], in any order."""
         idx = np.ascontiguousarray(np.asarray(indices, np.int64).ravel())
@@ -148,14 +169,14 @@ class Decomposition:
         def create(g, code, byte_order):
             return _pario.decomp_create_indices(g, code, int(global_size), idx,
                                                 _hints(aggregators, aggregator_ranks, buffer_size, align,
-                                                       byte_order))
+                                                       byte_order, convert))
 
-        self = cls._make(group, dtype, byteorder, "C", create)
+        self = cls._make(group, dtype, byteorder, "C", create, _convert_error(convert))
         return self
 
     @classmethod
     def keys(cls, keys, dtype=np.float64, group=None, aggregators=None, aggregator_ranks=None,
-             buffer_size=None, align=None, byteorder="="):
+             buffer_size=None, align=None, byteorder="=", convert=None):
         """Elements ordered by an int64 key (a sparse global id): the global
         space is every rank's distinct keys in increasing order. Sets
         .positions (each element's dense position) and .global_size."""
@@ -165,9 +186,9 @@ class Decomposition:
         def create(g, code, byte_order):
             return _pario.decomp_create_keys(g, code, k, positions,
                                              _hints(aggregators, aggregator_ranks, buffer_size, align,
-                                                    byte_order))
+                                                    byte_order, convert))
 
-        self = cls._make(group, dtype, byteorder, "C", create)
+        self = cls._make(group, dtype, byteorder, "C", create, _convert_error(convert))
         self.positions = positions
         return self
 

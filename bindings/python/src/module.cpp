@@ -116,6 +116,10 @@ void bind_constants(nb::module_& m) {
   PARIO_CONSTANT(BYTE_ORDER_NATIVE);
   PARIO_CONSTANT(BYTE_ORDER_LITTLE);
   PARIO_CONSTANT(BYTE_ORDER_BIG);
+  PARIO_CONSTANT(CONVERT_DEFAULT);
+  PARIO_CONSTANT(CONVERT_AUTO);
+  PARIO_CONSTANT(CONVERT_SENDER);
+  PARIO_CONSTANT(CONVERT_AGGREGATOR);
 
   PARIO_CONSTANT(ARRAY_MAX_DIMS);
   PARIO_CONSTANT(COUNTER_GLOBAL);
@@ -471,7 +475,8 @@ using Int64sOut = nb::ndarray<int64_t, nb::ndim<1>, nb::device::cpu, nb::c_conti
 struct Hints {
   pario_decomp_hints c;
   std::vector<int> ranks;
-  Hints(int aggregators, std::vector<int> aggregator_ranks, int64_t buffer_size, int64_t align, int byte_order)
+  Hints(int aggregators, std::vector<int> aggregator_ranks, int64_t buffer_size, int64_t align, int byte_order,
+        int convert)
       : ranks(std::move(aggregator_ranks)) {
     pario_decomp_hints_init(&c);
     c.aggregators = aggregators;
@@ -479,6 +484,7 @@ struct Hints {
     c.buffer_size = buffer_size;
     c.align = align;
     c.byte_order = byte_order;
+    c.convert = convert;
   }
 };
 
@@ -501,8 +507,9 @@ std::pair<int, uintptr_t> decomp_transfer(bool write, uintptr_t h, uintptr_t fil
 
 void bind_collective(nb::module_& m) {
   nb::class_<Hints>(m, "DecompHints")
-      .def(nb::init<int, std::vector<int>, int64_t, int64_t, int>(), nb::arg("aggregators"),
-           nb::arg("aggregator_ranks"), nb::arg("buffer_size"), nb::arg("align"), nb::arg("byte_order"));
+      .def(nb::init<int, std::vector<int>, int64_t, int64_t, int, int>(), nb::arg("aggregators"),
+           nb::arg("aggregator_ranks"), nb::arg("buffer_size"), nb::arg("align"), nb::arg("byte_order"),
+           nb::arg("convert"));
   // starts and counts: nblocks * len(dims) entries, block after block.
   m.def("decomp_create_blocks", [](uintptr_t group, int file_type, const Dims& dims, int order, int nblocks,
                                    const Dims& starts, const Dims& counts, const Hints& hints) {
