@@ -156,7 +156,7 @@ def bench_eaf(args):
     return {"benchmark": "eaf", "quick": quick,
             **page_cache_fields(rows, "warm (buffered rows: the file was just written), "
                                       "odirect (O_DIRECT and async rows)"),
-            "file_system": fs_type(scratch), "skipped_peers": skipped, "file_bytes": file_bytes, "repetitions": reps,
+            "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
             "samples_per_repetition": {"pario, posix, ga": passes, "fortran, fio": 1},
             "statistic": "median", "rows": rows}
 
@@ -379,7 +379,7 @@ def bench_sf(args):
     return {"benchmark": "sf", "quick": quick,
             **page_cache_fields(rows, "write-back (buffered writes land in the page cache, no fsync in "
                                       "the timing), warm (buffered reads of the just-written file), odirect"),
-            "file_system": fs_type(scratch), "skipped_peers": skipped, "file_bytes": file_bytes, "repetitions": reps,
+            "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
             "samples_per_repetition": {"buffered and striped rows": cache_passes, "O_DIRECT rows": 1,
                                        **({"fio (first repetition only)": 1} if quick else {})},
             "mpi": launcher[0], "statistic": "median",
@@ -511,7 +511,7 @@ def bench_dra(args):
             **page_cache_fields(rows, "write-back (writes land in the page cache) and warm (reads after a "
                                       "reopen); cold rows: the write's time includes syncfs (fio: "
                                       "end_fsync), and the page cache is dropped before the read"),
-            "file_system": fs_type(scratch), "skipped_peers": skipped, "array": f"{n} x {n} doubles ({n * n * 8 / 1e6:.0f} MB)",
+            "file_system": fs_type(scratch), "array": f"{n} x {n} doubles ({n * n * 8 / 1e6:.0f} MB)",
             "repetitions": reps, "mpi": launcher[0], "statistic": "median",
             "method": "each implementation in its own MPI job, in an order that turns with the repetition; "
                       "after one untimed write (warm-up), the whole array written "
@@ -624,7 +624,7 @@ def bench_fim(args):
     return {"benchmark": "fim", "quick": quick,
             **page_cache_fields(rows, "random rows mix them: buffered is warm (the file was just written "
                                       "and fits in RAM), direct is odirect, ram and tmpfs are memory"),
-            "file_system": fs_type(scratch), "skipped_peers": skipped, "file_bytes": file_bytes, "repetitions": reps,
+            "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
             "seconds_per_sample": seconds, "statistic": "median",
             "method": "one process; the file is written once, then random aligned requests, half reads "
                       "and half writes, for a fixed time; sequential: the whole RAM file in 64 MiB "
@@ -755,7 +755,7 @@ def bench_hf(args):
     return {"benchmark": "hf", "quick": quick,
             **page_cache_fields(rows, "disk rows read with O_DIRECT (PARIO_DIRECT=1: no page cache); RAM rows "
                                       "from Files in Memory; direct and PySCF read nothing"),
-            "file_system": fs_type(scratch), "skipped_peers": skipped, "molecule": str(Path(xyz).relative_to(ROOT)) if xyz else "benzene (hf.py's default)", "basis": basis,
+            "file_system": fs_type(scratch), "molecule": str(Path(xyz).relative_to(ROOT)) if xyz else "benzene (hf.py's default)", "basis": basis,
             "repetitions": reps, "mpi": launcher[0], "statistic": "median",
             "method": "examples/hf/hf.py, one mode per run, OMP_NUM_THREADS=1 per rank; value = total "
                       "seconds (integrals + SCF to |dE| < 1e-10 and |FDS-SDF| < 1e-7); PySCF: scf.RHF with conv_tol 1e-10 and "
