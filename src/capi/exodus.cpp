@@ -17,6 +17,7 @@
 #include "capi/handles.h"
 #include "capi/options.h"
 #include "capi/runtime.h"
+#include "comm/comm.h"
 #include "exodus/model.h"
 #include "exodus/reader.h"
 #include "exodus/writer.h"
@@ -253,6 +254,12 @@ int make_writer(const char* call, pario_group_t group, const char* path, const p
                      wo.engine = parts.engine;
                      PARIO_ASSIGN_OR_RETURN(wo.step_sync, exodus_step_sync());
                      if (o.no_step_sync) wo.step_sync = exodus::StepSync::kNone;
+                     // overlap syncs on a helper thread, and an MPI-IO
+                     // file's sync is an MPI call: legal only under
+                     // MPI_THREAD_MULTIPLE; otherwise each step waits.
+                     if (wo.step_sync == exodus::StepSync::kOverlap && comm::thread_level() < MPI_THREAD_MULTIPLE) {
+                       wo.step_sync = exodus::StepSync::kStep;
+                     }
                      wo.steps_per_file = o.steps_per_file;
                      if (append) {
                        PARIO_ASSIGN_OR_RETURN(handle->writer, Writer::append(std::move(g), path, std::move(wo)));
