@@ -91,7 +91,14 @@ def run(args, d):
                         d.progress(done, total, f"{label} rep {rep + 1}/{reps} P={p} {impl}")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    return result(quick, samples, seconds, memory, loads, plan, launcher[0], d.fs_type(scratch), d)
 
+
+def result(quick, samples, seconds, memory, loads, plan, mpi, file_system, d):
+    """The dataset result from samples {case: {impl: [MB/s]}} and, by the
+    same keys, seconds and peak MiB per rank (memory); loads: the load
+    average at each job's start; plan: (GiB, elements, repetitions) per
+    size; d: the driver module."""
     def case_p(case):
         return int(case.rsplit("P=", 1)[1])
 
@@ -132,7 +139,7 @@ def run(args, d):
                                         "ends at close (no sync); write flushed: create to close plus fdatasync of "
                                         "the file by rank 0; read warm: right after the flushed write; read cold: "
                                         "after every rank's posix_fadvise(DONTNEED) of the clean file"),
-            "file_system": d.fs_type(scratch),
+            "file_system": file_system,
             "load_average": {"median": round(statistics.median(loads), 2), "min": round(min(loads), 2),
                              "max": round(max(loads), 2), "samples": len(loads)},
             "workload": f"MFDn wave-function file: {VECTORS} float64 vectors of "
@@ -140,7 +147,7 @@ def run(args, d):
                         + " elements, each rank a contiguous slice (pario_dataset_even_split)",
             "repetitions": max(reps for _, _, reps in plan),
             "repetitions_per_size": {f"{gib:g} GiB": reps for gib, _, reps in plan},
-            "mpi": launcher[0], "statistic": "median",
+            "mpi": mpi, "statistic": "median",
             "method": "bench/dataset/wavefunction_bench.c, one MPI job per implementation, rank count and "
                       "repetition, the implementations' order turning with the repetition; an untimed warm-up "
                       "(one vector written and read) first; times are between barriers, over all ranks. pario: "

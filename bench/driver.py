@@ -128,7 +128,11 @@ def bench_eaf(args):
             progress(step, steps, f"rep {rep + 1}/{reps} done")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    return eaf_result(quick, samples, file_bytes, reps, passes, fs_type(scratch))
 
+
+def eaf_result(quick, samples, file_bytes, reps, passes, file_system):
+    """The eaf result from samples {(case, impl): [MB/s]}."""
     rows = []
     cases = list(dict.fromkeys(case for case, _ in samples))
     for case in cases:
@@ -156,7 +160,7 @@ def bench_eaf(args):
     return {"benchmark": "eaf", "quick": quick,
             **page_cache_fields(rows, "warm (buffered rows: the file was just written), "
                                       "odirect (O_DIRECT and async rows)"),
-            "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
+            "file_system": file_system, "file_bytes": file_bytes, "repetitions": reps,
             "samples_per_repetition": {"pario, posix, ga": passes, "fortran, fio": 1},
             "statistic": "median", "rows": rows}
 
@@ -209,7 +213,11 @@ def bench_ga(args):
             samples.setdefault((case, r["impl"]), []).append(r["value"])
             units[case] = r["unit"]
     progress(len(configs), len(configs), "done")
+    return ga_result(quick, samples, units, reps, block, launcher[0])
 
+
+def ga_result(quick, samples, units, reps, block, mpi):
+    """The ga result from samples {(case, impl): [values]} and each case's unit."""
     rows = []
     for case in dict.fromkeys(c for c, _ in samples):
         values = {impl: statistics.median(v) for (c, impl), v in samples.items() if c == case}
@@ -233,7 +241,7 @@ def bench_ga(args):
                      "samples": {impl: [round(x, 3) for x in v] for (c, impl), v in samples.items() if c == case},
                      "ratios": ratios, "target": target, "met": met})
     return {"benchmark": "ga", "quick": quick,
-            **page_cache_fields(rows, "memory only: no file is involved"), "mpi": launcher[0], "repetitions": reps,
+            **page_cache_fields(rows, "memory only: no file is involved"), "mpi": mpi, "repetitions": reps,
             "block_seconds": block, "statistic": "median",
             "method": "all ranks work at once, each on a partner's patch (on the other node when "
                       "nodes are emulated); value = per-rank rate over the slowest rank's block time "
@@ -362,7 +370,11 @@ def bench_sf(args):
                     progress(step, steps, f"rep {rep + 1}/{reps}, {n} ranks, {label}")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    return sf_result(quick, samples, file_bytes, reps, cache_passes, launcher[0], fs_type(scratch))
 
+
+def sf_result(quick, samples, file_bytes, reps, cache_passes, mpi, file_system):
+    """The sf result from samples {case: {impl: [MB/s]}}."""
     def targets(case):
         if "striped" in case:
             return {}
@@ -379,10 +391,10 @@ def bench_sf(args):
     return {"benchmark": "sf", "quick": quick,
             **page_cache_fields(rows, "write-back (buffered writes land in the page cache, no fsync in "
                                       "the timing), warm (buffered reads of the just-written file), odirect"),
-            "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
+            "file_system": file_system, "file_bytes": file_bytes, "repetitions": reps,
             "samples_per_repetition": {"buffered and striped rows": cache_passes, "O_DIRECT rows": 1,
                                        **({"fio (first repetition only)": 1} if quick else {})},
-            "mpi": launcher[0], "statistic": "median",
+            "mpi": mpi, "statistic": "median",
             "method": "P ranks write one shared file round-robin (block i by rank i mod P), barrier, "
                       "then each reads the next rank's blocks; aggregate MB/s from barrier to barrier; "
                       "sync(2) before each implementation's write phase. "
@@ -393,37 +405,39 @@ def bench_sf(args):
 
 # ---------------------------------------------------------------- dra ------
 
-def drop_page_cache():
-    os.sync()
-    Path("/proc/sys/vm/drop_caches").write_text("1")
-
-
-def fio_sequential(path, ranks, total, direct, cold=False):
+def fio_sequential(path, ranks, total, direct, states):
     """fio's limit for moving `total` bytes in 1 MiB requests with `ranks`
-    jobs, each on its own contiguous part of one file: (write, read) MB/s.
-    cold: the write's time includes fsync, and the read starts with the
-    page cache dropped."""
+    jobs, each on its own contiguous part of one file, in one fio run:
+    {(op, cold): MB/s} for op in write, read and each state in `states`
+    (False: warm, True: cold). Cold: the write's time includes fsync, and
+    the read starts with the file evicted from the page cache (fio's
+    invalidate=1: posix_fadvise DONTNEED of the file)."""
     part = total // ranks // (1 << 20) * (1 << 20)
-    def run(rw):
-        if cold and rw == "read":
-            drop_page_cache()
-        cmd = ["fio", f"--filename={path}", "--bs=1M", "--ioengine=psync", "--fallocate=none",
-               f"--invalidate={1 if cold else 0}", f"--end_fsync={1 if cold else 0}",
-               f"--direct={1 if direct else 0}", "--group_reporting",
-               "--output-format=json", f"--name={rw}", f"--rw={rw}", f"--size={part}",
-               f"--offset_increment={part}", f"--numjobs={ranks}"]
-        out = subprocess.run(cmd, capture_output=True, text=True)
-        if out.returncode != 0:
-            sys.exit(f"bench/run: fio failed:\n{out.stderr}")
-        return json.loads(out.stdout[out.stdout.index("{"):])["jobs"][0][rw]["bw_bytes"] / 1e6
-    return run("write"), run("read")
+    cmd = ["fio", f"--filename={path}", "--bs=1M", "--ioengine=psync", "--fallocate=none",
+           f"--direct={1 if direct else 0}", "--group_reporting", "--output-format=json",
+           f"--size={part}", f"--offset_increment={part}", f"--numjobs={ranks}"]
+    for cold in states:
+        for rw in ("write", "read"):  # stonewall: each job starts when the one before has ended
+            cmd += [f"--name={rw}{'-cold' if cold else ''}", f"--rw={rw}", "--stonewall",
+                    f"--invalidate={1 if cold and rw == 'read' else 0}",
+                    f"--end_fsync={1 if cold and rw == 'write' else 0}"]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"bench/run: fio failed:\n{out.stderr}")
+    jobs = {j["jobname"]: j for j in json.loads(out.stdout[out.stdout.index("{"):])["jobs"]}
+    return {(rw, cold): jobs[f"{rw}{'-cold' if cold else ''}"][rw]["bw_bytes"] / 1e6
+            for cold in states for rw in ("write", "read")}
+
+
+def dra_case(op, ranks, cold):
+    """A dra row's name: "read aligned, 4 ranks, cold"."""
+    return f"{op}, {ranks} rank{'s' if ranks > 1 else ''}" + (", cold" if cold else "")
 
 
 def bench_dra(args):
     quick = args.quick
     n = 2048 if quick else 8192  # doubles per side: 32 MB, or 512 MB
-    # First writes into fresh pages vary 3-5x between runs on this VM. Quick:
-    # 2 repetitions, as 3 took 57-59 s of the minute a quick run may take.
+    # First writes into fresh pages vary 3-5x between runs on this VM.
     reps = 2 if quick else 5
     rank_counts = [args.ranks] if args.ranks else [1, 2, 4]
     scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
@@ -437,49 +451,59 @@ def bench_dra(args):
     on_ga = BUILD / "bench" / "dra_ga_handles_bench"
     jobs = [([dra, "--impl", "pario"], {}), ([dra, "--impl", "posix"], {})]
     # Every setting reaches a disk array (issue 24): the same run under
-    # each, beside the default (PARIO_IO_ENGINE=auto: io_uring where the
-    # kernel allows). pario-threads: the disk array's I/O threads calling
-    # the files themselves, the path before io_uring reached disk arrays.
-    for label, setting in (("pario-threads", {"PARIO_IO_ENGINE": "threads"}),
-                           ("pario-ram", {"PARIO_FIM": "dra_bench.zarr"}),
-                           ("pario-direct", {"PARIO_DIRECT": "1"})):
-        jobs.append(([dra, "--impl", "pario", "--label", label], setting))
+    # each, beside the default. pario-threads: the disk array's I/O threads
+    # calling the files themselves, which is also the default's path (auto
+    # routes disk arrays through the ring only when io_uring is asked for
+    # by name): quick leaves it out, and its ratios are taken against pario.
+    # Quick also runs one of the other settings per repetition, in turn
+    # (none carries a target): 5 jobs per rank count and repetition, not 7.
+    settings = [("pario-ram", {"PARIO_FIM": "dra_bench.zarr"}), ("pario-direct", {"PARIO_DIRECT": "1"})]
+    if not quick:
+        settings.insert(0, ("pario-threads", {"PARIO_IO_ENGINE": "threads"}))
+    settings = [([dra, "--impl", "pario", "--label", label], setting) for label, setting in settings]
     if on_ga.exists():
         jobs += [([dra, "--impl", "ga"], {}), ([str(on_ga)], {})]
+
+    def jobs_of(rep):  # in an order that turns with the repetition
+        js = jobs + ([settings[rep % len(settings)]] if quick else settings)
+        return js[rep % len(js):] + js[:rep % len(js)]
     have_fio = shutil.which("fio") is not None
-    # Cold rows (the page cache defeated) need root to drop the caches.
-    colds = [False, True] if os.access("/proc/sys/vm/drop_caches", os.W_OK) else [False]
+    # Both page-cache states in each job, warm then cold: one launch and one
+    # warm-up for both (cold evicts the job's files, no root needed).
+    states = [False, True]
     samples = {}
     workdir = Path(tempfile.mkdtemp(prefix="pario-bench-dra-", dir=scratch))
-    steps, step = reps * len(rank_counts) * len(colds), 0
+    steps, step = reps * len(rank_counts), 0
     try:
         for rep in range(reps):
             for p in rank_counts:
-                for cold in colds:
-                    suffix = f", {p} rank{'s' if p > 1 else ''}" + (", cold" if cold else "")
+                os.sync()
+                env = dict(base_env, PARIO_SCRATCH=str(workdir))
+                for job, setting in jobs_of(rep):
+                    cmd = launcher + ["-n", str(p)] + job + ["--dir", str(workdir), "--rows", str(n),
+                                      "--cols", str(n), "--rep", str(rep), "--states", "warm,cold"]
+                    for r in run_json_lines(cmd, dict(env, **setting)):
+                        ops = [r["op"]]
+                        if r["impl"] == "posix":  # no layout: its aligned value stands in both rows
+                            ops.append(r["op"].replace("aligned", "nonaligned"))
+                        for op in ops:
+                            samples.setdefault(dra_case(op, p, r["cold"]), {}).setdefault(r["impl"], []).append(
+                                r["mbps"])
+                if have_fio and not (quick and rep > 0):  # quick: fio once per case (no target uses it)
                     os.sync()
-                    env = dict(base_env, PARIO_SCRATCH=str(workdir))
-                    for job, setting in jobs[rep % len(jobs):] + jobs[:rep % len(jobs)]:
-                        cmd = launcher + ["-n", str(p)] + job + ["--dir", str(workdir), "--rows", str(n),
-                                          "--cols", str(n), "--rep", str(rep)] + (["--cold"] if cold else [])
-                        for r in run_json_lines(cmd, dict(env, **setting)):
-                            ops = [r["op"]]
-                            if r["impl"] == "posix":  # no layout: its aligned value stands in both rows
-                                ops.append(r["op"].replace("aligned", "nonaligned"))
-                            for op in ops:
-                                samples.setdefault(op + suffix, {}).setdefault(r["impl"], []).append(r["mbps"])
-                    if have_fio:
-                        os.sync()
-                        w, rd = fio_sequential(workdir / "fio.dat", p, n * n * 8, False, cold)
+                    for (op, cold), v in fio_sequential(workdir / "fio.dat", p, n * n * 8, False, states).items():
                         (workdir / "fio.dat").unlink(missing_ok=True)
-                        for op, v in (("write", w), ("read", rd)):
-                            for kind in ("aligned", "nonaligned"):
-                                samples.setdefault(f"{op} {kind}{suffix}", {}).setdefault("fio", []).append(v)
-                    step += 1
-                    progress(step, steps, f"rep {rep + 1}/{reps}, {p} ranks" + (", cold" if cold else ""))
+                        for kind in ("aligned", "nonaligned"):
+                            samples.setdefault(dra_case(f"{op} {kind}", p, cold), {}).setdefault("fio", []).append(v)
+                step += 1
+                progress(step, steps, f"rep {rep + 1}/{reps}, {p} ranks")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    return dra_result(quick, samples, n, reps, launcher[0], fs_type(scratch))
 
+
+def dra_result(quick, samples, n, reps, mpi, file_system):
+    """The dra result from samples {case: {impl: [MB/s]}}."""
     def targets(case):
         # The limit: raw pwrite/pread of the same memory (fio's buffered
         # reads copy into one cache-resident 1 MiB buffer, not 512 MB).
@@ -501,29 +525,35 @@ def bench_dra(args):
         v = row["values"]
         if v.get("pario-ga") and v.get("ga"):
             row["ratios"]["pario-ga/ga"] = round(v["pario-ga"] / v["ga"], 3)
-        for variant in ("pario-ram", "pario-direct", "pario"):  # each setting against the threads path
-            if v.get(variant) and v.get("pario-threads"):
-                row["ratios"][f"{variant}/pario-threads"] = round(v[variant] / v["pario-threads"], 3)
+        # each setting against the threads path (quick: pario, the same path)
+        base = "pario-threads" if v.get("pario-threads") else "pario"
+        for variant in ("pario-ram", "pario-direct", "pario"):
+            if variant != base and v.get(variant) and v.get(base):
+                row["ratios"][f"{variant}/{base}"] = round(v[variant] / v[base], 3)
     rows.sort(key=lambda r: (r["case"].endswith("cold"), int(r["case"].split(", ")[1].split()[0]), r["case"]))
     return {"benchmark": "dra", "quick": quick,
             "summary": scaling_summary(rows, ("pario", "pario-threads", "pario-ram", "pario-direct", "posix", "ga",
                                               "pario-ga")),
             **page_cache_fields(rows, "write-back (writes land in the page cache) and warm (reads after a "
                                       "reopen); cold rows: the write's time includes syncfs (fio: "
-                                      "end_fsync), and the page cache is dropped before the read"),
-            "file_system": fs_type(scratch), "array": f"{n} x {n} doubles ({n * n * 8 / 1e6:.0f} MB)",
-            "repetitions": reps, "mpi": launcher[0], "statistic": "median",
-            "method": "each implementation in its own MPI job, in an order that turns with the repetition; "
+                                      "end_fsync), and the job's files are evicted from the page cache "
+                                      "(posix_fadvise DONTNEED; fio: invalidate=1) before the read"),
+            "file_system": file_system, "array": f"{n} x {n} doubles ({n * n * 8 / 1e6:.0f} MB)",
+            "repetitions": reps, "mpi": mpi, "statistic": "median",
+            "method": "each implementation in its own MPI job, in an order that turns with the repetition, "
+                      "each job measuring warm, then cold; "
                       "after one untimed write (warm-up), the whole array written "
                       "from a global array, the disk array closed and reopened, read back; then a section "
                       "shifted by one row and column (nonaligned). posix (the limit): each rank pwrites and "
                       "preads its own patch of the same kind of global array to its part of one file in 1 MiB "
                       "calls. pario-threads, pario-ram, pario-direct: pario under PARIO_IO_ENGINE=threads, a "
                       "PARIO_FIM rule matching the store (its files in RAM) and PARIO_DIRECT=1; pario runs "
-                      "with the default engine (io_uring here). pario-ga: GA's code (NGA_* arrays, NDRA_* calls) linked with pario's classic "
-                      "DRA. fio: the same bytes in 1 MiB sequential requests, one contiguous "
-                      "part per job, into one reused buffer. posix and fio have no layout to miss: their "
-                      "aligned value stands in the nonaligned rows too",
+                      "with the default engine. pario-ga: GA's code (NGA_* arrays, NDRA_* calls) linked with pario's classic "
+                      "DRA (quick: no pario-threads job, the default's path, and one of pario-ram and pario-direct "
+                      "per repetition, in turn; settings against pario). fio: the same "
+                      "bytes in 1 MiB sequential requests, one contiguous part per job, into one reused buffer, "
+                      "warm and cold in one fio run (quick: first repetition only). posix and fio have "
+                      "no layout to miss: their aligned value stands in the nonaligned rows too",
             "rows": rows}
 
 
@@ -615,6 +645,12 @@ def bench_fim(args):
         progress(reps, reps, "done")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    return fim_result(quick, samples, shared, file_bytes, reps, seconds, fs_type(scratch))
+
+
+def fim_result(quick, samples, shared, file_bytes, reps, seconds, file_system):
+    """The fim result from samples and the shared-file samples, each
+    {case: {impl: [MB/s]}}."""
     rows = ratio_rows(samples, "ram", ("direct", "buffered", "tmpfs", "memcpy"),
                       lambda case: ({"ram/direct": 10.0, "ram/buffered": 1.5} if case.startswith("random")
                                     else {"ram/memcpy": 0.7}),
@@ -624,7 +660,7 @@ def bench_fim(args):
     return {"benchmark": "fim", "quick": quick,
             **page_cache_fields(rows, "random rows mix them: buffered is warm (the file was just written "
                                       "and fits in RAM), direct is odirect, ram and tmpfs are memory"),
-            "file_system": fs_type(scratch), "file_bytes": file_bytes, "repetitions": reps,
+            "file_system": file_system, "file_bytes": file_bytes, "repetitions": reps,
             "seconds_per_sample": seconds, "statistic": "median",
             "method": "one process; the file is written once, then random aligned requests, half reads "
                       "and half writes, for a fixed time; sequential: the whole RAM file in 64 MiB "
@@ -714,7 +750,12 @@ def bench_hf(args):
         progress(steps, steps, "done")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    return hf_result(quick, runs, rank_counts, xyz, basis, reps, launcher[0], fs_type(scratch))
 
+
+def hf_result(quick, runs, rank_counts, xyz, basis, reps, mpi, file_system):
+    """The hf result from runs {(case, ranks): [hf.py's result dicts]},
+    PySCF's as ("pyscf", ranks)."""
     med = lambda rs, key: statistics.median(x[key] for x in rs)  # noqa: E731
     rows, summary = [], []
     for p in rank_counts:
@@ -755,8 +796,8 @@ def bench_hf(args):
     return {"benchmark": "hf", "quick": quick,
             **page_cache_fields(rows, "disk rows read with O_DIRECT (PARIO_DIRECT=1: no page cache); RAM rows "
                                       "from Files in Memory; direct and PySCF read nothing"),
-            "file_system": fs_type(scratch), "molecule": str(Path(xyz).relative_to(ROOT)) if xyz else "benzene (hf.py's default)", "basis": basis,
-            "repetitions": reps, "mpi": launcher[0], "statistic": "median",
+            "file_system": file_system, "molecule": str(Path(xyz).relative_to(ROOT)) if xyz else "benzene (hf.py's default)", "basis": basis,
+            "repetitions": reps, "mpi": mpi, "statistic": "median",
             "method": "examples/hf/hf.py, one mode per run, OMP_NUM_THREADS=1 per rank; value = total "
                       "seconds (integrals + SCF to |dE| < 1e-10 and |FDS-SDF| < 1e-7); PySCF: scf.RHF with conv_tol 1e-10 and "
                       "conv_tol_grad 1e-7, its direct SCF even where its integrals would fit in memory, in one process with as many OpenMP threads as pario has ranks; "
@@ -1409,7 +1450,16 @@ def bench_exodus(args):
             progress(rep + 1, reps, f"reads, rep {rep + 1}/{reps}")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    return exodus_result(quick, side, steps, reps, data_bytes, samples, seconds, memory, join, phases, skipped,
+                         launcher[0], fs_type(scratch))
 
+
+def exodus_result(quick, side, steps, reps, data_bytes, samples, seconds, memory, join, phases, skipped, mpi,
+                  file_system):
+    """The exodus result from samples {case: {impl: [MB/s]}} and, by the
+    same keys, seconds and peak MiB per rank (memory); join {case:
+    [(seconds, MiB)]}, phases {case: {impl: [{phase: [MiB per rank]}]}},
+    skipped {peer: reason}."""
     s_size = side == 99 and steps == 20
 
     def targets(case):
@@ -1460,10 +1510,10 @@ def bench_exodus(args):
     return {"benchmark": "exodus", "quick": quick, "summary": summary,
             **page_cache_fields(rows, "writes land in the page cache; every write's time includes fdatasync of "
                                       "its file(s) (pario also syncs before each step's count is raised)"),
-            "file_system": fs_type(scratch), "skipped_peers": skipped,
+            "file_system": file_system, "skipped_peers": skipped,
             "workload": f"../shared/exodus_workload.md HEX {side}x{side}x{side} T={steps} "
                         f"({(side + 1) ** 3} nodes, {side ** 3} elements, {data_bytes / 1e6:.0f} MB of data)",
-            "repetitions": reps, "mpi": launcher[0], "statistic": "median",
+            "repetitions": reps, "mpi": mpi, "statistic": "median",
             "method": "bench/exodus/exodus_bench.c, one MPI job per writer, the writers' order turning with the "
                       "repetition (A B C D, B C D A, ...); each rank's own data is made before the clock starts; "
                       "time from create to the last byte synced, over all ranks. pario: pario_exodus_* from all "
@@ -1587,8 +1637,15 @@ def run_one(name, args, facts, out):
     """Runs one benchmark, writes its JSON and plots, prints its table."""
     start = time.time()
     result = BENCHMARKS[name][0](args)
+    return report(name, result, facts, out, time.time() - start)
+
+
+def report(name, result, facts, out, seconds):
+    """A benchmark's result (its bench_* function's) with the machine's
+    facts and the run's seconds: written as JSON and plots, its table
+    printed. tests/bench feeds it each suite's result builder's output."""
     result = {"benchmark": result.pop("benchmark"), "machine": facts, "commit": facts["commit"], **result}
-    result["seconds"] = round(time.time() - start, 1)
+    result["seconds"] = round(seconds, 1)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
     png = out.with_suffix(".png")

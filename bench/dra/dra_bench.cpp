@@ -17,12 +17,19 @@
 //   pario-ga  the same GA code in dra_ga_handles_bench, built from this
 //          file and linked with pario_dra_ga before GA: pario's classic
 //          DRA on GA's own arrays, what a GA program (NWChem) gets relinked
-// Without --cold, each write starts with the dirty pages flushed
-// (untimed). With --cold the page cache is defeated: a write's time includes
-// flushing the file system (syncfs), and before each read rank 0 flushes
-// and drops the page cache (/proc/sys/vm/drop_caches, so root only).
-// Rank 0 prints one JSON object per measurement; bench/run aggregates.
+// --states warm,cold (default warm) runs the measurements once per page-cache
+// state, in that order, in one job (one launch, one warm-up for both).
+// Warm: each write starts with the dirty pages flushed (untimed), and reads
+// find the file in the page cache. Cold: the page cache is defeated: a
+// write's time includes flushing the file system (syncfs), and before each
+// read rank 0 evicts every file under --dir from the page cache
+// (posix_fadvise DONTNEED after the syncfs, so no root needed). It once
+// wrote /proc/sys/vm/drop_caches, which also evicted every library, so
+// the next launch of mpiexec read Open MPI's plugins from disk. --cold is
+// --states cold. Rank 0 prints one JSON object per measurement ("cold":
+// the state); bench/run aggregates.
 #include <fcntl.h>
+#include <ftw.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -35,6 +42,7 @@
 #include <vector>
 
 #include "pario/pario.h"
+#include "raw_patch.h"
 
 #if PARIO_BENCH_HAVE_GA
 #include <dra.h>
@@ -65,10 +73,10 @@ struct Impl {
   bool aligned_only = false;
 };
 
-void emit(const char* impl, const char* op, double mbps, int rep) {
+void emit(const char* impl, const char* op, bool cold, double mbps, int rep) {
   if (rank == 0) {
-    std::printf("{\"impl\": \"%s\", \"op\": \"%s\", \"ranks\": %d, \"rep\": %d, \"mbps\": %.2f}\n", impl, op,
-                nranks, rep, mbps);
+    std::printf("{\"impl\": \"%s\", \"op\": \"%s\", \"cold\": %s, \"ranks\": %d, \"rep\": %d, \"mbps\": %.2f}\n",
+                impl, op, cold ? "true" : "false", nranks, rep, mbps);
     std::fflush(stdout);
   }
 }
@@ -123,21 +131,14 @@ std::string pario_label = "pario";
   static pario_array_t ga;
   static std::string path;
   static int fd = -1;
-  static char* patch;
-  static int64_t bytes, offset;
+  static bench::RawPatch mine;
   const int64_t dims[2] = {rows, cols};
   path = dir + "/dra_bench.raw";
   if (pario_group_world(&world) != PARIO_OK) die("group");
   if (pario_array_create(world, "dra_bench_posix", PARIO_TYPE_DOUBLE, 2, dims, &ga) != PARIO_OK) die("array");
   const double v = 1.5;
   if (pario_array_fill(ga, &v) != PARIO_OK) die("fill");
-  void* mine = nullptr;
-  int64_t start[2], count[2];
-  if (pario_array_access(ga, rank, &mine, start, count) != PARIO_OK) die("access");
-  patch = static_cast<char*>(mine);
-  bytes = count[0] * count[1] * 8;
-  MPI_Exscan(&bytes, &offset, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) offset = 0;
+  if (!bench::raw_patch(ga, rank, &mine)) die("access");
   auto open_file = [](int flags) {
     fd = ::open(path.c_str(), flags | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) die("open " + path);
@@ -152,12 +153,7 @@ std::string pario_label = "pario";
             if (rank != 0) open_file(0);
           },
           [](bool write, int64_t) {
-            constexpr int64_t kCall = int64_t{1} << 20;
-            for (int64_t at = 0; at < bytes; at += kCall) {
-              const size_t n = static_cast<size_t>(std::min(kCall, bytes - at));
-              const ssize_t got = write ? ::pwrite(fd, patch + at, n, offset + at) : ::pread(fd, patch + at, n, offset + at);
-              if (got != static_cast<ssize_t>(n)) die(write ? "pwrite" : "pread");
-            }
+            if (!bench::move_raw_patch(fd, mine, write)) die(write ? "pwrite" : "pread");
           },
           [open_file] {
             ::close(fd);
@@ -213,18 +209,27 @@ Impl ga_impl(const std::string& dir, int64_t rows, int64_t cols) {
 }
 #endif
 
+// posix_fadvise(DONTNEED) of one file (nftw's callback): its clean pages
+// leave the page cache.
+int evict_file(const char* path, const struct stat*, int type, struct FTW*) {
+  if (type != FTW_F) return 0;
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return 0;  // gone meanwhile (a store's temporary file)
+  const int rc = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
+  return rc;
+}
+
 // Rank 0 flushes the file system holding dir (the write's bytes reach
-// the disk); with drop, it then empties the page cache (reads go to disk).
-void defeat_cache(const std::string& dir, bool drop) {
+// the disk); with evict, it then drops every file under dir from the page
+// cache (the read comes from disk). Files in RAM (PARIO_FIM) stay: they
+// are not page cache.
+void defeat_cache(const std::string& dir, bool evict) {
   if (rank == 0) {
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
     if (fd < 0 || ::syncfs(fd) != 0) die("syncfs " + dir);
     ::close(fd);
-    if (drop) {
-      const int drop_fd = ::open("/proc/sys/vm/drop_caches", O_WRONLY);
-      if (drop_fd < 0 || ::write(drop_fd, "1", 1) != 1) die("--cold needs /proc/sys/vm/drop_caches writable (root)");
-      ::close(drop_fd);
-    }
+    if (evict && ::nftw(dir.c_str(), evict_file, 16, FTW_PHYS) != 0) die("evicting the files under " + dir);
   }
   MPI_Barrier(MPI_COMM_WORLD);
 }
@@ -235,12 +240,20 @@ int main(int argc, char** argv) {
   std::string dir = "/tmp";
   int64_t rows = 2048, cols = 2048;
   int rep = 0;
-  bool cold = false;
+  std::vector<bool> states = {false};  // cold?, in order
   std::string only;  // --impl: run just this implementation
   for (int i = 1; i < argc; i += 2) {
     if (!std::strcmp(argv[i], "--cold")) {
-      cold = true;
+      states = {true};
       --i;
+      continue;
+    }
+    if (!std::strcmp(argv[i], "--states") && i + 1 < argc) {
+      const std::string v = argv[i + 1];
+      if (v == "warm") states = {false};
+      else if (v == "cold") states = {true};
+      else if (v == "warm,cold") states = {false, true};
+      else die("--states " + v + ": warm, cold or warm,cold");
       continue;
     }
     if (i + 1 >= argc) die(std::string("no value after ") + argv[i]);
@@ -277,30 +290,32 @@ int main(int argc, char** argv) {
     impl.destroy();
   }
   const double mb = static_cast<double>(rows * cols * 8) / 1e6;
-  for (size_t k = 0; k < impls.size(); ++k) {
-    Impl& impl = impls[(k + rep) % impls.size()];
-    impl.create();
-    for (int64_t shift : {0, 1}) {
-      if (shift && impl.aligned_only) continue;
-      const double part = mb * static_cast<double>((rows - shift) * (cols - shift)) / static_cast<double>(rows * cols);
-      for (bool write : {true, false}) {
-        // Buffered writes start with no dirty pages, untimed: else a write
-        // paid for the writeback of the ones before it (samples of one
-        // case ranged 860-5590 MB/s).
-        if (!cold && write) defeat_cache(dir, false);
-        MPI_Barrier(MPI_COMM_WORLD);
-        const double t0 = MPI_Wtime();
-        impl.move(write, shift);
-        MPI_Barrier(MPI_COMM_WORLD);
-        if (cold && write) defeat_cache(dir, false);  // the bytes are on disk
-        const double t = MPI_Wtime() - t0;
-        emit(impl.name, (std::string(write ? "write" : "read") + (shift ? " nonaligned" : " aligned")).c_str(),
-             part / t, rep);
-        if (write) impl.reopen();
-        if (cold && write) defeat_cache(dir, true);  // the read comes from disk
+  for (const bool cold : states) {
+    for (size_t k = 0; k < impls.size(); ++k) {
+      Impl& impl = impls[(k + rep) % impls.size()];
+      impl.create();
+      for (int64_t shift : {0, 1}) {
+        if (shift && impl.aligned_only) continue;
+        const double part = mb * static_cast<double>((rows - shift) * (cols - shift)) / static_cast<double>(rows * cols);
+        for (bool write : {true, false}) {
+          // Buffered writes start with no dirty pages, untimed: else a write
+          // paid for the writeback of the ones before it (samples of one
+          // case ranged 860-5590 MB/s).
+          if (!cold && write) defeat_cache(dir, false);
+          MPI_Barrier(MPI_COMM_WORLD);
+          const double t0 = MPI_Wtime();
+          impl.move(write, shift);
+          MPI_Barrier(MPI_COMM_WORLD);
+          if (cold && write) defeat_cache(dir, false);  // the bytes are on disk
+          const double t = MPI_Wtime() - t0;
+          emit(impl.name, (std::string(write ? "write" : "read") + (shift ? " nonaligned" : " aligned")).c_str(), cold,
+               part / t, rep);
+          if (write) impl.reopen();
+          if (cold && write) defeat_cache(dir, true);  // the read comes from disk
+        }
       }
+      impl.destroy();
     }
-    impl.destroy();
   }
 #if PARIO_BENCH_HAVE_GA
   DRA_Terminate();

@@ -42,6 +42,14 @@ class MemoryArray {
   virtual Status put(const Box& box, const void* buf, const std::vector<int64_t>& ld) = 0;
   // Collective: every rank's earlier puts are complete and visible.
   virtual Status sync() = 0;
+  // sync() split around the caller's own agreement of all ranks, which
+  // then stands for sync's barrier: sync_arrive() before it, sync_leave()
+  // after it, both local. A disk-array read that way takes two collective
+  // calls, not four (issue 30). False where the array cannot split its
+  // sync (another library's collective callback): call sync() instead.
+  virtual bool splits_sync() const { return false; }
+  virtual Status sync_arrive() { return Status(Code::kInternal, "sync_arrive: this array does not split its sync"); }
+  virtual Status sync_leave() { return Status(Code::kInternal, "sync_leave: this array does not split its sync"); }
   // Ok when the array lives on exactly the ranks of group.
   virtual Status check_group(const comm::Group& group) const = 0;
   // Direct access to node-local memory: each owner's piece of box, with
@@ -74,6 +82,9 @@ class GlobalArraySource : public MemoryArray {
     return a_->put(box, buf, ld);
   }
   Status sync() override { return a_->sync(); }
+  bool splits_sync() const override { return true; }
+  Status sync_arrive() override { return a_->sync_arrive(); }
+  Status sync_leave() override { return a_->sync_leave(); }
   Status check_group(const comm::Group& group) const override;
   bool local_pieces(const Box& box, std::vector<LocalPiece>* out) const override;
 

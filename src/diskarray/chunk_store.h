@@ -105,8 +105,9 @@ class ChunkStore {
   std::string dir_;
   ZarrMeta meta_;
   std::shared_ptr<device::Storage> storage_;
-  mutable std::mutex mu_;  // guards open_
+  mutable std::mutex mu_;  // guards open_ and opening_
   mutable std::map<std::string, std::shared_ptr<const OpenShard>> open_;  // by path
+  mutable std::map<std::string, std::shared_ptr<std::mutex>> opening_;    // held by the thread opening a path
   std::shared_ptr<CloseErrors> close_errors_;
 };
 

@@ -562,8 +562,16 @@ Status Transfer::wait() {
   if (s.ok()) s = closed;
   jobs_.clear();
   if (!write_) {
-    // Every rank's puts visible everywhere (the sync is collective itself,
-    // so it needs no agreement before it), then one status for all.
+    // Every rank's puts visible everywhere, then one status for all. A
+    // global array's sync is split around the agreement (its barrier);
+    // another library's is collective itself, so it needs no agreement
+    // before it.
+    if (mem_->splits_sync()) {
+      Status arrived = mem_->sync_arrive();
+      if (s.ok()) s = arrived;
+      PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), s));
+      return mem_->sync_leave();  // a local Win_sync, as pario_array_sync's
+    }
     Status synced = mem_->sync();
     if (s.ok()) s = synced;
   }
@@ -803,21 +811,15 @@ Status DiskArray::check_transfer(bool write, const array::MemoryArray& mem, cons
   return Status::Ok();
 }
 
-Status DiskArray::order_after_conflicts(const Transfer& t) {
-  bool conflict = false;
+void DiskArray::drain_conflicts(const Transfer& t) {
   std::vector<std::weak_ptr<Transfer>> live;
   for (const auto& w : in_flight_) {
     std::shared_ptr<Transfer> u = w.lock();
     if (!u || u->waited()) continue;
     live.push_back(u);
-    if ((u->write_ || t.write_) && u->overlaps(t)) {
-      u->drain();
-      conflict = true;
-    }
+    if ((u->write_ || t.write_) && u->overlaps(t)) u->drain();
   }
   in_flight_ = std::move(live);
-  // Every rank sees the same history, so all take this barrier or none.
-  return conflict ? group_->barrier() : Status::Ok();
 }
 
 std::shared_ptr<Transfer> DiskArray::new_transfer(bool write, std::shared_ptr<array::MemoryArray> mem,
@@ -851,14 +853,24 @@ Result<std::shared_ptr<Transfer>> DiskArray::start(bool write, std::shared_ptr<a
   Box disk;
   Status s = mem ? check_transfer(write, *mem, mem_section, disk_start, perm, &disk)
                  : Status(Code::kInvalidArgument, dir_ + ": no memory array");
+  std::shared_ptr<Transfer> t;
+  if (s.ok()) {
+    t = new_transfer(write, mem, mem_section, disk, perm);
+    drain_conflicts(*t);  // the agreement below: drained on every rank
+  }
+  // The memory array's sync orders the transfer after every rank's earlier
+  // access (writes: every put before this call is visible; reads: no rank
+  // still reads what the wait will overwrite). A global array's sync is
+  // split around the agreement, whose all-rank reduction stands for its
+  // barrier (one collective call, not two); the agreement is checked
+  // first, so every rank has checked its arguments before any syncs.
+  const bool split = s.ok() && mem->splits_sync();
+  if (split) s = mem->sync_arrive();
   PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), s));
-  std::shared_ptr<Transfer> t = new_transfer(write, mem, mem_section, disk, perm);
-  PARIO_RETURN_IF_ERROR(order_after_conflicts(*t));
-  // Writes: every put before this call is visible. Reads: no rank still
-  // reads what the wait will overwrite. A sync that fails on one rank
-  // (another library's callback) is reported by the wait, on every rank:
-  // returning here would leave the others waiting in it.
-  t->start_status_ = mem->sync();
+  // A sync that fails on one rank (a Win_sync after the agreement, another
+  // library's callback) is reported by the wait, on every rank: returning
+  // here would leave the others waiting in it.
+  t->start_status_ = split ? mem->sync_leave() : mem->sync();
   in_flight_.push_back(t);
   if (disk.empty() || !t->start_status_.ok()) return t;
   t->start_jobs(t->plan(), blocking);

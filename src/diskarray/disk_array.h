@@ -188,8 +188,8 @@ class DiskArray {
                                          const Box& mem_section, const Box& disk,
                                          const std::vector<int>& perm) const;
   // Lets the I/O of earlier unwaited transfers that conflict with t finish
-  // on every rank.
-  Status order_after_conflicts(const Transfer& t);
+  // on this rank (start's agreement then orders them on every rank).
+  void drain_conflicts(const Transfer& t);
 
   std::shared_ptr<const comm::Group> group_;
   std::string dir_;
