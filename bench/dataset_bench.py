@@ -227,7 +227,7 @@ def pds_result(records, d, nodes, segments, reps):
     metadata row per P (ms at segment 1 and at the last segment, from the
     probe; the ratio segment 1 / last must stay near 1)."""
     label = nodes_label(nodes)
-    samples, seconds, memory, base, setup, probe = {}, {}, {}, {}, {}, {}
+    samples, seconds, memory, base, setup, cpu, probe = {}, {}, {}, {}, {}, {}, {}
     for r in records:
         impl, p = r["impl"], r["ranks"]
         if r["op"] == "metadata probe":
@@ -241,6 +241,8 @@ def pds_result(records, d, nodes, segments, reps):
         memory.setdefault(case, {}).setdefault(impl, []).append(r["peak_mib"])
         base.setdefault(case, {}).setdefault(impl, []).append(r["base_mib"])
         setup.setdefault(case, {}).setdefault(impl, []).append(r["setup_seconds"])
+        if "cpu_seconds" in r:
+            cpu.setdefault(case, {}).setdefault(impl, []).append(r["cpu_seconds"])
 
     def case_p(case):
         return int(case.rsplit("P=", 1)[1])
@@ -256,7 +258,11 @@ def pds_result(records, d, nodes, segments, reps):
                 "cost_rank_seconds": {impl: round(p * s, 4) for impl, s in med.items()},
                 "setup_seconds": {impl: round(statistics.median(v), 4) for impl, v in setup[case].items()},
                 "peak_mib_per_rank": {impl: median_per_rank(ms) for impl, ms in memory[case].items()},
-                "data_mib_per_rank": {impl: median_per_rank(ms) for impl, ms in base[case].items()}}
+                "data_mib_per_rank": {impl: median_per_rank(ms) for impl, ms in base[case].items()},
+                # CPU seconds (user + system) of the timed write, summed over
+                # the ranks: the work itself, which the load does not inflate
+                "cpu_seconds": {impl: round(statistics.median(sum(run) for run in runs), 3)
+                                for impl, runs in cpu.get(case, {}).items()}}
 
     rows = d.ratio_rows(samples, "pario", PDS_PEERS, lambda case: pds_targets(case_op(case)), extra)
     memory_rule(rows, samples, d, "pwrite")
@@ -283,15 +289,17 @@ def pds_result(records, d, nodes, segments, reps):
         rows.append(row)
 
     summary = ["PDS: seconds (median), cost = P x seconds, peak MiB per rank over both timed writes (VmHWM "
-               "after a reset; its data of every segment included) and the decomposition or gather map setup "
-               "(untimed):"]
+               "after a reset; its data of every segment included), the decomposition or gather map setup "
+               "(untimed) and the CPU seconds of the write over all ranks (user + system):"]
     for row in rows:
         if "seconds" in row:
             summary.append(f"  {row['case']}: " + "; ".join(
                 f"{impl} {row['seconds'][impl]:.3f} s / {row['cost_rank_seconds'][impl]:.3f} rank-s / "
                 f"{'/'.join(f'{m:.0f}' for m in row['peak_mib_per_rank'][impl])} MiB (data "
                 f"{'/'.join(f'{m:.0f}' for m in row['data_mib_per_rank'][impl])}), setup "
-                f"{row['setup_seconds'][impl]:.3f} s" for impl in row["seconds"]))
+                f"{row['setup_seconds'][impl]:.3f} s"
+                + (f", CPU {row['cpu_seconds'][impl]:.3f} s" if impl in row["cpu_seconds"] else "")
+                for impl in row["seconds"]))
         else:
             summary.append(f"  {row['case']} (ms at segment 1 / {segments}): " + "; ".join(
                 f"{impl} {v['1']:.1f} / {v[str(segments)]:.1f}" for impl, v in row["segment_ms"].items()))

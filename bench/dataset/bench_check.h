@@ -1,4 +1,4 @@
-/* What the dataset benchmarks (bench/dataset/*.c) share: failing loudly.
+/* What the dataset benchmarks (bench/dataset/) share: failing loudly.
  * A program defines bench_program, bench_rank and bench_impl; die() prints
  * them with pario's last error message and ends the whole MPI job. */
 #ifndef PARIO_BENCH_DATASET_CHECK_H

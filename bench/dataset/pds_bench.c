@@ -52,7 +52,9 @@
  * timed writes (the checks' buffers not counted), and the RSS at the reset
  * (its data, all segments, and the setup's structures). Large blocks are
  * mmapped (M_MMAP_THRESHOLD fixed at 1 MiB), so one implementation's
- * freed buffers do not stay in the next one's RSS.
+ * freed buffers do not stay in the next one's RSS. CPU time: each rank's
+ * user + system seconds (getrusage) over a timed write, which the load of
+ * a shared machine does not inflate as it does the wall time.
  *
  * Rank 0 prints one JSON line per measurement; exit status 1 on a failed
  * check (MPI_Abort).
@@ -67,6 +69,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "bench_check.h"
@@ -630,6 +633,13 @@ static int64_t reset_peak_kib(void) {
   return status_kib("VmRSS");
 }
 
+/* This process's CPU time so far (user + system), seconds. */
+static double cpu_seconds(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
 /* The dirty pages of earlier writes are not this write's to flush. */
 static void sync_all(void) {
   MPIOK(MPI_Barrier(MPI_COMM_WORLD));
@@ -676,7 +686,7 @@ static void print_per_rank(const char *key, double mine) {
   MPIOK(MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
   if (rank == 0) {
     printf(", \"%s\": [", key);
-    for (int r = 0; r < nranks; ++r) printf("%s%.1f", r ? ", " : "", all[r]);
+    for (int r = 0; r < nranks; ++r) printf("%s%.3f", r ? ", " : "", all[r]);
     printf("]");
   }
   free(all);
@@ -719,7 +729,9 @@ static void run(const ops_t *o, int64_t nodes, int64_t probe_nodes) {
   for (int flushed = 0; flushed < 2; ++flushed) {
     sync_all();
     const double base_mib = (double)reset_peak_kib() / 1024.0;
+    const double cpu0 = cpu_seconds();
     const double seconds = write_series(o, &m, flushed, NULL);
+    const double cpu = cpu_seconds() - cpu0;
     const double peak_mib = (double)status_kib("VmHWM") / 1024.0;
     if (rank == 0) {
       printf("{\"impl\": \"%s\", \"op\": \"%s\", \"ranks\": %d, \"nodes\": %lld, \"segments\": %d, "
@@ -729,6 +741,7 @@ static void run(const ops_t *o, int64_t nodes, int64_t probe_nodes) {
     }
     print_per_rank("peak_mib", peak_mib);
     print_per_rank("base_mib", base_mib);
+    print_per_rank("cpu_seconds", cpu);
     if (rank == 0) {
       printf("}\n");
       fflush(stdout);

@@ -267,7 +267,8 @@ def pds_lines(p, impl, cache_s, flushed_s, peak, segment_ms, reps=2):
         slow = 1 + 0.1 * rep
         for op, s in (("write page cache", cache_s), ("write flushed", flushed_s)):
             lines.append({"impl": impl, "op": op, "ranks": p, "nodes": 3000, "segments": 10, "seconds": s * slow,
-                          "bytes": 1104000, "setup_seconds": 0.25, "peak_mib": [peak] * p, "base_mib": [90.0] * p})
+                          "bytes": 1104000, "setup_seconds": 0.25, "peak_mib": [peak] * p, "base_mib": [90.0] * p,
+                          "cpu_seconds": [s / 2 * slow] * p})
         lines.append({"impl": impl, "op": "metadata probe", "ranks": p, "nodes": 16 * p, "segment_ms": segment_ms})
     return lines
 
@@ -297,6 +298,7 @@ def test_pds_result():
     assert cache1["seconds"]["pario"] == pytest.approx(0.525) and cache1["cost_rank_seconds"]["gather"] == 1.05
     assert cache1["setup_seconds"]["pario"] == 0.25 and cache1["data_mib_per_rank"]["pario"] == [90.0]
     assert cache1["page_cache"] == "warm" and flushed1["page_cache"] == "cold"
+    assert cache1["cpu_seconds"]["pario"] == 0.263  # the ranks' sum: median of 0.25 and 0.275, rounded
     cache4, flushed4 = rows["PDS 3k nodes write page cache, P=4"], rows["PDS 3k nodes write flushed, P=4"]
     assert cache4["peak_mib_per_rank"]["pario"] == [110.0] * 4
     assert cache4["ratios"]["pario/h5-ranked"] == 1.1 and cache4["met"] is False   # 1.1 < 1.2x the best peer
@@ -309,7 +311,7 @@ def test_pds_result():
     assert [(c["case"], c["met"]) for c in checks if c["key"] == "pario@seg1/pario@seg10"] == [
         ("PDS metadata per segment, P=1", True), ("PDS metadata per segment, P=4", False)]
     assert sum(1 for c in checks if c["met"] is False and c["note"].startswith("also required")) == 3
-    assert any("setup 0.250 s" in line for line in res["summary"])
+    assert any("setup 0.250 s, CPU 0.263 s" in line for line in res["summary"])
     assert any("ms at segment 1 / 10" in line and "pario 2.0 / 4.0" in line for line in res["summary"])
 
 
