@@ -1544,7 +1544,8 @@ def exodus_result(quick, side, steps, reps, data_bytes, samples, seconds, memory
 # ------------------------------------------------------------- dataset ------
 
 def bench_dataset(args):
-    """Issue 26: MFDn's wave-function file (bench/dataset_bench.py)."""
+    """Issue 26: MFDn's wave-function file and a PDS time series
+    (bench/dataset_bench.py)."""
     import dataset_bench
     return dataset_bench.run(args, sys.modules[__name__])
 
@@ -1559,8 +1560,8 @@ BENCHMARKS = {"eaf": (bench_eaf, "private files vs raw pread/pwrite, GA EAF, For
                                                "gather and file per rank (issue 25, PDS Table 1)"),
               "exodus": (bench_exodus, "one Exodus II file from all ranks vs rank 0 with libexodusii, a file "
                                        "per rank + join, raw pwrite (issue 27)"),
-              "dataset": (bench_dataset, "MFDn's wave-function file vs root gather + pwrite, parallel HDF5 "
-                                         "(independent, collective) and MPI-IO at offsets (issue 26)")}
+              "dataset": (bench_dataset, "MFDn's wave-function file and a PDS time series vs root gather + "
+                                         "pwrite, parallel HDF5 directly and raw writes at offsets (issue 26)")}
 
 
 # ------------------------------------------------------------- report ------

@@ -40,30 +40,17 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "pario/pario.h"
+#include "bench_check.h"
 
+const char *bench_program = "wavefunction_bench", *bench_impl = "pario";
+int bench_rank;
 static int rank, nranks;
-static const char *impl = "pario", *dir = "/tmp";
+static const char *dir = "/tmp";
 static int64_t dim = 1 << 20, start, count;
 static int vectors = 15;
 static double **x;
 static int *counts, *displs;
 static char path[1024];
-
-static void die(const char *what) {
-  char m[512] = "";
-  pario_last_error_message(m, sizeof m);
-  fprintf(stderr, "wavefunction_bench rank %d (%s): %s failed [%s]\n", rank, impl, what, m);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-}
-#define OK(call)                  \
-  do {                            \
-    if ((call) != PARIO_OK) die(#call); \
-  } while (0)
-#define H5OK(call)                \
-  do {                            \
-    if ((call) < 0) die(#call);   \
-  } while (0)
 
 static double value(int k, int64_t i) { return (double)k + (double)i * 1e-9; }
 
@@ -73,7 +60,7 @@ static double peak_mib(void) {
   return (double)ru.ru_maxrss / 1024.0;
 }
 
-static int is(const char *name) { return strcmp(impl, name) == 0; }
+static int is(const char *name) { return strcmp(bench_impl, name) == 0; }
 
 /* ---- pario ---- */
 
@@ -212,8 +199,8 @@ static void mpiio_io(int write, double **buf) {
 }
 
 static void io(int write, double **buf) {
-  if (!strncmp(impl, "pario", 5)) pario_io(write, buf);
-  else if (!strncmp(impl, "h5-", 3)) h5_io(write, buf);
+  if (!strncmp(bench_impl, "pario", 5)) pario_io(write, buf);
+  else if (!strncmp(bench_impl, "h5-", 3)) h5_io(write, buf);
   else if (is("gather")) gather_io(write, buf);
   else if (is("mpiio")) mpiio_io(write, buf);
   else die("unknown --impl");
@@ -250,7 +237,7 @@ static void verify(double **buf, const char *what) {
   }
   MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (any) {
-    if (rank == 0) fprintf(stderr, "wavefunction_bench: %s: %s read back wrong values\n", impl, what);
+    if (rank == 0) fprintf(stderr, "wavefunction_bench: %s: %s read back wrong values\n", bench_impl, what);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
 }
@@ -264,7 +251,7 @@ static void report(const char *op, double seconds) {
   double s0[64];
   MPI_Gather(&start_mib, 1, MPI_DOUBLE, s0, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (rank != 0) return;
-  printf("{\"impl\": \"%s\", \"op\": \"%s\", \"ranks\": %d, \"seconds\": %.6f, \"bytes\": %lld, \"peak_mib\": [", impl,
+  printf("{\"impl\": \"%s\", \"op\": \"%s\", \"ranks\": %d, \"seconds\": %.6f, \"bytes\": %lld, \"peak_mib\": [", bench_impl,
          op, nranks, seconds, (long long)(dim * vectors * 8));
   for (int r = 0; r < nranks; ++r) printf("%s%.1f", r ? ", " : "", mib_all[r]);
   printf("], \"start_mib\": [");
@@ -285,15 +272,16 @@ static double timed(int write, int flushed, double **buf) {
 int main(int argc, char **argv) {
   OK(pario_init()); /* MPI_Init too */
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  bench_rank = rank;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "--impl")) impl = argv[i + 1];
+    if (!strcmp(argv[i], "--impl")) bench_impl = argv[i + 1];
     else if (!strcmp(argv[i], "--dir")) dir = argv[i + 1];
     else if (!strcmp(argv[i], "--dim")) dim = atoll(argv[i + 1]);
     else if (!strcmp(argv[i], "--vectors")) vectors = atoi(argv[i + 1]);
   }
   if (dim < 1 || dim > INT32_MAX || vectors < 1 || vectors > 1000 || nranks > 64) die("arguments");
-  snprintf(path, sizeof path, "%s/wf-%s.%s", dir, impl, strncmp(impl, "h5", 2) && strncmp(impl, "pario", 5) ? "raw" : "h5");
+  snprintf(path, sizeof path, "%s/wf-%s.%s", dir, bench_impl, strncmp(bench_impl, "h5", 2) && strncmp(bench_impl, "pario", 5) ? "raw" : "h5");
   start_mib = peak_mib();
   mib_all = malloc(64 * sizeof(double));
   counts = malloc((size_t)nranks * sizeof(int));

@@ -252,3 +252,78 @@ def test_committed_results_carry_their_machine():
         assert machine.name_of(r) == path.parent.name, path
         for key in ("cpu", "cores", "kernel", "commit"):
             assert r["machine"].get(key), (path, key)
+
+
+# ------------------------------------------------------------- dataset --
+
+import dataset_bench  # noqa: E402
+
+
+def pds_lines(p, impl, cache_s, flushed_s, peak, segment_ms, reps=2):
+    """pds_bench's JSON lines of one implementation at P = p, `reps` times
+    (the later repetitions 10 % slower: medians are taken)."""
+    lines = []
+    for rep in range(reps):
+        slow = 1 + 0.1 * rep
+        for op, s in (("write page cache", cache_s), ("write flushed", flushed_s)):
+            lines.append({"impl": impl, "op": op, "ranks": p, "nodes": 3000, "segments": 10, "seconds": s * slow,
+                          "bytes": 1104000, "setup_seconds": 0.25, "peak_mib": [peak] * p, "base_mib": [90.0] * p,
+                          "cpu_seconds": [s / 2 * slow] * p})
+        lines.append({"impl": impl, "op": "metadata probe", "ranks": p, "nodes": 16 * p, "segment_ms": segment_ms})
+    return lines
+
+
+def test_pds_result():
+    flat = [4.0] + [2.0] * 10
+    lines = (pds_lines(1, "pario", 0.5, 2.0, 120.0, flat) + pds_lines(1, "h5-ranked", 0.7, 2.1, 100.0, flat)
+             + pds_lines(1, "gather", 1.0, 4.0, 150.0, [1.0] * 11) + pds_lines(1, "pwrite", 0.4, 2.0, 100.0, [0.1] * 11)
+             # P = 4: pario within the memory rule, h5-ranked close in the page cache, a metadata cost growing
+             + pds_lines(4, "pario", 0.5, 2.2, 110.0, [4.0] + [2.0] * 9 + [4.0])
+             + pds_lines(4, "h5-ranked", 0.55, 2.1, 100.0, flat) + pds_lines(4, "gather", 1.0, 4.0, 150.0, flat)
+             + pds_lines(4, "pwrite", 0.4, 2.0, 100.0, flat))
+    res = dataset_bench.pds_result(lines, driver, 3000, 10, 2)
+    rows = {r["case"]: r for r in res["rows"]}
+    assert list(rows) == ["PDS 3k nodes write page cache, P=1", "PDS 3k nodes write flushed, P=1",
+                          "PDS 3k nodes write page cache, P=4", "PDS 3k nodes write flushed, P=4",
+                          "PDS metadata per segment, P=1", "PDS metadata per segment, P=4"]
+    cache1, flushed1 = rows["PDS 3k nodes write page cache, P=1"], rows["PDS 3k nodes write flushed, P=1"]
+    # medians of 0.5 and 0.55 s: 1104000 B / 0.525 s
+    assert cache1["values"]["pario"] == pytest.approx(2.1, abs=0.05)
+    assert cache1["ratios"] == {"pario/h5-ranked": 1.4, "pario/gather": 2.0, "pario/pwrite": 0.8}
+    assert cache1["target"] == {"pario/h5-ranked": 1.2, "pario/gather": 1.2}
+    assert flushed1["target"] == {"pario/pwrite": 0.95} and flushed1["ratios"]["pario/pwrite"] == 1.0
+    # fast enough at P = 1, but pario's 120 MiB > pwrite's 100 + 16: missed
+    assert cache1["also_required"] == {"pario peak MiB per rank <= pwrite's + 16": False}
+    assert cache1["met"] is False and flushed1["met"] is False
+    assert cache1["seconds"]["pario"] == pytest.approx(0.525) and cache1["cost_rank_seconds"]["gather"] == 1.05
+    assert cache1["setup_seconds"]["pario"] == 0.25 and cache1["data_mib_per_rank"]["pario"] == [90.0]
+    assert cache1["page_cache"] == "warm" and flushed1["page_cache"] == "cold"
+    assert cache1["cpu_seconds"]["pario"] == 0.263  # the ranks' sum: median of 0.25 and 0.275, rounded
+    cache4, flushed4 = rows["PDS 3k nodes write page cache, P=4"], rows["PDS 3k nodes write flushed, P=4"]
+    assert cache4["peak_mib_per_rank"]["pario"] == [110.0] * 4
+    assert cache4["ratios"]["pario/h5-ranked"] == 1.1 and cache4["met"] is False   # 1.1 < 1.2x the best peer
+    assert flushed4["ratios"]["pario/pwrite"] == pytest.approx(0.909, abs=0.001) and flushed4["met"] is False
+    meta1, meta4 = rows["PDS metadata per segment, P=1"], rows["PDS metadata per segment, P=4"]
+    assert meta1["values"] == {"pario@seg1": 2.0, "pario@seg10": 2.0} and meta1["met"] is True
+    assert meta1["segment_ms"]["pwrite"] == {"1": 0.1, "10": 0.1} and meta1["probe_nodes"]["pario"] == 16
+    assert meta4["ratios"] == {"pario@seg1/pario@seg10": 0.5} and meta4["met"] is False
+    checks = targets.checks({"benchmark": "dataset", "rows": res["rows"]})
+    assert [(c["case"], c["met"]) for c in checks if c["key"] == "pario@seg1/pario@seg10"] == [
+        ("PDS metadata per segment, P=1", True), ("PDS metadata per segment, P=4", False)]
+    assert sum(1 for c in checks if c["met"] is False and c["note"].startswith("also required")) == 3
+    assert any("setup 0.250 s, CPU 0.263 s" in line for line in res["summary"])
+    assert any("ms at segment 1 / 10" in line and "pario 2.0 / 4.0" in line for line in res["summary"])
+
+
+def test_pds_result_prints(capsys):
+    lines = [line for impl in dataset_bench.PDS_IMPLS for line in pds_lines(2, impl, 0.5, 2.0, 100.0, [1.0] * 11, 1)]
+    res = dataset_bench.pds_result(lines, driver, 3000, 10, 1)
+    driver.print_table({"benchmark": "dataset", "rows": res["rows"], "repetitions": 1, "commit": "c",
+                        "machine": {"name": "m1"}})
+    out = capsys.readouterr().out
+    assert "PDS metadata per segment, P=2" in out and "pario@seg10 1.00 (>=0.8)" in out
+
+
+@pytest.mark.parametrize("nodes, label", [(2000000, "2M"), (100000, "100k"), (1500, "1.5k"), (64, "64")])
+def test_nodes_label(nodes, label):
+    assert dataset_bench.nodes_label(nodes) == label

@@ -96,7 +96,8 @@ def dataset(r):
     seconds = {row["case"]: {i: [s] for i, s in row["seconds"].items()} for row in r["rows"]}
     memory = {row["case"]: {i: [m] for i, m in row["peak_mib_per_rank"].items()} for row in r["rows"]}
     plan = [(0.5, 4473924, 1), (2.0, 17895697, 1)]
-    return dataset_bench.result(r["quick"], samples, seconds, memory, [3.5, 7.0], plan, "mpiexec", "ext4", driver)
+    part = dataset_bench.mfdn_result(samples, seconds, memory, plan, driver)
+    return dataset_bench.result(r["quick"], ["mfdn"], [part], [3.5, 7.0], "mpiexec", "ext4", driver)
 
 
 def collective(r):
