@@ -2639,7 +2639,7 @@ contains
     call finish(c_ds_open(group%h, cstr(path), m, ds%h), ierr)
   end subroutine
 
-  !> Collective: flushes and closes the dataset.
+  !> Collective: closes the dataset (everything written out; no fsync).
   subroutine pario_dataset_close(ds, ierr)
     type(pario_dataset), intent(inout) :: ds
     integer, intent(out), optional :: ierr
