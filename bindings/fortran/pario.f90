@@ -1037,6 +1037,79 @@ module pario
     end function
   end interface
 
+  ! ---- MFDn's wave-function file (pario/wavefunction.h) ----
+  !> A wave-function file (pario_wavefunction_create or pario_wavefunction_open).
+  type, public :: pario_wavefunction
+    type(c_ptr) :: h = c_null_ptr
+  end type
+  !> The many-body basis, pario_wavefunction_basis_t field for field:
+  !> dimension (every vector's length), protons (Z), neutrons (N), nmax,
+  !> parity (+1/-1), two_mj (2 M_J), hbar_omega (MeV).
+  type, public, bind(C) :: pario_wavefunction_basis
+    integer(c_int64_t) :: dimension, protons, neutrons, nmax, parity, two_mj
+    real(c_double) :: hbar_omega
+  end type
+
+  public :: pario_wavefunction_create, pario_wavefunction_open, pario_wavefunction_close, &
+            pario_wavefunction_info, pario_wavefunction_write, pario_wavefunction_read, &
+            pario_wavefunction_set_observables, pario_wavefunction_observables
+
+  interface
+    integer(c_int) function c_wf_create(g, path, mode, basis, nvectors, transfer, w) &
+        bind(C, name="pario_wavefunction_create")
+      import :: c_int, c_ptr, c_char, pario_wavefunction_basis
+      type(c_ptr), value :: g
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int), value :: mode, nvectors, transfer
+      type(pario_wavefunction_basis), intent(in) :: basis
+      type(c_ptr), intent(out) :: w
+    end function
+    integer(c_int) function c_wf_open(g, path, mode, transfer, w) bind(C, name="pario_wavefunction_open")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: g
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int), value :: mode, transfer
+      type(c_ptr), intent(out) :: w
+    end function
+    integer(c_int) function c_wf_close(w) bind(C, name="pario_wavefunction_close")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: w
+    end function
+    integer(c_int) function c_wf_info(w, basis, nvectors, transfer) bind(C, name="pario_wavefunction_info")
+      import :: c_int, c_ptr, pario_wavefunction_basis
+      type(c_ptr), value :: w
+      type(pario_wavefunction_basis), intent(out) :: basis
+      integer(c_int), intent(out) :: nvectors, transfer
+    end function
+    integer(c_int) function c_wf_write(w, vector, start, count, buf) bind(C, name="pario_wavefunction_write")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: w, buf
+      integer(c_int), value :: vector
+      integer(c_int64_t), value :: start, count
+    end function
+    integer(c_int) function c_wf_read(w, vector, start, count, buf) bind(C, name="pario_wavefunction_read")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: w, buf
+      integer(c_int), value :: vector
+      integer(c_int64_t), value :: start, count
+    end function
+    integer(c_int) function c_wf_set_observables(w, vector, energy, j, t) &
+        bind(C, name="pario_wavefunction_set_observables")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: w
+      integer(c_int), value :: vector
+      real(c_double), value :: energy, j, t
+    end function
+    integer(c_int) function c_wf_observables(w, vector, energy, j, t, written) &
+        bind(C, name="pario_wavefunction_observables")
+      import :: c_int, c_ptr, c_double
+      type(c_ptr), value :: w
+      integer(c_int), value :: vector
+      real(c_double), intent(out) :: energy, j, t
+      integer(c_int), intent(out) :: written
+    end function
+  end interface
+
 contains
 
   ! The status to ierr, or (ierr absent) a message and a stop on failure.
@@ -2566,7 +2639,7 @@ contains
     call finish(c_ds_open(group%h, cstr(path), m, ds%h), ierr)
   end subroutine
 
-  !> Collective: flushes and closes the dataset.
+  !> Collective: closes the dataset (everything written out; no fsync).
   subroutine pario_dataset_close(ds, ierr)
     type(pario_dataset), intent(inout) :: ds
     integer, intent(out), optional :: ierr
@@ -3311,6 +3384,159 @@ contains
       call finish(c_exo_read_element_values_by_id(exo%h, int(step, c_int), int(var, c_int), block_id, 0_int64, &
                                                   none, int(PARIO_TYPE_DOUBLE, c_int), address(values)), ierr)
     end if
+  end subroutine
+
+  ! ---- MFDn's wave-function file (pario/wavefunction.h) ----
+  !
+  ! The C calls one for one, collective unless said local: handle first,
+  ! ierr last. Vectors are numbered from 1 (1 .. nvectors) and a slice
+  ! starts at a 1-based element, as the module numbers everything; the
+  ! vector's length is the basis's dimension. Buffers are real(real64)
+  ! arrays of any rank (assumed-rank, contiguous): size(buf) is the
+  ! slice's length. A buffer of another type still makes the C call, with
+  ! a count C refuses, so every rank fails together; this rank gets
+  ! PARIO_ERR_INVALID_ARGUMENT and the module's message. Each rank's
+  ! part of an even split: pario_dataset_even_split(dimension, np, me, ...).
+
+  !> Collective: a new wave-function file of nvectors vectors over basis,
+  !> open read-write. mode (default ior(PARIO_CREATE, PARIO_EXCLUSIVE): an
+  !> existing file is PARIO_ERR_EXISTS): ior(PARIO_CREATE, PARIO_TRUNCATE)
+  !> replaces a wave-function file there. transfer: PARIO_WF_TRANSFER_*
+  !> (default PARIO_WF_TRANSFER_DEFAULT).
+  subroutine pario_wavefunction_create(wf, group, path, basis, nvectors, mode, transfer, ierr)
+    type(pario_wavefunction), intent(out) :: wf
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    type(pario_wavefunction_basis), intent(in) :: basis
+    integer, intent(in) :: nvectors
+    integer, intent(in), optional :: mode, transfer
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: m, t
+    m = ior(PARIO_CREATE, PARIO_EXCLUSIVE)
+    if (present(mode)) m = int(mode, c_int)
+    t = PARIO_WF_TRANSFER_DEFAULT
+    if (present(transfer)) t = int(transfer, c_int)
+    call finish(c_wf_create(group%h, cstr(path), ior(m, int(PARIO_RDWR, c_int)), basis, int(nvectors, c_int), t, &
+                            wf%h), ierr)
+  end subroutine
+
+  !> Collective: an existing wave-function file, mode PARIO_READ (default)
+  !> or PARIO_RDWR (to write observables or vectors); transfer as above.
+  subroutine pario_wavefunction_open(wf, group, path, mode, transfer, ierr)
+    type(pario_wavefunction), intent(out) :: wf
+    type(pario_group), intent(in) :: group
+    character(*), intent(in) :: path
+    integer, intent(in), optional :: mode, transfer
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: m, t
+    m = PARIO_READ
+    if (present(mode)) m = int(mode, c_int)
+    t = PARIO_WF_TRANSFER_DEFAULT
+    if (present(transfer)) t = int(transfer, c_int)
+    call finish(c_wf_open(group%h, cstr(path), m, t, wf%h), ierr)
+  end subroutine
+
+  !> Collective: closes the file (vectors written whole are marked written here).
+  subroutine pario_wavefunction_close(wf, ierr)
+    type(pario_wavefunction), intent(inout) :: wf
+    integer, intent(out), optional :: ierr
+    call finish(c_wf_close(wf%h), ierr)
+  end subroutine
+
+  !> Local: the basis, the number of vectors and the transfer in use
+  !> (PARIO_WF_TRANSFER_INDEPENDENT, _COLLECTIVE or _AGGREGATORS).
+  subroutine pario_wavefunction_info(wf, basis, nvectors, transfer, ierr)
+    type(pario_wavefunction), intent(in) :: wf
+    type(pario_wavefunction_basis), intent(out), optional :: basis
+    integer, intent(out), optional :: nvectors, transfer
+    integer, intent(out), optional :: ierr
+    type(pario_wavefunction_basis) :: b
+    integer(c_int) :: n, t, rc
+    rc = c_wf_info(wf%h, b, n, t)
+    if (rc == 0) then
+      if (present(basis)) basis = b
+      if (present(nvectors)) nvectors = int(n)
+      if (present(transfer)) transfer = int(t)
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  ! The checks and the C call of pario_wavefunction_write or _read: a
+  ! buffer that is not real(real64) goes to C with count -1 (refused on
+  ! every rank), and this rank reports the module's reason.
+  integer(c_int) function wf_slice(call, wf, vector, start, b) result(rc)
+    character(*), intent(in) :: call
+    type(pario_wavefunction), intent(in) :: wf
+    integer, intent(in) :: vector
+    integer(int64), intent(in) :: start
+    type(buffer_facts), intent(in) :: b
+    integer(c_int64_t) :: count
+    count = b%elements
+    if (b%type /= PARIO_TYPE_DOUBLE) count = -1
+    if (call == 'pario_wavefunction_write') then
+      rc = c_wf_write(wf%h, int(vector - 1, c_int), start - 1, count, b%base)
+    else
+      rc = c_wf_read(wf%h, int(vector - 1, c_int), start - 1, count, b%base)
+    end if
+    if (b%type /= PARIO_TYPE_DOUBLE) then
+      rc = refuse(INVALID_ARGUMENT, call, 'the buffer holds ' // type_name(int(b%type)) // &
+                  ' elements, not real(real64)')
+    end if
+  end function
+
+  !> Collective: this rank's slice start .. start + size(buf) - 1 (1-based)
+  !> of vector `vector` (1-based) from buf. The ranks' slices must tile
+  !> the vector (PARIO_ERR_INVALID_ARGUMENT naming the rank otherwise);
+  !> writing a vector again replaces it.
+  subroutine pario_wavefunction_write(wf, vector, start, buf, ierr)
+    type(pario_wavefunction), intent(in) :: wf
+    integer, intent(in) :: vector
+    integer(int64), intent(in) :: start
+    type(*), dimension(..), contiguous, intent(in) :: buf
+    integer, intent(out), optional :: ierr
+    call finish(wf_slice('pario_wavefunction_write', wf, vector, start, facts(buf)), ierr)
+  end subroutine
+
+  !> Collective: this rank's slice start .. start + size(buf) - 1 (1-based;
+  !> any slice, overlapping other ranks' or empty) of vector `vector` into
+  !> buf. PARIO_ERR_NOT_FOUND for a vector never written whole.
+  subroutine pario_wavefunction_read(wf, vector, start, buf, ierr)
+    type(pario_wavefunction), intent(in) :: wf
+    integer, intent(in) :: vector
+    integer(int64), intent(in) :: start
+    type(*), dimension(..), contiguous, intent(inout) :: buf
+    integer, intent(out), optional :: ierr
+    call finish(wf_slice('pario_wavefunction_read', wf, vector, start, facts(buf)), ierr)
+  end subroutine
+
+  !> Collective: writes vector's observables (the same on every rank; NaN
+  !> for "unknown") into its reserved attributes.
+  subroutine pario_wavefunction_set_observables(wf, vector, energy, j, t, ierr)
+    type(pario_wavefunction), intent(in) :: wf
+    integer, intent(in) :: vector
+    real(real64), intent(in) :: energy, j, t
+    integer, intent(out), optional :: ierr
+    call finish(c_wf_set_observables(wf%h, int(vector - 1, c_int), energy, j, t), ierr)
+  end subroutine
+
+  !> Local: vector's observables (NaN where not written) and whether it
+  !> was written whole.
+  subroutine pario_wavefunction_observables(wf, vector, energy, j, t, written, ierr)
+    type(pario_wavefunction), intent(in) :: wf
+    integer, intent(in) :: vector
+    real(real64), intent(out), optional :: energy, j, t
+    logical, intent(out), optional :: written
+    integer, intent(out), optional :: ierr
+    real(c_double) :: e, jj, tt
+    integer(c_int) :: w, rc
+    rc = c_wf_observables(wf%h, int(vector - 1, c_int), e, jj, tt, w)
+    if (rc == 0) then
+      if (present(energy)) energy = e
+      if (present(j)) j = jj
+      if (present(t)) t = tt
+      if (present(written)) written = w /= 0
+    end if
+    call finish(rc, ierr)
   end subroutine
 
 end module pario

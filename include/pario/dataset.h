@@ -32,8 +32,12 @@
  * entry file is not written while segments are (only by create, variable
  * registration and dataset or variable infos).
  *
- * Crash safety: the file of a segment is flushed (H5Fflush) when the next
- * segment is appended and at close. A process killed while segment k is
+ * Crash safety: when the next segment is appended (a segment's end), every
+ * file written since its last flush is flushed (H5Fflush): the segment's
+ * own, and an older member file a section or segment info went into
+ * since. Close writes everything out (H5Fclose) but does not fsync:
+ * durability against a machine crash is the caller's. A process killed
+ * after close loses nothing; one killed while segment k is
  * written leaves segments 0..k-1 readable: in the multi-file modes always
  * (a member file left unreadable by the crash is dropped at open, and
  * removed when opened read-write, so segment k can be appended again); in
@@ -143,8 +147,11 @@ PARIO_COLLECTIVE PARIO_API int pario_dataset_create(pario_group_t group, const c
 /* pario_dataset_create with a file mode: options NULL or zeroed is one
  * file. Options must be the same on every rank (else
  * PARIO_ERR_INVALID_ARGUMENT on every rank; also for a mode that is not a
- * PARIO_DATASET_* or a steps_per_file that does not fit it). Replacing
- * (PARIO_MODE_TRUNCATE) removes the old dataset's member files too. */
+ * PARIO_DATASET_* or a steps_per_file that does not fit it). Files of the
+ * member name pattern ("run.000007.h5" for "run.h5") already there, which
+ * an open would take for this dataset's: an exclusive multi-file create
+ * fails with PARIO_ERR_EXISTS naming one (nothing made); replacing
+ * (PARIO_MODE_TRUNCATE) removes them, the old dataset's included. */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_create_with(pario_group_t group, const char *path, int mode,
                                                          const pario_dataset_create_options_t *options,
                                                          pario_dataset_t *dataset_out);
@@ -159,9 +166,9 @@ PARIO_API int pario_dataset_file_mode(pario_dataset_t dataset, int *file_mode_ou
  * file that is not a pario dataset or is damaged). */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_open(pario_group_t group, const char *path, int mode,
                                                   pario_dataset_t *dataset_out);
-/* Flushes and closes it; sets *dataset to PARIO_DATASET_NULL. Datasets
- * still open at pario_finalize are closed there (flushed), in the order
- * they were made. */
+/* Closes it (everything written out, no fsync); sets *dataset to
+ * PARIO_DATASET_NULL. Datasets still open at pario_finalize are closed
+ * there, in the order they were made. */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_close(pario_dataset_t *dataset);
 
 /* ---- segments ---- */

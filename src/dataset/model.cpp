@@ -252,6 +252,39 @@ std::string member_path(const std::string& entry_path, const std::string& patter
   return dir + name;
 }
 
+std::optional<int64_t> member_number(const std::string& pattern, const std::string& file_name) {
+  if (file_name.find('/') != std::string::npos) return std::nullopt;
+  // The names around the number, unescaped as member_path does.
+  std::string prefix, suffix;
+  bool placeholder = false;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    std::string& part = placeholder ? suffix : prefix;
+    if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == '%') {
+      part += '%';
+      ++i;
+    } else if (!placeholder && pattern.compare(i, 4, "%06d") == 0) {
+      placeholder = true;
+      i += 3;
+    } else {
+      part += pattern[i];
+    }
+  }
+  if (!placeholder || file_name.size() < prefix.size() + 6 + suffix.size() ||
+      file_name.compare(0, prefix.size(), prefix) != 0 ||
+      file_name.compare(file_name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return std::nullopt;
+  }
+  const std::string digits = file_name.substr(prefix.size(), file_name.size() - prefix.size() - suffix.size());
+  if (digits.size() > 18) return std::nullopt;  // beyond any member count an int64 holds
+  int64_t k = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    k = 10 * k + (c - '0');
+  }
+  if (member_path("", pattern, k) != file_name) return std::nullopt;  // "0000001" is no member's name
+  return k;
+}
+
 std::string segment_path(int64_t position) {
   char name[48];
   std::snprintf(name, sizeof name, "%s/%08lld", kSegmentsGroup, static_cast<long long>(position));

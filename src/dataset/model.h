@@ -107,6 +107,11 @@ std::string member_pattern(const std::string& entry_path);
 Status check_member_pattern(const std::string& pattern);
 // Member k's path: the pattern with k, in the entry's directory.
 std::string member_path(const std::string& entry_path, const std::string& pattern, int64_t k);
+// The member number k of a file name (a directory entry, no '/') when it
+// is exactly the name member_path gives k with this pattern (six digits or
+// more, no extra leading zeros), else nullopt: how a create finds member
+// files an earlier dataset of that name left, gaps and all.
+std::optional<int64_t> member_number(const std::string& pattern, const std::string& file_name);
 
 // Names of variables and infos: 1 to 255 bytes, no '/' and no NUL, not
 // "." or "..", and not starting with "pario_" (pario's own attributes).

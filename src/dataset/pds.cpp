@@ -18,6 +18,7 @@
 // the variable's item.
 #include "dataset/pds.h"
 
+#include <dirent.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -126,10 +127,11 @@ Result<std::unique_ptr<Pds>> Pds::create(const comm::Comm& comm, const std::stri
                                           ": a file that is not HDF5 is there; it is not replaced");
       }
       PARIO_RETURN_IF_ERROR(local);
-      // The old dataset's member files go too (none for one file).
-      PARIO_RETURN_IF_ERROR(remove_members(comm, path, member_pattern(path), 0));
     }
   }
+  // The old dataset's member files go too (none for one file), and any
+  // file of the member pattern an earlier run left.
+  if (replace || layout.multi_file()) PARIO_RETURN_IF_ERROR(clear_strays(comm, path, replace));
   PARIO_ASSIGN_OR_RETURN(File f, File::open(comm, path, replace ? FileMode::kCreateTruncate
                                                                  : FileMode::kCreateExclusive));
   std::unique_ptr<Pds> p(new Pds(std::move(f)));
@@ -149,7 +151,9 @@ Result<std::unique_ptr<Pds>> Pds::create(const comm::Comm& comm, const std::stri
     local = file.create_group(kSegmentsGroup);
   }
   if (local.ok()) local = file.create_group(kVariablesGroup);
-  if (local.ok()) local = file.flush();
+  // Not flushed here (an fsync): end_segment flushes it before the first
+  // segment, unless registration or an info has by then.
+  p->entry_unsynced_ = true;
   local = comm::agree(file.comm(), local);
   if (!local.ok()) {
     (void)file.close();
@@ -273,6 +277,51 @@ Status Pds::open_members() {
   return Status::Ok();
 }
 
+Result<std::vector<int64_t>> Pds::find_members(const std::string& entry, const std::string& pattern) {
+  const size_t slash = entry.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : entry.substr(0, slash);
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return errno_status(errno, "dataset::Pds: opendir " + dir);
+  std::vector<int64_t> found;
+  errno = 0;
+  while (const dirent* e = ::readdir(d)) {
+    if (const std::optional<int64_t> k = member_number(pattern, e->d_name)) found.push_back(*k);
+  }
+  const int err = errno;
+  ::closedir(d);
+  if (err != 0) return errno_status(err, "dataset::Pds: readdir " + dir);
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+Status Pds::clear_strays(const comm::Comm& comm, const std::string& path, bool replace) {
+  const std::string pattern = member_pattern(path);
+  if (replace) return remove_members(comm, path, pattern, 0);
+  // Rank 0 looks; every rank gets the same kExists from what it found.
+  int64_t found_facts[3] = {0, 0, 0};  // the look failed, files found, the first's number
+  Status local;
+  if (comm.rank() == 0) {
+    Result<std::vector<int64_t>> found = find_members(path, pattern);
+    local = found.status();
+    if (found.ok() && !found->empty()) {
+      found_facts[1] = static_cast<int64_t>(found->size());
+      found_facts[2] = found->front();
+    }
+    found_facts[0] = local.ok() ? 0 : 1;
+  }
+  const int rc = MPI_Bcast(found_facts, 3, MPI_INT64_T, 0, comm.get());
+  if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Bcast");
+  if (found_facts[0] != 0) return comm::agree(comm, local);
+  if (found_facts[1] == 0) return Status::Ok();
+  const int64_t more = found_facts[1] - 1;
+  return Status(Code::kExists, "dataset::Pds::create: " + path + ": " + member_path(path, pattern, found_facts[2]) +
+                                   (more > 0 ? " and " + std::to_string(more) + " more member files" : "") +
+                                   " of an earlier dataset of this name are there, which an open would take for "
+                                   "this dataset's: remove them, or create with PARIO_MODE_TRUNCATE (which "
+                                   "removes them)",
+                EEXIST);
+}
+
 Status Pds::close_members() {
   Status first;
   while (!members_.empty()) {
@@ -293,8 +342,49 @@ Status Pds::keep_open(int64_t k) {
   while (open_order_.size() > kOpenMembers) {
     const int64_t oldest = open_order_.front();
     open_order_.erase(open_order_.begin());
-    PARIO_RETURN_IF_ERROR(members_[static_cast<size_t>(oldest)].close());
+    File& m = members_[static_cast<size_t>(oldest)];
+    auto marked = std::find(unsynced_members_.begin(), unsynced_members_.end(), oldest);
+    if (marked != unsynced_members_.end()) {  // written since its last flush: synced before it goes
+      PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), m.flush()));
+      unsynced_members_.erase(marked);
+    }
+    PARIO_RETURN_IF_ERROR(m.close());
   }
+  return Status::Ok();
+}
+
+Result<File*> Pds::file_to_write(int64_t segment) {
+  if (!layout_.multi_file()) {
+    entry_unsynced_ = true;
+    return &file_;
+  }
+  const int64_t k = member_of_[static_cast<size_t>(segment)];
+  PARIO_ASSIGN_OR_RETURN(File * f, member(k));
+  mark_written(k);
+  return f;
+}
+
+void Pds::mark_written(int64_t member) {
+  if (std::find(unsynced_members_.begin(), unsynced_members_.end(), member) == unsynced_members_.end()) {
+    unsynced_members_.push_back(member);
+  }
+}
+
+// A segment's end (crash safety, in pds.h): every file written since its
+// last flush is flushed: the last segment's, an older member a section or
+// info went into since, and the entry file after create. Marked members
+// are open (keep_open flushes one before it closes it).
+Status Pds::end_segment() {
+  Status local;
+  if (entry_unsynced_) local = file_.flush();
+  std::sort(unsynced_members_.begin(), unsynced_members_.end());
+  for (int64_t k : unsynced_members_) {
+    File& m = members_[static_cast<size_t>(k)];
+    if (local.ok() && m.is_open()) local = m.flush();
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  entry_unsynced_ = false;
+  unsynced_members_.clear();
   return Status::Ok();
 }
 
@@ -311,13 +401,17 @@ Result<File*> Pds::member(int64_t k) {
 Status Pds::remove_members(const comm::Comm& comm, const std::string& entry, const std::string& pattern,
                            int64_t from) {
   // Rank 0 unlinks them, the last first: a crash midway leaves a prefix.
+  // Every one of the pattern, not only up to the first gap: an orphan
+  // after a gap would be taken for a member once the dataset reaches it.
   Status local;
   if (comm.rank() == 0) {
-    int64_t end = from;
-    while (::access(member_path(entry, pattern, end).c_str(), F_OK) == 0) ++end;
-    for (int64_t k = end - 1; k >= from && local.ok(); --k) {
-      const std::string at = member_path(entry, pattern, k);
-      if (::unlink(at.c_str()) != 0) local = errno_status(errno, "dataset::Pds: unlink " + at);
+    Result<std::vector<int64_t>> found = find_members(entry, pattern);
+    local = found.status();
+    if (found.ok()) {
+      for (auto k = found->rbegin(); k != found->rend() && *k >= from && local.ok(); ++k) {
+        const std::string at = member_path(entry, pattern, *k);
+        if (::unlink(at.c_str()) != 0) local = errno_status(errno, "dataset::Pds: unlink " + at);
+      }
     }
   }
   return comm::agree(comm, local);
@@ -401,15 +495,13 @@ Status Pds::load() {
 }
 
 Status Pds::close() {
-  Status local = file_.writable() ? file_.flush() : Status::Ok();
-  for (File& m : members_) {
-    if (local.ok() && m.is_open() && m.writable()) local = m.flush();
-  }
-  local = comm::agree(file_.comm(), local);
+  // No H5Fflush (MPI_File_sync, an fsync): H5Fclose writes whatever HDF5
+  // holds, so a process killed after close loses nothing.
+  entry_unsynced_ = false;
+  unsynced_members_.clear();
   const Status members = close_members();
   const Status closed = file_.close();
-  if (local.ok()) local = members;
-  return local.ok() ? closed : local;
+  return members.ok() ? closed : members;
 }
 
 Result<File*> Pds::file_of(int64_t segment) {
@@ -459,12 +551,10 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
   if (local.ok()) local = check_append(segments_, kind, time_index, time_value);
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
   const int64_t position = static_cast<int64_t>(segments_.size());
-  // The last segment ends here: its file is flushed, so a crash from now
-  // on finds it whole (crash safety, in pds.h).
-  if (position > 0) {
-    File& last = layout_.multi_file() ? members_[static_cast<size_t>(member_of_.back())] : file_;
-    if (last.is_open()) PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), last.flush()));  // closed: flushed
-  }
+  // The last segment ends here: the files written since their last flush
+  // are flushed, so a crash from now on finds them whole (crash safety,
+  // in pds.h).
+  PARIO_RETURN_IF_ERROR(end_segment());
   const int64_t target = member_of_next(segments_, time_index, layout_);
   if (layout_.multi_file() && target == static_cast<int64_t>(members_.size())) {
     PARIO_RETURN_IF_ERROR(make_member(target));
@@ -474,6 +564,11 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
   }
   PARIO_ASSIGN_OR_RETURN(File * fp, layout_.multi_file() ? member(target) : Result<File*>(&file_));
   File& f = *fp;
+  if (layout_.multi_file()) {
+    mark_written(target);
+  } else {
+    entry_unsynced_ = true;
+  }
   const std::string at = segment_path(position);
   local = f.create_group(at);
   if (local.ok()) local = f.set_attribute(at, "pario_kind", AttrValue::string(segment_kind_name(kind)));
@@ -501,7 +596,9 @@ Status Pds::make_member(int64_t k) {
   if (local.ok()) local = f.set_attribute("/", kMemberAttr, AttrValue::int64(k));
   if (local.ok()) local = f.set_attribute("/", kEntryAttr, AttrValue::string(entry));
   if (local.ok()) local = f.create_group(kSegmentsGroup);
-  if (local.ok()) local = f.flush();
+  // Not flushed (an fsync): the segment appended next marks it, and its
+  // end flushes it. Killed before, it is a last member cut short, which
+  // open_members skips or removes.
   local = comm::agree(file_.comm(), local);
   if (!local.ok()) {
     (void)f.close();
@@ -530,6 +627,8 @@ Status Pds::truncate(int64_t last_kept) {
       members_.pop_back();
       const int64_t gone = static_cast<int64_t>(members_.size());
       open_order_.erase(std::remove(open_order_.begin(), open_order_.end(), gone), open_order_.end());
+      unsynced_members_.erase(std::remove(unsynced_members_.begin(), unsynced_members_.end(), gone),
+                              unsynced_members_.end());
       if (local.ok() && file_.comm().rank() == 0 && ::unlink(at.c_str()) != 0) {
         local = errno_status(errno, "dataset::Pds::truncate: unlink " + at);
       }
@@ -579,6 +678,7 @@ Result<int> Pds::register_variable(const VariableRecord& v) {
     undo(file_, at);
     return local;
   }
+  entry_unsynced_ = false;
   VariableRecord r = v;
   r.id = id;
   variables_.push_back(std::move(r));
@@ -692,7 +792,7 @@ Status Pds::write_ranked(int64_t segment, int variable, ElementType mem_type, in
   }
   // Collective when it opens a member: known is the same on every rank
   // (the C boundary agreed on the arguments; the records are the same).
-  Result<File*> sfp = known ? file_of(segment) : Result<File*>(&file_);
+  Result<File*> sfp = known ? file_to_write(segment) : Result<File*>(&file_);
   if (local.ok()) local = sfp.status();
   File& sf = sfp.ok() ? **sfp : file_;
   if (known) {
@@ -791,7 +891,7 @@ Status Pds::write_global(int64_t segment, int variable, collective::Decompositio
   Result<std::pair<int, Shape>> section = Status(Code::kInternal, "unset");
   // Collective when it opens a member: known is the same on every rank
   // (the C boundary agreed on the arguments; the records are the same).
-  Result<File*> sfp = known ? file_of(segment) : Result<File*>(&file_);
+  Result<File*> sfp = known ? file_to_write(segment) : Result<File*>(&file_);
   if (local.ok()) local = sfp.status();
   File& sf = sfp.ok() ? **sfp : file_;
   if (known) {
@@ -879,12 +979,14 @@ Status Pds::put_info(InfoOwner owner, int64_t which, const std::string& name, co
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
   AttrValue v = value;
   PARIO_RETURN_IF_ERROR(broadcast_value(file_.comm(), &v));
-  PARIO_ASSIGN_OR_RETURN(File * fp, owner_file(owner, which));
+  PARIO_ASSIGN_OR_RETURN(File * fp, owner == InfoOwner::kSegment ? file_to_write(which) : Result<File*>(&file_));
   File& f = *fp;
   Status s = f.set_attribute(*at, name, v);
   // The entry file is clean between calls (crash safety, in pds.h).
   if (s.ok() && &f == &file_) s = f.flush();
-  return comm::agree(file_.comm(), s);
+  s = comm::agree(file_.comm(), s);
+  if (s.ok() && &f == &file_) entry_unsynced_ = false;
+  return s;
 }
 
 Result<AttrValue> Pds::get_info(InfoOwner owner, int64_t which, const std::string& name) {

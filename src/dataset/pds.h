@@ -88,11 +88,15 @@
 //   entry, then pattern % k for k = 0, 1, ... while the file exists.
 //
 // Crash safety. Whatever HDF5 holds dirty in memory is written at a flush;
-// pario flushes (H5Fflush: metadata, then MPI_File_sync) the file of the
-// last segment when the next segment is appended (its end), the entry file
-// after every call that changes it (create, variable registration,
-// dataset and variable infos) and everything at close. So when a process
-// is killed while segment k is written:
+// pario flushes (H5Fflush: metadata, then MPI_File_sync) at a segment's
+// end, when the next segment is appended, every file written since its
+// last flush: the last segment's, and an older member that a section or
+// segment info was written into since (or before keep_open closes it);
+// the entry file after every call that changes it (variable registration,
+// dataset and variable infos) and, after create, at the latest before the
+// first segment. Close flushes nothing (H5Fclose writes what HDF5 holds;
+// no fsync), nor does making a member (its first segment's end does). So
+// when a process is killed while segment k is written:
 //   - multi-file: the entry file is clean (a step never writes it) and the
 //     members before k's are flushed and untouched; k's member is either
 //     at its last flush (segments before k in it whole) or, when k opened
@@ -112,6 +116,14 @@
 //     cache evict entries mid-segment (a segment's metadata larger than
 //     the cache, 2 MiB by default), the file can be damaged. The
 //     multi-file modes bound that loss to one member file.
+//   - a section or segment info written into an older member (any
+//     segment may take sections): that member is at its last flush until
+//     the next segment's end re-syncs it; killed before, it reads back
+//     without what was written into it since, like the one file above
+//     (and with the same caveat: HDF5 has no journal).
+//   - killed after create and before the first flush (registration, an
+//     info or the first segment), the entry file may be unreadable: there
+//     was no segment to lose; remove it and create again.
 // A file being truncated is changed the last member first, so a crash
 // midway leaves a prefix of segments.
 //
@@ -164,7 +176,12 @@ class Pds {
   // kExists, as is any existing file without replace.
   // layout: one file, or member files beside the entry file at path
   // (model.h's FileLayout, checked by make_layout). Replacing removes the
-  // old dataset's member files of path's pattern too.
+  // old dataset's member files of path's pattern too; a multi-file create
+  // finds none there (files of path's member pattern, from an earlier
+  // run): replace removes them, an exclusive create is kExists naming one
+  // and makes nothing. The new entry file is flushed when it must be
+  // whole: before the first segment is appended (or by a call that
+  // flushes it sooner: registration, infos), not at create.
   static Result<std::unique_ptr<Pds>> create(const comm::Comm& comm, const std::string& path, bool replace,
                                              const FileLayout& layout = {});
   // Collective: opens one, reading its segments and variables (checked:
@@ -172,7 +189,9 @@ class Pds {
   // malformed or out of order; kUnsupported for a newer format version).
   static Result<std::unique_ptr<Pds>> open(const comm::Comm& comm, const std::string& path, bool writable);
   ~Pds();
-  // Collective: flushes and closes the file.
+  // Collective: closes the files (H5Fclose writes what HDF5 holds; no
+  // H5Fflush, whose MPI_File_sync is an fsync: durability against a
+  // machine's crash is the caller's, as for any closed file).
   Status close();
 
   const std::string& path() const { return file_.path(); }
@@ -248,10 +267,23 @@ class Pds {
   Status close_members();
   // Collective: a new member file k (replacing a leftover of that name).
   Status make_member(int64_t k);
-  // Collective: rank 0 unlinks member files from..(the first missing),
-  // the last first.
+  // Collective: rank 0 unlinks the member files numbered from `from` on
+  // that the entry's directory holds (gaps and all), the last first.
   static Status remove_members(const comm::Comm& comm, const std::string& entry, const std::string& pattern,
                                int64_t from);
+  // Rank 0 only: the numbers of the member files of this pattern in the
+  // entry's directory, in order.
+  static Result<std::vector<int64_t>> find_members(const std::string& entry, const std::string& pattern);
+  // Collective (create): member files an earlier dataset of this name left
+  // (none may be there when a new dataset starts: an open would take them
+  // for its own). replace: they are removed; else kExists naming one.
+  static Status clear_strays(const comm::Comm& comm, const std::string& path, bool replace);
+  // Crash safety (above): a file written since its last flush is marked;
+  // at a segment's end every marked file is flushed (end_segment), and a
+  // marked member is flushed before keep_open closes it.
+  Result<File*> file_to_write(int64_t segment);
+  void mark_written(int64_t member);
+  Status end_segment();
   // Collective: member k, opened (read-write when the dataset is) when it
   // is closed; at most kOpenMembers stay open.
   Result<File*> member(int64_t k);
@@ -270,12 +302,17 @@ class Pds {
   FileLayout layout_;
   std::string pattern_;               // multi-file: the member files' name pattern
   // Multi-file: member k (open or closed). Members are opened on use and
-  // the least recently used beyond kOpenMembers closed (flushed), so a
+  // the least recently used beyond kOpenMembers closed (flushed first when
+  // written since its last flush), so a
   // dataset of many steps holds a few HDF5 files and communicators.
   static constexpr size_t kOpenMembers = 4;
   std::vector<File> members_;
   std::vector<int64_t> open_order_;   // the open members, least recently used first
   std::vector<int64_t> member_of_;    // multi-file: each segment's member
+  // Written since their last flush: the entry (one file: the file), and
+  // the members by number.
+  bool entry_unsynced_ = false;
+  std::vector<int64_t> unsynced_members_;
   std::vector<SegmentRecord> segments_;
   std::vector<VariableRecord> variables_;  // by id
 };

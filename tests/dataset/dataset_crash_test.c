@@ -1,12 +1,14 @@
 /* A writer killed (SIGKILL, as kill -9) while segment K is written, then
  * restarted: two mpiexec runs of this program.
  *   dataset_crash_test write MODE PATH    segments 0..K-1 written whole
- *       (temp and vel each), then segment K appended and its temp written,
- *       and every rank kills itself before vel: the run never returns
- *       normally (PATH.killed says the kill came after every check
- *       passed).
+ *       (temp and vel each), then a late section (variable late) written
+ *       into segment 0 (an older member file in the multi-file modes),
+ *       then segment K appended and its temp written, and every rank kills
+ *       itself before vel: the run never returns normally (PATH.killed
+ *       says the kill came after every check passed).
  *   dataset_crash_test recover MODE PATH  reopens read-write: segments
- *       0..K-1 are there with their values and K is not; K is appended
+ *       0..K-1 are there with their values, the late section too (K's
+ *       append re-synced segment 0's file), and K is not; K is appended
  *       again and written, and after closing and reopening read-only all
  *       K+1 segments read back.
  * MODE: one (one file), step (a file per time index), two (two time
@@ -38,6 +40,23 @@ static void write_vel(pario_dataset_t ds, int64_t seg) {
   int32_t v[6];
   for (int i = 0; i < 6; ++i) v[i] = (int32_t)(1000 * seg + 6 * rank + i);
   CHECK(pario_dataset_write_ranked(ds, seg, 1, 3, v) == PARIO_OK);
+}
+
+/* The late section: rank r writes 2 items into segment 0 after segment
+ * K-1 is whole. */
+static double late_value(int64_t j) { return -0.5 * (double)j; }
+
+static void write_late(pario_dataset_t ds) {
+  const double v[2] = {late_value(2 * rank), late_value(2 * rank + 1)};
+  CHECK(pario_dataset_write_ranked(ds, 0, 2, 2, v) == PARIO_OK);
+}
+
+static void check_late(pario_dataset_t ds) {
+  int64_t start = 0, count = 0;
+  CHECK(pario_dataset_even_split(2 * size, size, rank, &start, &count) == PARIO_OK);
+  double v[8] = {0};
+  CHECK(pario_dataset_read_items(ds, 0, 2, start, count, v) == PARIO_OK);
+  for (int64_t i = 0; i < count; ++i) CHECK(v[i] == late_value(start + i));
 }
 
 static void check_segment(pario_dataset_t ds, int64_t seg) {
@@ -89,7 +108,9 @@ int main(int argc, char **argv) {
     int v = -1;
     CHECK(pario_dataset_variable_register(ds, "temp", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_DOUBLE, &v) == PARIO_OK);
     CHECK(pario_dataset_variable_register(ds, "vel", PARIO_ITEM_VECTOR, two, PARIO_TYPE_INT32, &v) == PARIO_OK);
+    CHECK(pario_dataset_variable_register(ds, "late", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_DOUBLE, &v) == PARIO_OK);
     for (int64_t s = 0; s < kSegments; ++s) append_whole(ds, s);
+    write_late(ds);
     CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, kSegments, (double)kSegments, NULL) == PARIO_OK);
     write_temp(ds, kSegments);
     /* Killed mid-segment, as by kill -9: nothing is closed or flushed.
@@ -114,12 +135,14 @@ int main(int argc, char **argv) {
   CHECK(pario_dataset_file_mode(ds, &m, NULL, NULL) == PARIO_OK && m == o.file_mode);
   CHECK(pario_dataset_segment_count(ds, &n) == PARIO_OK && n == kSegments);
   for (int64_t s = 0; s < kSegments && s < n; ++s) check_segment(ds, s);
+  if (n > 0) check_late(ds);
   /* Writable again: segment K appended anew (the cut one is gone). */
   if (n == kSegments) append_whole(ds, kSegments);
   CHECK(pario_dataset_close(&ds) == PARIO_OK);
   CHECK(pario_dataset_open(world, path, PARIO_MODE_READ, &ds) == PARIO_OK);
   CHECK(pario_dataset_segment_count(ds, &n) == PARIO_OK && n == kSegments + 1);
   for (int64_t s = 0; s <= kSegments && s < n; ++s) check_segment(ds, s);
+  if (n > 0) check_late(ds);
   CHECK(pario_dataset_close(&ds) == PARIO_OK);
   CHECK(pario_finalize() == PARIO_OK);
   return check_summary("dataset_crash_test");

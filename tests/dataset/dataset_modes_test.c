@@ -5,7 +5,8 @@
  * truncation removing the member files of erased segments, appending again
  * after it, replacing a multi-file dataset with a one-file one, a damaged
  * member (not the last: PARIO_ERR_CORRUPT; the last: dropped as a step cut
- * short), bad options. The datasets are kept in DIR for
+ * short), bad options, member files an earlier run left (an exclusive
+ * create refuses them, a truncating one removes them). The datasets are kept in DIR for
  * pds_modes_check.py (h5py, no pario) and h5dump_check.sh; one of them is
  * left open for pario_finalize to close (flush).
  *   dataset_modes_test DIR */
@@ -164,6 +165,15 @@ static void one_mode(const char *stem, int mode, int64_t steps, int64_t files, i
   CHECK(pario_dataset_close(&ds) == PARIO_OK);
 }
 
+/* A file-per-step dataset at path (replacing one there), filled and closed. */
+static void make_filled(const char *path) {
+  pario_dataset_t ds = PARIO_DATASET_NULL;
+  pario_dataset_create_options_t o = {PARIO_DATASET_FILE_PER_STEP, 0};
+  CHECK(pario_dataset_create_with(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &o, &ds) == PARIO_OK);
+  fill(ds);
+  CHECK(pario_dataset_close(&ds) == PARIO_OK);
+}
+
 /* Rank 0 overwrites the start of a file with text (a damaged member). */
 static void damage(const char *name) {
   if (rank == 0) {
@@ -183,11 +193,8 @@ static void damage(const char *name) {
 static void damaged_and_bad(void) {
   char path[1024];
   pario_dataset_t ds = PARIO_DATASET_NULL;
-  pario_dataset_create_options_t o = {PARIO_DATASET_FILE_PER_STEP, 0};
   path_of(path, sizeof path, "damaged.h5");
-  CHECK(pario_dataset_create_with(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &o, &ds) == PARIO_OK);
-  fill(ds);
-  CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  make_filled(path);
   /* The last member (time index 4, segment 5) damaged: a step cut short.
    * Read-only it is skipped; read-write it is removed. */
   damage("damaged.000004.h5");
@@ -240,6 +247,46 @@ static void damaged_and_bad(void) {
   CHECK(pario_dataset_close(&ds) == PARIO_OK);
 }
 
+/* Member files of an earlier dataset whose entry file is gone (removed by
+ * hand), one of them after a gap: an exclusive create of a multi-file
+ * dataset of that name refuses them and makes nothing; a truncating one
+ * removes every one, so a reopen finds only the new dataset's segments. */
+static void strays(void) {
+  char path[1024], from[1024], to[1024];
+  pario_dataset_t ds = PARIO_DATASET_NULL;
+  pario_dataset_create_options_t o = {PARIO_DATASET_FILE_PER_STEP, 0};
+  path_of(path, sizeof path, "stray.h5");
+  make_filled(path);
+  if (rank == 0) {
+    CHECK(unlink(path) == 0);
+    path_of(from, sizeof from, "stray.000004.h5");
+    path_of(to, sizeof to, "stray.000009.h5");
+    CHECK(rename(from, to) == 0);
+  }
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+  CHECK_FAILS(pario_dataset_create_with(world, path, PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE, &o, &ds),
+              PARIO_ERR_EXISTS, "stray.000000.h5 and 4 more member files");
+  CHECK(ds == PARIO_DATASET_NULL && !exists("stray.h5") && exists("stray.000000.h5") && exists("stray.000009.h5"));
+  pario_dataset_create_options_t two = {PARIO_DATASET_STEPS_PER_FILE, 2};
+  CHECK_FAILS(pario_dataset_create_with(world, path, PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE, &two, &ds),
+              PARIO_ERR_EXISTS, "PARIO_MODE_TRUNCATE");
+  CHECK(pario_dataset_create_with(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &o, &ds) == PARIO_OK);
+  CHECK(!exists("stray.000000.h5") && !exists("stray.000003.h5") && !exists("stray.000009.h5"));
+  int v = -1;
+  int64_t seg = -1, n = -1, f = -1;
+  CHECK(pario_dataset_variable_register(ds, "temp", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_DOUBLE, &v) == PARIO_OK);
+  for (int64_t t = 0; t < 2; ++t) {
+    CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, t, (double)t, &seg) == PARIO_OK && seg == t);
+    write_temp(ds, seg);
+  }
+  CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  CHECK(pario_dataset_open(world, path, PARIO_MODE_READ, &ds) == PARIO_OK);
+  CHECK(pario_dataset_segment_count(ds, &n) == PARIO_OK && n == 2);
+  CHECK(pario_dataset_file_mode(ds, NULL, NULL, &f) == PARIO_OK && f == 3);
+  for (int64_t s = 0; s < n; ++s) check_temp(ds, s);
+  CHECK(pario_dataset_close(&ds) == PARIO_OK);
+}
+
 int main(int argc, char **argv) {
   dir = argc == 2 ? argv[1] : NULL;
   if (!dir || pario_init() != PARIO_OK || pario_world_rank(&rank) != PARIO_OK ||
@@ -253,6 +300,7 @@ int main(int argc, char **argv) {
   one_mode("per_step", PARIO_DATASET_FILE_PER_STEP, 0, 6, 3);
   one_mode("two_per_file", PARIO_DATASET_STEPS_PER_FILE, 2, 4, 2);
   damaged_and_bad();
+  strays();
   /* Left open: pario_finalize closes (flushes) it; pds_modes_check.py
    * finds its last segment's values. */
   char path[1024];

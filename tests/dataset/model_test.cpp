@@ -182,5 +182,22 @@ TEST(FileModes, MemberNamesAndPatternsReadBack) {
   }
 }
 
+TEST(FileModes, MemberNumbersOfFileNames) {
+  EXPECT_EQ(member_number("run.%06d.h5", "run.000003.h5"), std::optional<int64_t>(3));
+  EXPECT_EQ(member_number("run.%06d.h5", "run.1234567.h5"), std::optional<int64_t>(1234567));
+  EXPECT_EQ(member_number("100%%.%06d.h5", "100%.000002.h5"), std::optional<int64_t>(2));
+  // A '%06d' in the entry's own name is literal (escaped), not the number.
+  EXPECT_EQ(member_number("a%%06d.%06d.h5", "a%06d.000007.h5"), std::optional<int64_t>(7));
+  for (const char* other : {"run.h5", "run.00003.h5", "run.0000003.h5", "run.00000x.h5", "run.000003.h5.tmp",
+                            "xrun.000003.h5", "run.-00003.h5", "run.000000000000000000001.h5", "sub/run.000003.h5",
+                            "a%06d.000007.h5"}) {
+    EXPECT_EQ(member_number("run.%06d.h5", other), std::nullopt) << other;
+  }
+  for (int64_t k : {int64_t{0}, int64_t{41}, int64_t{999999}, int64_t{1000000}}) {
+    const std::string path = member_path("d/run.h5", "run.%06d.h5", k);
+    EXPECT_EQ(member_number("run.%06d.h5", path.substr(2)), std::optional<int64_t>(k));
+  }
+}
+
 }  // namespace
 }  // namespace pario::dataset

@@ -27,3 +27,40 @@ def run_fresh(script, args, **env):
     clean.update(env, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     return subprocess.run([sys.executable, str(script), *map(str, args)], env=clean, capture_output=True,
                           text=True, timeout=120)
+
+
+def sub_communicator(g, n):
+    """An mpi4py communicator of ranks 0..n-1 of the world (None on the
+    others; every rank calls it)."""
+    from mpi4py import MPI
+    comm = MPI.COMM_WORLD.Split(0 if g.rank < n else MPI.UNDEFINED, g.rank)
+    return comm if g.rank < n else None
+
+
+def on_fewer_ranks(g, counts, run):
+    """For each n in counts (once each, smallest first): run(comm) on ranks
+    0..n-1 with their own mpi4py communicator, the others waiting."""
+    for n in sorted(set(counts)):
+        comm = sub_communicator(g, n)
+        if comm is not None:
+            run(comm)
+            comm.Free()
+        g.barrier()
+
+
+def fault_at(g, mine, at):
+    """The exception this rank expects from a collective when rank `at` is
+    at fault: `mine` there (and on a single rank), RemoteError elsewhere."""
+    return mine if g.rank == at or g.size == 1 else pario.RemoteError
+
+
+def plain_hdf5(g, path):
+    """Rank 0 writes an HDF5 file that is no pario file (h5py), then every
+    rank of g goes on; returns path."""
+    if g.rank == 0:
+        import h5py
+        import numpy as np
+        with h5py.File(path, "w") as f:
+            f["x"] = np.arange(3)
+    g.barrier()
+    return path

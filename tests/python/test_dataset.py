@@ -6,10 +6,13 @@ by one rank and by half of the ranks (mpi4py communicators): an even split,
 writers' pieces, item ranges, another decomposition, a global array of
 another shape and dtype (restart on another number of ranks); and errors
 raising on every rank together."""
+import functools
+
 import numpy as np
 import pytest
 
 import pario
+from conftest import fault_at, on_fewer_ranks, plain_hdf5
 
 pytestmark = pytest.mark.skipif(not pario.Dataset.supported(), reason="pario built without parallel HDF5")
 
@@ -40,13 +43,6 @@ def u_values(items):
 def g_values(items):
     """The global-ordered u_global's items: whole numbers, so that int64 holds them."""
     return 2 * u_values(items)
-
-
-def sub_communicator(g, n):
-    """An mpi4py communicator of ranks 0..n-1 (None on the others)."""
-    from mpi4py import MPI
-    comm = MPI.COMM_WORLD.Split(0 if g.rank < n else MPI.UNDEFINED, g.rank)
-    return comm if g.rank < n else None
 
 
 def test_segments_variables_and_infos_persist_and_truncate():
@@ -195,12 +191,7 @@ def test_sections_written_on_all_read_by_h5py_and_on_fewer_ranks():
     g.barrier()
     if g.rank == 0:
         check_with_h5py(path, g, n_ranked, n_global)
-    for readers in sorted({1, max(1, g.size // 2)}):
-        comm = sub_communicator(g, readers)
-        if comm is not None:
-            read_back(path, comm, g.size, n_ranked, n_global)
-            comm.Free()
-        g.barrier()
+    on_fewer_ranks(g, [1, max(1, g.size // 2)], lambda comm: read_back(path, comm, g.size, n_ranked, n_global))
 
 
 def test_errors_raise_on_every_rank():
@@ -208,10 +199,7 @@ def test_errors_raise_on_every_rank():
     last = g.size - 1
     path = shared_path("py_pds_errors.h5")
 
-    def raises(mine, at):
-        """The exception this rank expects when rank `at` is at fault."""
-        return mine if g.rank == at or g.size == 1 else pario.RemoteError
-
+    raises = functools.partial(fault_at, g)  # raises(mine, at): what this rank expects when rank at is at fault
     with pario.Dataset.create(path, g, overwrite=True) as ds:
         seg = ds.append_segment("state", 0, 0.0)
         u = ds.register("u", (3,))
@@ -261,12 +249,7 @@ def test_errors_raise_on_every_rank():
         pario.Dataset.open(shared_path("py_pds_missing.h5"), g)
     with pytest.raises(pario.InvalidArgument, match="mode 'w'"):
         pario.Dataset.open(path, g, mode="w")
-    not_pds = shared_path("py_pds_not.h5")
-    if g.rank == 0:
-        import h5py
-        with h5py.File(not_pds, "w") as f:
-            f["x"] = np.arange(3)
-    g.barrier()
+    not_pds = plain_hdf5(g, shared_path("py_pds_not.h5"))
     with pytest.raises(pario.Corrupt):
         pario.Dataset.open(not_pds, g)
 

@@ -4,8 +4,8 @@ Private scratch files (File), one scratch file shared by all processes
 (SharedFile), arrays distributed over all processes' memory (GlobalArray),
 a dynamic load-balancing Counter, disk arrays (DiskArray) and collective
 I/O through aggregator ranks (Decomposition), Exodus II mesh files
-(ExodusFile) and self-describing datasets on parallel HDF5 (Dataset), over
-pario's C library.
+(ExodusFile), self-describing datasets on parallel HDF5 (Dataset) and
+MFDn's wave-function file (WaveFunctionFile), over pario's C library.
 Works as a single process and under ``mpiexec -n N python ...``; pass an
 mpi4py communicator wherever a ``group`` is accepted.
 
@@ -33,7 +33,8 @@ if _config.MPI_NAME_LINK:
 
 # One private module per C header (_errors: status.h, _runtime, _requests,
 # _files: file.h and shared_file.h, _arrays, _disk_array, _collective:
-# collective_io.h, _exodus: exodus.h, _dataset: dataset.h); they load the
+# collective_io.h, _exodus: exodus.h, _dataset: dataset.h, _wavefunction:
+# wavefunction.h); they load the
 # extension, so they come after the MPI set-up above.
 from . import _pario  # noqa: E402
 from ._arrays import Counter, GlobalArray, Group  # noqa: E402
@@ -47,6 +48,7 @@ from ._exodus import ExodusBlock, ExodusFile, ExodusInfo  # noqa: E402
 from ._files import File, SharedFile, scratch_path  # noqa: E402
 from ._requests import Request, wait_all  # noqa: E402
 from ._runtime import abort, finalize, init, rank, size, stats, stats_table  # noqa: E402
+from ._wavefunction import WaveFunctionBasis, WaveFunctionFile, WaveFunctionObservables  # noqa: E402
 
 __version__ = _pario.version()
 
@@ -55,7 +57,7 @@ __all__ = ["Error", "InvalidArgument", "StateError", "NotFound", "Exists", "OutO
            "PermissionDenied", "init", "finalize", "abort", "rank", "size", "scratch_path", "stats_table",
            "stats", "Request", "Transfer", "wait_all", "File", "SharedFile", "Group", "GlobalArray", "Counter",
            "DiskArray", "Decomposition", "ExodusFile", "ExodusInfo", "ExodusBlock", "Dataset", "Segment",
-           "Variable", "Infos", "SectionInfo"]
+           "Variable", "Infos", "SectionInfo", "WaveFunctionFile", "WaveFunctionBasis", "WaveFunctionObservables"]
 
 # Tracebacks, reprs and pickles name the public place (pario.NotFound, not
 # pario._errors.NotFound), as they did before the package was split.

@@ -103,6 +103,56 @@ def _handle(obj):
     return getattr(obj, "_handle", 0) or 0
 
 
+class _PathHandle:
+    """What Dataset and WaveFunctionFile share: a C handle that a collective
+    call made from a path on a group (self.group, self.path), released by
+    close() (idempotent, collective) or at the end of a with block."""
+
+    _close_c = None  # the extension's close call, staticmethod(...) in the subclass
+
+    @classmethod
+    def _make(cls, path, comm, make, error=None):
+        """A new object whose handle make(group handle, path) returns; error:
+        a problem this rank found in the other arguments, for which make
+        passed C an argument it refuses. A path os.fspath refuses goes to C
+        as "" (refused on every rank), so that ranks given a good path are
+        not left waiting; either raises InvalidArgument after the call."""
+        self = object.__new__(cls)
+        self._handle = 0
+        self.group = _group(comm)
+        try:
+            self.path = os.fspath(path)
+        except TypeError:
+            self.path = ""
+            error = error or f"path {path!r}: expected a str, bytes or os.PathLike"
+        if isinstance(self.path, bytes):
+            self.path = os.fsdecode(self.path)
+        rc, handle = make(self.group._handle, self.path)
+        if rc == _pario.OK and error:  # not expected: C accepted what the package refuses
+            type(self)._close_c(handle)
+            rc = _pario.ERR_INVALID_ARGUMENT
+        if error and rc != _pario.OK:
+            raise _invalid(error)
+        self._handle = _check(rc, handle)
+        return self
+
+    def close(self):
+        """Collective: closes the file (idempotent)."""
+        if self._handle:
+            h, self._handle = self._handle, 0
+            _check(type(self)._close_c(h))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        state = "open" if self._handle else "closed"
+        return f"{type(self).__name__}({self.path!r}, {state})"
+
+
 class Segment:
     """A segment of a dataset (local record): .index (its position, 0..),
     .kind ("topology" or "state"), .time_index, .time_value and .infos.
@@ -228,10 +278,12 @@ class Infos(collections.abc.Mapping):
         return f"Infos({dict(self)!r})"
 
 
-class Dataset:
+class Dataset(_PathHandle):
     """A self-describing dataset (one HDF5 file) of every rank of a group.
     Make one with Dataset.create() or Dataset.open() (collective); close it
     with close() or a `with` block (collective)."""
+
+    _close_c = staticmethod(_pario.dataset_close)
 
     def __init__(self, *args, **kwargs):
         raise TypeError("use Dataset.create() or Dataset.open()")
@@ -243,20 +295,7 @@ class Dataset:
 
     @classmethod
     def _new(cls, path, comm, make):
-        self = object.__new__(cls)
-        self._handle = 0
-        self.group = _group(comm)
-        try:
-            self.path = os.fspath(path)
-        except TypeError:
-            # The call still goes to C, with a path it refuses on every
-            # rank, so that ranks given a good path are not left waiting.
-            self.path = ""
-            rc, handle = make(self.group._handle, self.path)
-            if rc == _pario.OK:
-                _pario.dataset_close(handle)
-            raise _invalid(f"path {path!r}: expected a str, bytes or os.PathLike") from None
-        self._handle = _check(*make(self.group._handle, self.path))
+        self = cls._make(path, comm, make)
         self._variables = None
         return self
 
@@ -304,22 +343,6 @@ class Dataset:
             if not code:
                 raise _invalid(f"mode {mode!r}: expected 'r' or 'r+'") from None
             raise
-
-    def close(self):
-        """Collective: flushes and closes the file (idempotent)."""
-        if self._handle:
-            h, self._handle = self._handle, 0
-            _check(_pario.dataset_close(h))
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __repr__(self):
-        state = "open" if self._handle else "closed"
-        return f"Dataset({self.path!r}, {state})"
 
     # ---- segments (queries local) ----
 

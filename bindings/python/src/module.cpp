@@ -1037,6 +1037,78 @@ void bind_dataset(nb::module_& m) {
   });
 }
 
+
+// ---- MFDn's wave-function file (pario/wavefunction.h) ----
+
+// The basis as a tuple (dimension, protons, neutrons, nmax, parity,
+// two_mj, hbar_omega): the package makes its dataclass of it.
+using BasisTuple = std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, double>;
+
+void bind_wavefunction(nb::module_& m) {
+#define PARIO_WF_CONSTANT(name) m.attr(#name) = static_cast<int64_t>(PARIO_##name)
+  PARIO_WF_CONSTANT(WF_TRANSFER_DEFAULT);
+  PARIO_WF_CONSTANT(WF_TRANSFER_INDEPENDENT);
+  PARIO_WF_CONSTANT(WF_TRANSFER_COLLECTIVE);
+  PARIO_WF_CONSTANT(WF_TRANSFER_AGGREGATORS);
+  PARIO_WF_CONSTANT(WF_MAX_VECTORS);
+#undef PARIO_WF_CONSTANT
+  using Wf = pario_wavefunction_t;
+  // has_basis false: a NULL basis (refused by C on every rank).
+  m.def("wavefunction_create", [](uintptr_t group, const std::string& path, int mode, bool has_basis,
+                                  const BasisTuple& b, int nvectors, int transfer) {
+    const pario_wavefunction_basis_t basis{std::get<0>(b), std::get<1>(b), std::get<2>(b), std::get<3>(b),
+                                           std::get<4>(b), std::get<5>(b), std::get<6>(b)};
+    Wf w = PARIO_WAVEFUNCTION_NULL;
+    int rc = unlocked([&] {
+      return pario_wavefunction_create(as<pario_group_t>(group), path.c_str(), mode, has_basis ? &basis : nullptr,
+                                       nvectors, transfer, &w);
+    });
+    return std::make_pair(rc, id(w));
+  });
+  m.def("wavefunction_open", [](uintptr_t group, const std::string& path, int mode, int transfer) {
+    Wf w = PARIO_WAVEFUNCTION_NULL;
+    int rc = unlocked([&] {
+      return pario_wavefunction_open(as<pario_group_t>(group), path.c_str(), mode, transfer, &w);
+    });
+    return std::make_pair(rc, id(w));
+  });
+  m.def("wavefunction_close", [](uintptr_t h) {
+    auto w = as<Wf>(h);
+    return unlocked([&] { return pario_wavefunction_close(&w); });
+  });
+  // (status, basis tuple, nvectors, transfer).
+  m.def("wavefunction_info", [](uintptr_t h) {
+    pario_wavefunction_basis_t b{};
+    int n = 0, transfer = 0;
+    int rc = pario_wavefunction_info(as<Wf>(h), &b, &n, &transfer);
+    return std::make_tuple(rc, BasisTuple{b.dimension, b.protons, b.neutrons, b.nmax, b.parity, b.two_mj,
+                                          b.hbar_omega},
+                           n, transfer);
+  });
+  // buf: float64, C-contiguous (the package makes it so); count may differ
+  // from its size only where the package passes a count C refuses.
+  m.def("wavefunction_write", [](uintptr_t h, int vector, int64_t start, int64_t count, ConstBuffer buf) {
+    return unlocked([&] {
+      return pario_wavefunction_write(as<Wf>(h), vector, start, count, static_cast<const double*>(buf.data()));
+    });
+  });
+  m.def("wavefunction_read", [](uintptr_t h, int vector, int64_t start, int64_t count, Buffer buf) {
+    return unlocked([&] {
+      return pario_wavefunction_read(as<Wf>(h), vector, start, count, static_cast<double*>(buf.data()));
+    });
+  });
+  m.def("wavefunction_set_observables", [](uintptr_t h, int vector, double energy, double j, double t) {
+    return unlocked([&] { return pario_wavefunction_set_observables(as<Wf>(h), vector, energy, j, t); });
+  });
+  // (status, energy, J, T, written).
+  m.def("wavefunction_observables", [](uintptr_t h, int vector) {
+    double energy = 0, j = 0, t = 0;
+    int written = 0;
+    int rc = pario_wavefunction_observables(as<Wf>(h), vector, &energy, &j, &t, &written);
+    return std::make_tuple(rc, energy, j, t, written != 0);
+  });
+}
+
 }  // namespace
 
 NB_MODULE(_pario, m) {
@@ -1074,4 +1146,5 @@ NB_MODULE(_pario, m) {
   bind_collective(m);
   bind_exodus(m);
   bind_dataset(m);
+  bind_wavefunction(m);
 }
