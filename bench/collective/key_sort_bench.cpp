@@ -1,9 +1,14 @@
 // Decomposition setup by key (issue 25, benchmark case 5): the time of
 // collective::rank_keys for N random 63-bit keys spread evenly over the
-// ranks. Not a test. Run: mpiexec -n 4 key_sort_bench [N [reps]]; prints
-// one JSON line per repetition (the slowest rank's time, the CPU time of
-// all ranks together, and the slowest rank's split into local sort, bucket
-// numbering and the rest) and then the median.
+// ranks. Not a test. Run: mpiexec -n 4 key_sort_bench [N [reps [width]]];
+// prints one JSON line per repetition (the slowest rank's time, the CPU
+// time of all ranks together, and the slowest rank's split into local
+// sort, bucket numbering and the rest) and then the median. width > 0
+// (issue 27: the Exodus writer's coordinates riding with the node ids, 3
+// words): each repetition runs the sort without a payload and with one of
+// width words per key, interleaved, and both medians are printed; the keys
+// are then shared, every key on two ranks (a mesh's boundary nodes at
+// their worst), so the payloads are compared.
 #include <mpi.h>
 #include <sys/resource.h>
 
@@ -30,16 +35,32 @@ int main(int argc, char** argv) {
   const int me = world.rank(), size = world.size();
   const int64_t total = argc > 1 ? std::atoll(argv[1]) : 10000000;
   const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
+  const int width = argc > 3 ? std::atoi(argv[3]) : 0;
   const int64_t n = total / size + (me < total % size ? 1 : 0);
   std::mt19937_64 g(12345 + me);
   std::vector<int64_t> keys(n);
   for (auto& k : keys) k = static_cast<int64_t>(g() >> 1);
-  std::vector<double> times;
-  for (int r = 0; r < reps; ++r) {
+  std::vector<int64_t> payload;
+  if (width > 0) {
+    // Half of each rank's keys are its right neighbour's too: its own keys
+    // (the first of its stream) go to the second half, the first half gets
+    // the first of the neighbour's stream, which the neighbour holds as its
+    // own. Each key's words are a function of the key.
+    std::mt19937_64 own(12345 + me), right(12345 + (me + 1) % size);
+    for (int64_t i = n / 2; i < n; ++i) keys[static_cast<size_t>(i)] = static_cast<int64_t>(own() >> 1);
+    for (int64_t i = 0; i < n / 2; ++i) keys[static_cast<size_t>(i)] = static_cast<int64_t>(right() >> 1);
+    for (int64_t k : keys) {
+      for (int q = 0; q < width; ++q) payload.push_back(k ^ q);
+    }
+  }
+  std::vector<double> times, with_payload;
+  for (int r = 0; r < (width > 0 ? 2 * reps : reps); ++r) {
+    const bool carry = width > 0 && r % 2 == 1;
     collective::detail::KeySortStats stats;
     MPI_Barrier(world.get());
     const double t0 = MPI_Wtime(), c0 = cpu_seconds();
-    auto got = collective::detail::rank_keys(world, keys.data(), keys.size(), {}, &stats);
+    auto got = collective::detail::rank_keys(world, keys.data(), keys.size(), {}, &stats,
+                                             carry ? payload.data() : nullptr, carry ? width : 0);
     double t = MPI_Wtime() - t0, slowest = 0, cpu = cpu_seconds() - c0, cpu_sum = 0;
     if (!got.ok()) {
       std::fprintf(stderr, "rank %d: %s\n", me, got.status().message().c_str());
@@ -52,18 +73,24 @@ int main(int argc, char** argv) {
     MPI_Reduce(parts, worst, 3, MPI_DOUBLE, MPI_MAX, 0, world.get());
     MPI_Reduce(&bucket, &max_bucket, 1, MPI_INT64_T, MPI_MAX, 0, world.get());
     if (me == 0) {
-      std::printf("{\"ranks\": %d, \"keys\": %lld, \"seconds\": %.4f, \"cpu_seconds_all_ranks\": %.4f, "
+      std::printf("{\"payload_words\": %d, \"ranks\": %d, \"keys\": %lld, \"seconds\": %.4f, \"cpu_seconds_all_ranks\": %.4f, "
                   "\"local_sort_max\": %.4f, \"bucket_merge_max\": %.4f, \"other_max\": %.4f, "
                   "\"max_bucket\": %lld, \"distinct\": %lld}\n",
-                  size, static_cast<long long>(total), slowest, cpu_sum, worst[0], worst[1], worst[2],
+                  carry ? width : 0, size, static_cast<long long>(total), slowest, cpu_sum, worst[0], worst[1], worst[2],
                   static_cast<long long>(max_bucket), static_cast<long long>(got->distinct));
     }
-    times.push_back(slowest);
+    (carry ? with_payload : times).push_back(slowest);
   }
   if (me == 0) {
     std::sort(times.begin(), times.end());
-    std::printf("{\"ranks\": %d, \"keys\": %lld, \"median_seconds\": %.4f}\n", size,
+    std::printf("{\"ranks\": %d, \"keys\": %lld, \"median_seconds\": %.4f", size,
                 static_cast<long long>(total), times[times.size() / 2]);
+    if (!with_payload.empty()) {
+      std::sort(with_payload.begin(), with_payload.end());
+      std::printf(", \"payload_words\": %d, \"median_seconds_with_payload\": %.4f", width,
+                  with_payload[with_payload.size() / 2]);
+    }
+    std::printf("}\n");
   }
   (void)comm::finalize();
   return 0;

@@ -2,10 +2,12 @@
  * ../shared/exodus_workload.md (bench/exodus/workload.h) by one writer,
  * timed from create to the file's data on disk (fdatasync included):
  *   exodus_bench --impl pario|gather|pieces|join|pnetcdf|ncpar|read-pario|read-gather|limit --nx NX --ny NY --nz NZ
- *                --steps T --dir DIR [--pieces P] [--bytes B] [--step-sync 0|1]
+ *                --steps T --dir DIR [--pieces P] [--bytes B] [--step-sync 0|1] [--nemesis 0|1]
  * pario:  every rank writes its contiguous range of cells (and the nodes
  *         they use) to DIR/pario.e through pario_exodus_*; --step-sync 0
- *         leaves out the fdatasync before each step's count is raised.
+ *         leaves out the fdatasync before each step's count is raised;
+ *         --nemesis 1 adds the Nemesis load-balance information
+ *         (options.nemesis: the ranks' partition, computed by pario).
  * gather: every rank sends its elements and its node range to rank 0
  *         (MPI_Gatherv), mesh once and then step by step; rank 0 writes
  *         DIR/gather.e with Debian's serial libexodusii.
@@ -268,6 +270,8 @@ static int64_t local_node(const part *p, int64_t n) {
   return lo;
 }
 
+static int nemesis_; /* --nemesis */
+
 static void write_pario(const exo_workload *w, const part *p, const char *path, int step_sync) {
   pario_group_t world;
   PA(pario_group_world(&world));
@@ -297,6 +301,7 @@ static void write_pario(const exo_workload *w, const part *p, const char *path, 
   pario_exodus_options options;
   pario_exodus_options_init(&options);
   options.no_step_sync = !step_sync; /* the default syncs before each step's count is raised (crash safety) */
+  options.nemesis = nemesis_;
   PA(pario_exodus_create(world, path, &options, &ex));
   PA(pario_exodus_init(ex, title, 3, w->nodes, w->cells, 2, 1, 1));
   PA(pario_exodus_define_block(ex, 10, "lower", "HEX8", w->cells1, 8, 0));
@@ -887,6 +892,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(k, "--pieces")) pieces = atoi(v);
     else if (!strcmp(k, "--bytes")) bytes = atoll(v);
     else if (!strcmp(k, "--step-sync")) step_sync = atoi(v);
+    else if (!strcmp(k, "--nemesis")) nemesis_ = atoi(v);
     else if (!strcmp(k, "--file")) file = v;
     else if (!strcmp(k, "--probe")) probe = atoi(v);
   }

@@ -116,7 +116,7 @@ module pario
   type, bind(C) :: exodus_options
     integer(c_int) :: format, float_size, no_step_sync
     type(c_ptr) :: hints
-    integer(c_int) :: steps_per_file, int64
+    integer(c_int) :: steps_per_file, int64, nemesis
   end type
 
   ! pario_decomp_hints, field for field.
@@ -603,6 +603,22 @@ module pario
       integer(c_int64_t), value :: set_id, n
       integer(c_int64_t), intent(in) :: elems(*)
       integer(c_int), intent(in) :: sides(*)
+      integer(c_int), value :: mem_type
+    end function
+    integer(c_int) function c_exo_define_side_set_df(x, id, name, count, num_df) &
+        bind(C, name="pario_exodus_define_side_set_df")
+      import :: c_int, c_ptr, c_char, c_int64_t
+      type(c_ptr), value :: x
+      integer(c_int64_t), value :: id, count, num_df
+      character(kind=c_char), intent(in) :: name(*)
+    end function
+    integer(c_int) function c_exo_put_side_set_df(x, set_id, n, elems, sides, counts, mem_type, df) &
+        bind(C, name="pario_exodus_put_side_set_df")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, df
+      integer(c_int64_t), value :: set_id, n
+      integer(c_int64_t), intent(in) :: elems(*)
+      integer(c_int), intent(in) :: sides(*), counts(*)
       integer(c_int), value :: mem_type
     end function
     integer(c_int) function c_exo_put_time(x, step, time) bind(C, name="pario_exodus_put_time")
@@ -2087,16 +2103,19 @@ contains
   !> float_size: bytes of a real in the file, 8 (default) or 4.
   !> steps_per_file n > 0: a new file (path-s0002, path-s0003, ...) every n steps.
   !> int64 = .true.: 64-bit integers in the file (CDF-5).
-  subroutine pario_exodus_create(exo, group, path, format, float_size, ierr, steps_per_file, int64)
+  !> nemesis = .true.: the Nemesis load-balance information of the ranks'
+  !> partition (written once the nodes and every block are put).
+  subroutine pario_exodus_create(exo, group, path, format, float_size, ierr, steps_per_file, int64, nemesis)
     type(pario_exodus), intent(out) :: exo
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
     integer, intent(in), optional :: format, float_size, steps_per_file
-    logical, intent(in), optional :: int64
+    logical, intent(in), optional :: int64, nemesis
     integer, intent(out), optional :: ierr
     type(exodus_options) :: o
-    o = exodus_options(0, 0, 0, c_null_ptr, 0, 0)
+    o = exodus_options(0, 0, 0, c_null_ptr, 0, 0, 0)
     if (present(int64)) o%int64 = merge(1_c_int, 0_c_int, int64)
+    if (present(nemesis)) o%nemesis = merge(1_c_int, 0_c_int, nemesis)
     if (present(format)) o%format = int(format, c_int)
     if (present(float_size)) o%float_size = int(float_size, c_int)
     if (present(steps_per_file)) o%steps_per_file = int(steps_per_file, c_int)
@@ -2170,14 +2189,21 @@ contains
     call finish(c_exo_define_node_set(exo%h, set_id, cstr(name), count, df), ierr)
   end subroutine
 
-  !> Collective: a side set of count (element, side) pairs.
-  subroutine pario_exodus_define_side_set(exo, set_id, name, count, df_per_side, ierr)
+  !> Collective: a side set of count (element, side) pairs, df_per_side
+  !> distribution factors each; or, with num_df, sides of different numbers
+  !> of factors (num_df in all; put them with pario_exodus_put_side_set's df_counts).
+  subroutine pario_exodus_define_side_set(exo, set_id, name, count, df_per_side, ierr, num_df)
     type(pario_exodus), intent(in) :: exo
     integer(int64), intent(in) :: set_id, count
     character(*), intent(in) :: name
     integer, intent(in), optional :: df_per_side
     integer, intent(out), optional :: ierr
+    integer(int64), intent(in), optional :: num_df
     integer(c_int) :: df
+    if (present(num_df)) then
+      call finish(c_exo_define_side_set_df(exo%h, set_id, cstr(name), count, num_df), ierr)
+      return
+    end if
     df = 0
     if (present(df_per_side)) df = int(df_per_side, c_int)
     call finish(c_exo_define_side_set(exo%h, set_id, cstr(name), count, df), ierr)
@@ -2288,21 +2314,30 @@ contains
   end subroutine
 
   !> Collective: this rank's part of a side set: (elem_ids(i), sides(i)) pairs.
-  subroutine pario_exodus_put_side_set(exo, set_id, elem_ids, sides, df, ierr)
+  !> df_counts (a set defined with num_df): df_counts(i) factors of side i,
+  !> df all of them, side after side.
+  subroutine pario_exodus_put_side_set(exo, set_id, elem_ids, sides, df, ierr, df_counts)
     type(pario_exodus), intent(in) :: exo
     integer(int64), intent(in) :: set_id, elem_ids(:)
     integer, intent(in) :: sides(:)
     real(real64), intent(in), optional, target, contiguous :: df(:)
     integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: df_counts(:)
     integer(c_int) :: rc
     logical :: bad
     type(c_ptr) :: pdf
     pdf = c_null_ptr
     if (present(df)) pdf = address(df)
     bad = size(sides) /= size(elem_ids)
-    rc = c_exo_put_side_set(exo%h, set_id, merge(-1_int64, size(elem_ids, kind=int64), bad), elem_ids, &
-                            int(sides, c_int), int(PARIO_TYPE_DOUBLE, c_int), pdf)
-    if (bad) rc = refuse(INVALID_ARGUMENT, 'pario_exodus_put_side_set', 'sides and elem_ids differ in size')
+    if (present(df_counts)) then
+      bad = bad .or. size(df_counts) /= size(elem_ids)
+      rc = c_exo_put_side_set_df(exo%h, set_id, merge(-1_int64, size(elem_ids, kind=int64), bad), elem_ids, &
+                                 int(sides, c_int), int(df_counts, c_int), int(PARIO_TYPE_DOUBLE, c_int), pdf)
+    else
+      rc = c_exo_put_side_set(exo%h, set_id, merge(-1_int64, size(elem_ids, kind=int64), bad), elem_ids, &
+                              int(sides, c_int), int(PARIO_TYPE_DOUBLE, c_int), pdf)
+    end if
+    if (bad) rc = refuse(INVALID_ARGUMENT, 'pario_exodus_put_side_set', 'sides, df_counts and elem_ids differ in size')
     call finish(rc, ierr)
   end subroutine
 

@@ -13,8 +13,11 @@
  * increasing global id within their block (blocks in definition order), so
  * the file's values do not depend on the number of ranks that wrote it;
  * node_num_map and elem_num_map hold the global ids. A node several ranks
- * pass is written once, by the lowest rank holding it (all ranks should
- * pass the same coordinates and values for it; the others' are not read).
+ * pass is written once, by the lowest rank holding it: its coordinates
+ * must be the same on every rank passing it (compared exactly, converted
+ * to double; PARIO_ERR_INVALID_ARGUMENT on every rank naming the node id
+ * and two of the ranks otherwise); its nodal values are the lowest rank's
+ * (the others' are not read).
  * Connectivity and sets are translated from global ids to file positions
  * by a distributed lookup. A rank may hold nothing at all (n = 0).
  *
@@ -66,6 +69,21 @@
  * Reading by a caller's partition: the *_by_id reads take each rank's
  * global node or element ids (as the file's id maps hold them) instead of
  * a range of positions; any number of ranks, any decomposition.
+ *
+ * Nemesis (options.nemesis = 1, new files only): the file also records
+ * the writing ranks' partition, rank r as processor r, as SEACAS's
+ * nem_slice records an elemental decomposition in one file ("s" type, P
+ * processors): the global parameters and, per processor, internal and
+ * border nodes (no external ones), internal and border elements, one
+ * nodal communication map (id 1: (node, processor) pairs) and one
+ * elemental one (id 1: (element, side, processor)); nodes and elements as
+ * 1-based file positions. libexodusii's ex_get_init_info,
+ * ex_get_init_global, ex_get_loadbal_param, ex_get_processor_node_maps,
+ * ex_get_processor_elem_maps, ex_get_cmap_params, ex_get_node_cmap and
+ * ex_get_elem_cmap read it. It is computed and written when the nodes
+ * and every block are put; pario_exodus_put_time or _flush before that
+ * is PARIO_ERR_STATE (close then closes the file without Nemesis
+ * information and returns PARIO_ERR_STATE).
  *
  * Integers in the file are 32-bit (int64_status 0) by default: ids and
  * counts must be below 2^31. options.int64 = 1 stores ids, maps,
@@ -120,6 +138,7 @@ typedef struct pario_exodus_options {
   const pario_decomp_hints *hints; /* the collective engine's hints (NULL: the environment's); byte order ignored */
   int steps_per_file;              /* 0: one file; n > 0: a new file (path-s0002, ...) every n steps (create only) */
   int int64;                       /* 1: 64-bit integers in the file (CDF-5, EX_ALL_INT64_DB; create only) */
+  int nemesis;                     /* 1: Nemesis load-balance information of the writing ranks (create only) */
 } pario_exodus_options;
 
 /* Local: every field zero (the defaults). */
@@ -182,6 +201,13 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_define_node_set(pario_exodus_t exodu
  * df_per_side (distribution factors per side, e.g. 4 for HEX8 faces; 0: none). */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_define_side_set(pario_exodus_t exodus, int64_t id, const char *name,
                                                             int64_t count, int df_per_side);
+/* A side set whose sides have different numbers of distribution factors
+ * (one per node of each side, as ex_put_set_dist_fact takes them: a set
+ * over mixed element or face types): id, name, count (distinct (element,
+ * side) pairs) and num_df, the factors of all its sides together (0:
+ * none). Its parts go through pario_exodus_put_side_set_df. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_define_side_set_df(pario_exodus_t exodus, int64_t id, const char *name,
+                                                               int64_t count, int64_t num_df);
 /* num_dim names (up to 32 characters); the default is x, y, z. */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_put_coord_names(pario_exodus_t exodus, const char *const names[]);
 /* n QA records, 4 strings each (code, version, date, time; up to 32
@@ -229,6 +255,18 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_put_node_set(pario_exodus_t exodus, 
 PARIO_COLLECTIVE PARIO_API int pario_exodus_put_side_set(pario_exodus_t exodus, int64_t set_id, int64_t n,
                                                          const int64_t elem_ids[], const int sides[], int mem_type,
                                                          const void *df);
+/* This rank's part of a side set defined by pario_exodus_define_side_set_df:
+ * n (global element id, side 1..15) pairs, df_counts[k] (>= 0) factors of
+ * side k, and df, the sum of df_counts values of mem_type, side after side
+ * in the order given (may be NULL when the sum is 0). In the file the
+ * sides land in increasing (element position, side) with their factors
+ * (dist_fact_ss<s> in the sides' order, num_df_ss<s> = num_df); a side
+ * several ranks pass is written once, with its lowest rank's factors. All
+ * ranks' counts together must add up to num_df
+ * (PARIO_ERR_INVALID_ARGUMENT naming both sums otherwise). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_put_side_set_df(pario_exodus_t exodus, int64_t set_id, int64_t n,
+                                                            const int64_t elem_ids[], const int sides[],
+                                                            const int df_counts[], int mem_type, const void *df);
 
 /* ---- results, step by step ---- */
 
@@ -279,6 +317,14 @@ PARIO_API int pario_exodus_get_variable(pario_exodus_t exodus, int kind, int var
  * in the order of the sides). */
 PARIO_API int pario_exodus_get_set(pario_exodus_t exodus, int kind, int index, int64_t *id, char *name,
                                    size_t name_len, int64_t *count, int64_t *df_count);
+/* Local: the Nemesis load-balance parameters of `processor` (0-based) as
+ * libexodusii's ex_get_loadbal_param gives them: counts[0..6] = internal,
+ * border and external nodes, internal and border elements, nodal and
+ * elemental communication maps. *num_procs: the processors the file
+ * describes, 0 when it has no Nemesis information (counts untouched;
+ * either output may be NULL). A processor beyond the file's:
+ * PARIO_ERR_OUT_OF_RANGE. Files open for reading. */
+PARIO_API int pario_exodus_get_loadbal(pario_exodus_t exodus, int processor, int *num_procs, int64_t counts[7]);
 /* Local: the time of step (1-based). */
 PARIO_API int pario_exodus_get_time(pario_exodus_t exodus, int step, double *time);
 /* Each rank reads the range it asks for ([start, start + count), 0-based

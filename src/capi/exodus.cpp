@@ -217,7 +217,7 @@ int make_file(const char* call, pario_group_t group, const char* path, const par
     e.check(copts);
     e.args().add("path", path).add("format", o.format).add("float_size", o.float_size);
     e.args().add("no_step_sync", o.no_step_sync ? 1 : 0).add("steps_per_file", o.steps_per_file);
-    e.args().add("int64", o.int64 ? 1 : 0);
+    e.args().add("int64", o.int64 ? 1 : 0).add("nemesis", o.nemesis ? 1 : 0);
     if (copts.ok()) {
       e.args().add("aggregators", copts->aggregators).add("buffer_size", copts->buffer_bytes);
       e.args().add("aggregator_ranks", copts->aggregator_ranks.data(), copts->aggregator_ranks.size());
@@ -261,6 +261,7 @@ int make_writer(const char* call, pario_group_t group, const char* path, const p
                        wo.step_sync = exodus::StepSync::kStep;
                      }
                      wo.steps_per_file = o.steps_per_file;
+                     wo.nemesis = o.nemesis != 0;
                      if (append) {
                        PARIO_ASSIGN_OR_RETURN(handle->writer, Writer::append(std::move(g), path, std::move(wo)));
                        handle->initialized = true;
@@ -485,12 +486,15 @@ int pario_exodus_define_block(pario_exodus_t exodus, int64_t id, const char* nam
 }
 
 namespace {
+// num_df: -1 for a fixed number of factors per entry (df), else a side
+// set's factors in all, varying from side to side.
 int define_set(const char* call, pario_exodus_t exodus, int64_t id, const char* name, int64_t count, int df,
-               bool side) {
+               bool side, int64_t num_df = -1) {
   return guarded(call, [&]() -> Status {
     Entry e(call);
     ExodusHandle* h = entry_writer(e, exodus);
-    exodus::SetDef s{id, text(name), count, df};
+    exodus::SetDef s{id, text(name), count, df, num_df};
+    if (num_df < -1) e.check(invalid("num_df " + std::to_string(num_df) + " is negative"));
     if (h) {
       e.check(defining(h));
       const auto& list = side ? h->writer->definition().side_sets : h->writer->definition().node_sets;
@@ -502,8 +506,8 @@ int define_set(const char* call, pario_exodus_t exodus, int64_t id, const char* 
       if (e.ok() && index_of(list, id, kind).ok()) e.check(invalid(std::string(kind) + " " + std::to_string(id) + " is already defined"));
     }
     e.check(exodus::check_set(s, side, h && h->writer->definition().int64));
-    const int64_t numbers[3] = {id, count, df};
-    e.args().add("numbers", numbers, 3).add("name", s.name.c_str());
+    const int64_t numbers[4] = {id, count, df, num_df};
+    e.args().add("numbers", numbers, 4).add("name", s.name.c_str());
     PARIO_RETURN_IF_ERROR(e.agree());
     (side ? h->writer->definition().side_sets : h->writer->definition().node_sets).push_back(std::move(s));
     return Status::Ok();
@@ -518,6 +522,11 @@ int pario_exodus_define_node_set(pario_exodus_t exodus, int64_t id, const char* 
 int pario_exodus_define_side_set(pario_exodus_t exodus, int64_t id, const char* name, int64_t count,
                                  int df_per_side) {
   return define_set("pario_exodus_define_side_set", exodus, id, name, count, df_per_side, true);
+}
+
+int pario_exodus_define_side_set_df(pario_exodus_t exodus, int64_t id, const char* name, int64_t count,
+                                    int64_t num_df) {
+  return define_set("pario_exodus_define_side_set_df", exodus, id, name, count, 0, true, num_df < 0 ? -2 : num_df);
 }
 
 int pario_exodus_put_coord_names(pario_exodus_t exodus, const char* const names[]) {
@@ -676,8 +685,10 @@ int pario_exodus_put_attributes(pario_exodus_t exodus, int64_t block_id, int mem
 
 namespace {
 // A rank's part of a node set (sides null) or a side set.
+// varying: a side set of varying factors per side (put_side_set_df), their counts df_counts.
 int put_set(const char* call, pario_exodus_t exodus, int64_t set_id, int64_t n, const int64_t ids[],
-            const int sides[], bool side, int mem_type, const void* df) {
+            const int sides[], bool side, int mem_type, const void* df, bool varying = false,
+            const int* df_counts = nullptr) {
   return guarded(call, [&]() -> Status {
     Entry e(call);
     ExodusHandle* h = entry_mesh(e, exodus);
@@ -690,9 +701,19 @@ int put_set(const char* call, pario_exodus_t exodus, int64_t set_id, int64_t n, 
     e.check(mem_type_ok(mem_type));
     if (n < 0) e.check(invalid("n is negative"));
     if (n > 0 && (!ids || (side && !sides))) e.check(invalid(side ? "elem_ids or sides is null" : "node_ids is null"));
+    if (varying && n > 0 && !df_counts) e.check(invalid("df_counts is null"));
+    if (s.ok() && e.ok()) {
+      const exodus::SetDef& d = side ? h->writer->definition().side_sets[*s] : h->writer->definition().node_sets[*s];
+      if (varying != d.varying_df()) {
+        e.check(invalid("side set " + std::to_string(set_id) +
+                        (varying ? " has a fixed number of distribution factors per side (pario_exodus_put_side_set)"
+                                 : " has a varying number of distribution factors per side (pario_exodus_put_side_set_df)")));
+      }
+    }
     e.args().add("set_id", set_id).add("mem_type", mem_type);
     PARIO_RETURN_IF_ERROR(e.agree());
     const ElementType t = static_cast<ElementType>(mem_type);
+    if (varying) return h->writer->put_side_set_df(*s, n, ids, sides, df_counts, t, df);
     return side ? h->writer->put_side_set(*s, n, ids, sides, t, df) : h->writer->put_node_set(*s, n, ids, t, df);
   });
 }
@@ -706,6 +727,11 @@ int pario_exodus_put_node_set(pario_exodus_t exodus, int64_t set_id, int64_t n, 
 int pario_exodus_put_side_set(pario_exodus_t exodus, int64_t set_id, int64_t n, const int64_t elem_ids[],
                               const int sides[], int mem_type, const void* df) {
   return put_set("pario_exodus_put_side_set", exodus, set_id, n, elem_ids, sides, true, mem_type, df);
+}
+
+int pario_exodus_put_side_set_df(pario_exodus_t exodus, int64_t set_id, int64_t n, const int64_t elem_ids[],
+                                 const int sides[], const int df_counts[], int mem_type, const void* df) {
+  return put_set("pario_exodus_put_side_set_df", exodus, set_id, n, elem_ids, sides, true, mem_type, df, true, df_counts);
 }
 
 int pario_exodus_put_time(pario_exodus_t exodus, int step, double time) {
@@ -863,6 +889,20 @@ int pario_exodus_get_time(pario_exodus_t exodus, int step, double* time) {
     }
     if (!time) return invalid("time is null");
     *time = f.times[static_cast<size_t>(step - 1)];
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_get_loadbal(pario_exodus_t exodus, int processor, int* num_procs, int64_t counts[7]) {
+  return get_call("pario_exodus_get_loadbal", exodus, [&](const exodus::FileInfo& f) -> Status {
+    if (f.nemesis_procs > 0 && (processor < 0 || static_cast<size_t>(processor) >= f.loadbal.size())) {
+      return Status(Code::kOutOfRange, "processor " + std::to_string(processor) + " is not in 0.." +
+                                           std::to_string(f.loadbal.size() - 1));
+    }
+    if (num_procs) *num_procs = f.nemesis_procs;
+    if (counts && f.nemesis_procs > 0) {
+      for (size_t k = 0; k < 7; ++k) counts[k] = f.loadbal[static_cast<size_t>(processor)][k];
+    }
     return Status::Ok();
   });
 }

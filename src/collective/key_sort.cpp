@@ -101,7 +101,11 @@ Status exchange(const comm::Comm& comm, const int64_t* send, const std::vector<i
 // of (key, slot) pairs (32 more bytes per key), for 2.5M random keys: 3x
 // less CPU time at P = 4, 1.2x at P = 64, 1.2x more at P = 1024; a bucket
 // there is usually far smaller, but measure before scaling this up.
-int64_t number_bucket(int64_t* bucket, const std::vector<int64_t>& rdispl, bool* dup) {
+// With a payload (width words per slot, beside the bucket), each copy of a
+// key after the first is compared with the first holder's words; *conflict
+// gets the first (smallest) key where they differ.
+int64_t number_bucket(int64_t* bucket, const std::vector<int64_t>& rdispl, bool* dup, const int64_t* payload,
+                      int width, KeyConflict* conflict) {
   struct Head {
     int64_t key;
     int rank;
@@ -116,7 +120,8 @@ int64_t number_bucket(int64_t* bucket, const std::vector<int64_t>& rdispl, bool*
     if (rdispl[p] < rdispl[p + 1]) heap.push_back(Head{bucket[rdispl[p]], p});
   }
   std::make_heap(heap.begin(), heap.end(), after);
-  int64_t distinct = 0, last = 0;
+  int64_t distinct = 0, last = 0, first_slot = 0;
+  int first_rank = 0;
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), after);
     const Head h = heap.back();
@@ -125,6 +130,13 @@ int64_t number_bucket(int64_t* bucket, const std::vector<int64_t>& rdispl, bool*
     *dup |= !first;
     last = h.key;
     const int64_t slot = next[h.rank]++;
+    if (first) {
+      first_slot = slot;
+      first_rank = h.rank;
+    } else if (width > 0 && !conflict->found() &&
+               !std::equal(payload + slot * width, payload + (slot + 1) * width, payload + first_slot * width)) {
+      *conflict = KeyConflict{h.key, first_rank, h.rank};
+    }
     bucket[slot] = (distinct - 1) << 1 | (first ? 1 : 0);
     if (next[h.rank] < rdispl[h.rank + 1]) {
       heap.back() = Head{bucket[next[h.rank]], h.rank};
@@ -195,7 +207,7 @@ Result<std::vector<int64_t>> splitters(std::vector<Sample> all, int size, int64_
 namespace detail {
 
 Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n, const KeySortOptions& options,
-                           KeySortStats* stats) {
+                           KeySortStats* stats, const int64_t* payload, int width) {
   const int size = comm.size();
   const int s = options.samples > 0 ? std::min(options.samples, 1 << 16) : std::clamp(size, kMinSamples, kMaxSamples);
   const int64_t max_message = options.max_message > 0 ? std::min<int64_t>(options.max_message, INT_MAX) : INT_MAX;
@@ -206,10 +218,13 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   KeyRanks out;
   std::vector<Pair> sorted;    // (key, caller's index) by key, then index
   std::vector<int64_t> uniq;   // the distinct keys, increasing; after step 6 their position << 1 | owner
+  std::vector<int64_t> upay;   // their payloads (first occurrence's), width words each
   std::vector<Sample> mine, all;  // this rank's samples, every rank's
   Status local;
   if (n > 0 && keys == nullptr) {
     local = Status(Code::kInvalidArgument, "rank_keys: null keys with n = " + std::to_string(n));
+  } else if (width < 0 || width > 16 || (n > 0 && width > 0 && payload == nullptr)) {
+    local = Status(Code::kInvalidArgument, "rank_keys: payload of width " + std::to_string(width) + " (0..16, not null)");
   } else if (n >= static_cast<size_t>(kMaxDistinct)) {
     local = Status(Code::kOutOfRange, "rank_keys: n = " + std::to_string(n) + " keys on one rank");
   } else {
@@ -227,6 +242,14 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
       uniq.reserve(u);
       for (size_t i = 0; i < n; ++i) {
         if (i == 0 || sorted[i].key != sorted[i - 1].key) uniq.push_back(sorted[i].key);
+      }
+      if (width > 0) {
+        upay.reserve(u * static_cast<size_t>(width));
+        for (size_t i = 0; i < n; ++i) {
+          if (i > 0 && sorted[i].key == sorted[i - 1].key) continue;
+          const int64_t* w = payload + sorted[i].index * width;
+          upay.insert(upay.end(), w, w + width);
+        }
       }
       mine.resize(s);
       all.resize(static_cast<size_t>(size) * s);
@@ -249,6 +272,9 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
     if (stats) *stats = KeySortStats{};
     return out;
   }
+  if (width > 0 && total > kMaxDistinct / 16) {  // every rank knows it from the same samples
+    return Status(Code::kOutOfRange, "rank_keys: 2^58 keys or more with a payload");
+  }
 
   // Step 3: counts, then the buffers of this rank's bucket, then one
   // Allreduce that tells every rank whether some rank failed and whether
@@ -265,11 +291,16 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   rdispl[0] = 0;
   for (int p = 0; p < size; ++p) rdispl[p + 1] = rdispl[p] + rcount[p];  // <= total < 2^62
   const int64_t m = rdispl[size];
-  bool split = sdispl[size] > max_message || m > max_message;  // also bounds every displacement
-  for (int p = 0; p < size; ++p) split |= scount[p] > max_message || rcount[p] > max_message;
+  // Payload words travel in messages `width` times as long (n < 2^62 / 16
+  // keys here: the products fit).
+  const int64_t words = std::max(width, 1);
+  bool split = sdispl[size] * words > max_message || m * words > max_message;  // also bounds every displacement
+  for (int p = 0; p < size; ++p) split |= scount[p] * words > max_message || rcount[p] * words > max_message;
   std::vector<int64_t> bucket;  // received keys; after step 4, per slot: position << 1 | owner
+  std::vector<int64_t> bpay;    // their payloads
   try {
     bucket.resize(m);
+    bpay.resize(static_cast<size_t>(m) * static_cast<size_t>(width));
   } catch (const std::bad_alloc&) {
     local = Status(Code::kNoMemory, "rank_keys: a bucket of " + std::to_string(m) + " keys");
   }
@@ -282,19 +313,40 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   // Step 4: keys to their buckets; number the bucket's distinct keys.
   PARIO_RETURN_IF_ERROR(exchange(comm, uniq.data(), scount, sdispl, bucket.data(), rcount, rdispl, split,
                                  max_message));
+  if (width > 0) {
+    auto scaled = [width](std::vector<int64_t> v) {
+      for (int64_t& x : v) x *= width;
+      return v;
+    };
+    PARIO_RETURN_IF_ERROR(exchange(comm, upay.data(), scaled(scount), scaled(sdispl), bpay.data(), scaled(rcount),
+                                   scaled(rdispl), split, max_message));
+  }
   const double t2 = MPI_Wtime();
   bool bucket_dup = false;
-  const int64_t distinct = number_bucket(bucket.data(), rdispl, &bucket_dup);
+  KeyConflict conflict;
+  const int64_t distinct = number_bucket(bucket.data(), rdispl, &bucket_dup, bpay.data(), width, &conflict);
   const int64_t dup = uniq.size() < n || bucket_dup ? 1 : 0;
   const double t3 = MPI_Wtime();
 
-  // Step 5: global offsets, the total and the duplicate flag.
-  int64_t offset = 0, sums[2] = {distinct, dup}, totals[2] = {0, 0};
+  // Step 5: global offsets, the total, the duplicate and conflict flags.
+  int64_t offset = 0, sums[3] = {distinct, dup, conflict.found() ? 1 : 0}, totals[3] = {0, 0, 0};
   PARIO_RETURN_IF_ERROR(
       comm::mpi_status(MPI_Exscan(&distinct, &offset, 1, MPI_INT64_T, MPI_SUM, comm.get()), "MPI_Exscan"));
   if (comm.rank() == 0) offset = 0;  // MPI leaves rank 0's result undefined
   PARIO_RETURN_IF_ERROR(
-      comm::mpi_status(MPI_Allreduce(sums, totals, 2, MPI_INT64_T, MPI_SUM, comm.get()), "MPI_Allreduce"));
+      comm::mpi_status(MPI_Allreduce(sums, totals, 3, MPI_INT64_T, MPI_SUM, comm.get()), "MPI_Allreduce"));
+  if (totals[2] > 0) {  // some bucket found a conflict: every rank learns the smallest key's
+    const int64_t mine[3] = {conflict.found() ? conflict.key : INT64_MAX, conflict.first_rank, conflict.other_rank};
+    std::vector<int64_t> all(3 * static_cast<size_t>(size));
+    PARIO_RETURN_IF_ERROR(comm::mpi_status(
+        MPI_Allgather(mine, 3, MPI_INT64_T, all.data(), 3, MPI_INT64_T, comm.get()), "MPI_Allgather"));
+    for (int p = 0; p < size; ++p) {
+      const int64_t* c = &all[3 * static_cast<size_t>(p)];
+      if (c[1] >= 0 && (!out.conflict.found() || c[0] < out.conflict.key)) {
+        out.conflict = KeyConflict{c[0], static_cast<int>(c[1]), static_cast<int>(c[2])};
+      }
+    }
+  }
   for (int64_t& r : bucket) r += offset << 1;
 
   // Step 6: positions back to the senders, then to the caller's order.
@@ -322,6 +374,10 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
 
 Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n) {
   return detail::rank_keys(comm, keys, n, detail::KeySortOptions{}, nullptr);
+}
+
+Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n, const int64_t* payload, int width) {
+  return detail::rank_keys(comm, keys, n, detail::KeySortOptions{}, nullptr, payload, width);
 }
 
 }  // namespace pario::collective

@@ -37,6 +37,14 @@
 // Counts above INT_MAX (Open MPI 4 has no large-count Alltoallv) switch
 // every rank to point-to-point messages of at most INT_MAX elements.
 //
+// A payload (w words per key: the coordinates of a node, say) travels with
+// each distinct key in step 4, where every copy of a key meets the others,
+// and is compared there word by word with the first holder's: the
+// smallest key whose holders disagree comes back to every rank, riding on
+// step 5's Allreduce (one MPI_Allgather more only when some key
+// disagrees). It costs 8w bytes per distinct key sent in step 4 and no
+// collective more.
+//
 // Thread safety: a collective; one call at a time per communicator.
 #pragma once
 
@@ -49,6 +57,14 @@
 
 namespace pario::collective {
 
+// Two ranks passed one key with different payloads (found() false: none did).
+struct KeyConflict {
+  int64_t key = 0;
+  int first_rank = -1;  // the lowest rank holding the key
+  int other_rank = -1;  // the lowest rank whose payload differs from first_rank's
+  bool found() const { return first_rank >= 0; }
+};
+
 struct KeyRanks {
   // For each local key, in the caller's order: its dense position,
   // 0 .. distinct - 1, the rank of the key among the distinct keys of all
@@ -59,6 +75,7 @@ struct KeyRanks {
   std::vector<bool> owner;
   int64_t distinct = 0;      // the same on every rank
   bool duplicates = false;   // the same on every rank: some key occurs more than once anywhere
+  KeyConflict conflict;      // the same on every rank: the smallest key whose payloads differ
 };
 
 // Collective over comm, blocking: ranks the keys of all ranks together
@@ -68,6 +85,11 @@ struct KeyRanks {
 // than 2^62 distinct keys), kMpi; ranks that did not fail themselves get
 // kRemote naming the rank that did. Nothing is returned on failure.
 Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n);
+// The same, each key with `width` payload words (payload[i * width ..],
+// borrowed for the call; width 0..16, the same on every rank; a key a rank
+// holds twice counts with its first occurrence's payload): conflict names
+// the smallest key two ranks passed with different words.
+Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n, const int64_t* payload, int width);
 
 namespace detail {
 
@@ -88,7 +110,8 @@ struct KeySortStats {
 
 // rank_keys with the knobs above; stats (may be null) is filled on success.
 Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n,
-                           const KeySortOptions& options, KeySortStats* stats);
+                           const KeySortOptions& options, KeySortStats* stats, const int64_t* payload = nullptr,
+                           int width = 0);
 
 }  // namespace detail
 }  // namespace pario::collective

@@ -7,10 +7,7 @@
 #include <unordered_map>
 
 namespace pario::exodus {
-namespace {
 
-// The rank keeping an id in the directory: a mix of its bits (ids are often
-// multiples of a stride, e.g. 2*(n+1)), modulo P.
 int home(int64_t id, int size) {
   uint64_t x = static_cast<uint64_t>(id) + 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -19,8 +16,6 @@ int home(int64_t id, int size) {
   return static_cast<int>(x % static_cast<uint64_t>(size));
 }
 
-// Collective: bucket r of `out` to rank r; *in gets what every rank sent
-// here, rank after rank, and *from the count from each. Same status everywhere.
 Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>& out, std::vector<int64_t>* in,
                 std::vector<int>* from) {
   const int size = comm.size();
@@ -29,7 +24,7 @@ Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>&
   int64_t total = 0;
   for (int r = 0; r < size; ++r) {
     if (out[r].size() > static_cast<size_t>(INT_MAX) || total + static_cast<int64_t>(out[r].size()) > INT_MAX) {
-      local = Status(Code::kOutOfRange, "a directory message of more than 2^31 entries");
+      local = Status(Code::kOutOfRange, "an exchange of more than 2^31 entries");
       break;
     }
     sd[r] = static_cast<int>(total);
@@ -44,7 +39,7 @@ Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>&
     rd[r] = static_cast<int>(std::min<int64_t>(incoming, INT_MAX));
     incoming += rc[r];
   }
-  if (incoming > INT_MAX) local = Status(Code::kOutOfRange, "a directory message of more than 2^31 entries");
+  if (incoming > INT_MAX) local = Status(Code::kOutOfRange, "an exchange of more than 2^31 entries");
   std::vector<int64_t> packed;
   if (local.ok()) {
     packed.reserve(static_cast<size_t>(total));
@@ -58,8 +53,6 @@ Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>&
   *from = rc;
   return Status::Ok();
 }
-
-}  // namespace
 
 void IdTable::add(const int64_t* ids, const int64_t* positions, const bool* owned, size_t n) {
   const size_t old = entries_.size();

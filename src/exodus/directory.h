@@ -59,6 +59,18 @@ class IdTable {
   std::vector<Entry> entries_;
 };
 
+// The rank keeping an id in the directory (or any other key spread over
+// the ranks): a mix of its bits (ids are often multiples of a stride,
+// e.g. 2*(n+1)), modulo size.
+int home(int64_t id, int size);
+
+// Collective over comm: bucket r of `out` to rank r; *in gets what every
+// rank sent here, rank after rank, and *from the count from each (one
+// MPI_Alltoall and one MPI_Alltoallv). Same status everywhere: kOutOfRange
+// for more than 2^31 entries in or out of a rank, kMpi.
+Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>& out, std::vector<int64_t>* in,
+                std::vector<int>* from);
+
 // Collective over comm: the position of each of the n queries, from
 // `known` (this rank's table) or, for the rest, from the directory of
 // every rank's owned entries (each id owned by one rank). kUnknownId where

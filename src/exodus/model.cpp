@@ -15,17 +15,6 @@ constexpr int64_t kLenLine = kMaxLine + 1;
 
 Status bad(const std::string& what) { return Status(Code::kInvalidArgument, what); }
 
-int add_dim(Model& m, const std::string& name, int64_t length) {
-  m.dims.push_back(Dimension{name, length});
-  return static_cast<int>(m.dims.size()) - 1;
-}
-
-int add_var(Model& m, const std::string& name, NcType type, std::vector<int> dims,
-            std::vector<Attribute> attributes = {}) {
-  m.vars.push_back(Variable{name, std::move(dims), type, std::move(attributes)});
-  return static_cast<int>(m.vars.size()) - 1;
-}
-
 std::string upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
@@ -59,15 +48,25 @@ std::vector<unsigned char> text_rows(const std::vector<std::string>& rows, int64
   return out;
 }
 
-std::vector<unsigned char> big_ints(const std::vector<int64_t>& values, NcType type = NcType::kInt) {
+}  // namespace
+
+int add_dim(Model& m, const std::string& name, int64_t length) {
+  m.dims.push_back(Dimension{name, length});
+  return static_cast<int>(m.dims.size()) - 1;
+}
+
+int add_var(Model& m, const std::string& name, NcType type, std::vector<int> dims, std::vector<Attribute> attributes) {
+  m.vars.push_back(Variable{name, std::move(dims), type, std::move(attributes)});
+  return static_cast<int>(m.vars.size()) - 1;
+}
+
+std::vector<unsigned char> big_ints(const std::vector<int64_t>& values, NcType type) {
   const ElementType t = type == NcType::kInt64 ? ElementType::kInt64 : ElementType::kInt32;
   std::vector<unsigned char> out(values.size() * element_size(t));
   // Every value was checked to fit (ids below 2^31 in build()).
   (void)convert(ElementType::kInt64, values.data(), t, out.data(), values.size(), ByteOrder::kBig);
   return out;
 }
-
-}  // namespace
 
 Status check_name(const std::string& name, const std::string& what) {
   if (name.size() > kMaxExodusName) {
@@ -127,6 +126,16 @@ Status check_set(const SetDef& s, bool side, bool int64) {
   if (s.df_per_entry < 0 || (!side && s.df_per_entry > 1) || (side && s.df_per_entry > 64)) {
     return bad(what + ": distribution factors per entry " + std::to_string(s.df_per_entry) + " is not in 0.." +
                (side ? "64" : "1"));
+  }
+  if (s.varying_df()) {
+    if (!side) return bad(what + ": a varying number of distribution factors is for side sets");
+    if (s.df_per_entry != 0) return bad(what + ": a varying number of distribution factors has no df_per_side");
+    if (s.df_total > max_count(int64)) {
+      return bad(what + ": num_df " + std::to_string(s.df_total) + " is not in 0.." + std::to_string(max_count(int64)));
+    }
+    if (s.count == 0 && s.df_total > 0) return bad(what + ": " + std::to_string(s.df_total) + " distribution factors for no sides");
+  } else if (s.df_total < -1) {
+    return bad(what + ": num_df " + std::to_string(s.df_total) + " is negative");
   }
   return Status::Ok();
 }
@@ -274,8 +283,8 @@ Result<Built> build(const Definition& def) {
       const int dim = add_dim(m, "num_side_ss" + k, d.count);
       b.entries = add_var(m, "elem_ss" + k, ints, {dim});
       b.sides = add_var(m, "side_ss" + k, ints, {dim});
-      if (d.df_per_entry > 0) {
-        const int df = add_dim(m, "num_df_ss" + k, d.count * d.df_per_entry);
+      if (d.df_count() > 0) {
+        const int df = add_dim(m, "num_df_ss" + k, d.df_count());
         b.df = add_var(m, "dist_fact_ss" + k, real, {df});
       }
     }

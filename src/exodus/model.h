@@ -69,8 +69,16 @@ struct SetDef {
   std::string name;
   int64_t count = 0;        // entries, all ranks together
   // Node sets: 0 or 1 (one factor per node). Side sets: factors per side
-  // (e.g. 4 for the faces of a HEX8), 0 for none.
+  // (e.g. 4 for the faces of a HEX8), 0 for none or a varying number.
   int df_per_entry = 0;
+  // Side sets whose sides have different numbers of factors (one per node
+  // of each side, as ex_put_set_dist_fact takes them: a set over mixed
+  // element or face types): the factors in all, df_per_entry 0. -1: a
+  // fixed number per side (count * df_per_entry in all).
+  int64_t df_total = -1;
+
+  bool varying_df() const { return df_total >= 0; }
+  int64_t df_count() const { return varying_df() ? df_total : count * df_per_entry; }
 };
 
 enum class VarKind { kGlobal = 0, kNodal = 1, kElement = 2 };
@@ -137,6 +145,14 @@ struct Built {
   NcType real = NcType::kDouble;
   NcType integer = NcType::kInt;  // ids, maps, connectivity, set entries: kInt64 when def.int64
 };
+
+// Appends a dimension or a variable to a model; returns its index.
+int add_dim(Model& m, const std::string& name, int64_t length);
+int add_var(Model& m, const std::string& name, NcType type, std::vector<int> dims,
+            std::vector<Attribute> attributes = {});
+// values as the file's big-endian kInt (or kInt64) integers; the caller
+// knows they fit.
+std::vector<unsigned char> big_ints(const std::vector<int64_t>& values, NcType type = NcType::kInt);
 
 // Checks a definition (kInvalidArgument naming the field: counts,
 // ids, names too long, types, the truth table's size) and builds the model.

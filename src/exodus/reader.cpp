@@ -15,6 +15,7 @@
 #include "exodus/reader.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <string>
 #include <unordered_set>
@@ -92,10 +93,84 @@ Result<std::vector<std::string>> names(const Model& m, const std::string& var, i
   return text_rows(bytes, rows, width);
 }
 
+// The Nemesis vectors of one value per processor (or per map) that
+// ex_get_loadbal_param reads: the status and index variables.
+constexpr const char* kNemesisSmall[] = {"int_n_stat",    "bor_n_stat",    "ext_n_stat",      "int_e_stat",
+                                         "bor_e_stat",    "node_mapi_idx", "node_mapb_idx",   "node_mape_idx",
+                                         "elem_mapi_idx", "elem_mapb_idx", "n_comm_info_idx", "e_comm_info_idx"};
+
+// The load-balance parameters of every processor in the file, as
+// ex_get_loadbal_param computes them: a list whose status is 1 spans its
+// index variable's [idx[p-1], idx[p]) (without an index variable: all of
+// its dimension, as in a one-processor "p" file); the maps, the difference
+// of the info index. Untrusted: counts must stay within their dimension.
+Status nemesis_info(const Model& m, const std::function<std::vector<unsigned char>(int)>& fetch, FileInfo* f) {
+  if (m.find_dim("num_processors") < 0 || m.find_dim("num_procs_file") < 0) return Status::Ok();
+  const int64_t procs = dim_length(m, "num_processors"), in_file = dim_length(m, "num_procs_file");
+  if (procs <= 0 || procs > INT_MAX || in_file <= 0 || in_file > procs) {
+    return corrupt("Nemesis: num_processors " + std::to_string(procs) + ", num_procs_file " + std::to_string(in_file));
+  }
+  // A vector of one value per processor in the file (or `n`), or empty when absent.
+  auto vec = [&](const char* name, int64_t n) -> Result<std::vector<int64_t>> {
+    const int v = m.find_var(name);
+    if (v < 0) return std::vector<int64_t>();
+    const Variable& x = m.vars[static_cast<size_t>(v)];
+    if (!is_integer(x.type) || x.dims.size() != 1 || m.dims[static_cast<size_t>(x.dims[0])].length < n) {
+      return corrupt(std::string("Nemesis: variable ") + name + " is not " + std::to_string(n) + " integers");
+    }
+    return integers(m, v, fetch(v), static_cast<size_t>(n));
+  };
+  struct List {
+    const char* stat;
+    const char* idx;
+    const char* dim;
+  };
+  static const List kLists[5] = {{"int_n_stat", "node_mapi_idx", "num_int_node"},
+                                 {"bor_n_stat", "node_mapb_idx", "num_bor_node"},
+                                 {"ext_n_stat", "node_mape_idx", "num_ext_node"},
+                                 {"int_e_stat", "elem_mapi_idx", "num_int_elem"},
+                                 {"bor_e_stat", "elem_mapb_idx", "num_bor_elem"}};
+  f->loadbal.assign(static_cast<size_t>(in_file), {0, 0, 0, 0, 0, 0, 0});
+  for (int k = 0; k < 7; ++k) {
+    const bool maps = k >= 5;
+    std::vector<int64_t> stat, idx;
+    if (!maps) {
+      PARIO_ASSIGN_OR_RETURN(stat, vec(kLists[k].stat, in_file));
+      if (stat.empty()) continue;  // ex_get_loadbal_param would fail: no such list
+    }
+    const char* idx_name = maps ? (k == 5 ? "n_comm_info_idx" : "e_comm_info_idx") : kLists[k].idx;
+    const char* dim = maps ? (k == 5 ? "num_n_cmaps" : "num_e_cmaps") : kLists[k].dim;
+    PARIO_ASSIGN_OR_RETURN(idx, vec(idx_name, in_file));
+    const int64_t length = dim_length(m, dim);
+    for (int64_t p = 0; p < in_file; ++p) {
+      if (!maps && stat[static_cast<size_t>(p)] != 1) continue;
+      int64_t lo = 0, hi = length;
+      if (!idx.empty()) {
+        lo = p > 0 ? idx[static_cast<size_t>(p) - 1] : 0;
+        hi = idx[static_cast<size_t>(p)];
+      } else if (maps && m.find_dim(dim) < 0) {
+        hi = 0;
+      }
+      if (lo < 0 || hi < lo || hi > length) {
+        return corrupt(std::string("Nemesis: processor ") + std::to_string(p) + "'s part of " + dim + " is [" +
+                       std::to_string(lo) + ", " + std::to_string(hi) + "), the dimension has " +
+                       std::to_string(length));
+      }
+      f->loadbal[static_cast<size_t>(p)][static_cast<size_t>(k)] = hi - lo;
+    }
+  }
+  f->nemesis_procs = static_cast<int>(procs);
+  return Status::Ok();
+}
+
 }  // namespace
 
 std::vector<int> small_variables(const Model& model) {
   std::vector<int> out;
+  for (const char* n : kNemesisSmall) {
+    const int v = model.find_var(n);
+    if (v >= 0 && !model.is_record_var(v)) out.push_back(v);
+  }
   for (const char* n : {"eb_prop1", "eb_names", "name_glo_var", "name_nod_var", "name_elem_var", "ns_prop1",
                         "ns_names", "ss_prop1", "ss_names"}) {
     const int v = model.find_var(n);
@@ -215,6 +290,7 @@ Result<FileInfo> exodus_info(const Header& header, const std::function<std::vect
                      std::to_string(f.num_elem));
     }
   }
+  PARIO_RETURN_IF_ERROR(nemesis_info(m, fetch, &f));
   return f;
 }
 

@@ -19,6 +19,7 @@
 // Thread safety: one thread per rank calls a reader.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -72,6 +73,13 @@ struct FileInfo {
   int node_map = -1, elem_map = -1, global_values = -1;
   std::vector<int> nodal_values;
   std::vector<int64_t> block_offset;
+  // Nemesis load-balance parameters (exodus/nemesis.h), when the file has
+  // them: num_processors (0: none), and per processor of the file
+  // (num_procs_file of them) what ex_get_loadbal_param gives: internal,
+  // border and external nodes, internal and border elements, nodal and
+  // elemental communication maps.
+  int nemesis_procs = 0;
+  std::vector<std::array<int64_t, 7>> loadbal;
 };
 
 class Reader {

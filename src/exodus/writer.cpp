@@ -60,6 +60,7 @@
 #include "collective/layout.h"
 #include "collective/transfer.h"
 #include "exodus/directory.h"
+#include "exodus/nemesis.h"
 
 namespace pario::exodus {
 namespace {
@@ -90,6 +91,25 @@ Status check_ids(const int64_t* ids, int64_t n, const char* what, bool int64) {
   const int64_t again = std::find(ids + k + 1, ids + n, *twice) - ids;
   return bad(std::string(what) + "[" + std::to_string(again) + "]: id " + std::to_string(*twice) +
              " is given twice on this rank");
+}
+
+// The n nodes' coordinates (num_dim arrays of mem_type) as the bit
+// patterns of doubles, node by node: the payload of the key sort that
+// compares the copies of a node. kInvalidArgument naming the dimension
+// where the conversion fails.
+Status coordinate_bits(int64_t n, ElementType mem_type, const void* const coords[3], int num_dim,
+                       std::vector<int64_t>* out) {
+  if (n == 0) return Status::Ok();
+  std::vector<double> values(static_cast<size_t>(n));
+  out->assign(static_cast<size_t>(n) * static_cast<size_t>(num_dim), 0);
+  for (int d = 0; d < num_dim; ++d) {
+    Status s = convert(mem_type, coords[d], ElementType::kDouble, values.data(), values.size(), ByteOrder::kNative);
+    if (!s.ok()) return bad("the coordinates of dimension " + std::to_string(d + 1) + ": " + s.message());
+    for (size_t k = 0; k < values.size(); ++k) {
+      std::memcpy(&(*out)[k * static_cast<size_t>(num_dim) + static_cast<size_t>(d)], &values[k], sizeof(double));
+    }
+  }
+  return Status::Ok();
 }
 
 // Collective: the file at path on every rank. create: rank 0 makes it
@@ -148,6 +168,7 @@ Result<std::unique_ptr<Writer>> Writer::append(std::shared_ptr<const comm::Group
   Status local;
   if (!options.storage || !options.engine) local = bad("the writer needs a storage and an engine");
   else if (options.steps_per_file != 0) local = bad("steps_per_file is for new files (append to one file of a series)");
+  else if (options.nemesis) local = bad("nemesis is for new files (a file opened to append keeps its own)");
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
   ReaderOptions ro;
   ro.collective = options.collective;
@@ -240,7 +261,10 @@ Status Writer::end_define() {
   Status local;
   Result<Built> built = build(def_);
   local = built.status();
-  Result<Layout> placed = local.ok() ? place(*built, def_.format) : Result<Layout>(local);
+  Result<Layout> placed = !local.ok()        ? Result<Layout>(local)
+                          : options_.nemesis ? place_with_room_for_nemesis(*built, def_, def_.format,
+                                                                           group_->comm_object().size())
+                                             : place(*built, def_.format);
   local = placed.status();
   PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
   built_ = std::move(built).value();
@@ -318,12 +342,24 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
     if (!coords || !coords[d]) local = bad("the coordinates of dimension " + std::to_string(d + 1) + " are null");
   }
   if (local.ok()) local = check_ids(ids, n, "ids", def_.int64);
+  // The coordinates ride with the ids through the key sort, as the bit
+  // patterns of doubles, and are compared where the copies of a node meet.
+  std::vector<int64_t> where;
+  if (local.ok()) local = coordinate_bits(n, mem_type, coords, def_.num_dim, &where);
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
-  PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr, collective::rank_keys(comm, ids, static_cast<size_t>(n)));
+  PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr, collective::rank_keys(comm, ids, static_cast<size_t>(n), where.data(),
+                                                                        def_.num_dim));
+  where = {};
   if (kr.distinct != def_.num_nodes) {
     return bad("the ranks pass " + std::to_string(kr.distinct) + " distinct node ids; num_nodes is " +
                std::to_string(def_.num_nodes));
   }
+  if (kr.conflict.found()) {
+    return bad("node id " + std::to_string(kr.conflict.key) + " is given different coordinates by ranks " +
+               std::to_string(kr.conflict.first_rank) + " and " + std::to_string(kr.conflict.other_rank) +
+               " (compared exactly, as doubles)");
+  }
+  if (options_.nemesis && def_.num_nodes > 0) PARIO_RETURN_IF_ERROR(nemesis_nodes(kr.positions));
   {
     std::unique_ptr<bool[]> owned(new bool[static_cast<size_t>(n) + 1]);
     for (int64_t k = 0; k < n; ++k) owned[static_cast<size_t>(k)] = kr.owner[k];
@@ -335,7 +371,7 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
   }
   local_nodes_ = n;
   have_nodes_ = true;
-  if (def_.num_nodes == 0) return Status::Ok();
+  if (def_.num_nodes == 0) return mesh_put();
   PARIO_ASSIGN_OR_RETURN(node_reals_, decomposition_of(kr.positions, def_.num_nodes, 1, built_.real));
   for (int d = 0; d < def_.num_dim; ++d) {
     PARIO_RETURN_IF_ERROR(write_array(*node_reals_, built_.coords[d], 0, 0, mem_type, n > 0 ? coords[d] : nullptr));
@@ -344,7 +380,13 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
                          decomposition_of(kr.positions, def_.num_nodes, 1, built_.integer));
   Status s = write_array(*ints, built_.node_map, 0, 0, ElementType::kInt64, ids);
   Status f = free_decomposition(ints);
-  return s.ok() ? f : s;
+  PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
+  return mesh_put();
+}
+
+Status Writer::mesh_put() {
+  if (!options_.nemesis || nem_.done || !mesh_complete()) return Status::Ok();
+  return nemesis_finish();
 }
 
 Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t* connectivity) {
@@ -385,13 +427,14 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
   LocalBlock& lb = blocks_[b];
   lb.positions = std::move(kr.positions);
   lb.put = true;
+  if (options_.nemesis) nemesis_faces(b, nodes);
   const int64_t offset = built_.block_offset[b];
   {
     std::vector<int64_t> at(lb.positions);
     for (int64_t& x : at) x += offset;
     elements_.add(ids, at.data(), nullptr, static_cast<size_t>(n));
   }
-  if (def->count == 0) return Status::Ok();
+  if (def->count == 0) return mesh_put();
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> conn, decomposition_of(lb.positions, def->count, npe, built_.integer));
   Status s = write_array(*conn, built_.blocks[b].connect, 0, 0, ElementType::kInt64, nodes.data());
   Status f = free_decomposition(conn);
@@ -401,7 +444,7 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
   f = free_decomposition(map);
   PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
   PARIO_ASSIGN_OR_RETURN(lb.reals, decomposition_of(lb.positions, def->count, 1, built_.real));
-  return Status::Ok();
+  return mesh_put();
 }
 
 Status Writer::put_attributes(size_t b, ElementType mem_type, const void* values) {
@@ -472,8 +515,8 @@ Status Writer::put_node_set(size_t s, int64_t n, const int64_t* node_ids, Elemen
   return st.ok() ? f : st;
 }
 
-Status Writer::put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, ElementType mem_type,
-                            const void* df) {
+Status Writer::side_entries(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, Status df_check,
+                            std::vector<int64_t>* positions) {
   PARIO_RETURN_IF_ERROR(ready_for_data());
   const comm::Comm& comm = group_->comm_object();
   Status local;
@@ -481,8 +524,7 @@ Status Writer::put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const 
   if (!def) local = bad("side set index " + std::to_string(s) + " is not defined");
   else if (n < 0) local = bad("n is negative");
   else if (n > 0 && (!elem_ids || !sides)) local = bad("elem_ids or sides is null");
-  else if (n > 0 && def->df_per_entry > 0 && !df) local = bad("df is null; side set " + std::to_string(def->id) + " has distribution factors");
-  else if (df && def->df_per_entry == 0) local = bad("df given; side set " + std::to_string(def->id) + " has no distribution factors");
+  else local = std::move(df_check);
   for (int64_t k = 0; local.ok() && k < n; ++k) {
     if (sides[k] < 1 || sides[k] > 15) local = bad("sides[" + std::to_string(k) + "] = " + std::to_string(sides[k]) + " is not in 1..15");
   }
@@ -498,26 +540,123 @@ Status Writer::put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const 
     keys[k] = elems[k] * 16 + sides[k];
   }
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
-  std::vector<int64_t> positions;
-  PARIO_RETURN_IF_ERROR(rank_entries(keys, *def, "side set", &positions));
+  PARIO_RETURN_IF_ERROR(rank_entries(keys, *def, "side set", positions));
   if (def->count == 0) return Status::Ok();
   for (int64_t& x : elems) ++x;
   std::vector<int64_t> side_values(sides, sides + n);
   const BuiltSet& bs = built_.side_sets[s];
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(positions, def->count, 1, built_.integer));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(*positions, def->count, 1, built_.integer));
   Status st = write_array(*d, bs.entries, 0, 0, ElementType::kInt64, elems.data());
   if (st.ok()) st = write_array(*d, bs.sides, 0, 0, ElementType::kInt64, side_values.data());
   Status f = free_decomposition(d);
-  PARIO_RETURN_IF_ERROR(st.ok() ? f : st);
-  if (bs.df < 0) return Status::Ok();
-  PARIO_ASSIGN_OR_RETURN(d, decomposition_of(positions, def->count, def->df_per_entry, built_.real));
-  st = write_array(*d, bs.df, 0, 0, mem_type, df);
-  f = free_decomposition(d);
+  return st.ok() ? f : st;
+}
+
+Status Writer::put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, ElementType mem_type,
+                            const void* df) {
+  Status df_check;
+  const SetDef* def = s < def_.side_sets.size() ? &def_.side_sets[s] : nullptr;
+  if (def && def->varying_df()) df_check = bad("side set " + std::to_string(def->id) + " has a varying number of distribution factors per side");
+  else if (def && n > 0 && def->df_per_entry > 0 && !df) df_check = bad("df is null; side set " + std::to_string(def->id) + " has distribution factors");
+  else if (def && df && def->df_per_entry == 0) df_check = bad("df given; side set " + std::to_string(def->id) + " has no distribution factors");
+  std::vector<int64_t> positions;
+  PARIO_RETURN_IF_ERROR(side_entries(s, n, elem_ids, sides, std::move(df_check), &positions));
+  const BuiltSet& bs = built_.side_sets[s];
+  if (def->count == 0 || bs.df < 0) return Status::Ok();
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
+                         decomposition_of(positions, def->count, def->df_per_entry, built_.real));
+  Status st = write_array(*d, bs.df, 0, 0, mem_type, df);
+  Status f = free_decomposition(d);
+  return st.ok() ? f : st;
+}
+
+Status Writer::put_side_set_df(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, const int* df_counts,
+                               ElementType mem_type, const void* df) {
+  // This rank's factors: where each side's begin in df (the caller's order).
+  Status df_check;
+  const SetDef* def = s < def_.side_sets.size() ? &def_.side_sets[s] : nullptr;
+  std::vector<int64_t> memory(n > 0 ? static_cast<size_t>(n) : 0);
+  int64_t local_sum = 0;
+  if (def && !def->varying_df()) {
+    df_check = bad("side set " + std::to_string(def->id) + " has a fixed number of distribution factors per side");
+  } else if (def && n > 0 && !df_counts) {
+    df_check = bad("df_counts is null");
+  }
+  for (int64_t k = 0; df_check.ok() && def && k < n; ++k) {
+    if (df_counts[k] < 0) {
+      df_check = bad("df_counts[" + std::to_string(k) + "] = " + std::to_string(df_counts[k]) + " is negative");
+    }
+    memory[static_cast<size_t>(k)] = local_sum;
+    local_sum += df_counts[k];  // below n * 2^31: no overflow
+  }
+  if (df_check.ok() && def && local_sum > 0 && !df) df_check = bad("df is null; the sides carry " + std::to_string(local_sum) + " factors");
+  std::vector<int64_t> positions;
+  PARIO_RETURN_IF_ERROR(side_entries(s, n, elem_ids, sides, std::move(df_check), &positions));
+  if (def->count == 0) return Status::Ok();
+  // Each side's first factor in the file: the factors of every side before
+  // it in set order. The rank keeping a range of positions (P equal
+  // ranges) sums its sides' counts in order, an exclusive scan of those
+  // sums gives each range its start, and each side's start goes back.
+  const comm::Comm& comm = group_->comm_object();
+  const int size = comm.size();
+  auto keeper = [&](int64_t p) { return static_cast<int>(static_cast<__int128>(p) * size / def->count); };
+  std::vector<std::vector<int64_t>> out(static_cast<size_t>(size));
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t p = positions[static_cast<size_t>(k)];
+    if (p < 0) continue;  // another rank's copy is written
+    out[static_cast<size_t>(keeper(p))].push_back(p);
+    out[static_cast<size_t>(keeper(p))].push_back(df_counts[k]);
+  }
+  std::vector<int64_t> in;
+  std::vector<int> from;
+  PARIO_RETURN_IF_ERROR(exchange(comm, out, &in, &from));
+  std::vector<std::pair<int64_t, size_t>> order;  // (position, index of its pair in `in`)
+  for (size_t i = 0; i + 1 < in.size(); i += 2) order.emplace_back(in[i], i);
+  std::sort(order.begin(), order.end());
+  int64_t range_sum = 0, range_start = 0, total = 0;
+  for (const auto& [p, i] : order) {
+    const int64_t c = in[i + 1];
+    in[i + 1] = range_sum;  // the start within this range, in place of the count
+    range_sum += c;
+  }
+  PARIO_RETURN_IF_ERROR(
+      comm::mpi_status(MPI_Exscan(&range_sum, &range_start, 1, MPI_INT64_T, MPI_SUM, comm.get()), "MPI_Exscan"));
+  if (comm.rank() == 0) range_start = 0;  // MPI leaves rank 0's result undefined
+  PARIO_RETURN_IF_ERROR(
+      comm::mpi_status(MPI_Allreduce(&range_sum, &total, 1, MPI_INT64_T, MPI_SUM, comm.get()), "MPI_Allreduce"));
+  if (total != def->df_total) {
+    return bad("side set " + std::to_string(def->id) + ": the ranks' sides carry " + std::to_string(total) +
+               " distribution factors; num_df is " + std::to_string(def->df_total));
+  }
+  for (auto& b : out) b.clear();
+  for (int r = 0, i = 0; r < size; ++r) {
+    for (int j = 0; j < from[static_cast<size_t>(r)]; j += 2, i += 2) {
+      out[static_cast<size_t>(r)].push_back(range_start + in[static_cast<size_t>(i) + 1]);
+    }
+  }
+  PARIO_RETURN_IF_ERROR(exchange(comm, out, &in, &from));
+  // The answers come back keeper by keeper, each in the order it was asked.
+  std::vector<size_t> next(static_cast<size_t>(size), 0);
+  std::vector<size_t> first(static_cast<size_t>(size) + 1, 0);
+  for (int r = 0; r < size; ++r) first[static_cast<size_t>(r) + 1] = first[static_cast<size_t>(r)] + static_cast<size_t>(from[static_cast<size_t>(r)]);
+  std::vector<Run> runs;
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t p = positions[static_cast<size_t>(k)];
+    if (p < 0) continue;
+    const size_t r = static_cast<size_t>(keeper(p));
+    const int64_t start = in[first[r] + next[r]++];
+    if (df_counts[k] > 0) runs.push_back(Run{start, df_counts[k], memory[static_cast<size_t>(k)]});
+  }
+  if (total == 0) return Status::Ok();
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition(std::move(runs), total, built_.real));
+  Status st = write_array(*d, built_.side_sets[s].df, 0, 0, mem_type, df);
+  Status f = free_decomposition(d);
   return st.ok() ? f : st;
 }
 
 Status Writer::begin_step(int step, double time) {
   PARIO_RETURN_IF_ERROR(ready_for_data());
+  PARIO_RETURN_IF_ERROR(nemesis_ready("a step"));
   if (open_ != 0) PARIO_RETURN_IF_ERROR(end_step());
   if (step != steps_ + 1) {
     return bad("step " + std::to_string(step) + " is not the next step (" + std::to_string(steps_ + 1) + ")");
@@ -645,6 +784,7 @@ Status Writer::end_step() {
 
 Status Writer::flush() {
   PARIO_RETURN_IF_ERROR(ready_for_data());
+  PARIO_RETURN_IF_ERROR(nemesis_ready("flush"));
   PARIO_RETURN_IF_ERROR(end_step());
   return count_pending();
 }
@@ -652,6 +792,7 @@ Status Writer::flush() {
 Status Writer::close(bool abandon) {
   if (closed_) return state("the file is closed");
   Status first = abandon ? Status::Ok() : ready_for_data();
+  if (first.ok() && !abandon) first = nemesis_ready("close");
   if (first.ok() && !defining_) first = end_step();
   if (first.ok()) first = count_pending();
   if (pending_ != 0) {  // a failure above left a sync running: it must end before the device closes

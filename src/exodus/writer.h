@@ -56,6 +56,7 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/element_type.h"
@@ -100,6 +101,10 @@ struct WriterOptions {
   // ParaView groups as one series), every file a whole Exodus file with
   // the mesh (copied from the file before) and its steps from record 0.
   int steps_per_file = 0;
+  // Nemesis I load-balance information for the writing ranks' partition
+  // (exodus/nemesis.h), written once the nodes and every block are in;
+  // steps only after that. New files only.
+  bool nemesis = false;
 };
 
 // The name of file `index` (1-based) of a series: path itself for the
@@ -144,6 +149,12 @@ class Writer {
   // Side set s: n (global element id, side 1..15); df (n * df_per_entry).
   Status put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, ElementType mem_type,
                       const void* df);
+  // Side set s of a varying number of factors per side (SetDef::df_total):
+  // n sides, df_counts[k] factors for side k, df their sum of values, side
+  // after side. All ranks' counts (of the sides each writes) add up to
+  // df_total.
+  Status put_side_set_df(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, const int* df_counts,
+                         ElementType mem_type, const void* df);
   // After append: this rank's n nodes by global id (the file's
   // node_num_map), in the order of later nodal values; a node several ranks
   // name is written by the lowest one. kInvalidArgument names an id the
@@ -208,6 +219,28 @@ class Writer {
   // Ranks a set's keys and checks the count; positions out.
   Status rank_entries(const std::vector<int64_t>& keys, const SetDef& def, const char* kind,
                       std::vector<int64_t>* positions);
+  // A side set's entries from this rank (df_check: the caller's checks of
+  // its factors, agreed with the rest): looked up, ranked and written
+  // (elem_ss, side_ss); *positions as rank_entries.
+  Status side_entries(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, Status df_check,
+                      std::vector<int64_t>* positions);
+
+  // Nemesis (exodus/nemesis.cpp). put_nodes: which of this rank's nodes
+  // (positions) other ranks hold too. put_block: the sides of block b's
+  // elements (nodes1: their connectivity, 1-based positions) that may touch
+  // another rank's element. finish: once the mesh is in, the lists, the
+  // model, the header and the data. ready: kState while not finished.
+  Status nemesis_nodes(const std::vector<int64_t>& positions);
+  void nemesis_faces(size_t b, const std::vector<int64_t>& nodes1);
+  bool nemesis_shared(int64_t position) const;
+  bool mesh_complete() const;
+  Status nemesis_finish();
+  Status nemesis_ready(const char* what) const;
+  // Writes this rank's slice of a per-processor list (all_counts: every
+  // rank's length, in rank order).
+  Status nemesis_write_list(int var, const std::vector<int64_t>& values, const std::vector<int64_t>& all_counts);
+  // put_nodes and put_block end here: the Nemesis part once the mesh is in.
+  Status mesh_put();
 
   std::shared_ptr<const comm::Group> group_;
   int rank_ = 0;
@@ -236,6 +269,17 @@ class Writer {
   };
   std::vector<LocalBlock> blocks_;
   IdTable elements_;  // every block's elements of this rank, all owned
+
+  // Nemesis: this rank's node positions (increasing), (position, other
+  // rank) for its nodes other ranks hold too (sorted), the sides offered
+  // for matching (6 words each), and whether the part is written.
+  struct NemesisState {
+    std::vector<int64_t> nodes;
+    std::vector<std::pair<int64_t, int>> shared;
+    std::vector<int64_t> faces;
+    bool done = false;
+  };
+  NemesisState nem_;
 
   // Append mode: the file's reader (its maps answer attach_*).
   std::unique_ptr<Reader> reader_;

@@ -516,6 +516,13 @@ static int c_exodus_define_side_set(int bad) {
   return rc;
 }
 
+static int c_exodus_define_side_set_df(int bad) {
+  pario_exodus_t x = ex_fresh("ssdf.e", 0, 0, 1);
+  const int rc = pario_exodus_define_side_set_df(x, 1, "s", 1, bad ? -1 : 3);
+  ex_drop(&x);
+  return rc;
+}
+
 static int c_exodus_put_coord_names(int bad) {
   const char *names[3] = {"a", "b", "c"};
   pario_exodus_t x = ex_fresh("coord.e", 0, 0, 0);
@@ -577,10 +584,11 @@ static pario_exodus_t make_exodus_data(const char *name) {
   const char *g[1] = {"g"}, *n[1] = {"n"}, *e[1] = {"e"};
   pario_exodus_t x = PARIO_EXODUS_NULL;
   CHECK(pario_exodus_create(world, path, NULL, &x) == PARIO_OK);
-  CHECK(pario_exodus_init(x, "matrix data", 3, 8 * size, size, 1, 1, 1) == PARIO_OK);
+  CHECK(pario_exodus_init(x, "matrix data", 3, 8 * size, size, 1, 1, 2) == PARIO_OK);
   CHECK(pario_exodus_define_block(x, 1, "b", "HEX8", size, 8, 1) == PARIO_OK);
   CHECK(pario_exodus_define_node_set(x, 1, "ns", size, 0) == PARIO_OK);
   CHECK(pario_exodus_define_side_set(x, 1, "ss", size, 0) == PARIO_OK);
+  CHECK(pario_exodus_define_side_set_df(x, 2, "ssdf", size, 3 * size) == PARIO_OK);
   CHECK(pario_exodus_define_variables(x, PARIO_EXODUS_GLOBAL, 1, g) == PARIO_OK);
   CHECK(pario_exodus_define_variables(x, PARIO_EXODUS_NODAL, 1, n) == PARIO_OK);
   CHECK(pario_exodus_define_variables(x, PARIO_EXODUS_ELEMENT, 1, e) == PARIO_OK);
@@ -616,6 +624,15 @@ static int c_exodus_put_node_set(int bad) {
 static int c_exodus_put_side_set(int bad) {
   const int side = 1;
   return pario_exodus_put_side_set(ex_data, 1, 1, &exd_elem, bad ? NULL : &side, PARIO_TYPE_DOUBLE, NULL);
+}
+
+static const double exd_side_df[3] = {0.25, 0.5, 0.75};
+static const int exd_side_df_count = 3;
+
+static int c_exodus_put_side_set_df(int bad) {
+  const int side = 2;
+  return pario_exodus_put_side_set_df(ex_data, 2, 1, &exd_elem, &side, bad ? NULL : &exd_side_df_count,
+                                      PARIO_TYPE_DOUBLE, exd_side_df);
 }
 
 static int c_exodus_put_time(int bad) { return pario_exodus_put_time(ex_data, bad ? 7 : 2, 1.0); }
@@ -1137,6 +1154,7 @@ static const struct {
     CASE(shared_file_open),
     CASE(exodus_create),             CASE(exodus_close),            CASE(exodus_init),
     CASE(exodus_define_block),       CASE(exodus_define_node_set),  CASE(exodus_define_side_set),
+    CASE(exodus_define_side_set_df), CASE(exodus_put_side_set_df),
     CASE(exodus_put_coord_names),    CASE(exodus_put_qa),           CASE(exodus_put_info),
     CASE(exodus_define_variables),   CASE(exodus_put_truth_table),  CASE(exodus_end_define),
     CASE(exodus_put_nodes),          CASE(exodus_put_block),        CASE(exodus_put_attributes),
@@ -1313,6 +1331,8 @@ int main(void) {
     CHECK(pario_exodus_put_attributes(ex_data, 1, PARIO_TYPE_DOUBLE, v) == PARIO_OK);
     CHECK(pario_exodus_put_node_set(ex_data, 1, 1, exd_nodes, PARIO_TYPE_DOUBLE, NULL) == PARIO_OK);
     CHECK(pario_exodus_put_side_set(ex_data, 1, 1, &exd_elem, &side, PARIO_TYPE_DOUBLE, NULL) == PARIO_OK);
+    CHECK(pario_exodus_put_side_set_df(ex_data, 2, 1, &exd_elem, &side, &exd_side_df_count, PARIO_TYPE_DOUBLE,
+                                       exd_side_df) == PARIO_OK);
     CHECK(pario_exodus_flush(ex_data) == PARIO_OK);
     CHECK(pario_exodus_close(&ex_data) == PARIO_OK);
     /* And the file read survived too: this rank's nodes as written. */

@@ -256,6 +256,55 @@ TEST(KeySort, NullKeysOnOneRankFailEverywhere) {
   EXPECT_EQ(again->distinct, world().size());
 }
 
+// Payloads: each key's words are a function of the key, so copies agree;
+// then one rank changes one word of two keys that another rank holds too,
+// and every rank learns the smaller key and the two ranks, with split
+// messages as with whole ones.
+TEST(KeySort, PayloadsThatAgreeAndOneThatDoesNot) {
+  const int me = world().rank(), size = world().size();
+  // Keys 0..99 on every rank (all shared), plus 1000 + rank (its own).
+  Keys k;
+  for (int64_t x = 0; x < 100; ++x) k.push_back(x * 7 % 100);
+  k.push_back(1000 + me);
+  const int width = 3;
+  auto words = [&](int bump) {
+    Keys w;
+    for (int64_t key : k) {
+      for (int q = 0; q < width; ++q) w.push_back(key * 31 + q);
+    }
+    if (bump && me == size - 1 && size > 1) {
+      for (size_t i = 0; i < k.size(); ++i) {
+        if (k[i] == 42 || k[i] == 17) w[i * width + 1] += 1;  // keys 42 and 17 disagree
+      }
+    }
+    return w;
+  };
+  for (int64_t max_message : {int64_t{0}, int64_t{5}}) {
+    detail::KeySortOptions options;
+    options.max_message = max_message;
+    Keys same = words(0);
+    auto got = detail::rank_keys(world(), k.data(), k.size(), options, nullptr, same.data(), width);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    EXPECT_FALSE(got->conflict.found());
+    EXPECT_EQ(got->distinct, 100 + size);
+    Keys bumped = words(1);
+    got = detail::rank_keys(world(), k.data(), k.size(), options, nullptr, bumped.data(), width);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    EXPECT_EQ(got->distinct, 100 + size);
+    if (size > 1) {
+      ASSERT_TRUE(got->conflict.found());
+      EXPECT_EQ(got->conflict.key, 17);
+      EXPECT_EQ(got->conflict.first_rank, 0);
+      EXPECT_EQ(got->conflict.other_rank, size - 1);
+    } else {
+      EXPECT_FALSE(got->conflict.found());
+    }
+  }
+  // A payload width out of range fails on every rank.
+  auto bad = rank_keys(world(), k.data(), k.size(), k.data(), me == 0 ? 17 : 1);
+  EXPECT_FALSE(bad.ok());
+}
+
 }  // namespace
 }  // namespace pario::collective
 

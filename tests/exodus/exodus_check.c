@@ -14,24 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-#define EXPECT(cond, ...)                         \
-  do {                                            \
-    if (!(cond)) {                                \
-      if (failures++ < 20) {                      \
-        fprintf(stderr, "exodus_check: ");        \
-        fprintf(stderr, __VA_ARGS__);             \
-        fprintf(stderr, "\n");                    \
-      }                                           \
-    }                                             \
-  } while (0)
-#define OK(call) EXPECT((call) >= 0, "%s failed", #call)
-
-static void *xcalloc(size_t n, size_t s) {
-  void *p = calloc(n ? n : 1, s);
-  if (!p) exit(3);
-  return p;
-}
+#define CHECKER "exodus_check"
+#include "libexodusii_check.h"
 
 /* The element variable of the workload: 1000 + xc + 2 yc + 3 zc + t, the
  * centroid summed in connectivity order (1-based node numbers). */

@@ -4,6 +4,7 @@
  *   - definitions: a name too long, a type with the wrong node count, a
  *     definition after the definition ended, end before init's counts;
  *   - mesh: node ids not positive, fewer distinct nodes than num_nodes,
+ *     a shared node given different coordinates by two ranks,
  *     an element held by two ranks, connectivity naming an unknown node,
  *     a node set naming an unknown node, a side set naming an unknown
  *     element, a side out of range;
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "line_mesh.h"
 
 static int rank, size;
 static pario_group_t world;
@@ -48,18 +50,12 @@ int main(void) {
   job_dir(world, "exodus_errors", dir, sizeof dir);
   snprintf(path, sizeof path, "%s/line.e", dir);
 
-  /* Hexahedron r spans x in [r, r+1]: nodes (x, y, z) with id
-   * 1 + x + (size+1) * (y + 2 z); the face x = r+1 is shared with r+1. */
+  /* Hexahedron r of the line (line_mesh.h): the face x = r+1 is shared
+   * with rank r+1. */
   int64_t ids[8], conn[8];
   double x[8], y[8], z[8];
-  static const int corner[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
-  for (int v = 0; v < 8; ++v) {
-    const int cx = rank + corner[v][0], cy = corner[v][1], cz = corner[v][2];
-    ids[v] = conn[v] = 1 + cx + (int64_t)(size + 1) * (cy + 2 * cz);
-    x[v] = cx;
-    y[v] = cy;
-    z[v] = cz;
-  }
+  line_hexahedron(rank, size, ids, x, y, z);
+  for (int v = 0; v < 8; ++v) conn[v] = ids[v];
   const int64_t nodes = 4 * (int64_t)(size + 1), elem = 100 + rank;
   const char *long_name = "a_name_of_more_than_thirty_two_characters";
   const char *vars[1] = {"u"};
@@ -90,7 +86,26 @@ int main(void) {
   FAILS_ALL(pario_exodus_put_nodes(ex, rank == 0 ? 7 : 8, ids, PARIO_TYPE_DOUBLE, x, y, z),
             PARIO_ERR_INVALID_ARGUMENT, "distinct node ids; num_nodes is");
   FAILS_ALL(pario_exodus_put_block(ex, 1, 1, &elem, conn), PARIO_ERR_STATE, "put the nodes first");
-  CHECK(pario_exodus_put_nodes(ex, 8, ids, PARIO_TYPE_DOUBLE, x, y, z) == PARIO_OK);
+  /* A shared node placed differently by two ranks: rank 1 moves its corner
+   * (1, 0, 0), which rank 0 holds too (at 3 ranks rank 2 agrees with rank 1
+   * on their shared face): every rank gets INVALID_ARGUMENT naming the
+   * node id and both ranks, and nothing is kept; the right coordinates go
+   * in after. */
+  if (size > 1) {
+    double moved[8];
+    memcpy(moved, x, sizeof x);
+    if (rank == 1) moved[0] += 0.25;
+    FAILS_ALL(pario_exodus_put_nodes(ex, 8, ids, PARIO_TYPE_DOUBLE, moved, y, z), PARIO_ERR_INVALID_ARGUMENT,
+              "node id 2 is given different coordinates by ranks 0 and 1");
+    moved[0] = x[0];
+    char m[512];
+    const int rc = pario_exodus_put_nodes(ex, 8, ids, PARIO_TYPE_DOUBLE, moved, y, z);
+    pario_last_error_message(m, sizeof m);
+    CHECK(rc == PARIO_OK);
+    if (rc != PARIO_OK) fprintf(stderr, "rank %d: %s\n", rank, m);
+  } else {
+    CHECK(pario_exodus_put_nodes(ex, 8, ids, PARIO_TYPE_DOUBLE, x, y, z) == PARIO_OK);
+  }
 
   /* Elements: rank 0's id again on the last rank (two ranks hold it); a
    * connectivity naming a node nobody passed. */

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "exodus/nemesis.h"
+#include "exodus/reader.h"
+
 #include <cstring>
 
 namespace pario::exodus {
@@ -201,6 +204,115 @@ TEST(ExodusModel, ElementTypes) {
   EXPECT_EQ(nodes_of_type("QUAD4"), 4);
   EXPECT_EQ(nodes_of_type("TRI3"), 3);
   EXPECT_EQ(nodes_of_type("MYPOLY"), 0);  // unknown: any count
+}
+
+// Nemesis: room left at end_define for any counts; appending the part
+// for real counts moves no Exodus variable, only the records; the names,
+// shapes and the small variables' values.
+TEST(ExodusNemesis, RoomInTheHeaderAndNamesAndSmallVariables) {
+  Definition d = workload(6, 5, 4, true);
+  Result<Built> b = build(d);
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  Result<Layout> before = place_with_room_for_nemesis(*b, d, Format::kAuto, 3);
+  ASSERT_TRUE(before.ok()) << before.status().message();
+  Result<Layout> plain = place(*b, Format::kAuto);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_GT(before->data_begin, plain->data_begin);  // the room
+  // Processor 1 has no border elements, nobody has internal nodes.
+  std::vector<NemesisCounts> procs(3);
+  procs[0] = NemesisCounts{0, 40, 20, 10, 44, 12};
+  procs[1] = NemesisCounts{0, 30, 90, 0, 30, 0};
+  procs[2] = NemesisCounts{0, 25, 30, 5, 26, 6};
+  Model m = b->model;
+  const BuiltNemesis bn = add_nemesis(m, d, procs);
+  Result<Layout> after = place_after(m, *before);
+  ASSERT_TRUE(after.ok()) << after.status().message();
+  EXPECT_EQ(after->data_begin, before->data_begin);
+  EXPECT_GT(after->record_begin, before->record_begin);
+  EXPECT_EQ(after->recsize, before->recsize);
+  // No internal nodes anywhere: no num_int_node (-2 here), no node_mapi.
+  const std::pair<const char*, int64_t> dims[] = {
+      {"num_processors", 3}, {"num_procs_file", 3}, {"num_nodes_global", d.num_nodes},
+      {"num_elems_global", d.num_elem}, {"num_el_blk_global", 2}, {"num_int_node", -2}, {"num_bor_node", 95},
+      {"num_int_elem", 140}, {"num_bor_elem", 15}, {"num_n_cmaps", 3}, {"num_e_cmaps", 2}, {"ncnt_cmap", 100},
+      {"ecnt_cmap", 18}};
+  for (const auto& [name, length] : dims) EXPECT_EQ(dim(m, name), length) << name;
+  EXPECT_LT(bn.node_mapi, 0);
+  EXPECT_GE(bn.node_mapb, 0);
+  EXPECT_GE(bn.e_comm_sids, 0);
+  // The small variables, decoded back.
+  auto ints = [&](const char* name) {
+    std::vector<int64_t> out;
+    for (const VarBytes& v : nemesis_metadata(d, m, procs)) {
+      if (m.vars[static_cast<size_t>(v.var)].name != name) continue;
+      for (size_t i = 0; i + 4 <= v.bytes.size(); i += 4) {
+        out.push_back(int32_t(uint32_t(v.bytes[i]) << 24 | uint32_t(v.bytes[i + 1]) << 16 |
+                              uint32_t(v.bytes[i + 2]) << 8 | v.bytes[i + 3]));
+      }
+    }
+    return out;
+  };
+  EXPECT_EQ(ints("nem_ftype"), std::vector<int64_t>{1});
+  EXPECT_EQ(ints("el_blk_ids_global"), (std::vector<int64_t>{10, 20}));
+  EXPECT_EQ(ints("el_blk_cnt_global"), (std::vector<int64_t>{60, 360}));
+  EXPECT_EQ(ints("int_n_stat"), (std::vector<int64_t>{0, 0, 0}));
+  EXPECT_EQ(ints("bor_e_stat"), (std::vector<int64_t>{1, 0, 1}));
+  EXPECT_EQ(ints("node_mapb_idx"), (std::vector<int64_t>{40, 70, 95}));
+  EXPECT_EQ(ints("elem_mapi_idx"), (std::vector<int64_t>{20, 110, 140}));
+  EXPECT_EQ(ints("n_comm_info_idx"), (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(ints("n_comm_data_idx"), (std::vector<int64_t>{44, 74, 100}));
+  EXPECT_EQ(ints("e_comm_info_idx"), (std::vector<int64_t>{1, 1, 2}));
+  EXPECT_EQ(ints("e_comm_data_idx"), (std::vector<int64_t>{12, 18}));
+  EXPECT_EQ(ints("e_comm_ids"), (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(ints("ns_df_cnt_global"), std::vector<int64_t>{0});
+
+  // pario's reader finds each processor's parameters from these bytes, as
+  // ex_get_loadbal_param would.
+  std::vector<VarBytes> small = metadata(d, *b);
+  for (VarBytes& v : nemesis_metadata(d, m, procs)) small.push_back(std::move(v));
+  Header h;
+  h.model = m;
+  h.layout = *after;
+  Result<FileInfo> info = exodus_info(h, [&](int v) {
+    for (const VarBytes& x : small) {
+      if (x.var == v) return x.bytes;
+    }
+    return std::vector<unsigned char>();
+  });
+  ASSERT_TRUE(info.ok()) << info.status().message();
+  EXPECT_EQ(info->nemesis_procs, 3);
+  ASSERT_EQ(info->loadbal.size(), 3u);
+  for (size_t p = 0; p < 3; ++p) {
+    const NemesisCounts& c = procs[p];
+    const std::array<int64_t, 7> want = {c.int_nodes, c.bor_nodes, 0, c.int_elems, c.bor_elems,
+                                         c.node_cmap > 0 ? 1 : 0, c.elem_cmap > 0 ? 1 : 0};
+    EXPECT_EQ(info->loadbal[p], want) << "processor " << p;
+  }
+}
+
+TEST(ExodusNemesis, SidesOfTypes) {
+  EXPECT_EQ(sides_of_type("HEX8", 8, 3).size(), 6u);
+  EXPECT_EQ(sides_of_type("hex20", 20, 3)[4], (std::vector<int>{0, 3, 2, 1}));
+  EXPECT_EQ(sides_of_type("TETRA4", 4, 3)[0], (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(sides_of_type("WEDGE6", 6, 3).size(), 5u);
+  EXPECT_EQ(sides_of_type("QUAD4", 4, 2)[3], (std::vector<int>{3, 0}));
+  EXPECT_TRUE(sides_of_type("QUAD4", 4, 3).empty());  // a shell
+  EXPECT_TRUE(sides_of_type("SPHERE", 1, 3).empty());
+  EXPECT_TRUE(sides_of_type("HEX", 4, 3).empty());  // too few nodes for its corners
+}
+
+TEST(ExodusModel, SideSetWithAVaryingNumberOfFactors) {
+  Definition d = workload(2, 2, 2, true);
+  d.side_sets[0].df_total = 14;  // e.g. two quadrilateral sides and two triangles
+  Result<Built> b = build(d);
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  EXPECT_EQ(dim(b->model, "num_df_ss1"), 14);
+  EXPECT_GE(b->side_sets[0].df, 0);
+  d.side_sets[0].df_per_entry = 4;  // both: refused
+  EXPECT_EQ(build(d).status().code(), Code::kInvalidArgument);
+  d.side_sets[0].df_per_entry = 0;
+  d.side_sets[0].df_total = -3;
+  EXPECT_EQ(build(d).status().code(), Code::kInvalidArgument);
 }
 
 }  // namespace

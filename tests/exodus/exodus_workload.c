@@ -1,14 +1,16 @@
 /* Writes the Exodus benchmark workload (../shared/exodus_workload.md, kept
  * in docs/architecture.md "Exodus") through pario's C API, every rank
  * passing only its own part:
- *   exodus_workload NX NY NZ T HEX|MIXED OUT [contiguous|cyclic [kill-at=K]]
+ *   exodus_workload NX NY NZ T HEX|MIXED OUT [contiguous|cyclic [kill-at=K] [nemesis]]
  * contiguous: rank r owns cells [C*r/P, C*(r+1)/P) (at P = 4 and NZ = 4
  * some ranks hold no element of a block); cyclic: runs of 5 cells dealt
  * round-robin (every rank holds pieces of both blocks, many shared nodes).
  * Each rank passes the nodes its elements use in a scrambled order, so the
  * file's global-id order is pario's doing. Exit status 0 when every call
  * succeeded. kill-at=K: rank 0 kills itself with SIGKILL in step K, after
- * the step's nodal values (the killed-writer test, run_kill.sh). */
+ * the step's nodal values (the killed-writer test, run_kill.sh). nemesis:
+ * with the Nemesis load-balance information of the ranks' partition
+ * (options.nemesis; checked by exodus_nemesis_check). */
 #include <mpi.h>
 #include <signal.h>
 #include <stdint.h>
@@ -57,7 +59,11 @@ int main(int argc, char **argv) {
   const int mixed = strcmp(argv[5], "MIXED") == 0;
   const char *out = argv[6];
   const int cyclic = argc > 7 && strcmp(argv[7], "cyclic") == 0;
-  const int kill_at = argc > 8 && !strncmp(argv[8], "kill-at=", 8) ? atoi(argv[8] + 8) : 0;
+  int kill_at = 0, nemesis = 0;
+  for (int a = 8; a < argc; ++a) {
+    if (!strncmp(argv[a], "kill-at=", 8)) kill_at = atoi(argv[a] + 8);
+    if (!strcmp(argv[a], "nemesis")) nemesis = 1;
+  }
   if (NX < 1 || NY < 1 || NZ < 2 || T < 0) return 2;
   CALL(pario_init());
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -189,7 +195,10 @@ int main(int argc, char **argv) {
   const int truth[2] = {1, 1};
 
   pario_exodus_t ex = PARIO_EXODUS_NULL;
-  CALL(pario_exodus_create(world, out, NULL, &ex));
+  pario_exodus_options options;
+  pario_exodus_options_init(&options);
+  options.nemesis = nemesis;
+  CALL(pario_exodus_create(world, out, &options, &ex));
   CALL(pario_exodus_init(ex, title, 3, N, E1 + E2, 2, 1, 1));
   CALL(pario_exodus_put_coord_names(ex, coord_names));
   CALL(pario_exodus_define_block(ex, 10, "lower", "HEX8", E1, 8, 0));

@@ -45,7 +45,9 @@ program exodus_test
   y = yof(nodes)
   z = zof(nodes)
 
-  call pario_exodus_create(exo, world, path)
+  ! With the Nemesis information of the ranks' partition (the option goes
+  ! through; its content is checked by the C tests with libexodusii).
+  call pario_exodus_create(exo, world, path, nemesis=.true.)
   call pario_exodus_init(exo, 'fortran exodus', 3, int(nn, int64), int(ne, int64), 2, 1, 1)
   call pario_exodus_define_block(exo, 10_int64, 'lower', 'HEX8', int(lower, int64), 8)
   call pario_exodus_define_block(exo, 20_int64, 'upper', 'HEX8', int(ne - lower, int64), 8, 1)

@@ -54,7 +54,7 @@ def stress(e, t):
     return 1000 + x.mean(axis=-1) + 2 * y.mean(axis=-1) + 3 * z.mean(axis=-1) + t
 
 
-def write_workload(path, group):
+def write_workload(path, group, nemesis=False):
     g = pario.Group(group) if group is not None else pario.Group()
     lo, hi = split(E, g.rank, g.size)  # this rank's elements
     mine = np.arange(lo, hi)
@@ -62,7 +62,7 @@ def write_workload(path, group):
     x, y, z = coords(nodes)
     with pario.ExodusFile.create(path, g, title=f"pario-exodus-workload HEX {NX}x{NY}x{NZ} T={T}",
                                  num_nodes=NN, num_elem=E, num_blocks=2, num_node_sets=1,
-                                 num_side_sets=1) as ex:
+                                 num_side_sets=1, nemesis=nemesis) as ex:
         ex.define_block(10, "HEX8", LOWER, name="lower")
         ex.define_block(20, "HEX8", E - LOWER, name="upper")
         ex.define_node_set(100, (NY + 1) * (NZ + 1), name="x0")
@@ -158,6 +158,83 @@ def test_workload_written_checked_by_netcdf_and_read_back_on_half():
                 ex.read_nodal_values(1, "pressure")
         comm.Free()
     g.barrier()
+
+
+def test_nemesis_information_of_the_ranks_partition():
+    """nemesis=True: the ranks' partition (contiguous element ranges) in
+    the file's Nemesis variables, checked with netCDF4-python against the
+    partition worked out here from the whole mesh; the file is still the
+    workload."""
+    path = pario.scratch_path("py_nemesis.exo", per_rank=False)
+    g = write_workload(path, None, nemesis=True)
+    g.barrier()
+    if g.rank == 0:
+        check_with_netcdf(path)
+        netCDF4 = pytest.importorskip("netCDF4")
+        with netCDF4.Dataset(path) as ds:
+            v, d = ds.variables, ds.dimensions
+            assert len(d["num_procs_file"]) == g.size and int(v["nem_ftype"][...]) == 1
+            assert list(v["el_blk_ids_global"][:]) == [10, 20]
+            assert list(v["el_blk_cnt_global"][:]) == [LOWER, E - LOWER]
+            users = [set() for _ in range(NN)]
+            for p in range(g.size):
+                lo, hi = split(E, p, g.size)
+                for n in np.unique(CONN[lo:hi]):
+                    users[n].add(p)
+            bor_end = int_end = 0
+            for p in range(g.size):
+                lo, hi = split(E, p, g.size)
+                used = np.unique(CONN[lo:hi])
+                internal = [n + 1 for n in used if len(users[n]) == 1]
+                border = [n + 1 for n in used if len(users[n]) > 1]
+                assert list(v["node_mapi"][int_end:int_end + len(internal)]) == internal
+                int_end += len(internal)
+                assert int(v["node_mapi_idx"][p]) == int_end
+                if g.size > 1:
+                    assert list(v["node_mapb"][bor_end:bor_end + len(border)]) == border
+                    bor_end += len(border)
+                    assert int(v["node_mapb_idx"][p]) == bor_end
+                else:
+                    assert "node_mapb" not in v and not border
+    # pario's reader: each processor's parameters, on every rank.
+    with pario.ExodusFile.open(path, g) as ex:
+        for p in range(g.size):
+            lo, hi = split(E, p, g.size)
+            used = np.unique(CONN[lo:hi])
+            others = set()
+            for q in range(g.size):
+                if q != p:
+                    qlo, qhi = split(E, q, g.size)
+                    others |= set(np.unique(CONN[qlo:qhi]).tolist())
+            border = sum(1 for n in used.tolist() if n in others)
+            lb = ex.loadbal(p)
+            assert (lb["int_nodes"], lb["bor_nodes"], lb["ext_nodes"]) == (len(used) - border, border, 0)
+            assert lb["int_elems"] + lb["bor_elems"] == hi - lo
+            assert lb["node_cmaps"] == (1 if border else 0)
+        with pytest.raises(pario.OutOfRange):
+            ex.loadbal(g.size)
+
+
+def test_side_set_with_a_varying_number_of_factors_per_side():
+    """define_side_set(num_df=...) and put_side_set(df_counts=...): rank r
+    holds quadrilateral r of a strip and passes side 1 with 2 factors and
+    side 2 with 3 (made-up counts: the file takes any), read back through
+    pario in set order."""
+    g = pario.Group()
+    path = pario.scratch_path("py_side_df.exo", per_rank=False)
+    r, p = g.rank, g.size
+    with pario.ExodusFile.create(path, g, title="side df", num_dim=2, num_nodes=2 * (p + 1), num_elem=p,
+                                 num_blocks=1, num_side_sets=1) as ex:
+        ex.define_block(1, "QUAD4", p)
+        ex.define_side_set(5, 2 * p, num_df=5 * p)
+        nodes = np.array([r + 1, r + 2, p + r + 3, p + r + 2])  # (r,0) (r+1,0) (r+1,1) (r,1)
+        ex.put_nodes(nodes, np.array([r, r + 1, r + 1, r], float), np.array([0, 0, 1, 1], float))
+        ex.put_block(1, [r + 1], nodes.reshape(1, 4))
+        df = [10 * r + 1, 10 * r + 2, 10 * r + 3, 10 * r + 4, 10 * r + 5]
+        ex.put_side_set(5, [r + 1, r + 1], [2, 1], df=df[2:] + df[:2], df_counts=[3, 2])
+    with pario.ExodusFile.open(path, g) as ex:
+        got = ex.read_set_df("side", 5)
+        assert np.array_equal(got, [10 * q + k for q in range(p) for k in range(1, 6)])
 
 
 def test_wrong_array_on_one_rank_raises_on_every_rank():

@@ -85,7 +85,8 @@ class ExodusFile:
 
     @classmethod
     def create(cls, path, group=None, *, title="", num_dim=3, num_nodes, num_elem, num_blocks, num_node_sets=0,
-               num_side_sets=0, format="auto", float_size=8, step_sync=True, steps_per_file=0, int64=False):
+               num_side_sets=0, format="auto", float_size=8, step_sync=True, steps_per_file=0, int64=False,
+               nemesis=False):
         """Collective: makes the file at path (replacing one there) and
         starts its definition: the title (up to 80 characters), dimensions,
         the global numbers of nodes and elements, and how many blocks and
@@ -94,11 +95,14 @@ class ExodusFile:
         fdatasync that makes each finished step crash-safe; steps_per_file
         n > 0 puts each n steps in a new file of a series (path, then
         path-s0002, path-s0003, ...), each with the mesh; int64=True stores
-        ids, maps and connectivity as 64-bit integers (CDF-5)."""
+        ids, maps and connectivity as 64-bit integers (CDF-5); nemesis=True
+        adds the Nemesis load-balance information of the ranks' partition
+        (rank r = processor r), written once the nodes and every block are
+        put (steps only after that)."""
         self = cls._new(group, path, True)
         fmt = _FORMATS.get(format, -1)  # -1: refused by C on every rank
         rc, handle = _pario.exodus_create(self.group._handle, self.path, fmt, int(float_size), not step_sync,
-                                          int(steps_per_file), bool(int64))
+                                          int(steps_per_file), bool(int64), bool(nemesis))
         if rc != _pario.OK and fmt == -1:
             raise _invalid(f"format {format!r}: expected 'auto', 'cdf2' or 'cdf5'")
         self._handle = _check(rc, handle)
@@ -173,9 +177,15 @@ class ExodusFile:
         """A node set of count distinct nodes (all ranks together)."""
         _check(_pario.exodus_define_node_set(self._handle, int(set_id), name, int(count), int(bool(has_df))))
 
-    def define_side_set(self, set_id, count, name="", df_per_side=0):
-        """A side set of count distinct (element, side) pairs."""
-        _check(_pario.exodus_define_side_set(self._handle, int(set_id), name, int(count), int(df_per_side)))
+    def define_side_set(self, set_id, count, name="", df_per_side=0, num_df=None):
+        """A side set of count distinct (element, side) pairs, df_per_side
+        distribution factors each; or, with num_df, sides of different
+        numbers of factors (a set over mixed element types), num_df in
+        all (put_side_set then takes df_counts)."""
+        if num_df is None:
+            _check(_pario.exodus_define_side_set(self._handle, int(set_id), name, int(count), int(df_per_side)))
+        else:
+            _check(_pario.exodus_define_side_set_df(self._handle, int(set_id), name, int(count), int(num_df)))
 
     def put_coord_names(self, names):
         """num_dim coordinate names (default x, y, z)."""
@@ -273,16 +283,27 @@ class ExodusFile:
             raise _invalid(error)
         _check(rc)
 
-    def put_side_set(self, set_id, elem_ids, sides, df=None):
+    def put_side_set(self, set_id, elem_ids, sides, df=None, df_counts=None):
         """This rank's part of a side set: (global element id, side 1..)
-        pairs (and df_per_side distribution factors per side)."""
+        pairs (and df_per_side distribution factors per side; for a set
+        defined with num_df, df_counts[k] factors for side k, df all of
+        them side after side)."""
         ids = _ids(elem_ids)
         s = np.ascontiguousarray(np.asarray(sides, np.int32).ravel())
         d, code = (None, _pario.TYPE_DOUBLE) if df is None else _values(np.ravel(df))
         error = None if s.size == ids.size else f"{ids.size} elements but {s.size} sides"
         if error is None and d is not None and not code:
             error = f"df of dtype {d.dtype}: expected a real dtype"
-        rc = _pario.exodus_put_side_set(self._handle, int(set_id), -1 if error else ids.size, ids, s, code, d)
+        if df_counts is not None:
+            counts = np.ascontiguousarray(np.asarray(df_counts, np.int32).ravel())
+            if error is None and counts.size != ids.size:
+                error = f"{ids.size} elements but {counts.size} df_counts"
+            if error is None and d is not None and d.size != int(counts.sum()):
+                error = f"df has {d.size} values; df_counts add up to {int(counts.sum())}"
+            rc = _pario.exodus_put_side_set_df(self._handle, int(set_id), -1 if error else ids.size, ids, s, counts,
+                                               code, d)
+        else:
+            rc = _pario.exodus_put_side_set(self._handle, int(set_id), -1 if error else ids.size, ids, s, code, d)
         if error and rc != _pario.OK:
             raise _invalid(error)
         _check(rc)
@@ -367,6 +388,17 @@ class ExodusFile:
         """Local: the time of each step, as an array."""
         return np.array([_check(*_pario.exodus_get_time(self._handle, s))
                          for s in range(1, self.info.num_steps + 1)], np.float64)
+
+    def loadbal(self, processor):
+        """Local: the Nemesis load-balance parameters of processor
+        (0-based), as ex_get_loadbal_param gives them: a dict of
+        int_nodes, bor_nodes, ext_nodes, int_elems, bor_elems, node_cmaps,
+        elem_cmaps; None when the file has no Nemesis information."""
+        procs, counts = _check(*_pario.exodus_get_loadbal(self._handle, int(processor)))
+        if procs == 0:
+            return None
+        keys = ("int_nodes", "bor_nodes", "ext_nodes", "int_elems", "bor_elems", "node_cmaps", "elem_cmaps")
+        return dict(zip(keys, counts))
 
     def sets(self, kind):
         """Local: the node sets (kind "node") or side sets ("side") in file

@@ -12,6 +12,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -581,7 +582,7 @@ std::string text_of(const std::vector<char>& buf) { return std::string(buf.data(
 
 void bind_exodus(nb::module_& m) {
   using Ints = nb::ndarray<const int, nb::ndim<1>, nb::device::cpu, nb::c_contig>;
-  auto opts = [](int format, int float_size, bool no_step_sync, int steps_per_file, bool int64) {
+  auto opts = [](int format, int float_size, bool no_step_sync, int steps_per_file, bool int64, bool nemesis) {
     pario_exodus_options o;
     pario_exodus_options_init(&o);
     o.format = format;
@@ -589,12 +590,13 @@ void bind_exodus(nb::module_& m) {
     o.no_step_sync = no_step_sync ? 1 : 0;
     o.steps_per_file = steps_per_file;
     o.int64 = int64 ? 1 : 0;
+    o.nemesis = nemesis ? 1 : 0;
     return o;
   };
   m.def("exodus_create", [opts](uintptr_t group, const std::string& path, int format, int float_size,
-                                bool no_step_sync, int steps_per_file, bool int64) {
+                                bool no_step_sync, int steps_per_file, bool int64, bool nemesis) {
     pario_exodus_t x = PARIO_EXODUS_NULL;
-    const pario_exodus_options o = opts(format, float_size, no_step_sync, steps_per_file, int64);
+    const pario_exodus_options o = opts(format, float_size, no_step_sync, steps_per_file, int64, nemesis);
     int rc = unlocked([&] { return pario_exodus_create(as<pario_group_t>(group), path.c_str(), &o, &x); });
     return std::make_pair(rc, id(x));
   });
@@ -605,7 +607,7 @@ void bind_exodus(nb::module_& m) {
   });
   m.def("exodus_open_append", [opts](uintptr_t group, const std::string& path, bool no_step_sync) {
     pario_exodus_t x = PARIO_EXODUS_NULL;
-    const pario_exodus_options o = opts(0, 0, no_step_sync, 0, false);
+    const pario_exodus_options o = opts(0, 0, no_step_sync, 0, false, false);
     int rc = unlocked([&] { return pario_exodus_open_append(as<pario_group_t>(group), path.c_str(), &o, &x); });
     return std::make_pair(rc, id(x));
   });
@@ -643,6 +645,12 @@ void bind_exodus(nb::module_& m) {
                                      int df_per_side) {
     return unlocked([&] {
       return pario_exodus_define_side_set(as<pario_exodus_t>(h), set_id, name.c_str(), count, df_per_side);
+    });
+  });
+  m.def("exodus_define_side_set_df", [](uintptr_t h, int64_t set_id, const std::string& name, int64_t count,
+                                        int64_t num_df) {
+    return unlocked([&] {
+      return pario_exodus_define_side_set_df(as<pario_exodus_t>(h), set_id, name.c_str(), count, num_df);
     });
   });
   // The string-list definitions: coord names, QA (4 per record), info,
@@ -711,6 +719,14 @@ void bind_exodus(nb::module_& m) {
     });
   }, nb::arg("h"), nb::arg("set_id"), nb::arg("n"), nb::arg("elems"), nb::arg("sides"), nb::arg("mem_type"),
      nb::arg("df").none());
+  m.def("exodus_put_side_set_df", [](uintptr_t h, int64_t set_id, int64_t n, Int64s elems, Ints sides, Ints counts,
+                                     int mem_type, std::optional<ConstBuffer> df) {
+    return unlocked([&] {
+      return pario_exodus_put_side_set_df(as<pario_exodus_t>(h), set_id, n, elems.data(), sides.data(),
+                                          counts.data(), mem_type, data_or_null(df));
+    });
+  }, nb::arg("h"), nb::arg("set_id"), nb::arg("n"), nb::arg("elems"), nb::arg("sides"), nb::arg("counts"),
+     nb::arg("mem_type"), nb::arg("df").none());
   m.def("exodus_put_time", [](uintptr_t h, int step, double time) {
     return unlocked([&] { return pario_exodus_put_time(as<pario_exodus_t>(h), step, time); });
   });
@@ -811,6 +827,12 @@ void bind_exodus(nb::module_& m) {
       return pario_exodus_read_element_values_by_id(as<pario_exodus_t>(h), step, var, block_id, n, ids.data(),
                                                     mem_type, values.data());
     });
+  });
+  m.def("exodus_get_loadbal", [](uintptr_t h, int processor) {
+    int procs = 0;
+    std::array<int64_t, 7> counts{};
+    int rc = pario_exodus_get_loadbal(as<pario_exodus_t>(h), processor, &procs, counts.data());
+    return std::make_tuple(rc, procs, std::vector<int64_t>(counts.begin(), counts.end()));
   });
   m.def("exodus_get_time", [](uintptr_t h, int step) {
     double t = 0;
