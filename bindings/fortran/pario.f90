@@ -164,7 +164,7 @@ module pario
             pario_exodus_put_attributes, pario_exodus_open_append, pario_exodus_attach_nodes, &
             pario_exodus_attach_block, pario_exodus_get_set, pario_exodus_read_node_set, pario_exodus_read_side_set, &
             pario_exodus_read_set_df, pario_exodus_read_coords_by_id, pario_exodus_read_block_by_id, &
-            pario_exodus_read_nodal_values_by_id, pario_exodus_read_element_values_by_id
+            pario_exodus_read_nodal_values_by_id, pario_exodus_read_element_values_by_id, pario_exodus_get_series
   ! Values of real64 or real32 (converted to the file's type by pario).
   interface pario_exodus_put_nodal_values
     module procedure exo_put_nodal_r64, exo_put_nodal_r32
@@ -721,6 +721,11 @@ module pario
       type(c_ptr), value :: g, options
       character(kind=c_char), intent(in) :: path(*)
       type(c_ptr), intent(out) :: x
+    end function
+    integer(c_int) function c_exo_get_series(x, file_index, first_step, steps) bind(C, name="pario_exodus_get_series")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x
+      integer(c_int), intent(out) :: file_index, first_step, steps
     end function
     integer(c_int) function c_exo_attach_nodes(x, n, ids) bind(C, name="pario_exodus_attach_nodes")
       import :: c_int, c_ptr, c_int64_t
@@ -3235,12 +3240,35 @@ contains
 
   !> Collective: an existing file reopened to append steps (a restart, on
   !> any number of ranks); then pario_exodus_attach_nodes / _attach_block.
-  subroutine pario_exodus_open_append(exo, group, path, ierr)
+  !> steps_per_file n > 0: path is the first file of a series of n steps
+  !> per file, continued in its last file (pario_exodus_get_series gives
+  !> the run's steps so far).
+  subroutine pario_exodus_open_append(exo, group, path, ierr, steps_per_file)
     type(pario_exodus), intent(out) :: exo
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
     integer, intent(out), optional :: ierr
-    call finish(c_exo_open_append(group%h, cstr(path), c_null_ptr, exo%h), ierr)
+    integer, intent(in), optional :: steps_per_file
+    type(exodus_options), target :: o
+    o = exodus_options(0, 0, 0, c_null_ptr, 0, 0)
+    if (present(steps_per_file)) o%steps_per_file = int(steps_per_file, c_int)
+    call finish(c_exo_open_append(group%h, cstr(path), c_loc(o), exo%h), ierr)
+  end subroutine
+
+  !> Local: where the open file lies in its series: file_index (1 for a
+  !> single file), first_step (the run's steps in the files before it),
+  !> steps (the run's steps so far; a writer's next put_time is steps + 1).
+  subroutine pario_exodus_get_series(exo, file_index, first_step, steps, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(out), optional :: file_index, first_step, steps, ierr
+    integer(c_int) :: f, s, n
+    f = 0
+    s = 0
+    n = 0
+    call finish(c_exo_get_series(exo%h, f, s, n), ierr)
+    if (present(file_index)) file_index = int(f)
+    if (present(first_step)) first_step = int(s)
+    if (present(steps)) steps = int(n)
   end subroutine
 
   !> Collective, after open_append: this rank's nodes by global id, the

@@ -3,7 +3,7 @@
 // restart from that file on any number of ranks (issue 27's application).
 //
 //   heat run [--n N] [--steps S] [--every K] [--out FILE] [--baseline FILE]
-//            [--restart FILE]                                (under mpiexec)
+//            [--restart FILE] [--steps-per-file F]           (under mpiexec)
 //   heat check FILE TOL_T TOL_Q      the physics, read with libexodusii
 //   heat compare A B RTOL [--all]    two files' values, read with libexodusii
 //
@@ -31,7 +31,8 @@
 // the same file with Debian's serial libexodusii. A restart reads the last
 // step back through pario's exodus reader (position ranges and id maps),
 // partitions again for the current number of ranks and moves elements and
-// nodes to their new ranks with MPI.
+// nodes to their new ranks with MPI, then appends its steps to the same
+// file (or series: --steps-per-file) through pario_exodus_open_append.
 #include <exodusII.h>
 #include <fcntl.h>
 #include <metis.h>
@@ -214,13 +215,17 @@ Source generate(int n) {
   return s;
 }
 
-// The last step of a file, read back through pario's reader: each rank a
-// range of nodes and of elements (by file position).
-Source read_restart(const char *path, double *time_out) {
+// The last step of a file, or of the last file of a series with
+// steps_per_file steps per file, read back through pario's reader: each
+// rank a range of nodes and of elements (by file position).
+Source read_restart(const char *path, int steps_per_file, double *time_out) {
   pario_group_t world;
   PARIO(pario_group_world(&world));
   pario_exodus_t ex = PARIO_EXODUS_NULL;
-  PARIO(pario_exodus_open(world, path, nullptr, &ex));
+  pario_exodus_options options;
+  pario_exodus_options_init(&options);
+  options.steps_per_file = steps_per_file;
+  PARIO(pario_exodus_open(world, path, &options, &ex));
   int num_dim = 0, num_blocks = 0, num_steps = 0;
   Source s;
   PARIO(pario_exodus_get_info(ex, nullptr, 0, &num_dim, &s.num_nodes, &s.num_elem, &num_blocks, nullptr, nullptr,
@@ -513,10 +518,18 @@ std::vector<int64_t> owned_ids(const Part &p) { return owned_only(p, p.node_ids)
 struct ParioOut {
   pario_exodus_t ex = PARIO_EXODUS_NULL;
   pario_group_t world = nullptr;
-  int steps = 0;
+  int steps = 0, written = 0;
+  int steps_per_file = 0;  // > 0: a series, a new file every that many steps
+  pario_exodus_options options() const {
+    pario_exodus_options o;
+    pario_exodus_options_init(&o);
+    o.steps_per_file = steps_per_file;
+    return o;
+  }
   void open(const char *path, const Part &p) {
     PARIO(pario_group_world(&world));
-    PARIO(pario_exodus_create(world, path, nullptr, &ex));
+    const pario_exodus_options o = options();
+    PARIO(pario_exodus_create(world, path, &o, &ex));
     PARIO(pario_exodus_init(ex, "heat: tetrahedral box, pario", 3, p.num_nodes, p.num_elem, 1, 0, 0));
     PARIO(pario_exodus_put_coord_names(ex, kCoordNames));
     PARIO(pario_exodus_define_block(ex, kBlockId, "box", "TETRA4", p.num_elem, 4, 0));
@@ -530,8 +543,20 @@ struct ParioOut {
     for (size_t i = 0; i < conn.size(); ++i) conn[i] = p.node_ids[p.conn[i]];
     PARIO(pario_exodus_put_block(ex, kBlockId, (int64_t)p.elem_ids.size(), p.elem_ids.data(), conn.data()));
   }
+  // A restart: the run's file (or series) opened to append, this rank
+  // naming what it now owns by global id; the steps go on after its last.
+  void append(const char *path, const Part &p) {
+    PARIO(pario_group_world(&world));
+    const pario_exodus_options o = options();
+    PARIO(pario_exodus_open_append(world, path, &o, &ex));
+    PARIO(pario_exodus_get_series(ex, nullptr, nullptr, &steps));
+    const auto ids = owned_ids(p);
+    PARIO(pario_exodus_attach_nodes(ex, (int64_t)ids.size(), ids.data()));
+    PARIO(pario_exodus_attach_block(ex, kBlockId, (int64_t)p.elem_ids.size(), p.elem_ids.data()));
+  }
   void write(const Part &p, double t, const std::vector<double> q[3]) {
     ++steps;
+    ++written;
     PARIO(pario_exodus_put_time(ex, steps, t));
     const auto temp = owned_values(p, p.temp);
     PARIO(pario_exodus_put_nodal_values(ex, steps, 1, PARIO_TYPE_DOUBLE, temp.data()));
@@ -662,8 +687,8 @@ int parse_int(const std::string &option, const char *text) {
 }
 
 int run(int argc, char **argv) {
-  int n = 4, steps = 20, every = 10;
-  const char *out = "heat.e", *baseline = nullptr, *restart = nullptr;
+  int n = 4, steps = 20, every = 10, steps_per_file = 0;
+  const char *out = nullptr, *baseline = nullptr, *restart = nullptr;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (i + 1 >= argc) fail(("run: option " + a + " needs a value").c_str());
@@ -674,8 +699,12 @@ int run(int argc, char **argv) {
     else if (a == "--out") out = v;
     else if (a == "--baseline") baseline = v;
     else if (a == "--restart") restart = v;
+    else if (a == "--steps-per-file") steps_per_file = parse_int(a, v);
     else fail(("run: unknown option " + a).c_str());
   }
+  if (restart && out) fail("run: --restart appends to its file; --out names a new run's file");
+  if (steps_per_file < 0) fail("run: --steps-per-file must be >= 0");
+  if (!out) out = restart ? restart : "heat.e";
   if (n < 1 || n > 300 || steps < 0 || every < 1) fail("run: --n must be 1..300, --steps >= 0, --every >= 1");
 
   Clock total, setup_clock, mesh_pario, io_pario, mesh_root, io_root;  // I/O: the mesh, then the steps and close
@@ -685,7 +714,7 @@ int run(int argc, char **argv) {
   double restart_time = 0;
   Clock read_clock, partition_clock;
   read_clock.start();
-  Source src = restart ? read_restart(restart, &restart_time) : generate(n);
+  Source src = restart ? read_restart(restart, steps_per_file, &restart_time) : generate(n);
   read_clock.stop();
   partition_clock.start();
   Part p = distribute(src);
@@ -717,9 +746,16 @@ int run(int argc, char **argv) {
   auto output = [&](int64_t k) {
     flux(p, q);
     const double t = (double)k * p.dt;
-    output_to(po, out, mesh_pario, io_pario, k, t);
+    // A restart's first state is the file's last step: pario appends after it.
+    if (!(restart && k == first)) output_to(po, out, mesh_pario, io_pario, k, t);
     if (baseline) output_to(ro, baseline, mesh_root, io_root, k, t);
   };
+  po.steps_per_file = steps_per_file;
+  if (restart) {
+    mesh_pario.start();
+    po.append(restart, p);
+    mesh_pario.stop();
+  }
   output(first);
   for (int64_t k = first + 1; k <= first + steps; ++k) {
     const double t0 = MPI_Wtime();
@@ -754,7 +790,7 @@ int run(int argc, char **argv) {
                 size_, p.num_nodes, p.num_elem, counts[0], counts[1], counts[2],
                 restart ? ", restarted" : "");
     std::printf("heat: steps %" PRId64 "..%" PRId64 ", dt %.6e, t %.6e, output every %d steps (%d written)\n", first,
-                first + steps, p.dt, t, every, po.steps);
+                first + steps, p.dt, t, every, po.written);
     std::printf("heat: max |T - exact| = %.3e (mode amplitude now %.3e)\n", err,
                 kAmplitude * std::exp(-kLambda * t));
     std::printf("heat: time setup %.3f s (%s %.3f s, partition %.3f s of which METIS %.3f s, distribution), compute %.3f s, "
@@ -762,8 +798,9 @@ int run(int argc, char **argv) {
                 setup_clock.total, restart ? "read back by pario" : "mesh generated", read_clock.total,
                 partition_clock.total, metis_seconds, compute_time, total.total);
     const double pario_s = mesh_pario.total + io_pario.total, root_s = mesh_root.total + io_root.total;
-    std::printf("heat: I/O pario %.3f s (mesh %.3f s, steps %.3f s) -> %s\n", pario_s, mesh_pario.total,
-                io_pario.total, out);
+    std::printf("heat: I/O pario %.3f s (%s %.3f s, steps %.3f s) -> %s%s\n", pario_s,
+                restart ? "opened to append" : "mesh", mesh_pario.total, io_pario.total, out,
+                restart ? (steps_per_file ? " (series, appended)" : " (appended)") : "");
     if (baseline)
       std::printf("heat: I/O gather to rank 0 + libexodusii %.3f s (mesh %.3f s, steps %.3f s) -> %s\n"
                   "heat: gather-to-root time / pario time = %.2f\n",

@@ -59,12 +59,18 @@
  * names SEACAS/IOSS give a series and ParaView groups), each a whole
  * Exodus file: the same header and mesh, its own steps from 1 (times as
  * given). pario_exodus_put_time takes the run's step number throughout.
+ * Creating a series removes files path-s0002, ... of an earlier series at
+ * path (a restart would take them for this run's).
  *
  * Restart: pario_exodus_open_append opens an existing file (pario's or
  * another writer's) on any number of ranks to add steps after the last
  * one the header counts (numrecs); each rank names its nodes and elements
  * by global id (pario_exodus_attach_nodes, _attach_block), then the steps
  * go as above. A step a killed writer left half-written is overwritten.
+ * With options.steps_per_file = n, path is the first file of a series:
+ * the run goes on in its last file, then in new files every n steps, as
+ * the run that wrote it would have (pario_exodus_get_series tells the
+ * next step).
  *
  * Reading by a caller's partition: the *_by_id reads take each rank's
  * global node or element ids (as the file's id maps hold them) instead of
@@ -136,7 +142,8 @@ typedef struct pario_exodus_options {
   int float_size;                  /* bytes of a real in the file: 0 or 8 (double), 4 (float) */
   int no_step_sync;                /* 1: no sync before a step is counted (PARIO_EXODUS_SYNC=none) */
   const pario_decomp_hints *hints; /* the collective engine's hints (NULL: the environment's); byte order ignored */
-  int steps_per_file;              /* 0: one file; n > 0: a new file (path-s0002, ...) every n steps (create only) */
+  int steps_per_file;              /* 0: one file; n > 0: a new file (path-s0002, ...) every n steps (create);
+                                      path names such a series (open_append, open) */
   int int64;                       /* 1: 64-bit integers in the file (CDF-5, EX_ALL_INT64_DB; create only) */
   int nemesis;                     /* 1: Nemesis load-balance information of the writing ranks (create only) */
 } pario_exodus_options;
@@ -156,14 +163,28 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_close(pario_exodus_t *exodus);
 
 /* Opens the existing Exodus file at path for every rank of group to
  * append steps (a restart; the group need not be the one that wrote it).
- * options may be NULL; options->steps_per_file must be 0 (append to one
- * file of a series: its steps count from 1). Then, before any values:
- * pario_exodus_attach_nodes (if the file has nodal variables) and
- * pario_exodus_attach_block per block with element variables; then
- * put_time(numrecs + 1, ...), the values, flush, close as for a new file.
- * Definitions and mesh calls are PARIO_ERR_STATE. PARIO_ERR_CORRUPT /
- * _UNSUPPORTED as pario_exodus_open (and _UNSUPPORTED for a file with no
- * time_whole or with real record variables of two types). */
+ * options may be NULL. Then, before any values: pario_exodus_attach_nodes
+ * (if the file has nodal variables) and pario_exodus_attach_block per
+ * block with element variables; then put_time(numrecs + 1, ...), the
+ * values, flush, close as for a new file. Definitions and mesh calls are
+ * PARIO_ERR_STATE. PARIO_ERR_CORRUPT / _UNSUPPORTED as pario_exodus_open
+ * (and _UNSUPPORTED for a file with no time_whole or with real record
+ * variables of two types).
+ * options->steps_per_file = 0: path is one file (a file of a series by
+ * its own name: its steps count from 1); PARIO_ERR_INVALID_ARGUMENT when
+ * path is the first file of a series (path-s0002 exists).
+ * options->steps_per_file = n > 0: path is the first file of a series
+ * written with n steps per file. Rank 0 lists path's directory and reads
+ * every file's header: files 2..K must be named as the writer names them
+ * (path-s0002, ...; PARIO_ERR_CORRUPT naming a file like path-s2 or a
+ * gap), every header equal to the first file's and the last file's mesh
+ * (its fixed data) equal to the first file's byte for byte
+ * (PARIO_ERR_CORRUPT naming what differs), files 1..K-1 holding n steps
+ * each and file K at most n (PARIO_ERR_INVALID_ARGUMENT otherwise). The
+ * run continues in file K at the run's step (K - 1) n + numrecs + 1 (a
+ * file K with no step counted, or with no header yet, as a writer killed
+ * while starting it leaves it, is made again from file K-1 by the next
+ * step), and moves to a new file every n steps. */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_open_append(pario_group_t group, const char *path,
                                                         const pario_exodus_options *options,
                                                         pario_exodus_t *exodus_out);
@@ -293,12 +314,22 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_flush(pario_exodus_t exodus);
 
 /* Opens an existing Exodus II file (netCDF classic: pario's, libexodusii's,
  * meshio's) for reading by every rank of group (options may be NULL; only
- * its hints count). Rank 0 reads the header and the small variables; the
+ * its hints and steps_per_file count: n > 0 opens the last file holding
+ * steps of the series whose first file is path, found and checked as
+ * pario_exodus_open_append finds it, without comparing the meshes). Rank 0 reads the header and the small variables; the
  * file is untrusted (PARIO_ERR_CORRUPT naming what does not fit,
  * PARIO_ERR_UNSUPPORTED for netCDF-4 files and the old single-array
  * layout). Close with pario_exodus_close. */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_open(pario_group_t group, const char *path,
                                                  const pario_exodus_options *options, pario_exodus_t *exodus_out);
+/* Local, for a file being read or written: where it lies in its series
+ * (any output may be NULL). file_index: 1 for a single file or a series'
+ * first file; first_step: the run's steps in the files before it (the
+ * file's step s is the run's step first_step + s); steps: the run's steps
+ * so far (a reader: first_step + the file's steps; a writer: the last
+ * step begun, so put_time takes steps + 1 next; after open_append: the
+ * steps the file or series holds). */
+PARIO_API int pario_exodus_get_series(pario_exodus_t exodus, int *file_index, int *first_step, int *steps);
 /* Local: what the file holds (any output may be NULL; title cut to
  * title_len - 1 characters). */
 PARIO_API int pario_exodus_get_info(pario_exodus_t exodus, char *title, size_t title_len, int *num_dim,

@@ -20,6 +20,7 @@
 #include "comm/comm.h"
 #include "exodus/model.h"
 #include "exodus/reader.h"
+#include "exodus/series.h"
 #include "exodus/writer.h"
 #include "file/storage.h"
 #include "pario/exodus.h"
@@ -40,6 +41,8 @@ struct ExodusHandle {
   bool initialized = false;
   int want_blocks = 0, want_node_sets = 0, want_side_sets = 0;
   bool variables[3] = {false, false, false};
+  // A reader's place in its series (pario_exodus_open with steps_per_file).
+  int series_index = 1, series_first_step = 0;
 };
 
 HandleTable<ExodusHandle>& files() {
@@ -357,13 +360,22 @@ int pario_exodus_create(pario_group_t group, const char* path, const pario_exodu
 int pario_exodus_open(pario_group_t group, const char* path, const pario_exodus_options* options,
                       pario_exodus_t* exodus_out) {
   return make_file("pario_exodus_open", group, path, options, exodus_out,
-                   [&](std::shared_ptr<comm::Group> g, const pario_exodus_options&, FileParts parts,
+                   [&](std::shared_ptr<comm::Group> g, const pario_exodus_options& o, FileParts parts,
                        ExodusHandle* handle) -> Status {
+                     // A series: its last file that holds steps (exodus/series.h).
+                     exodus::SeriesEnd end;
+                     end.name = path;
+                     if (o.steps_per_file > 0) {
+                       PARIO_ASSIGN_OR_RETURN(end, exodus::find_series_end(*g, *parts.storage, path,
+                                                                           o.steps_per_file, /*check_data=*/false));
+                     }
                      exodus::ReaderOptions ro;
                      ro.collective = std::move(parts.collective);
                      ro.storage = std::move(parts.storage);
                      ro.engine = parts.engine;
-                     PARIO_ASSIGN_OR_RETURN(handle->reader, Reader::open(std::move(g), path, std::move(ro)));
+                     PARIO_ASSIGN_OR_RETURN(handle->reader, Reader::open(std::move(g), end.name, std::move(ro)));
+                     handle->series_index = end.index;
+                     handle->series_first_step = end.first_step;
                      return Status::Ok();
                    });
 }
@@ -825,6 +837,28 @@ int pario_exodus_get_info(pario_exodus_t exodus, char* title, size_t title_len, 
     if (num_node_sets) *num_node_sets = static_cast<int>(f.num_node_sets);
     if (num_side_sets) *num_side_sets = static_cast<int>(f.num_side_sets);
     if (num_steps) *num_steps = static_cast<int>(f.times.size());
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_get_series(pario_exodus_t exodus, int* file_index, int* first_step, int* steps) {
+  return guarded("pario_exodus_get_series", [&]() -> Status {
+    Result<ExodusHandle*> h = live(files(), exodus, "exodus file");
+    PARIO_RETURN_IF_ERROR(h.status());
+    const ExodusHandle& x = **h;
+    int index = 0, first = 0, count = 0;
+    if (x.reader) {
+      index = x.series_index;
+      first = x.series_first_step;
+      count = first + static_cast<int>(x.reader->info().times.size());
+    } else {
+      index = x.writer->file_index();
+      first = x.writer->first_step();
+      count = x.writer->open_step() ? x.writer->open_step() : x.writer->steps();
+    }
+    if (file_index) *file_index = index;
+    if (first_step) *first_step = first;
+    if (steps) *steps = count;
     return Status::Ok();
   });
 }

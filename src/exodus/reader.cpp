@@ -294,6 +294,19 @@ Result<FileInfo> exodus_info(const Header& header, const std::function<std::vect
   return f;
 }
 
+Result<Header> read_header(device::Device& device, int64_t file_size, std::vector<unsigned char>* head) {
+  size_t want = static_cast<size_t>(std::min<int64_t>(file_size, 1 << 16));
+  for (;;) {
+    head->resize(want);
+    size_t got = 0;
+    PARIO_RETURN_IF_ERROR(device.read_at(0, head->data(), want, &got));
+    head->resize(got);
+    PARIO_ASSIGN_OR_RETURN(Decoded d, decode_header(head->data(), head->size(), file_size));
+    if (d.complete()) return std::move(d.header);
+    want = static_cast<size_t>(d.need);
+  }
+}
+
 Result<std::unique_ptr<Reader>> Reader::open(std::shared_ptr<const comm::Group> group, const std::string& path,
                                              ReaderOptions options) {
   std::unique_ptr<Reader> r(new Reader);
@@ -319,19 +332,7 @@ Result<std::unique_ptr<Reader>> Reader::open(std::shared_ptr<const comm::Group> 
     local = [&]() -> Status {
       PARIO_ASSIGN_OR_RETURN(uint64_t file_size, r->device_->size());
       sizes[2] = static_cast<int64_t>(file_size);
-      size_t want = static_cast<size_t>(std::min<uint64_t>(file_size, 1 << 16));
-      for (;;) {
-        head.resize(want);
-        size_t got = 0;
-        PARIO_RETURN_IF_ERROR(r->device_->read_at(0, head.data(), want, &got));
-        head.resize(got);
-        PARIO_ASSIGN_OR_RETURN(Decoded d, decode_header(head.data(), head.size(), static_cast<int64_t>(file_size)));
-        if (d.complete()) {
-          r->header_ = std::move(d.header);
-          break;
-        }
-        want = static_cast<size_t>(d.need);
-      }
+      PARIO_ASSIGN_OR_RETURN(r->header_, read_header(*r->device_, sizes[2], &head));
       const Model& m = r->header_.model;
       for (int v : small_variables(m)) {
         const VarLayout& l = r->header_.layout.vars[v];

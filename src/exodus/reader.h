@@ -166,6 +166,10 @@ class Reader {
   bool closed_ = false;
 };
 
+// Local: the header of a netCDF classic file of file_size bytes on device,
+// read in O(log header) reads and decoded as untrusted input
+// (decode_header's errors); head gets the header's bytes.
+Result<Header> read_header(device::Device& device, int64_t file_size, std::vector<unsigned char>* head);
 // The small variables the Exodus view needs (ids, names), by index.
 std::vector<int> small_variables(const Model& model);
 // The Exodus view of a decoded header and its small variables' bytes

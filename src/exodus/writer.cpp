@@ -61,6 +61,7 @@
 #include "collective/transfer.h"
 #include "exodus/directory.h"
 #include "exodus/nemesis.h"
+#include "exodus/series.h"
 
 namespace pario::exodus {
 namespace {
@@ -157,6 +158,7 @@ Result<std::unique_ptr<Writer>> Writer::create(std::shared_ptr<const comm::Group
   if (!w->options_.storage || !w->options_.engine) local = bad("the writer needs a storage and an engine");
   else if (w->options_.steps_per_file < 0) local = bad("steps_per_file is negative");
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  if (w->options_.steps_per_file > 0) PARIO_RETURN_IF_ERROR(remove_series_files(*w->group_, path));
   PARIO_ASSIGN_OR_RETURN(w->device_, open_on_all(comm, *w->options_.storage, path, /*create=*/true));
   w->target_ = std::make_unique<collective::DeviceTarget>(w->device_.get(), w->options_.engine);
   return w;
@@ -167,14 +169,24 @@ Result<std::unique_ptr<Writer>> Writer::append(std::shared_ptr<const comm::Group
   const comm::Comm& comm = group->comm_object();
   Status local;
   if (!options.storage || !options.engine) local = bad("the writer needs a storage and an engine");
-  else if (options.steps_per_file != 0) local = bad("steps_per_file is for new files (append to one file of a series)");
+  else if (options.steps_per_file < 0) local = bad("steps_per_file is negative");
   else if (options.nemesis) local = bad("nemesis is for new files (a file opened to append keeps its own)");
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  // A series continues in its last file (series.h); a single file must not
+  // be the first of a series, whose steps it would take over.
+  SeriesEnd end;
+  end.name = path;
+  if (options.steps_per_file > 0) {
+    PARIO_ASSIGN_OR_RETURN(end, find_series_end(*group, *options.storage, path, options.steps_per_file,
+                                                /*check_data=*/true));
+  } else {
+    PARIO_RETURN_IF_ERROR(check_not_series(*group, path));
+  }
   ReaderOptions ro;
   ro.collective = options.collective;
   ro.storage = options.storage;
   ro.engine = options.engine;
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Reader> reader, Reader::open(group, path, std::move(ro)));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Reader> reader, Reader::open(group, end.name, std::move(ro)));
   std::unique_ptr<Writer> w(new Writer);
   w->group_ = std::move(group);
   w->rank_ = comm.rank();
@@ -182,8 +194,17 @@ Result<std::unique_ptr<Writer>> Writer::append(std::shared_ptr<const comm::Group
   w->options_ = std::move(options);
   w->options_.collective.byte_order = ByteOrder::kBig;
   // Every rank decoded the same bytes: the same verdict everywhere.
-  PARIO_RETURN_IF_ERROR(comm::agree(comm, w->adopt(reader->info(), reader->header())));
-  PARIO_ASSIGN_OR_RETURN(w->device_, open_on_all(comm, *w->options_.storage, path, /*create=*/false));
+  local = w->adopt(reader->info(), reader->header());
+  if (local.ok() && w->options_.steps_per_file > 0 && w->steps_ > w->options_.steps_per_file) {
+    local = bad(end.name + " holds " + std::to_string(w->steps_) + " steps, more than steps_per_file = " +
+                std::to_string(w->options_.steps_per_file));  // changed since find_series_end looked
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  w->file_index_ = end.index;
+  w->first_step_ = end.first_step;
+  w->steps_ += end.first_step;
+  w->numrecs_ += end.first_step;
+  PARIO_ASSIGN_OR_RETURN(w->device_, open_on_all(comm, *w->options_.storage, end.name, /*create=*/false));
   w->target_ = std::make_unique<collective::DeviceTarget>(w->device_.get(), w->options_.engine);
   w->reader_ = std::move(reader);
   w->blocks_.resize(w->def_.blocks.size());

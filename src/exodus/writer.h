@@ -18,9 +18,10 @@
 //      syncs and raises numrecs (by StepSync); begin_step and close end an
 //      open step;
 //   6. close.
-// Or, after a restart: append (an existing file, its definition and mesh
-// adopted from the header), attach_nodes / attach_block (each rank's part
-// by global id, looked up in the file's id maps), then 5 and 6.
+// Or, after a restart: append (an existing file, or the last file of a
+// series, its definition and mesh adopted from the header), attach_nodes /
+// attach_block (each rank's part by global id, looked up in the file's id
+// maps), then 5 and 6.
 // With WriterOptions::steps_per_file, begin_step moves to the next file of
 // the series every n steps (next_file: the header and mesh copied).
 //
@@ -100,6 +101,8 @@ struct WriterOptions {
   // a new file path-s0002, path-s0003, ... (SEACAS/IOSS's names, which
   // ParaView groups as one series), every file a whole Exodus file with
   // the mesh (copied from the file before) and its steps from record 0.
+  // Writer::append with n > 0: path is the first file of such a series,
+  // continued in its last file (series.h).
   int steps_per_file = 0;
   // Nemesis I load-balance information for the writing ranks' partition
   // (exodus/nemesis.h), written once the nodes and every block are in;
@@ -122,7 +125,13 @@ class Writer {
   // numrecs + 1 (a step a killed writer left half-written past numrecs is
   // overwritten). Each rank then names what it holds with attach_nodes and
   // attach_block before putting values. kUnsupported for files whose real
-  // record variables do not all have one type.
+  // record variables do not all have one type. With
+  // options.steps_per_file = n > 0, path is the first file of a series of
+  // n steps per file: the run continues in the series' last file (found
+  // and checked by find_series_end, series.h) at the run's step
+  // (file - 1) * n + its numrecs + 1, and goes on to new files every n
+  // steps as a new series does. With 0, path must not be the first file of
+  // a series (kInvalidArgument when path-s0002 exists).
   static Result<std::unique_ptr<Writer>> append(std::shared_ptr<const comm::Group> group, const std::string& path,
                                                 WriterOptions options);
   ~Writer();
@@ -165,6 +174,7 @@ class Writer {
   Status attach_block(size_t b, int64_t n, const int64_t* ids);
   bool appending() const { return reader_ != nullptr; }
   int file_index() const { return file_index_; }  // 1-based, in the series
+  int first_step() const { return first_step_; }  // the run's steps in the series' files before this one
 
   // Begins step `step` (1-based, the next one) at `time`, ending an open one.
   Status begin_step(int step, double time);

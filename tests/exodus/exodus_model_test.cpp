@@ -7,6 +7,8 @@
 
 #include "exodus/nemesis.h"
 #include "exodus/reader.h"
+#include "exodus/series.h"
+#include "exodus/writer.h"
 
 #include <cstring>
 
@@ -313,6 +315,27 @@ TEST(ExodusModel, SideSetWithAVaryingNumberOfFactors) {
   d.side_sets[0].df_per_entry = 0;
   d.side_sets[0].df_total = -3;
   EXPECT_EQ(build(d).status().code(), Code::kInvalidArgument);
+}
+
+// A directory entry's place in a series (exodus/series.h): members only
+// as the writer spells them; look-alikes refused, other files ignored.
+TEST(ExodusSeries, MemberNames) {
+  EXPECT_EQ(series_name("out.e", 1), "out.e");
+  EXPECT_EQ(series_name("out.e", 2), "out.e-s0002");
+  EXPECT_EQ(series_name("out.e", 12345), "out.e-s12345");
+  EXPECT_EQ(*series_member("out.e", "out.e-s0002"), 2);
+  EXPECT_EQ(*series_member("out.e", "out.e-s12345"), 12345);
+  for (const char* other : {"out.e", "out.e-s", "out.e-s0002.bak", "out.e-s0002-s0002", "out.ex-s0002", "x.e-s0002",
+                            "out.e-S0002"}) {
+    Result<int> k = series_member("out.e", other);
+    ASSERT_TRUE(k.ok()) << other;
+    EXPECT_EQ(*k, 0) << other;
+  }
+  for (const char* wrong : {"out.e-s2", "out.e-s0001", "out.e-s0000", "out.e-s00002", "out.e-s1234567890"}) {
+    Result<int> k = series_member("out.e", wrong);
+    EXPECT_EQ(k.status().code(), Code::kCorrupt) << wrong;
+    EXPECT_NE(k.status().message().find(wrong), std::string::npos) << k.status().message();
+  }
 }
 
 }  // namespace

@@ -21,6 +21,20 @@
  *     element id + corner / 10), in both files.
  *  4. Bad input on every rank: an id the file lacks, mesh calls after
  *     open_append, a step that is not the next, attach on a new file.
+ *  5. The series appended to as a series (open_append with
+ *     steps_per_file = 2 on its first name; partition B): a third file
+ *     with no header yet is made again, steps 5, 6 land in s.e-s0003 and
+ *     step 7 in s.e-s0004; refused on every rank first: a fourth file of
+ *     another mesh or header, a gap, a name the writer does not give,
+ *     another steps_per_file, a single-file append to the first file.
+ *     The 64-bit series gets step 5 in its third file. Every file is
+ *     then read back (and, by tests/exodus/run_series.sh, by libexodusii
+ *     and ncdump -h).
+ *   exodus_restart DIR kill-series PATH K   a series (2 steps per file)
+ *                               at PATH, every rank killed in step K
+ *   exodus_restart DIR resume-series PATH K the series resumed on another
+ *                               number of ranks and partition: steps
+ *                               1..K-1 as counted, then K and K+1
  * Values: T(node id, step) = id / 2 + step; q(element id, step) = id +
  * step / 4; g(step) = 10 step; the time of step s is 0.5 s. */
 #include <signal.h>
@@ -38,6 +52,8 @@ static pario_group_t world;
 
 static int64_t node_base = 1000, elem_base = 500; /* int64: 5e9, 6e9 */
 static int use_int64 = 0;
+static double coord_scale = 1.0;         /* 2: another mesh of the same shape */
+static const char *mesh_title = "restart"; /* another: another header */
 static int64_t node_id(int64_t k) { return node_base + 7 * k; }
 static int64_t elem_id(int64_t e) { return elem_base + 3 * e; }
 static int64_t node_index(int64_t id) { return (id - node_base) / 7; }
@@ -99,7 +115,7 @@ static pario_exodus_t create_mesh(const char *path, const part_t *p, int steps_p
   pario_exodus_t ex = PARIO_EXODUS_NULL;
   const char *tn[1] = {"T"}, *qn[1] = {"q"}, *gn[1] = {"g"};
   CHECK(pario_exodus_create(world, path, &o, &ex) == PARIO_OK);
-  CHECK(pario_exodus_init(ex, "restart", 3, NN, NE, 2, 1, 1) == PARIO_OK);
+  CHECK(pario_exodus_init(ex, mesh_title, 3, NN, NE, 2, 1, 1) == PARIO_OK);
   CHECK(pario_exodus_define_block(ex, 10, "lower", "HEX8", PER_BLOCK, 8, 0) == PARIO_OK);
   CHECK(pario_exodus_define_block(ex, 20, "upper", "HEX8", PER_BLOCK, 8, 0) == PARIO_OK);
   CHECK(pario_exodus_define_node_set(ex, 7, "bottom", (NX + 1) * (NY + 1), 1) == PARIO_OK);
@@ -110,7 +126,7 @@ static pario_exodus_t create_mesh(const char *path, const part_t *p, int steps_p
   double x[NN], y[NN], z[NN];
   for (int64_t k = 0; k < p->nnode; ++k) {
     const int64_t n = node_index(p->nodes[k]);
-    x[k] = (double)(n % (NX + 1));
+    x[k] = coord_scale * (double)(n % (NX + 1));
     y[k] = (double)(n / (NX + 1) % (NY + 1));
     z[k] = (double)(n / ((NX + 1) * (NY + 1)));
   }
@@ -146,14 +162,50 @@ static void write_series(const char *path, const part_t *p) {
   CHECK(pario_exodus_close(&ex) == PARIO_OK);
 }
 
+static void check_file(const char *path, const part_t *p, int steps, int first);
+
+/* Names partition p's nodes and elements in a file opened to append. */
+static void attach(pario_exodus_t ex, const part_t *p) {
+  CHECK(pario_exodus_attach_nodes(ex, p->nnode, p->nodes) == PARIO_OK);
+  for (int b = 0; b < 2; ++b) CHECK(pario_exodus_attach_block(ex, b ? 20 : 10, p->nelem[b], p->elems[b]) == PARIO_OK);
+}
+
 /* Appends the run's step `run` as the file's step `step` from partition p. */
 static void append_step(const char *path, const part_t *p, int step, int run) {
   pario_exodus_t ex = PARIO_EXODUS_NULL;
   CHECK(pario_exodus_open_append(world, path, NULL, &ex) == PARIO_OK);
-  CHECK(pario_exodus_attach_nodes(ex, p->nnode, p->nodes) == PARIO_OK);
-  for (int b = 0; b < 2; ++b) CHECK(pario_exodus_attach_block(ex, b ? 20 : 10, p->nelem[b], p->elems[b]) == PARIO_OK);
+  attach(ex, p);
   put_step(ex, p, step, run);
   CHECK(pario_exodus_close(&ex) == PARIO_OK);
+}
+
+/* The series whose first file is path (2 steps per file) opened to append
+ * by partition p: it must continue in file `index` after the run's step
+ * `last`; then the run's steps last + 1 .. until. */
+static void append_series(const char *path, const part_t *p, int index, int last, int until) {
+  pario_exodus_options o;
+  pario_exodus_options_init(&o);
+  o.steps_per_file = 2;
+  pario_exodus_t ex = PARIO_EXODUS_NULL;
+  CHECK(pario_exodus_open_append(world, path, &o, &ex) == PARIO_OK);
+  int file = 0, first = 0, steps = 0;
+  CHECK(pario_exodus_get_series(ex, &file, &first, &steps) == PARIO_OK);
+  CHECK(file == index && first == 2 * (index - 1) && steps == last);
+  attach(ex, p);
+  for (int run = last + 1; run <= until; ++run) put_step(ex, p, run, run);
+  CHECK(pario_exodus_get_series(ex, &file, &first, &steps) == PARIO_OK);
+  CHECK(file == (until + 1) / 2 && first == 2 * (file - 1) && steps == until);
+  CHECK(pario_exodus_close(&ex) == PARIO_OK);
+}
+
+/* Files 1.. of path's series hold `total` steps, 2 per file: each read back. */
+static void check_series(const char *path, const part_t *p, int total) {
+  char name[940];
+  for (int k = 1; 2 * (k - 1) < total; ++k) {
+    if (k == 1) snprintf(name, sizeof name, "%s", path);
+    else snprintf(name, sizeof name, "%s-s%04d", path, k);
+    check_file(name, p, total - 2 * (k - 1) < 2 ? 1 : 2, 2 * k - 1);
+  }
 }
 
 /* Reads a file of the series by partition p: `steps` steps, the first
@@ -225,6 +277,96 @@ static void check_file(const char *path, const part_t *p, int steps, int first) 
   CHECK(pario_exodus_close(&ex) == PARIO_OK);
 }
 
+/* A failure rank 0 finds alone (in the series' files): its code there,
+ * PARIO_ERR_REMOTE on the others, rank 0's message naming `text`. */
+static void check_root_fails(int rc, int code, const char *text) {
+  CHECK(rc == (rank == 0 ? code : PARIO_ERR_REMOTE));
+  if (rank == 0) {
+    char m[512];
+    pario_last_error_message(m, sizeof m);
+    if (!strstr(m, text)) {
+      fprintf(stderr, "%s:%d: message '%s' lacks '%s'\n", __FILE__, __LINE__, m, text);
+      ++check_failures;
+    }
+  }
+}
+
+/* Rank 0 changes the directory (makes an empty file, renames one,
+ * removes one; NULL: not that), then every rank goes on. */
+static void on_root(const char *empty, const char *from, const char *to, const char *gone) {
+  if (rank == 0) {
+    if (empty) {
+      FILE *f = fopen(empty, "wb");
+      CHECK(f != NULL);
+      if (f) fclose(f);
+    }
+    if (from) CHECK(rename(from, to) == 0);
+    if (gone) CHECK(remove(gone) == 0);
+  }
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+}
+
+/* The series appended to as a series (steps_per_file = 2) and what is
+ * refused; path holds steps 1, 2 and path-s0002 steps 3, 4 when it begins,
+ * and steps 5, 6 in path-s0003 and 7 in path-s0004 are added. */
+static void series_append(const char *path, const part_t *a, const part_t *b) {
+  char name[6][940], odd[960], other[960];
+  for (int k = 2; k < 6; ++k) snprintf(name[k], sizeof name[k], "%s-s%04d", path, k);
+  snprintf(other, sizeof other, "%s.other", path);
+  pario_exodus_options o;
+  pario_exodus_options_init(&o);
+  o.steps_per_file = 2;
+  pario_exodus_t ex = PARIO_EXODUS_NULL;
+  int file = 0, first = 0, steps = 0;
+
+  /* A third file with no header yet (as a writer killed while making it
+   * leaves it) and a file that is no member: the run continues in the
+   * second file after step 4, and step 5 makes the third file again. */
+  snprintf(odd, sizeof odd, "%s-s0002.bak", path);
+  on_root(name[3], NULL, NULL, NULL);
+  on_root(odd, NULL, NULL, NULL);
+  append_series(path, b, 2, 4, 6);
+  on_root(NULL, NULL, NULL, odd);
+  /* Reading the series opens its last file. */
+  CHECK(pario_exodus_open(world, path, &o, &ex) == PARIO_OK);
+  CHECK(pario_exodus_get_series(ex, &file, &first, &steps) == PARIO_OK && file == 3 && first == 4 && steps == 6);
+  CHECK(pario_exodus_close(&ex) == PARIO_OK);
+
+  /* A fourth file of another mesh (x doubled), then of another header. */
+  coord_scale = 2.0;
+  pario_exodus_t w = create_mesh(other, a, 0);
+  put_step(w, a, 1, 7);
+  CHECK(pario_exodus_close(&w) == PARIO_OK);
+  coord_scale = 1.0;
+  on_root(NULL, other, name[4], NULL);
+  check_root_fails(pario_exodus_open_append(world, path, &o, &ex), PARIO_ERR_CORRUPT, "coordx differs");
+  on_root(NULL, NULL, NULL, name[4]);
+  mesh_title = "another title";
+  w = create_mesh(other, a, 0);
+  CHECK(pario_exodus_close(&w) == PARIO_OK);
+  mesh_title = "restart";
+  on_root(NULL, other, name[4], NULL);
+  check_root_fails(pario_exodus_open_append(world, path, &o, &ex), PARIO_ERR_CORRUPT, "header differs");
+  on_root(NULL, NULL, NULL, name[4]);
+  /* A gap (a fifth file, no fourth); a name the writer does not give. */
+  on_root(name[5], NULL, NULL, NULL);
+  check_root_fails(pario_exodus_open_append(world, path, &o, &ex), PARIO_ERR_CORRUPT, "-s0004 is missing");
+  on_root(NULL, NULL, NULL, name[5]);
+  snprintf(odd, sizeof odd, "%s-s4", path);
+  on_root(odd, NULL, NULL, NULL);
+  check_root_fails(pario_exodus_open_append(world, path, &o, &ex), PARIO_ERR_CORRUPT, "-s4");
+  check_root_fails(pario_exodus_open(world, path, &o, &ex), PARIO_ERR_CORRUPT, "-s4");
+  on_root(NULL, NULL, NULL, odd);
+  /* Another steps_per_file; the series' first file appended to alone. */
+  o.steps_per_file = 3;
+  check_root_fails(pario_exodus_open_append(world, path, &o, &ex), PARIO_ERR_INVALID_ARGUMENT,
+                   "holds 2 steps, not steps_per_file = 3");
+  check_root_fails(pario_exodus_open_append(world, path, NULL, &ex), PARIO_ERR_INVALID_ARGUMENT,
+                   "first file of a series");
+  /* Nothing was changed by the refusals: step 7 makes the fourth file. */
+  append_series(path, b, 3, 6, 7);
+}
+
 static void bad_input(const char *path, const char *fresh, const part_t *p) {
   pario_exodus_t ex = PARIO_EXODUS_NULL;
   CHECK(pario_exodus_open_append(world, path, NULL, &ex) == PARIO_OK);
@@ -238,8 +380,9 @@ static void bad_input(const char *path, const char *fresh, const part_t *p) {
   CHECK(pario_exodus_close(&ex) == PARIO_OK);
   pario_exodus_options o;
   pario_exodus_options_init(&o);
-  o.steps_per_file = 2;
-  CHECK_FAILS(pario_exodus_open_append(world, path, &o, &ex), PARIO_ERR_INVALID_ARGUMENT, "steps_per_file");
+  o.steps_per_file = 1; /* path as a series' first file: it holds 2 steps */
+  check_root_fails(pario_exodus_open_append(world, path, &o, &ex), PARIO_ERR_INVALID_ARGUMENT,
+                   "more than steps_per_file = 1");
   o.steps_per_file = -1;
   CHECK_FAILS(pario_exodus_create(world, fresh, &o, &ex), PARIO_ERR_INVALID_ARGUMENT, "steps_per_file");
   CHECK(pario_exodus_create(world, fresh, NULL, &ex) == PARIO_OK);
@@ -248,23 +391,23 @@ static void bad_input(const char *path, const char *fresh, const part_t *p) {
   CHECK_FAILS(pario_exodus_open_append(world, "/nonexistent/x.e", NULL, &ex), PARIO_ERR_NOT_FOUND, "x.e");
 }
 
-/* The killed writer: step 1 whole, step 2's time given and its nodal
- * values written (past numrecs), then SIGKILL on every rank. */
-static void die_in_step_2(const char *path, const part_t *p) {
-  pario_exodus_t ex = create_mesh(path, p, 0);
-  put_step(ex, p, 1, 1);
+/* The killed writer: steps before `step` whole, step's time given and its
+ * nodal values written (past numrecs), then SIGKILL on every rank. */
+static void die_in_step(const char *path, const part_t *p, int steps_per_file, int step) {
+  pario_exodus_t ex = create_mesh(path, p, steps_per_file);
+  for (int s = 1; s < step; ++s) put_step(ex, p, s, s);
   double t[NN];
-  CHECK(pario_exodus_put_time(ex, 2, 1.0) == PARIO_OK); /* ends step 1: synced, counted */
+  CHECK(pario_exodus_put_time(ex, step, 0.5 * step) == PARIO_OK); /* ends the step before: synced, counted */
   for (int64_t k = 0; k < p->nnode; ++k) t[k] = -1.0;  /* garbage a restart must overwrite */
-  CHECK(pario_exodus_put_nodal_values(ex, 2, 1, PARIO_TYPE_DOUBLE, t) == PARIO_OK);
+  CHECK(pario_exodus_put_nodal_values(ex, step, 1, PARIO_TYPE_DOUBLE, t) == PARIO_OK);
   CHECK(pario_group_barrier(world) == PARIO_OK);
   fflush(stdout);
   raise(SIGKILL);
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2 && argc != 3) {
-    fprintf(stderr, "usage: %s DIR [kill|resume]\n", argv[0]);
+  if (argc != 2 && argc != 3 && argc != 5) {
+    fprintf(stderr, "usage: %s DIR [kill|resume] | DIR kill-series|resume-series PATH STEP\n", argv[0]);
     return 2;
   }
   CHECK(pario_init() == PARIO_OK);
@@ -279,10 +422,22 @@ int main(int argc, char **argv) {
   part_t a, b;
   partition(cyclic, &a);
   partition(skewed, &b);
+  if (argc == 5) {
+    /* The series (2 steps per file) killed in step K: steps 1..K-1 counted
+     * (PARIO_EXODUS_SYNC=step), resumed here on another number of ranks
+     * with steps K, K+1 from another partition. */
+    const int kill = atoi(argv[4]);
+    if (!strcmp(argv[2], "kill-series")) die_in_step(argv[3], &a, 2, kill);
+    append_series(argv[3], &b, (kill - 2) / 2 + 1, kill - 1, kill + 1);
+    check_series(argv[3], &a, kill + 1);
+    CHECK(pario_group_free(&world) == PARIO_OK);
+    CHECK(pario_finalize() == PARIO_OK);
+    return check_summary("exodus_restart resume-series");
+  }
   if (argc == 3) {
     char killed[920];
     snprintf(killed, sizeof killed, "%s/killed_np%d.e", argv[1], size);
-    if (!strcmp(argv[2], "kill")) die_in_step_2(killed, &a);
+    if (!strcmp(argv[2], "kill")) die_in_step(killed, &a, 0, 2);
     check_file(killed, &a, 1, 1); /* step 1 only: numrecs */
     append_step(killed, &b, 2, 2);
     check_file(killed, &a, 2, 1);
@@ -300,6 +455,8 @@ int main(int argc, char **argv) {
   check_file(second, &a, 2, 3);
   bad_input(second, fresh, &b);
   check_file(second, &a, 2, 3); /* nothing lost */
+  series_append(path, &a, &b);
+  check_series(path, &a, 7);
 
   /* 64-bit integers: ids beyond 2^32, the same series, restart and reads. */
   use_int64 = 1;
@@ -313,6 +470,8 @@ int main(int argc, char **argv) {
   append_step(second, &b, 2, 4);
   check_file(path, &a, 2, 1);
   check_file(second, &a, 2, 3);
+  append_series(path, &b, 2, 4, 5);
+  check_series(path, &a, 5);
 
   CHECK(pario_group_free(&world) == PARIO_OK);
   CHECK(pario_finalize() == PARIO_OK);

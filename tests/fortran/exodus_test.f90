@@ -7,7 +7,10 @@
 ! coordinate names, the truth table, real32 attributes and values; then a
 ! restart: the file reopened to append step 3 from the ranks holding the
 ! elements in reverse, and every rank reading its own nodes and elements by
-! global id, and the sets by ranges.
+! global id, and the sets by ranges. Last, 64-bit integers (int64 =
+! .true.): ids beyond 2^32 in a series of one step per file, continued
+! from its first name (steps_per_file on open_append) by the ranks in
+! reverse, read back by range and by id.
 program exodus_test
   use pario
   use test_checks
@@ -127,6 +130,7 @@ program exodus_test
   call check(ierr /= PARIO_OK, 'a step the file lacks is refused')
   call pario_exodus_close(exo)
   call restart()
+  call int64_ids()
 
   call pario_finalize()
   if (failures > 0) error stop 1
@@ -200,6 +204,61 @@ contains
     call pario_exodus_read_side_set(exo, 200_int64, 1_int64, got, sides)
     call check(sid == 200 .and. all(got == 2 * [(int(i, int64), i = 1, nx * ny)]) .and. all(sides == 5), &
                'side set entries')
+    call pario_exodus_close(exo)
+  end subroutine
+
+  ! ids base + 2 (n + 1), base = 3 * 2^31: every id beyond 2^32.
+  subroutine int64_ids()
+    integer(int64), parameter :: base = 3_int64 * 2_int64**31
+    integer(int64), allocatable :: own(:), cn(:, :), got(:), pos(:)
+    real(real64), allocatable :: vals(:)
+    character(len=256) :: path64
+    integer :: f0, f1, file_index, first, nsteps
+    path64 = scratch_file('fortran_exodus64.exo')
+    own = nodes_of(e0, e1)
+    call pario_exodus_create(exo, world, path64, int64=.true., steps_per_file=1)
+    call pario_exodus_init(exo, 'fortran int64', 3, int(nn, int64), int(ne, int64), 1, 0, 0)
+    call pario_exodus_define_block(exo, 10_int64, 'all', 'HEX8', int(ne, int64), 8)
+    call pario_exodus_define_variables(exo, PARIO_EXODUS_NODAL, [character(len=11) :: 'temperature'])
+    call pario_exodus_put_nodes(exo, base + 2 * (own + 1), xof(own), yof(own), zof(own))
+    call pario_exodus_put_block(exo, 10_int64, base + 2 * (mine + 1), base + 2 * (conn(:, mine + 1) + 1))
+    call pario_exodus_put_time(exo, 1, 0.25_real64)
+    call pario_exodus_put_nodal_values(exo, 1, 1, 300 + 10 * xof(own) + 0.25_real64)
+    call pario_exodus_close(exo)
+
+    ! Continued as a series by the ranks in reverse: step 2 makes the second file.
+    f0 = ne * (np - 1 - me) / np
+    f1 = ne * (np - me) / np
+    own = nodes_of(f0, f1)
+    call pario_exodus_open_append(exo, world, path64, steps_per_file=1)
+    call pario_exodus_get_series(exo, file_index, first, nsteps)
+    call check(file_index == 1 .and. first == 0 .and. nsteps == 1, 'the series continues after step 1')
+    call pario_exodus_attach_nodes(exo, base + 2 * (own + 1))
+    call pario_exodus_attach_block(exo, 10_int64, base + 2 * ([(int(i, int64), i = f0, f1 - 1)] + 1))
+    call pario_exodus_put_time(exo, 2, 0.5_real64)
+    call pario_exodus_put_nodal_values(exo, 2, 1, 300 + 10 * xof(own) + 0.5_real64)
+    call pario_exodus_get_series(exo, file_index, first, nsteps)
+    call check(file_index == 2 .and. first == 1 .and. nsteps == 2, 'step 2 in the second file')
+    call pario_exodus_close(exo)
+
+    ! Read back: ids by this rank's range of positions, values and
+    ! connectivity by this rank's first ids.
+    call pario_exodus_open(exo, world, trim(path64) // '-s0002')
+    call pario_exodus_get_info(exo, num_steps=steps)
+    call pario_exodus_get_time(exo, 1, t)
+    call check(steps == 1 .and. t == 0.5_real64, 'the second file holds step 2')
+    lo = nn * me / np + 1
+    cnt = nn * (me + 1) / np - lo + 1
+    allocate (got(cnt))
+    call pario_exodus_read_node_ids(exo, lo, got)
+    pos = [(lo - 1 + i, i = 0, int(cnt) - 1)]
+    call check(all(got == base + 2 * (pos + 1)), 'node ids beyond 2^32 by range')
+    own = nodes_of(e0, e1)
+    allocate (vals(size(own)), cn(8, e1 - e0))
+    call pario_exodus_read_nodal_values_by_id(exo, 1, 1, base + 2 * (own + 1), vals)
+    call check(all(vals == 300 + 10 * xof(own) + 0.5_real64), 'values by 64-bit id')
+    call pario_exodus_read_block_by_id(exo, 10_int64, base + 2 * (mine + 1), cn)
+    call check(all(cn == base + 2 * (conn(:, mine + 1) + 1)), 'connectivity as 64-bit node ids')
     call pario_exodus_close(exo)
   end subroutine
 

@@ -349,3 +349,128 @@ def test_series_restart_on_another_partition_and_reads_by_id():
             with pytest.raises(expected):
                 ex.read_nodal_values(1, "temperature", ids=stray)
     g.barrier()
+
+
+def write_ids(path, g, base, int64, steps=1, steps_per_file=0):
+    """One block of the workload's cells (this rank's share) with node and
+    element ids base + 2 (n + 1), the temperature at `steps` steps
+    (t = 0.25 s); returns this rank's nodes and cells (0-based)."""
+    lo, hi = split(E, g.rank, g.size)
+    mine = np.arange(lo, hi)
+    nodes = np.unique(CONN[mine])
+    x, y, z = coords(nodes)
+    with pario.ExodusFile.create(path, g, title="ids", num_nodes=NN, num_elem=E, num_blocks=1, int64=int64,
+                                 steps_per_file=steps_per_file, step_sync=False) as ex:
+        ex.define_block(10, "HEX8", E)
+        ex.define_variables("nodal", ["temperature"])
+        ex.put_nodes(base + 2 * (nodes + 1), x, y, z)
+        ex.put_block(10, base + 2 * (mine + 1), base + 2 * (CONN[mine] + 1))
+        for s in range(1, steps + 1):
+            ex.put_time(s, 0.25 * s)
+            ex.put_nodal_values(s, "temperature", temperature(x, y, z, 0.25 * s))
+    return nodes, mine
+
+
+def test_int64_ids_beyond_2_31_round_trip_and_meshio_reads_32_and_64_bit_files():
+    """int64=True (CDF-5, int64_status 0x1C00): node and element ids beyond
+    2^32 come back through pario's reader by ranges and by id; a 32-bit
+    file refuses them on every rank; meshio reads both files."""
+    g = pario.Group()
+    base = 3 * 2 ** 31  # every id beyond 2^32
+    p32 = pario.scratch_path("py_ids32.exo", per_rank=False)
+    p64 = pario.scratch_path("py_ids64.exo", per_rank=False)
+    write_ids(p32, g, 0, False)
+    nodes, mine = write_ids(p64, g, base, True)
+    with pytest.raises((pario.InvalidArgument, pario.RemoteError)) as e:
+        write_ids(pario.scratch_path("py_ids_refused.exo", per_rank=False), g, base, False)
+    if isinstance(e.value, pario.InvalidArgument):
+        assert "2^31-1 (ask for int64 integers)" in str(e.value)
+    g.barrier()
+    with pario.ExodusFile.open(p64, g) as ex:
+        lo, hi = split(NN, g.rank, g.size)
+        assert np.array_equal(ex.read_node_ids(lo, hi - lo), base + 2 * (np.arange(lo, hi) + 1))
+        e0, e1 = split(E, g.rank, g.size)
+        ids, conn = ex.read_block(10, e0, e1 - e0)
+        assert np.array_equal(ids, base + 2 * (np.arange(e0, e1) + 1)) and np.array_equal(conn, CONN[e0:e1] + 1)
+        ids, conn = ex.read_block(10, ids=base + 2 * (mine + 1))
+        assert np.array_equal(conn, base + 2 * (CONN[mine] + 1))
+        x, y, z = coords(nodes)
+        assert np.array_equal(ex.read_coords(ids=base + 2 * (nodes + 1)), np.array([x, y, z]))
+        assert np.array_equal(ex.read_nodal_values(1, "temperature", ids=base + 2 * (nodes + 1)),
+                              temperature(x, y, z, 0.25))
+    if g.rank == 0:
+        netCDF4 = pytest.importorskip("netCDF4")
+        with netCDF4.Dataset(p64) as ds:
+            assert ds.data_model == "NETCDF3_64BIT_DATA" and ds.getncattr("int64_status") == 0x1C00
+            assert ds.variables["node_num_map"].dtype == np.int64
+            assert np.array_equal(ds.variables["node_num_map"][:], base + 2 * (np.arange(NN) + 1))
+        meshio = pytest.importorskip("meshio")
+        for path in (p32, p64):
+            mesh = meshio.read(path, file_format="exodus")
+            assert np.array_equal(mesh.points, np.column_stack(coords(np.arange(NN))))
+            assert [c.type for c in mesh.cells] == ["hexahedron"]
+            assert np.array_equal(mesh.cells[0].data, CONN)
+            assert np.array_equal(mesh.point_data["temperature"], temperature(*coords(np.arange(NN)), 0.25))
+    g.barrier()
+
+
+def test_series_appended_as_a_series():
+    """A series of one step per file (path, path-s0002) continued after a
+    restart from its first name: step 3 makes path-s0003; reading the
+    series opens its last file."""
+    import os
+    g = pario.Group()
+    path = pario.scratch_path("py_series_append.exo", per_rank=False)
+    write_ids(path, g, 0, False, steps=2, steps_per_file=1)
+    lo, hi = split(E, g.size - 1 - g.rank, g.size)  # another partition
+    mine = np.arange(lo, hi)
+    nodes = np.unique(CONN[mine])
+    x, y, z = coords(nodes)
+    with pario.ExodusFile.append(path, g, step_sync=False, steps_per_file=1) as ex:
+        assert ex.num_steps == 2 and ex.series == (2, 1, 2)
+        ex.attach_nodes(2 * (nodes + 1))
+        ex.attach_block(10, 2 * (mine + 1))
+        ex.put_time(3, 0.75)
+        ex.put_nodal_values(3, "temperature", temperature(x, y, z, 0.75))
+        assert ex.series == (3, 2, 3)
+    assert os.path.exists(path + "-s0003")
+    with pario.ExodusFile.open(path, g, steps_per_file=1) as ex:
+        assert ex.series == (3, 2, 3) and np.array_equal(ex.times, [0.75])
+        assert np.array_equal(ex.read_nodal_values(1, "temperature", ids=2 * (nodes + 1)),
+                              temperature(x, y, z, 0.75))
+    with pytest.raises((pario.InvalidArgument, pario.RemoteError)) as e:
+        pario.ExodusFile.append(path, g)  # the series' first file alone
+    if g.rank == 0:
+        assert "first file of a series" in str(e.value)
+    g.barrier()
+
+
+@pytest.mark.parametrize("entry", ["create", "open", "append"])
+def test_a_path_one_rank_cannot_use_fails_on_every_rank(entry):
+    """One rank passes None as the path: it raises InvalidArgument naming
+    it, the others RemoteError, nobody is left waiting in a collective."""
+    g = pario.Group()
+    if g.size < 2:
+        pytest.skip("needs 2 ranks or more")
+    good = pario.scratch_path("py_path_agree.exo", per_rank=False)
+    if entry != "create":
+        write_ids(good, g, 0, False)
+    path = None if g.rank == g.size - 1 else good
+    calls = {
+        "create": lambda: pario.ExodusFile.create(path, g, num_nodes=NN, num_elem=E, num_blocks=1),
+        "open": lambda: pario.ExodusFile.open(path, g),
+        "append": lambda: pario.ExodusFile.append(path, g),
+    }
+    expected = pario.InvalidArgument if path is None else pario.RemoteError
+    with pytest.raises(expected) as e:
+        calls[entry]()
+    if path is None:
+        assert "path None: expected a str, bytes or os.PathLike" in str(e.value)
+    # An argument that is no integer, on one rank, before init.
+    if entry == "create":
+        count = "many" if g.rank == 0 else E
+        with pytest.raises(pario.InvalidArgument if g.rank == 0 else pario.RemoteError) as e:
+            pario.ExodusFile.create(good, g, num_nodes=NN, num_elem=count, num_blocks=1)
+        if g.rank == 0:
+            assert "num_elem 'many': expected an integer" in str(e.value)
+    g.barrier()

@@ -8,11 +8,13 @@ ExodusFile.open(path, group) reads any Exodus II classic file back in
 slices or by each rank's global ids (ids=...), on any number of ranks.
 ExodusFile.append(path, group) reopens a file after a restart to add steps;
 create(..., steps_per_file=n) starts a new file (path-s0002, ...) every n
-steps. Every method is collective unless its
-docstring says local.
+steps, and append(..., steps_per_file=n) / open(..., steps_per_file=n)
+continue / read such a series from its first name. Every method is
+collective unless its docstring says local.
 
-A rank whose arrays this package refuses (a wrong length or shape, a dtype
-pario lacks) still goes into the C call, with a count or type C refuses,
+A rank whose arguments this package refuses (a path os.fspath refuses, a
+size that is no integer, a wrong array length or shape, a dtype pario
+lacks) still goes into the C call, with a path, count or type C refuses,
 so that every rank fails together (the others with RemoteError); this rank
 then raises its own message.
 """
@@ -33,6 +35,7 @@ ExodusInfo = collections.namedtuple("ExodusInfo", "title num_dim num_nodes num_e
                                                   "num_side_sets num_steps")
 ExodusBlock = collections.namedtuple("ExodusBlock", "id name type count nodes_per_element")
 ExodusSet = collections.namedtuple("ExodusSet", "id name count df_count")
+ExodusSeries = collections.namedtuple("ExodusSeries", "file_index first_step steps")
 _SETS = {"node": _pario.EXODUS_NODE_SET, "side": _pario.EXODUS_SIDE_SET}
 
 _NONE = np.empty(0, np.int64)
@@ -73,10 +76,17 @@ class ExodusFile:
 
     @classmethod
     def _new(cls, group, path, writing):
+        """A handle-less file; a path os.fspath refuses becomes "" (which C
+        refuses on every rank) and self._error this rank's own message."""
         self = object.__new__(cls)
         self._handle = 0
         self.group = _group(group)
-        self.path = os.fspath(path)
+        self._error = None
+        try:
+            self.path = os.fsdecode(path)
+        except TypeError:
+            self.path = ""
+            self._error = _invalid(f"path {path!r}: expected a str, bytes or os.PathLike")
         self.writing = writing
         self._variables = {k: [] for k in _KINDS}
         self._blocks = {}  # writing: id -> [nodes per element, attributes, this rank's elements]
@@ -101,27 +111,63 @@ class ExodusFile:
         put (steps only after that)."""
         self = cls._new(group, path, True)
         fmt = _FORMATS.get(format, -1)  # -1: refused by C on every rank
-        rc, handle = _pario.exodus_create(self.group._handle, self.path, fmt, int(float_size), not step_sync,
-                                          int(steps_per_file), bool(int64), bool(nemesis))
-        if rc != _pario.OK and fmt == -1:
-            raise _invalid(f"format {format!r}: expected 'auto', 'cdf2' or 'cdf5'")
-        self._handle = _check(rc, handle)
+        if fmt == -1 and self._error is None:
+            self._error = _invalid(f"format {format!r}: expected 'auto', 'cdf2' or 'cdf5'")
+        # Every argument is checked here, before the first collective call:
+        # init's too, since a rank raising between create and init would
+        # leave the others waiting in init.
+        counts = self._integers(num_dim=num_dim, num_nodes=num_nodes, num_elem=num_elem, num_blocks=num_blocks,
+                                num_node_sets=num_node_sets, num_side_sets=num_side_sets, float_size=float_size,
+                                steps_per_file=steps_per_file)
+        if self._error is not None:
+            fmt = -1
+        rc, handle = _pario.exodus_create(self.group._handle, self.path, fmt, counts["float_size"], not step_sync,
+                                          counts["steps_per_file"], bool(int64), bool(nemesis))
+        self._handle = self._opened(rc, handle)
         try:
-            _check(_pario.exodus_init(self._handle, title, int(num_dim), int(num_nodes), int(num_elem),
-                                      int(num_blocks), int(num_node_sets), int(num_side_sets)))
+            _check(_pario.exodus_init(self._handle, str(title), counts["num_dim"], counts["num_nodes"],
+                                      counts["num_elem"], counts["num_blocks"], counts["num_node_sets"],
+                                      counts["num_side_sets"]))
         except BaseException:
             _pario.exodus_close(self._handle)  # collective, as init was
             self._handle = 0
             raise
-        self.num_dim = int(num_dim)
+        self.num_dim = counts["num_dim"]
         return self
 
+    def _integers(self, **values):
+        """The values as ints; one that is not makes it 0 and, first, this
+        rank's error (the caller then makes C refuse on every rank)."""
+        out = {}
+        for name, value in values.items():
+            try:
+                out[name] = int(value)
+            except (TypeError, ValueError):
+                out[name] = 0
+                if self._error is None:
+                    self._error = _invalid(f"{name} {value!r}: expected an integer")
+        return out
+
+    def _opened(self, rc, handle):
+        """The handle of the C call that made this file, or this rank's own
+        error (C refused its arguments on every rank)."""
+        if self._error is not None:
+            if rc == _pario.OK:  # not reached: C refuses "" and format -1
+                _pario.exodus_close(handle)
+            raise self._error
+        return _check(rc, handle)
+
     @classmethod
-    def open(cls, path, group=None):
+    def open(cls, path, group=None, *, steps_per_file=0):
         """Collective: an existing Exodus II file (pario's, libexodusii's,
-        meshio's) for reading by every rank of group."""
+        meshio's) for reading by every rank of group. steps_per_file n > 0:
+        path is the first file of a series of n steps per file, and the
+        last file holding steps opens (see series)."""
         self = cls._new(group, path, False)
-        self._handle = _check(*_pario.exodus_open(self.group._handle, self.path))
+        spf = self._integers(steps_per_file=steps_per_file)["steps_per_file"]
+        if self._error is not None:
+            spf = -1  # refused by C on every rank
+        self._handle = self._opened(*_pario.exodus_open(self.group._handle, self.path, spf))
         self.num_dim = self.info.num_dim
         for kind, code in _KINDS.items():
             n = _check(*_pario.exodus_get_variable(self._handle, code, 0))[1]
@@ -130,20 +176,34 @@ class ExodusFile:
         return self
 
     @classmethod
-    def append(cls, path, group=None, *, step_sync=True):
+    def append(cls, path, group=None, *, step_sync=True, steps_per_file=0):
         """Collective: an existing Exodus II file reopened to add steps
         after a restart, on any number of ranks. Name this rank's part with
-        attach_nodes and attach_block, then put_time(len(times) + 1, ...)
-        and the values as for a new file."""
-        with cls.open(path, group) as r:  # the names and blocks, for the checks here
-            variables, blocks, times = r.variables, r.blocks, r.times
+        attach_nodes and attach_block, then put_time(num_steps + 1, ...)
+        and the values as for a new file. steps_per_file n > 0: path is
+        the first file of a series of n steps per file, continued in its
+        last file and then in new ones every n steps (num_steps counts the
+        whole series' steps)."""
+        # The names and blocks, for the checks here; a bad argument on one
+        # rank fails this open on every rank.
+        with cls.open(path, group, steps_per_file=steps_per_file) as r:
+            variables, blocks = r.variables, r.blocks
         self = cls._new(group, path, True)
-        self._handle = _check(*_pario.exodus_open_append(self.group._handle, self.path, not step_sync))
+        self._handle = _check(*_pario.exodus_open_append(self.group._handle, self.path, not step_sync,
+                                                         int(steps_per_file)))
         self._variables = variables
         self._blocks = {b.id: [b.nodes_per_element, 0, 0] for b in blocks}
         self.num_dim = None
-        self.num_steps = len(times)
+        self.num_steps = self.series.steps
         return self
+
+    @property
+    def series(self):
+        """Local: ExodusSeries(file_index, first_step, steps): where the
+        open file lies in its series (1, 0, ... for a single file): the run's
+        steps in the files before it and the run's steps so far (a writer:
+        the last step begun; put_time takes steps + 1 next)."""
+        return ExodusSeries(*_check(*_pario.exodus_get_series(self._handle)))
 
     def attach_nodes(self, ids):
         """After append: this rank's nodes by global id, the order of its

@@ -600,14 +600,16 @@ void bind_exodus(nb::module_& m) {
     int rc = unlocked([&] { return pario_exodus_create(as<pario_group_t>(group), path.c_str(), &o, &x); });
     return std::make_pair(rc, id(x));
   });
-  m.def("exodus_open", [](uintptr_t group, const std::string& path) {
+  m.def("exodus_open", [opts](uintptr_t group, const std::string& path, int steps_per_file) {
     pario_exodus_t x = PARIO_EXODUS_NULL;
-    int rc = unlocked([&] { return pario_exodus_open(as<pario_group_t>(group), path.c_str(), nullptr, &x); });
+    const pario_exodus_options o = opts(0, 0, false, steps_per_file, false, false);
+    int rc = unlocked([&] { return pario_exodus_open(as<pario_group_t>(group), path.c_str(), &o, &x); });
     return std::make_pair(rc, id(x));
   });
-  m.def("exodus_open_append", [opts](uintptr_t group, const std::string& path, bool no_step_sync) {
+  m.def("exodus_open_append", [opts](uintptr_t group, const std::string& path, bool no_step_sync,
+                                     int steps_per_file) {
     pario_exodus_t x = PARIO_EXODUS_NULL;
-    const pario_exodus_options o = opts(0, 0, no_step_sync, 0, false, false);
+    const pario_exodus_options o = opts(0, 0, no_step_sync, steps_per_file, false, false);
     int rc = unlocked([&] { return pario_exodus_open_append(as<pario_group_t>(group), path.c_str(), &o, &x); });
     return std::make_pair(rc, id(x));
   });
@@ -758,6 +760,12 @@ void bind_exodus(nb::module_& m) {
     int rc = pario_exodus_get_info(as<pario_exodus_t>(h), title.data(), title.size(), &num_dim, &nn, &ne, &nb_,
                                    &nns, &nss, &steps);
     return std::make_tuple(rc, text_of(title), num_dim, nn, ne, nb_, nns, nss, steps);
+  });
+  // (status, file_index, first_step, steps)
+  m.def("exodus_get_series", [](uintptr_t h) {
+    int file_index = 0, first_step = 0, steps = 0;
+    int rc = pario_exodus_get_series(as<pario_exodus_t>(h), &file_index, &first_step, &steps);
+    return std::make_tuple(rc, file_index, first_step, steps);
   });
   // (status, id, name, type, count, nodes_per_element)
   m.def("exodus_get_block", [](uintptr_t h, int index) {
