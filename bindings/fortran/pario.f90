@@ -3250,7 +3250,7 @@ contains
     integer, intent(out), optional :: ierr
     integer, intent(in), optional :: steps_per_file
     type(exodus_options), target :: o
-    o = exodus_options(0, 0, 0, c_null_ptr, 0, 0)
+    o = exodus_options(0, 0, 0, c_null_ptr, 0, 0, 0)
     if (present(steps_per_file)) o%steps_per_file = int(steps_per_file, c_int)
     call finish(c_exo_open_append(group%h, cstr(path), c_loc(o), exo%h), ierr)
   end subroutine

@@ -118,29 +118,27 @@ size_t Decomposition::plan_bytes() const {
 
 Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t file_size, size_t wire_size,
                                                                        int wire_windows) {
-  if (spare_ && spare_->file_size == file_size && spare_->wire_size == wire_size &&
-      spare_->wire_windows == wire_windows) {
-    return std::move(spare_);
-  }
-  spare_.reset();  // made for other sizes: its memory goes before the new set's
   int64_t window = 0;
   for (const RoundPlan& r : rounds_) window = std::max(window, r.end - r.begin);
   const size_t window_bytes = static_cast<size_t>(window) * file_size;
   const size_t wire_bytes = static_cast<size_t>(window) * wire_size;
   const size_t staging_bytes = static_cast<size_t>(staging_elements_) * wire_size;
-  auto b = std::make_unique<AggregatorBuffers>();
-  b->file_size = file_size;
-  b->wire_size = wire_size;
-  b->wire_windows = wire_windows;
+  std::unique_ptr<AggregatorBuffers> b = spare().take();
+  if (!b) b = std::make_unique<AggregatorBuffers>();
   bool ok = true;
-  auto make = [&](std::unique_ptr<char[]>& p, size_t bytes) {
+  // A buffer too small goes before its replacement is made.
+  auto fit = [&](std::unique_ptr<char[]>& p, size_t& capacity, size_t bytes) {
+    if (bytes == 0 || (p && capacity >= bytes)) return;
+    p.reset();
+    capacity = 0;
     p.reset(new (std::nothrow) char[bytes + 1]);
+    if (p) capacity = bytes;
     ok &= p != nullptr;
   };
-  make(b->window[0], window_bytes);
-  if (rounds_.size() > 1) make(b->window[1], window_bytes);
-  if (staging_bytes > 0) make(b->staging, staging_bytes);
-  for (int w = 0; w < wire_windows && w < 2; ++w) make(b->wire[w], wire_bytes);
+  fit(b->window[0], b->window_bytes[0], window_bytes);
+  if (rounds_.size() > 1) fit(b->window[1], b->window_bytes[1], window_bytes);
+  fit(b->staging, b->staging_bytes, staging_bytes);
+  for (int w = 0; w < wire_windows && w < 2; ++w) fit(b->wire[w], b->wire_bytes[w], wire_bytes);
   if (!ok) {
     return Status(Code::kNoMemory, "an aggregator's buffers (" +
                                        std::to_string(2 * window_bytes + staging_bytes + wire_windows * wire_bytes) +
@@ -149,9 +147,7 @@ Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t fi
   return b;
 }
 
-void Decomposition::give_back(std::unique_ptr<AggregatorBuffers> buffers) {
-  if (!spare_) spare_ = std::move(buffers);
-}
+void Decomposition::give_back(std::unique_ptr<AggregatorBuffers> buffers) { spare().give_back(std::move(buffers)); }
 
 Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& group, SortedRuns runs,
                                                              int64_t global_size, ElementType file_type,

@@ -80,14 +80,40 @@ struct RoundPlan {
 // An aggregator's buffers for one transfer: two windows of the file's
 // elements, the staging buffer, and where the aggregator converts, one
 // (write) or two (read) windows of the elements as they travel (the
-// memory type). A decomposition keeps one set between transfers, so the
-// pages are not faulted in again on every call.
+// memory type). Raw bytes: a set serves any transfer whose buffers fit in
+// its capacities, whatever its element sizes. One set is kept between
+// transfers (SpareBuffers), so the pages are not faulted in again on
+// every call.
 struct AggregatorBuffers {
   std::unique_ptr<char[]> window[2];
   std::unique_ptr<char[]> staging;
   std::unique_ptr<char[]> wire[2];
-  size_t file_size = 0, wire_size = 0;  // element sizes they were made for
-  int wire_windows = 0;
+  size_t window_bytes[2] = {0, 0}, staging_bytes = 0, wire_bytes[2] = {0, 0};  // capacities
+  size_t bytes() const {
+    return window_bytes[0] + window_bytes[1] + staging_bytes + wire_bytes[0] + wire_bytes[1];
+  }
+};
+
+// The aggregator buffers kept between transfers: at most one set, given
+// back by the last transfer and taken by the next, which grows what is too
+// small for it. A decomposition keeps its own; an object that makes
+// several decompositions used one after the other (the Exodus writer's
+// nodes and blocks) owns one and lends it to all of them
+// (Decomposition::share_buffers), so the rank holds the largest set any
+// of them needs, not one set each. Borrowers must not outlive it.
+// Thread safety: one thread per rank, as the transfers.
+class SpareBuffers {
+ public:
+  std::unique_ptr<AggregatorBuffers> take() { return std::move(set_); }
+  // Keeps the larger of the set held and `buffers` (the other is freed).
+  void give_back(std::unique_ptr<AggregatorBuffers> buffers) {
+    if (!set_ || (buffers && buffers->bytes() > set_->bytes())) set_ = std::move(buffers);
+  }
+  size_t bytes() const { return set_ ? set_->bytes() : 0; }
+  void clear() { set_.reset(); }
+
+ private:
+  std::unique_ptr<AggregatorBuffers> set_;
 };
 
 class Decomposition {
@@ -130,11 +156,18 @@ class Decomposition {
   size_t plan_bytes() const;
   // An aggregator's buffers for elements of file_size bytes in the file
   // and wire_size bytes in messages (staging), with wire_windows windows of
-  // wire elements: the kept set if it was made for these, or a new one
-  // (kNoMemory when the allocation fails). give_back keeps one set for the
+  // wire elements: the kept set, its buffers that are too small replaced
+  // (kNoMemory when an allocation fails). give_back keeps one set for the
   // next transfer.
   Result<std::unique_ptr<AggregatorBuffers>> take_buffers(size_t file_size, size_t wire_size, int wire_windows);
   void give_back(std::unique_ptr<AggregatorBuffers> buffers);
+  // From now on the transfers' buffers are kept in `spare` (borrowed: it
+  // must outlive every transfer on this decomposition), shared with the
+  // other decompositions that borrow it; the set kept here so far is freed.
+  void share_buffers(SpareBuffers* spare) {
+    own_spare_.clear();
+    shared_spare_ = spare;
+  }
 
  private:
   Decomposition(DomainPlan plan) : plan_(std::move(plan)) {}
@@ -158,7 +191,9 @@ class Decomposition {
   int tag_ub_ = 32767;
   int64_t max_rounds_ = 1;
   uint64_t transfers_ = 0;
-  std::unique_ptr<AggregatorBuffers> spare_;  // kept between transfers
+  SpareBuffers own_spare_;                // kept between transfers
+  SpareBuffers* shared_spare_ = nullptr;  // or there (share_buffers)
+  SpareBuffers& spare() { return shared_spare_ ? *shared_spare_ : own_spare_; }
 };
 
 }  // namespace pario::collective

@@ -119,9 +119,23 @@ int64_t number_bucket(int64_t* bucket, const std::vector<int64_t>& rdispl, bool*
   for (int p = 0; p < size; ++p) {
     if (rdispl[p] < rdispl[p + 1]) heap.push_back(Head{bucket[rdispl[p]], p});
   }
-  std::make_heap(heap.begin(), heap.end(), after);
   int64_t distinct = 0, last = 0, first_slot = 0;
   int first_rank = 0;
+  // One rank's run (one rank, or a bucket only it fills): no merge, and no
+  // payload to compare (a rank sends each key once).
+  if (heap.size() == 1) {
+    const int p = heap[0].rank;
+    for (int64_t slot = rdispl[p]; slot < rdispl[p + 1]; ++slot) {
+      const int64_t key = bucket[slot];
+      const bool first = distinct == 0 || key != last;
+      distinct += first;
+      *dup |= !first;
+      last = key;
+      bucket[slot] = (distinct - 1) << 1 | (first ? 1 : 0);
+    }
+    return distinct;
+  }
+  std::make_heap(heap.begin(), heap.end(), after);
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), after);
     const Head h = heap.back();
@@ -216,7 +230,11 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   // Step 1, local: sort, drop repeats, sample. Everything the sender side
   // needs is allocated here, before the first collective.
   KeyRanks out;
-  std::vector<Pair> sorted;    // (key, caller's index) by key, then index
+  // Keys already in increasing order (a mesh's ids, usually) are their own
+  // sorted order: no (key, index) pairs, no radix sort (32 bytes a key and
+  // a third of the local step's time for 10^6 ids).
+  const bool in_order = keys != nullptr && std::is_sorted(keys, keys + n);
+  std::vector<Pair> sorted;    // (key, caller's index) by key, then index; empty when in_order
   std::vector<int64_t> uniq;   // the distinct keys, increasing; after step 6 their position << 1 | owner
   std::vector<int64_t> upay;   // their payloads (first occurrence's), width words each
   std::vector<Sample> mine, all;  // this rank's samples, every rank's
@@ -231,23 +249,24 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
     try {
       out.positions.resize(n);
       out.owner.assign(n, false);
-      sorted.resize(n);
-      for (size_t i = 0; i < n; ++i) sorted[i] = Pair{keys[i], static_cast<int64_t>(i)};
-      {
+      if (!in_order) {
+        sorted.resize(n);
+        for (size_t i = 0; i < n; ++i) sorted[i] = Pair{keys[i], static_cast<int64_t>(i)};
         std::vector<Pair> scratch(n);
         sort_pairs(sorted.data(), scratch.data(), n);
       }
+      auto key_at = [&](size_t i) { return in_order ? keys[i] : sorted[i].key; };
       size_t u = n > 0 ? 1 : 0;
-      for (size_t i = 1; i < n; ++i) u += sorted[i].key != sorted[i - 1].key;
+      for (size_t i = 1; i < n; ++i) u += key_at(i) != key_at(i - 1);
       uniq.reserve(u);
       for (size_t i = 0; i < n; ++i) {
-        if (i == 0 || sorted[i].key != sorted[i - 1].key) uniq.push_back(sorted[i].key);
+        if (i == 0 || key_at(i) != key_at(i - 1)) uniq.push_back(key_at(i));
       }
       if (width > 0) {
         upay.reserve(u * static_cast<size_t>(width));
         for (size_t i = 0; i < n; ++i) {
-          if (i > 0 && sorted[i].key == sorted[i - 1].key) continue;
-          const int64_t* w = payload + sorted[i].index * width;
+          if (i > 0 && key_at(i) == key_at(i - 1)) continue;
+          const int64_t* w = payload + (in_order ? static_cast<int64_t>(i) : sorted[i].index) * width;
           upay.insert(upay.end(), w, w + width);
         }
       }
@@ -354,10 +373,11 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
                                  max_message));
   int64_t k = -1;
   for (size_t i = 0; i < n; ++i) {
-    const bool first = i == 0 || sorted[i].key != sorted[i - 1].key;
+    const size_t at = in_order ? i : static_cast<size_t>(sorted[i].index);
+    const bool first = i == 0 || (in_order ? keys[i] != keys[i - 1] : sorted[i].key != sorted[i - 1].key);
     k += first;
-    out.positions[sorted[i].index] = uniq[k] >> 1;
-    if (first && (uniq[k] & 1)) out.owner[sorted[i].index] = true;
+    out.positions[at] = uniq[k] >> 1;
+    if (first && (uniq[k] & 1)) out.owner[at] = true;
   }
   out.distinct = totals[0];
   out.duplicates = totals[1] != 0;

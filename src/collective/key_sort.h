@@ -5,7 +5,8 @@
 //
 // Algorithm (a sample sort with weighted regular samples), P ranks, n keys
 // on this rank, u <= n of them distinct, U = sum of u over the ranks:
-//  1. Local: sort (key, index) pairs (LSD radix sort, stable), drop repeats:
+//  1. Local: sort (key, index) pairs (LSD radix sort, stable; nothing to
+//     sort when the keys come in increasing order), drop repeats:
 //     only the u distinct keys travel. Pick s regular samples of them, each
 //     weighted by the number of keys it stands for, s = clamp(P, 64, 256).
 //     comm::agree (one MPI_Allreduce) tells every rank whether all could
@@ -29,10 +30,11 @@
 // keys (each rank's share of a bucket is off its weighted share by at most
 // two sample gaps of ceil(u_r/s) keys): about 3U/P for s >= P, also when
 // all keys sit on one rank. Memory per rank: about 40 bytes per local key
-// (32 after the local sort), 8 per bucket key (positions overwrite the
-// keys in place) and 16*P*s for the samples. Repeated keys leave a rank
-// once, so many equal keys do not overload a bucket; many distinct keys in
-// a narrow range are split by the samples like any others.
+// (32 after the local sort; 16 when the keys come in order), 8 per bucket
+// key (positions overwrite the keys in place) and 16*P*s for the samples.
+// Repeated keys leave a rank once, so many equal keys do not overload a
+// bucket; many distinct keys in a narrow range are split by the samples
+// like any others.
 //
 // Counts above INT_MAX (Open MPI 4 has no large-count Alltoallv) switch
 // every rank to point-to-point messages of at most INT_MAX elements.

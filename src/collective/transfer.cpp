@@ -159,7 +159,9 @@ Status Transfer::prepare() {
     packed_ = packed_storage_.get();
     counts_.buffer_bytes += d_.local_count() * wire_size_;
   }
-  if (s.ok() && d_.is_aggregator() && !d_.rounds().empty()) {
+  bool windows = false;  // whether some round goes through a window
+  for (int64_t r = 0; r < static_cast<int64_t>(d_.rounds().size()) && !windows; ++r) windows = !from_packed(r);
+  if (s.ok() && d_.is_aggregator() && windows) {
     const int wire_windows = aggregator_converts_ ? (kind_ == device::IoKind::kWrite ? 1 : 2) : 0;
     Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_, wire_size_, wire_windows);
     if (!b.ok()) return b.status();
@@ -175,6 +177,12 @@ Status Transfer::prepare() {
     target_size_ = *size;
   }
   return s;
+}
+
+bool Transfer::from_packed(int64_t r) const {
+  if (kind_ != device::IoKind::kWrite || aggregator_converts_) return false;
+  const RoundPlan& round = d_.rounds()[r];
+  return round.pieces.size() == 1 && round.pieces[0].sender == d_.rank() && round.pieces[0].in_place;
 }
 
 bool Transfer::direct() const {
@@ -204,12 +212,13 @@ Status Transfer::pack() {
   }
   std::unique_ptr<char[]> temp(new (std::nothrow) char[static_cast<size_t>(std::min(n, kChunk)) * mem_size + 1]);
   if (!temp) return Status(Code::kNoMemory, "a conversion buffer");
+  const bool in_order = order.identity();  // converted from the caller's buffer, not a gathered copy
   for (int64_t k = 0; k < n; k += kChunk) {
     const int64_t count = std::min(kChunk, n - k);
-    order.gather(user, mem_size, k, count, temp.get());
+    if (!in_order) order.gather(user, mem_size, k, count, temp.get());
     size_t bad = 0;
-    Status s = convert(mem_type_, temp.get(), d_.file_type(), packed_ + k * file_size_, count,
-                       d_.byte_order(), &bad);
+    Status s = convert(mem_type_, in_order ? user + k * mem_size : temp.get(), d_.file_type(),
+                       packed_ + k * file_size_, count, d_.byte_order(), &bad);
     if (!s.ok()) {
       return Status(s.code(), "buf[" + std::to_string(order.at(k + static_cast<int64_t>(bad))) +
                                   "] does not fit the file type: " + s.message());
@@ -313,6 +322,7 @@ void Transfer::wait_io(int slot) {
 // Write: round r's messages land in its window (in place) or the staging
 // buffer; this rank's own part is copied.
 void Transfer::receive_round(int64_t r) {
+  if (from_packed(r)) return;  // nothing to receive: written from the packed copy
   const RoundPlan& round = d_.rounds()[r];
   char* win = landing(r);
   for (const RoundPlan::Piece& p : round.pieces) {
@@ -324,11 +334,13 @@ void Transfer::receive_round(int64_t r) {
 void Transfer::submit_writes(int64_t r) {
   if (!local_.ok()) return;  // after a failure: keep exchanging, write nothing more
   const RoundPlan& round = d_.rounds()[r];
-  char* win = window(r);
+  const bool packed = from_packed(r);
   for (const auto& [pos, len] : round.covered) {
     const uint64_t at = offset_ + static_cast<uint64_t>(round.begin + pos) * file_size_;
-    Result<std::shared_ptr<device::Request>> req =
-        target_.start(device::IoKind::kWrite, at, win + pos * file_size_, len * file_size_);
+    // Window position pos, or the packed element that lands there.
+    char* from = packed ? packed_ + (round.pieces[0].self_offset + pos - round.pieces[0].at) * file_size_
+                        : window(r) + pos * file_size_;
+    Result<std::shared_ptr<device::Request>> req = target_.start(device::IoKind::kWrite, at, from, len * file_size_);
     if (!req.ok()) {
       fail(req.status());
       return;
@@ -372,7 +384,7 @@ void Transfer::write_rounds() {
   for (int64_t r = 0; r < n; ++r) {
     wait_requests(round_recvs_);
     const RoundPlan& round = rounds[r];
-    round.staged.scatter(landing(r), wire_size_, 0, round.staged.elements(), staging());
+    if (round.staged.elements() > 0) round.staged.scatter(landing(r), wire_size_, 0, round.staged.elements(), staging());
     if (aggregator_converts_) {
       // Converted into its window once that window's last writes (round r-2) are done.
       wait_io(r % 2);

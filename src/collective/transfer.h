@@ -27,7 +27,9 @@
 // elements as they travel (none when its buffer is in file order and
 // travels as it is); an aggregator also two window buffers, a staging
 // buffer of at most one window each and, where it converts, one (write)
-// or two (read) windows of memory-typed elements.
+// or two (read) windows of memory-typed elements. A write round whose
+// only elements are the aggregator's own, in one run (every round on one
+// rank), is written from the packed copy: no window, no copy into one.
 //
 // Thread safety: one thread per rank drives a transfer.
 #pragma once
@@ -118,6 +120,11 @@ class Transfer {
   // Whether the caller's buffer can be the packed copy: the elements are in
   // file order, and travel as they are in memory.
   bool direct() const;
+  // Write, aggregator: whether round r is written straight from this rank's
+  // packed copy (its only piece is this rank's own, one run, in the file's
+  // type): no copy into a window, and no window (one rank, or an
+  // aggregator whose rounds hold only its own elements).
+  bool from_packed(int64_t r) const;
   void fail(const Status& s) {
     if (local_.ok() && !s.ok()) local_ = s;
   }

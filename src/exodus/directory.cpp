@@ -64,20 +64,61 @@ void IdTable::add(const int64_t* ids, const int64_t* positions, const bool* owne
   const auto mid = entries_.begin() + static_cast<std::ptrdiff_t>(old);
   if (!std::is_sorted(mid, entries_.end(), by_id)) std::sort(mid, entries_.end(), by_id);
   std::inplace_merge(entries_.begin(), mid, entries_.end(), by_id);
+  index();
+}
+
+void IdTable::index() {
+  constexpr size_t kPerBucket = 2, kMinEntries = 64;
+  bucket_.clear();
+  const size_t n = entries_.size();
+  if (n < kMinEntries || n >= (size_t{1} << 32)) {
+    bucket_.shrink_to_fit();
+    return;
+  }
+  base_ = entries_.front().id;
+  const uint64_t span = static_cast<uint64_t>(entries_.back().id) - static_cast<uint64_t>(base_);
+  // The smallest shift giving at most n / kPerBucket buckets.
+  shift_ = 0;
+  while ((span >> shift_) >= n / kPerBucket) ++shift_;
+  const size_t buckets = static_cast<size_t>(span >> shift_) + 1;
+  bucket_.resize(buckets + 1);
+  size_t e = 0;
+  for (size_t b = 0; b <= buckets; ++b) {
+    while (e < n && ((static_cast<uint64_t>(entries_[e].id) - static_cast<uint64_t>(base_)) >> shift_) < b) ++e;
+    bucket_[b] = static_cast<uint32_t>(e);
+  }
+  bucket_.shrink_to_fit();
 }
 
 int64_t IdTable::find(int64_t id) const {
-  auto it = std::lower_bound(entries_.begin(), entries_.end(), id,
-                             [](const Entry& e, int64_t v) { return e.id < v; });
-  return it != entries_.end() && it->id == id ? it->owned_position >> 1 : kUnknownId;
+  auto first = entries_.begin(), last = entries_.end();
+  if (!bucket_.empty()) {
+    if (id < base_) return kUnknownId;
+    const uint64_t b = (static_cast<uint64_t>(id) - static_cast<uint64_t>(base_)) >> shift_;
+    if (b + 1 >= bucket_.size()) return kUnknownId;
+    last = entries_.begin() + bucket_[b + 1];
+    first = entries_.begin() + bucket_[b];
+  }
+  if (last - first > 8) {  // a crowded bucket (ids bunched together), or no index
+    first = std::lower_bound(first, last, id, [](const Entry& e, int64_t v) { return e.id < v; });
+  } else {
+    while (first != last && first->id < id) ++first;
+  }
+  return first != last && first->id == id ? first->owned_position >> 1 : kUnknownId;
 }
 
-Result<std::vector<int64_t>> resolve(const comm::Comm& comm, const IdTable& known, const int64_t* queries, size_t n) {
-  std::vector<int64_t> answer(n, kUnknownId);
+namespace {
+
+// resolve() into positions of type T (int64_t, or int32_t where every
+// position fits).
+template <typename T>
+Result<std::vector<T>> resolve_as(const comm::Comm& comm, const IdTable& known, const int64_t* queries, size_t n) {
+  std::vector<T> answer(n);
   std::unordered_map<int64_t, int64_t> missing;  // id -> its answer, once known
   for (size_t k = 0; k < n; ++k) {
-    answer[k] = known.find(queries[k]);
-    if (answer[k] == kUnknownId) missing.emplace(queries[k], kUnknownId);
+    const int64_t found = known.find(queries[k]);
+    answer[k] = static_cast<T>(found);
+    if (found == kUnknownId) missing.emplace(queries[k], kUnknownId);
   }
   int64_t any = missing.empty() ? 0 : 1;
   PARIO_RETURN_IF_ERROR(comm::mpi_status(
@@ -125,9 +166,20 @@ Result<std::vector<int64_t>> resolve(const comm::Comm& comm, const IdTable& know
     value = answers[start[r] + next[r]++];
   }
   for (size_t k = 0; k < n; ++k) {
-    if (answer[k] == kUnknownId) answer[k] = missing[queries[k]];
+    if (answer[k] == kUnknownId) answer[k] = static_cast<T>(missing[queries[k]]);
   }
   return answer;
+}
+
+}  // namespace
+
+Result<std::vector<int64_t>> resolve(const comm::Comm& comm, const IdTable& known, const int64_t* queries, size_t n) {
+  return resolve_as<int64_t>(comm, known, queries, n);
+}
+
+Result<std::vector<int32_t>> resolve32(const comm::Comm& comm, const IdTable& known, const int64_t* queries,
+                                       size_t n) {
+  return resolve_as<int32_t>(comm, known, queries, n);
 }
 
 }  // namespace pario::exodus

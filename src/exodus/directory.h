@@ -33,7 +33,11 @@ constexpr int64_t kUnknownId = -1;
 // each (writes it, and answers for it in the directory). Sorted by id: 16
 // bytes an entry, where an unordered_map<int64_t, int64_t> took about 40
 // and the owned pairs another 16 (issue 27: 2 x 56 MB of the writer's peak
-// for a 10^6-node mesh on one rank). Local; not thread-safe.
+// for a 10^6-node mesh on one rank). A lookup starts in a bucket of ids
+// ((id - first id) >> shift, at most one bucket per two entries, 4 bytes
+// each for the bucket's first entry): a connectivity's 8 * 10^6 lookups
+// took a binary search of ~20 steps, most of them cache misses, each
+// (issue 27, the profile in docs/performance.md). Local; not thread-safe.
 class IdTable {
  public:
   // Adds n entries (positions >= 0; owned may be null: all owned). Ids
@@ -56,7 +60,14 @@ class IdTable {
     int64_t id;
     int64_t owned_position;  // position * 2 + owned (positions are below 2^62)
   };
+  void index();  // bucket_ for entries_
   std::vector<Entry> entries_;
+  // Bucket b holds the entries [bucket_[b], bucket_[b + 1]) whose ids have
+  // (id - base_) >> shift_ == b; empty (binary search) for small tables
+  // and tables of 2^32 entries or more.
+  std::vector<uint32_t> bucket_;
+  int64_t base_ = 0;
+  int shift_ = 0;
 };
 
 // The rank keeping an id in the directory (or any other key spread over
@@ -77,5 +88,10 @@ Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>&
 // no rank owns the id. Every rank returns the same status (kNoMemory,
 // kMpi, kOutOfRange for a message beyond 2^31 entries; kRemote elsewhere).
 Result<std::vector<int64_t>> resolve(const comm::Comm& comm, const IdTable& known, const int64_t* queries, size_t n);
+// The same as 32-bit positions (kUnknownId is -1 there too), 4 bytes a
+// query instead of 8: for lookups whose positions all fit (a
+// connectivity of a file with 32-bit integers, fewer than 2^31 nodes).
+Result<std::vector<int32_t>> resolve32(const comm::Comm& comm, const IdTable& known, const int64_t* queries,
+                                       size_t n);
 
 }  // namespace pario::exodus

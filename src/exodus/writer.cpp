@@ -30,7 +30,13 @@
 //               caller's buffer is read in place, non-owned entries
 //               skipped. The nodes' and each block's decomposition of reals
 //               are kept and serve every step; the ones for integers
-//               (maps, connectivity, sets) are used once and freed.
+//               (maps, connectivity, sets) are used once and freed. All of
+//               them keep their aggregator buffers in spare_buffers_: one
+//               set, the largest any needs (one each held the nodes' and
+//               every block's windows at once). The connectivity, resolved
+//               by the writer itself, is made 32-bit and big-endian in
+//               place where the file's integers are 32-bit, and travels as
+//               it is (no packed copy).
 //
 //   steps       begin_step opens record r = step - 1; each value lands at
 //               the variable's begin + r * recsize. end_step: rank 0 writes
@@ -311,14 +317,19 @@ Status Writer::ready_for_data() {
 }
 
 Result<std::unique_ptr<Decomposition>> Writer::decomposition(std::vector<Run> runs, int64_t global_size,
-                                                              NcType type) {
-  return Decomposition::create(*group_, collective::sort_runs(std::move(runs)), global_size, element_type_of(type),
-                               options_.collective);
+                                                              NcType type, bool as_is) {
+  collective::CollectiveOptions o = options_.collective;
+  if (as_is) o.byte_order = ByteOrder::kNative;
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
+                         Decomposition::create(*group_, collective::sort_runs(std::move(runs)), global_size,
+                                               element_type_of(type), o));
+  d->share_buffers(&spare_buffers_);
+  return d;
 }
 
 Result<std::unique_ptr<Decomposition>> Writer::decomposition_of(const std::vector<int64_t>& positions,
                                                                  int64_t global_size, int64_t per_entry,
-                                                                 NcType type) {
+                                                                 NcType type, bool as_is) {
   // Entries in file order (the usual case) extend the last run: one run,
   // not 24 bytes an entry until sort_runs joins them.
   std::vector<Run> runs;
@@ -332,7 +343,7 @@ Result<std::unique_ptr<Decomposition>> Writer::decomposition_of(const std::vecto
       runs.push_back(Run{global, per_entry, memory});
     }
   }
-  return decomposition(std::move(runs), global_size * per_entry, type);
+  return decomposition(std::move(runs), global_size * per_entry, type, as_is);
 }
 
 Status Writer::free_decomposition(std::unique_ptr<Decomposition>& d) {
@@ -436,19 +447,44 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
   }
   const int64_t npe = def->nodes_per_element;
   const size_t entries = static_cast<size_t>(n * npe);
-  PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> nodes, resolve(comm, nodes_, connectivity, entries));
-  for (size_t k = 0; local.ok() && k < entries; ++k) {
-    if (nodes[k] == kUnknownId) {
-      local = bad(what + ": element " + std::to_string(ids[k / static_cast<size_t>(npe)]) + " names node id " +
-                  std::to_string(connectivity[k]) + ", which no rank passed to put_nodes");
+  // The connectivity as the file holds it, 1-based node positions. With
+  // 32-bit integers in the file (fewer than 2^31 nodes, model.h) they are
+  // resolved as 32-bit values, 4 bytes an entry where 64-bit positions
+  // took 8 (31 MB a block of issue 27's S workload at one rank), and put
+  // in the file's byte order in place, so that the transfer sends this
+  // buffer as it is, without a packed copy.
+  const bool narrow = built_.integer == NcType::kInt && def_.num_nodes <= INT32_MAX;
+  std::vector<int32_t> nodes32;
+  std::vector<int64_t> nodes;
+  if (narrow) {
+    PARIO_ASSIGN_OR_RETURN(nodes32, resolve32(comm, nodes_, connectivity, entries));
+  } else {
+    PARIO_ASSIGN_OR_RETURN(nodes, resolve(comm, nodes_, connectivity, entries));
+  }
+  auto to_file = [&](auto& positions) {
+    for (size_t k = 0; local.ok() && k < entries; ++k) {
+      if (positions[k] == kUnknownId) {
+        local = bad(what + ": element " + std::to_string(ids[k / static_cast<size_t>(npe)]) + " names node id " +
+                    std::to_string(connectivity[k]) + ", which no rank passed to put_nodes");
+      }
+      ++positions[k];  // 1-based in the file
     }
-    ++nodes[k];  // 1-based in the file
+  };
+  std::vector<int64_t> wide;  // Nemesis with 32-bit positions: its side keys, read before the byte swap
+  if (narrow) {
+    to_file(nodes32);
+    if (options_.nemesis && local.ok()) wide.assign(nodes32.begin(), nodes32.end());
+    if (local.ok()) local = convert(ElementType::kInt32, nodes32.data(), ElementType::kInt32, nodes32.data(), entries,
+                                    options_.collective.byte_order);
+  } else {
+    to_file(nodes);
   }
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
   LocalBlock& lb = blocks_[b];
   lb.positions = std::move(kr.positions);
   lb.put = true;
-  if (options_.nemesis) nemesis_faces(b, nodes);
+  if (options_.nemesis) nemesis_faces(b, narrow ? wide : nodes);
+  std::vector<int64_t>().swap(wide);
   const int64_t offset = built_.block_offset[b];
   {
     std::vector<int64_t> at(lb.positions);
@@ -456,9 +492,13 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
     elements_.add(ids, at.data(), nullptr, static_cast<size_t>(n));
   }
   if (def->count == 0) return mesh_put();
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> conn, decomposition_of(lb.positions, def->count, npe, built_.integer));
-  Status s = write_array(*conn, built_.blocks[b].connect, 0, 0, ElementType::kInt64, nodes.data());
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> conn,
+                         decomposition_of(lb.positions, def->count, npe, built_.integer, /*as_is=*/narrow));
+  Status s = narrow ? write_array(*conn, built_.blocks[b].connect, 0, 0, ElementType::kInt32, nodes32.data())
+                    : write_array(*conn, built_.blocks[b].connect, 0, 0, ElementType::kInt64, nodes.data());
   Status f = free_decomposition(conn);
+  std::vector<int32_t>().swap(nodes32);  // the largest array of the block: gone before the next transfers
+  std::vector<int64_t>().swap(nodes);
   PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> map, decomposition_of(lb.positions, def->count, 1, built_.integer));
   s = write_array(*map, built_.elem_map, 0, offset, ElementType::kInt64, ids);

@@ -202,11 +202,14 @@ class Writer {
   Status on_root(Work&& work);
   Status write_array(collective::Decomposition& d, int var, int64_t record, int64_t first, ElementType mem_type,
                      const void* buf);
+  // as_is: the caller's values are already in the file's byte order (the
+  // writer's own buffers), so they travel as they are.
   Result<std::unique_ptr<collective::Decomposition>> decomposition(std::vector<collective::Run> runs,
-                                                                   int64_t global_size, NcType type);
+                                                                   int64_t global_size, NcType type,
+                                                                   bool as_is = false);
   Result<std::unique_ptr<collective::Decomposition>> decomposition_of(const std::vector<int64_t>& positions,
                                                                       int64_t global_size, int64_t per_entry,
-                                                                      NcType type);
+                                                                      NcType type, bool as_is = false);
   Status free_decomposition(std::unique_ptr<collective::Decomposition>& d);
   Status check_step(int step, const char* what);
   // Rank 0 writes the current file's numrecs: count steps counted in all
@@ -263,6 +266,10 @@ class Writer {
   Layout layout_;
   bool defining_ = true;
   bool closed_ = false;
+  // The aggregator buffers every decomposition below keeps between
+  // transfers: one set for all (the largest any needs), not one each
+  // (declared first: it outlives them).
+  collective::SpareBuffers spare_buffers_;
 
   // Nodes as this rank passed them: global id -> position, owned or not;
   // the decomposition of the owned ones (reals).

@@ -183,6 +183,21 @@ TEST(KeySort, SortedAndReverseSortedInput) {
   });
 }
 
+TEST(KeySort, AscendingInputWithRepeatsAndOverlap) {
+  // Keys in increasing order on each rank (the local sort is skipped), each
+  // one twice in a row, neighbouring ranks sharing 1000 keys: the first
+  // occurrence on the lowest rank owns a key. Then one key out of order on
+  // odd ranks, which takes the sorting path, for the same answers.
+  for (bool disorder : {false, true}) {
+    check([disorder](int rank, int) {
+      Keys k;
+      for (int64_t i = 0; i < 4000; ++i) k.push_back((rank * 1000 + i / 2) * 5 - 7000);
+      if (disorder && rank % 2 == 1) std::swap(k[10], k[3000]);
+      return k;
+    });
+  }
+}
+
 TEST(KeySort, NegativeAndExtremeKeys) {
   check([](int rank, int) {
     Keys k = {INT64_MIN, INT64_MAX, -1, 0, 1, INT64_MIN + 1, INT64_MAX - 1};

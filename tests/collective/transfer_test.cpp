@@ -12,7 +12,9 @@
 #include <cstring>
 #include <vector>
 
+#include "base/convert.h"
 #include "collective/decomposition.h"
+#include "collective/layout.h"
 #include "collective/transfer.h"
 #include "comm/group.h"
 #include "device/async.h"
@@ -331,6 +333,106 @@ TEST(Transfer, TheAggregatorConvertsWhenAsked) {
       EXPECT_EQ(s.code(), Code::kOutOfRange) << s.message();
     }
     ASSERT_TRUE((*d)->free().ok());
+  }
+}
+
+// A memory device behind the thread engine, as a target.
+struct MemoryTarget {
+  std::unique_ptr<device::Device> dev = device::make_memory_device("mem");
+  std::unique_ptr<device::AsyncEngine> engine = device::make_thread_engine(2);
+  DeviceTarget target{dev.get(), engine.get()};
+};
+
+// Global indices [lo, hi) of n, held in that order in memory (one run).
+Result<SortedRuns> ascending(int64_t n, int64_t lo, int64_t hi) {
+  std::vector<int64_t> idx;
+  for (int64_t i = lo; i < hi; ++i) idx.push_back(i);
+  return runs_of_indices(n, idx.data(), static_cast<int64_t>(idx.size()));
+}
+
+// One aggregator (rank 0), each rank a slab in memory order, rounds of 64
+// elements: rank 0's rounds hold only its own elements and are written
+// from its packed copy (at one rank every round: no window at all), the
+// rest through a window. Big-endian (the sender swaps into the packed
+// copy) and native (borrowed: written from the caller's buffer itself).
+TEST(Transfer, AnAggregatorsOwnRoundsAreWrittenFromItsPackedCopy) {
+  auto g = world_group();
+  const int64_t n = 1000;
+  const int64_t lo = n * g->rank() / g->size(), hi = n * (g->rank() + 1) / g->size();
+  std::vector<double> v;
+  for (int64_t i = lo; i < hi; ++i) v.push_back(static_cast<double>(i) * 0.5 - 3);
+  for (ByteOrder order : {ByteOrder::kBig, ByteOrder::kNative}) {
+    auto runs = ascending(n, lo, hi);
+    ASSERT_TRUE(runs.ok());
+    CollectiveOptions o;
+    o.buffer_bytes = 64 * 8;
+    o.aggregator_ranks = {0};
+    o.byte_order = order;
+    auto d = Decomposition::create(*g, std::move(runs).value(), n, ElementType::kDouble, o);
+    ASSERT_TRUE(d.ok()) << d.status().message();
+    MemoryTarget mem;
+    const bool borrow = order == ByteOrder::kNative;
+    auto w = Transfer::start_write(**d, mem.target, 16, ElementType::kDouble, v.data(), borrow);
+    ASSERT_TRUE(w.ok() && (*w)->wait().ok());
+    if (g->rank() == 0) {
+      std::vector<double> file(n);
+      size_t got = 0;
+      ASSERT_TRUE(mem.dev->read_at(16, file.data(), n * 8, &got).ok());
+      ASSERT_EQ(got, static_cast<size_t>(n * 8));
+      if (order == ByteOrder::kBig) swap_bytes(ElementType::kDouble, file.data(), n);
+      size_t wrong = 0;
+      for (int64_t i = 0; i < n; ++i) wrong += file[i] != static_cast<double>(i) * 0.5 - 3;
+      EXPECT_EQ(wrong, 0u);
+      const uint64_t packed = borrow ? 0 : v.size() * 8;
+      if (g->size() == 1) {
+        EXPECT_EQ((*w)->counts().buffer_bytes, packed);  // no window
+      } else {
+        EXPECT_GT((*w)->counts().buffer_bytes, packed);  // the others' rounds need one
+      }
+    }
+    ASSERT_TRUE((*d)->free().ok());
+  }
+}
+
+// Two decompositions lending one SpareBuffers: the aggregator keeps one
+// set, the larger one's, which the smaller one's transfers reuse; both
+// write correctly through it. The aggregator converts (int32 to int64):
+// windows even at one rank.
+TEST(Transfer, DecompositionsShareOneSetOfSpareBuffers) {
+  auto g = world_group();
+  SpareBuffers spare;
+  std::unique_ptr<Decomposition> d[2];
+  std::vector<int32_t> v[2];
+  const int64_t sizes[2] = {1000, 100};
+  for (int k = 0; k < 2; ++k) {
+    const int64_t n = sizes[k], lo = n * g->rank() / g->size(), hi = n * (g->rank() + 1) / g->size();
+    for (int64_t i = lo; i < hi; ++i) v[k].push_back(static_cast<int32_t>(i * 7 + k));
+    auto runs = ascending(n, lo, hi);
+    ASSERT_TRUE(runs.ok());
+    CollectiveOptions o;
+    o.buffer_bytes = 4096;
+    o.aggregator_ranks = {0};
+    o.convert = ConvertAt::kAggregator;
+    auto made = Decomposition::create(*g, std::move(runs).value(), n, ElementType::kInt64, o);
+    ASSERT_TRUE(made.ok()) << made.status().message();
+    d[k] = std::move(made).value();
+    d[k]->share_buffers(&spare);
+  }
+  MemoryTarget mem;
+  size_t held = 0;
+  for (int k : {0, 1, 0, 1}) {
+    auto w = Transfer::start_write(*d[k], mem.target, static_cast<uint64_t>(k) * 8000, ElementType::kInt32, v[k].data());
+    ASSERT_TRUE(w.ok() && (*w)->wait().ok());
+    if (held == 0) held = spare.bytes();
+    EXPECT_EQ(spare.bytes(), held) << "after a write of decomposition " << k;
+  }
+  EXPECT_EQ(held > 0, g->rank() == 0);  // only the aggregator holds buffers
+  for (int k = 0; k < 2; ++k) {
+    std::vector<int32_t> back(v[k].size(), -1);
+    auto r = Transfer::start_read(*d[k], mem.target, static_cast<uint64_t>(k) * 8000, ElementType::kInt32, back.data());
+    ASSERT_TRUE(r.ok() && (*r)->wait().ok());
+    EXPECT_EQ(back, v[k]);
+    ASSERT_TRUE(d[k]->free().ok());
   }
 }
 

@@ -10,7 +10,15 @@
 #include "exodus/series.h"
 #include "exodus/writer.h"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "exodus/directory.h"
 
 namespace pario::exodus {
 namespace {
@@ -335,6 +343,62 @@ TEST(ExodusSeries, MemberNames) {
     Result<int> k = series_member("out.e", wrong);
     EXPECT_EQ(k.status().code(), Code::kCorrupt) << wrong;
     EXPECT_NE(k.status().message().find(wrong), std::string::npos) << k.status().message();
+// The writer's id -> position table (directory.h), its bucket index
+// against a std::map: ids with a stride, sparse over the whole positive
+// range, clustered far apart, added in several parts (merged), looked up
+// at, between, below and above them.
+TEST(IdTable, FindsWhatWasAddedAndNothingElse) {
+  std::mt19937_64 g(27);
+  const std::vector<std::vector<int64_t>> cases = {
+      [] { std::vector<int64_t> v; for (int64_t n = 0; n < 5000; ++n) v.push_back(2 * (n + 1)); return v; }(),
+      [&] { std::vector<int64_t> v; for (int k = 0; k < 3000; ++k) v.push_back(static_cast<int64_t>(g() >> 1) | 1); return v; }(),
+      [] {
+        std::vector<int64_t> v;
+        for (int64_t k = 0; k < 400; ++k) v.push_back(10 + k);
+        for (int64_t k = 0; k < 400; ++k) v.push_back(INT64_MAX - 1000 + 2 * k - 1);
+        return v;
+      }(),
+      {5, 7, 9},  // too small for an index
+  };
+  for (size_t c = 0; c < cases.size(); ++c) {
+    std::vector<int64_t> ids = cases[c];
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::shuffle(ids.begin(), ids.end(), g);
+    IdTable table;
+    std::map<int64_t, int64_t> want;
+    std::vector<int64_t> positions(ids.size());
+    std::unique_ptr<bool[]> flags(new bool[ids.size()]);
+    for (size_t k = 0; k < ids.size(); ++k) {
+      positions[k] = static_cast<int64_t>(k) * 3;
+      flags[k] = k % 3 != 0;
+      want[ids[k]] = positions[k];
+    }
+    // Three parts (the last all owned): each is merged into the table.
+    const size_t cut1 = ids.size() / 3, cut2 = ids.size() / 2;
+    table.add(ids.data(), positions.data(), flags.get(), cut1);
+    table.add(ids.data() + cut1, positions.data() + cut1, flags.get() + cut1, cut2 - cut1);
+    table.add(ids.data() + cut2, positions.data() + cut2, nullptr, ids.size() - cut2);
+    ASSERT_EQ(table.size(), ids.size());
+    size_t wrong = 0;
+    for (int64_t id : ids) {
+      for (int64_t probe : {id, id - 1, id + 1}) {
+        if (probe <= 0) continue;
+        auto it = want.find(probe);
+        wrong += table.find(probe) != (it == want.end() ? kUnknownId : it->second);
+      }
+    }
+    for (int64_t probe : {int64_t{1}, int64_t{2}, INT64_MAX, INT64_MAX - 1, int64_t{-5}, INT64_MIN}) {
+      auto it = want.find(probe);
+      wrong += table.find(probe) != (it == want.end() ? kUnknownId : it->second);
+    }
+    EXPECT_EQ(wrong, 0u) << "case " << c;
+    size_t owned_seen = 0, owned_want = 0;
+    table.for_each_owned([&](int64_t id, int64_t position) {
+      owned_seen += want.at(id) == position;
+    });
+    for (size_t k = 0; k < ids.size(); ++k) owned_want += k >= cut2 || flags[k];
+    EXPECT_EQ(owned_seen, owned_want) << "case " << c;
   }
 }
 
