@@ -72,6 +72,26 @@ class Transfer {
   // exchange happens in test() and wait().
   static Result<std::unique_ptr<Transfer>> start_read(Decomposition& d, Target& target, uint64_t offset,
                                                       ElementType mem_type, void* buf);
+
+  // The same in two steps, for a caller that already has an agreement of
+  // its own to make (the C boundary's entry agreement): prepare() is local
+  // (this rank's checks, buffers and, for a write, the packed copy; no
+  // message), and its status and agreement_values() go into the caller's
+  // one agreement; begin() then starts the transfer on every rank with the
+  // agreed values. Collective use: every rank calls begin() once the
+  // agreement succeeded, or none does.
+  static std::unique_ptr<Transfer> prepare(Decomposition& d, Target& target, uint64_t offset, device::IoKind kind,
+                                           ElementType mem_type, void* buf, bool borrow, Status* local);
+  // What the agreement reduces by maximum over the ranks, kAgreementValues
+  // int64s: the memory type and its negation (so the ranks learn whether
+  // they all pass the same one).
+  static constexpr int kAgreementValues = 2;
+  void agreement_values(int64_t values[kAgreementValues]) const;
+  // Collective, after an agreement that succeeded: `agreed` are the
+  // maxima of every rank's agreement_values(). Only where the ranks pass
+  // different memory types and the aggregators were to convert does it
+  // agree once more (on buffers prepared again).
+  Status begin(const int64_t agreed[kAgreementValues]);
   ~Transfer();
 
   // Collective: completes the transfer; the same status on every rank.
@@ -89,8 +109,12 @@ class Transfer {
   Transfer(Decomposition& d, Target& target, uint64_t offset, device::IoKind kind, ElementType mem_type, void* buf);
   Status check() const;
   void choose_side();
-  Status go_ahead(Status local);
+  Status go_ahead(const int64_t agreed[kAgreementValues]);
   Status prepare();
+  void find_direct();
+  bool uses_windows() const;
+  void add_direct(uint64_t at, char* from, size_t bytes);
+  void flush_direct();
   Status pack();
   Status unpack();
   MPI_Request post(bool send, char* at, size_t bytes, int peer, int tag);
@@ -108,13 +132,14 @@ class Transfer {
   bool io_done(int slot, bool block);
   void wait_io(int slot);
   void wait_requests(std::vector<MPI_Request>& requests);
-  char* window(int64_t r) { return buffers_->window[r % 2].get(); }
+  // The buffers are null where no round uses a window (uses_windows()).
+  char* window(int64_t r) { return buffers_ ? buffers_->window[r % 2].get() : nullptr; }
   // Where round r's elements are as they travel: its window, or where the
   // aggregator converts, a window of memory-typed elements.
   char* landing(int64_t r) {
     return aggregator_converts_ ? buffers_->wire[kind_ == device::IoKind::kWrite ? 0 : r % 2].get() : window(r);
   }
-  char* staging() { return buffers_->staging.get(); }
+  char* staging() { return buffers_ ? buffers_->staging.get() : nullptr; }
   // Whether the caller's buffer can be the packed copy: the elements are in
   // file order, and travel as they are in memory.
   bool direct() const;
@@ -145,7 +170,22 @@ class Transfer {
   std::vector<MPI_Request> round_recvs_;    // aggregator: the current round's receives (write)
   std::vector<MPI_Request> window_sends_[2];  // aggregator: sends out of a window buffer (read)
   std::vector<MPI_Request> staging_sends_;    // aggregator: sends out of the staging buffer (read)
-  std::vector<std::shared_ptr<device::Request>> io_[2];  // file I/O of the round in each window
+  // File I/O of the round in each window, and [2] the direct requests.
+  std::vector<std::shared_ptr<device::Request>> io_[3];
+  // Aggregator: per round, the index of its own piece when that piece
+  // moves straight between the packed copy and the file (no window): -1
+  // where it does not. A write's piece qualifies when it alone makes one
+  // of the round's held ranges, a read's when it is the round's only piece
+  // and range; neither where the aggregator converts. Consecutive direct
+  // pieces of a write that continue each other in the file and in the
+  // packed copy become one request (pending_direct_), so one rank writing
+  // a contiguous slab writes it from the caller's buffer in one request.
+  std::vector<int32_t> direct_;
+  struct {
+    uint64_t at = 0;
+    char* from = nullptr;
+    size_t bytes = 0;
+  } pending_direct_;
   uint64_t target_size_ = 0;                // read: the target's end
   int64_t next_read_ = 0;                   // read: the next round to submit
   int64_t next_round_ = 0;                  // read: the next round to send out
