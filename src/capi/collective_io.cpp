@@ -85,6 +85,13 @@ class SharedFileTarget final : public collective::Target {
     return kind == device::IoKind::kWrite ? file_->file->iwrite(offset, buf, len) : file_->file->iread(offset, buf, len);
   }
   Result<uint64_t> size() override { return file_->file->length(); }
+  // A write on the calling thread (a read may end at end of file: start()'s).
+  Status run(device::IoKind kind, uint64_t offset, void* buf, size_t len, size_t* moved) override {
+    if (kind != device::IoKind::kWrite) return Target::run(kind, offset, buf, len, moved);
+    PARIO_RETURN_IF_ERROR(file_->file->write(offset, buf, len));
+    *moved = len;
+    return Status::Ok();
+  }
 
  private:
   std::shared_ptr<SharedFileHandle> file_;
@@ -103,8 +110,8 @@ class DecompTransfer final : public Pending {
                  int64_t values[Transfer::kAgreementValues]) {
     Status local;
     transfer_ = Transfer::prepare(*decomp_->decomp, target_, offset,
-                                  write ? device::IoKind::kWrite : device::IoKind::kRead, mem_type, buf, blocking,
-                                  &local);
+                                  write ? device::IoKind::kWrite : device::IoKind::kRead, mem_type, buf,
+                                  blocking ? Transfer::kBlocking : Transfer::kNonblocking, &local);
     transfer_->agreement_values(values);
     return local;
   }

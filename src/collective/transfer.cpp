@@ -408,17 +408,26 @@ void Transfer::add_direct(uint64_t at, char* from, size_t bytes) {
   p.bytes = bytes;
 }
 
-void Transfer::flush_direct() {
+void Transfer::flush_direct(bool last) {
   auto& p = pending_direct_;
   const size_t bytes = p.bytes;
   p.bytes = 0;
   if (bytes == 0 || !local_.ok()) return;
-  Result<std::shared_ptr<device::Request>> req = target_.start(device::IoKind::kWrite, p.at, p.from, bytes);
-  if (!req.ok()) {
-    fail(req.status());
-    return;
+  if (last && blocking_) {  // nothing left to overlap: on this thread
+    const uint64_t t0 = now_nanos();
+    size_t moved = 0;
+    Status s = target_.run(device::IoKind::kWrite, p.at, p.from, bytes, &moved);
+    if (s.ok() && moved != bytes) s = Status(Code::kIo, "a short write at offset " + std::to_string(p.at));
+    fail(s);
+    counts_.io_nanos += now_nanos() - t0;
+  } else {
+    Result<std::shared_ptr<device::Request>> req = target_.start(device::IoKind::kWrite, p.at, p.from, bytes);
+    if (!req.ok()) {
+      fail(req.status());
+      return;
+    }
+    io_[2].push_back(*req);
   }
-  io_[2].push_back(*req);
   counts_.io_requests++;
   counts_.io_bytes += bytes;
   counts_.largest_request = std::max<uint64_t>(counts_.largest_request, bytes);
@@ -474,7 +483,7 @@ void Transfer::write_rounds() {
     submit_writes(r);
     counts_.rounds++;
   }
-  flush_direct();
+  flush_direct(/*last=*/true);
 }
 
 // Read: round r's held span into its window, ending at the target's end.
@@ -603,9 +612,10 @@ bool Transfer::progress(bool block) {
 }
 
 std::unique_ptr<Transfer> Transfer::prepare(Decomposition& d, Target& target, uint64_t offset, device::IoKind kind,
-                                             ElementType mem_type, void* buf, bool borrow, Status* local) {
+                                             ElementType mem_type, void* buf, Mode mode, Status* local) {
   std::unique_ptr<Transfer> t(new Transfer(d, target, offset, kind, mem_type, buf));
-  t->borrow_ = borrow && kind == device::IoKind::kWrite;
+  t->borrow_ = mode != kNonblocking && kind == device::IoKind::kWrite;
+  t->blocking_ = mode == kBlocking;
   t->waited_ = true;  // until it begins: nothing in flight to complete
   Status s = t->check();
   if (s.ok()) {
@@ -639,7 +649,8 @@ Result<std::unique_ptr<Transfer>> prepare_agree_begin(Decomposition& d, Target& 
                                                       device::IoKind kind, ElementType mem_type, void* buf,
                                                       bool borrow) {
   Status local;
-  std::unique_ptr<Transfer> t = Transfer::prepare(d, target, offset, kind, mem_type, buf, borrow, &local);
+  std::unique_ptr<Transfer> t = Transfer::prepare(d, target, offset, kind, mem_type, buf,
+                                                  borrow ? Transfer::kBorrow : Transfer::kNonblocking, &local);
   int64_t values[Transfer::kAgreementValues];
   t->agreement_values(values);
   PARIO_RETURN_IF_ERROR(comm::agree_max(d.comm(), local, values, Transfer::kAgreementValues));

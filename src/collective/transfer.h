@@ -80,8 +80,14 @@ class Transfer {
   // one agreement; begin() then starts the transfer on every rank with the
   // agreed values. Collective use: every rank calls begin() once the
   // agreement succeeded, or none does.
+  // kBlocking: begin() is followed at once by wait() on this thread, and
+  // buf stays unchanged until then (a write sends its elements from it
+  // where they are in file order and type, as `borrow` does); the
+  // aggregator's last write, with nothing left to overlap, then runs on
+  // this thread (Target::run) instead of going to an I/O thread.
+  enum Mode { kNonblocking, kBorrow, kBlocking };
   static std::unique_ptr<Transfer> prepare(Decomposition& d, Target& target, uint64_t offset, device::IoKind kind,
-                                           ElementType mem_type, void* buf, bool borrow, Status* local);
+                                           ElementType mem_type, void* buf, Mode mode, Status* local);
   // What the agreement reduces by maximum over the ranks, kAgreementValues
   // int64s: the memory type and its negation (so the ranks learn whether
   // they all pass the same one).
@@ -114,7 +120,7 @@ class Transfer {
   void find_direct();
   bool uses_windows() const;
   void add_direct(uint64_t at, char* from, size_t bytes);
-  void flush_direct();
+  void flush_direct(bool last = false);
   Status pack();
   Status unpack();
   MPI_Request post(bool send, char* at, size_t bytes, int peer, int tag);
@@ -160,6 +166,7 @@ class Transfer {
   Status local_;            // this rank's first failure after the start agreement
   bool waited_ = false;
   bool borrow_ = false;
+  bool blocking_ = false;
 
   // This rank's elements in file order and type: packed_storage_, or the
   // caller's buffer itself when nothing moves or converts.
