@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <ctime>
 #include <new>
 #include <string>
 
@@ -545,6 +546,34 @@ bool Transfer::requests_done(std::vector<MPI_Request>& requests, bool block) {
   return done != 0;
 }
 
+// A sender of a write with nothing else to do, on an oversubscribed node:
+// its messages complete when the aggregators take them (Open MPI's shared
+// memory transport copies large messages on the receiving side), so it
+// tests now and then and sleeps in between, rather than spin in
+// MPI_Waitall on a core the aggregator and its I/O need. Measured in
+// docs/performance.md ("Waiting without spinning").
+void Transfer::wait_quietly(std::vector<MPI_Request>& requests) {
+  const uint64_t t0 = now_nanos();
+  long pause_ns = 20'000;
+  while (!requests.empty()) {
+    int done = 0;
+    const int rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS) {
+      fail(comm::mpi_status(rc, "MPI_Testall"));  // an MPI error completes the requests it reports
+      requests.clear();
+      break;
+    }
+    if (done) {
+      requests.clear();
+      break;
+    }
+    const timespec pause{0, pause_ns};
+    nanosleep(&pause, nullptr);
+    pause_ns = std::min<long>(pause_ns * 2, 500'000);
+  }
+  counts_.exchange_nanos += now_nanos() - t0;
+}
+
 bool Transfer::io_done(int slot, bool block) {
   if (!block) {
     for (auto& r : io_[slot])
@@ -599,6 +628,7 @@ bool Transfer::progress_read(bool block) {
 // buffer. Without `block` it never waits.
 bool Transfer::progress(bool block) {
   if (kind_ == device::IoKind::kWrite) {
+    if (block && !d_.is_aggregator() && d_.oversubscribed()) wait_quietly(own_messages_);
     return io_done(0, block) && io_done(1, block) && io_done(2, block) && requests_done(own_messages_, block);
   }
   // An aggregator copies its own part while sending its rounds: unpack after.

@@ -138,6 +138,7 @@ class Transfer {
   bool io_done(int slot, bool block);
   void wait_io(int slot);
   void wait_requests(std::vector<MPI_Request>& requests);
+  void wait_quietly(std::vector<MPI_Request>& requests);
   // The buffers are null where no round uses a window (uses_windows()).
   char* window(int64_t r) { return buffers_ ? buffers_->window[r % 2].get() : nullptr; }
   // Where round r's elements are as they travel: its window, or where the
