@@ -23,11 +23,19 @@
 // not fit the file type); after that every message is still exchanged
 // whatever fails, and the wait agrees on the final status.
 //
+// An aggregator's own piece skips the window where the window would only
+// add a copy: a write's own piece that alone makes one of a round's held
+// ranges is written from the packed copy, consecutive ones as one request,
+// and a round whose only piece is its own is read into the packed copy (so
+// one rank writes a contiguous slab from the caller's buffer in one
+// request; in a blocking call on the calling thread, Target::run).
+//
 // Memory beyond the caller's data: every rank a packed copy of its own
 // elements as they travel (none when its buffer is in file order and
 // travels as it is); an aggregator also two window buffers, a staging
 // buffer of at most one window each and, where it converts, one (write)
-// or two (read) windows of memory-typed elements.
+// or two (read) windows of memory-typed elements (no windows where no
+// round needs one).
 //
 // Thread safety: one thread per rank drives a transfer.
 #pragma once
