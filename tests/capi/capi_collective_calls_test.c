@@ -20,6 +20,11 @@
 
 #include "check.h"
 
+/* Exported whatever the build's visibility (MPICH's mpi.h, unlike Open
+ * MPI's, does not mark its declarations default: hidden, libpario's calls
+ * never reached these and nothing was counted). */
+#define INTERPOSED __attribute__((visibility("default")))
+
 static int counting = 0;
 static long allreduces = 0, others = 0;
 
@@ -29,32 +34,32 @@ static long allreduces = 0, others = 0;
     return call;            \
   } while (0)
 
-int MPI_Allreduce(const void *in, void *out, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
+INTERPOSED int MPI_Allreduce(const void *in, void *out, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
   if (counting) ++allreduces;
   return PMPI_Allreduce(in, out, n, t, op, c);
 }
-int MPI_Barrier(MPI_Comm c) { COUNTED_OTHER(PMPI_Barrier(c)); }
-int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c) { COUNTED_OTHER(PMPI_Bcast(b, n, t, root, c)); }
-int MPI_Reduce(const void *in, void *out, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c) {
+INTERPOSED int MPI_Barrier(MPI_Comm c) { COUNTED_OTHER(PMPI_Barrier(c)); }
+INTERPOSED int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c) { COUNTED_OTHER(PMPI_Bcast(b, n, t, root, c)); }
+INTERPOSED int MPI_Reduce(const void *in, void *out, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c) {
   COUNTED_OTHER(PMPI_Reduce(in, out, n, t, op, root, c));
 }
-int MPI_Allgather(const void *in, int sn, MPI_Datatype st, void *out, int rn, MPI_Datatype rt, MPI_Comm c) {
+INTERPOSED int MPI_Allgather(const void *in, int sn, MPI_Datatype st, void *out, int rn, MPI_Datatype rt, MPI_Comm c) {
   COUNTED_OTHER(PMPI_Allgather(in, sn, st, out, rn, rt, c));
 }
-int MPI_Alltoall(const void *in, int sn, MPI_Datatype st, void *out, int rn, MPI_Datatype rt, MPI_Comm c) {
+INTERPOSED int MPI_Alltoall(const void *in, int sn, MPI_Datatype st, void *out, int rn, MPI_Datatype rt, MPI_Comm c) {
   COUNTED_OTHER(PMPI_Alltoall(in, sn, st, out, rn, rt, c));
 }
-int MPI_Alltoallv(const void *in, const int *sc, const int *sd, MPI_Datatype st, void *out, const int *rc,
+INTERPOSED int MPI_Alltoallv(const void *in, const int *sc, const int *sd, MPI_Datatype st, void *out, const int *rc,
                   const int *rd, MPI_Datatype rt, MPI_Comm c) {
   COUNTED_OTHER(PMPI_Alltoallv(in, sc, sd, st, out, rc, rd, rt, c));
 }
-int MPI_Gather(const void *in, int sn, MPI_Datatype st, void *out, int rn, MPI_Datatype rt, int root, MPI_Comm c) {
+INTERPOSED int MPI_Gather(const void *in, int sn, MPI_Datatype st, void *out, int rn, MPI_Datatype rt, int root, MPI_Comm c) {
   COUNTED_OTHER(PMPI_Gather(in, sn, st, out, rn, rt, root, c));
 }
-int MPI_Iallreduce(const void *in, void *out, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Request *r) {
+INTERPOSED int MPI_Iallreduce(const void *in, void *out, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Request *r) {
   COUNTED_OTHER(PMPI_Iallreduce(in, out, n, t, op, c, r));
 }
-int MPI_Ibarrier(MPI_Comm c, MPI_Request *r) { COUNTED_OTHER(PMPI_Ibarrier(c, r)); }
+INTERPOSED int MPI_Ibarrier(MPI_Comm c, MPI_Request *r) { COUNTED_OTHER(PMPI_Ibarrier(c, r)); }
 
 static pario_group_t world;
 static int rank, size;
