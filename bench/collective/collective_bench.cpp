@@ -40,9 +40,12 @@
 // MPI_File_sync inside the timing), then reads it back and checks every
 // element (dies on a wrong one). The time runs from a barrier before the
 // open to a barrier after the close; MB/s = total bytes / time / 1e6.
-// Before each write the dirty pages of the file system are flushed
-// (untimed). --read-only reads the file an implementation left earlier
-// (--keep) at another rank count instead: N-to-M reads.
+// Before each write the dirty pages of the file system are flushed, and
+// (--warm-pages 1, the default) each rank writes and deletes a scratch file
+// of its own bytes, so the page cache comes from recently freed pages
+// (warm_page_cache: why). Both untimed. --read-only reads the file an
+// implementation left earlier (--keep) at another rank count instead:
+// N-to-M reads.
 // Memory: each rank resets its peak RSS (/proc/self/clear_refs) after the
 // setup, and reports VmHWM minus the RSS at the reset: what the case
 // itself needed beyond the caller's data and the decomposition.
@@ -291,6 +294,24 @@ int open_or_die(const std::string& path, int flags) {
 
 void sync_or_die(int fd) {
   if (::fdatasync(fd) != 0) die(std::string("fdatasync: ") + std::strerror(errno));
+}
+
+// Untimed, before each timed write: every rank writes its own bytes to a
+// scratch file and deletes it again, so that the page cache the timed write
+// fills comes from pages the guest freed a moment ago. On a virtual machine
+// whose balloon reports free pages to the host (virtio-balloon
+// free page reporting, on in the EPYC VMs), a page freed and left idle
+// for a few seconds goes back to the host, and the first touch of it
+// costs a host fault: a 512 MiB buffered write then runs at 0.25-0.4 GB/s
+// instead of 3.5-4.7 GB/s (fio, same command, idle 10 s or not before it),
+// whichever program writes. Without this step page-cache rows measured
+// how long the job had been idle, not the implementation.
+void warm_page_cache(const std::string& dir, int rank, const double* data, int64_t bytes) {
+  const std::string path = dir + "/collective_bench.warm." + std::to_string(rank);
+  const int fd = open_or_die(path, O_WRONLY | O_CREAT | O_TRUNC);
+  pwrite_all(fd, data, bytes, 0);
+  ::close(fd);
+  ::unlink(path.c_str());  // dirty pages of a deleted file are dropped, not written
 }
 
 // ------------------------------------------------------- implementations ---
@@ -1057,7 +1078,7 @@ int main(int argc, char** argv) {
   int64_t dims[3] = {16, 512, 512}, elements = int64_t{1} << 21;
   int px = 0, py = 0, rep = 0, writer_ranks = 0, passes = 3;
   uint64_t seed = 25;
-  bool keep = false, read_only = false;
+  bool keep = false, read_only = false, warm = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--keep" || a == "--read-only") {
@@ -1094,6 +1115,7 @@ int main(int argc, char** argv) {
     else if (a == "--buffer") buffers_arg = v;
     else if (a == "--aggregators") aggregators_arg = v;
     else if (a == "--rep") rep = std::atoi(v.c_str());
+    else if (a == "--warm-pages") warm = v != "0";  // warm_page_cache before each write (default 1)
     else if (a == "--seed") seed = std::strtoull(v.c_str(), nullptr, 10);
     else if (a == "--writer-ranks") writer_ranks = std::atoi(v.c_str());
     else if (a == "--convert") convert_arg = v;
@@ -1146,6 +1168,7 @@ int main(int argc, char** argv) {
                      writer_ranks ? writer_ranks : nranks, 0.0, layout.global * 8, local_max, {}};
             if (!read_only) {
               if (rank == 0) ::sync();  // untimed: earlier cases' dirty pages out of the way
+              if (warm) warm_page_cache(dir, rank, data.data(), layout.local * 8);
               MPI_Barrier(MPI_COMM_WORLD);
               const int64_t base = reset_peak_kib();
               r.seconds = timed([&] { impl.write(c, data.data()); });

@@ -11,7 +11,7 @@ Status Entry::agree() {
     return Status(Code::kState, "pario is not running (call pario_init first; pario_finalize ends it)");
   }
   const comm::Group& g = group_ ? *group_ : **world;
-  return comm::agree_call(g.comm_object(), local_, digest_);
+  return comm::agree_call(g.comm_object(), local_, digest_, values_, nvalues_);
 }
 
 }  // namespace pario::capi

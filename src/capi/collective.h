@@ -59,6 +59,15 @@ class Entry {
   // This rank's first failed check (OK if none).
   const Status& local() const { return local_; }
   comm::CallDigest& args() { return digest_; }
+  // Values (at most comm::kAgreeCallValues) that agree() reduces by
+  // maximum over the ranks in its one allreduce, replaced by the maxima
+  // when it succeeds: what the call's next step needs every rank to know
+  // (a transfer's memory types), so it makes no agreement of its own.
+  // Borrowed until agree() returns.
+  void carry_max(int64_t* values, int n) {
+    values_ = values;
+    nvalues_ = n;
+  }
 
   // Collective: every rank of the group returns the same status (see above).
   // kState before pario_init and after pario_finalize, without communicating.
@@ -69,6 +78,8 @@ class Entry {
   const comm::Group* group_ = nullptr;
   std::shared_ptr<const void> removed_;
   Status local_;
+  int64_t* values_ = nullptr;
+  int nvalues_ = 0;
 };
 
 }  // namespace pario::capi

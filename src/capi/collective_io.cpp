@@ -85,6 +85,13 @@ class SharedFileTarget final : public collective::Target {
     return kind == device::IoKind::kWrite ? file_->file->iwrite(offset, buf, len) : file_->file->iread(offset, buf, len);
   }
   Result<uint64_t> size() override { return file_->file->length(); }
+  // A write on the calling thread (a read may end at end of file: start()'s).
+  Status run(device::IoKind kind, uint64_t offset, void* buf, size_t len, size_t* moved) override {
+    if (kind != device::IoKind::kWrite) return Target::run(kind, offset, buf, len, moved);
+    PARIO_RETURN_IF_ERROR(file_->file->write(offset, buf, len));
+    *moved = len;
+    return Status::Ok();
+  }
 
  private:
   std::shared_ptr<SharedFileHandle> file_;
@@ -95,15 +102,21 @@ class DecompTransfer final : public Pending {
  public:
   DecompTransfer(std::shared_ptr<DecompHandle> decomp, std::shared_ptr<SharedFileHandle> file)
       : decomp_(std::move(decomp)), target_(std::move(file)) {}
-  // blocking: buf stays unchanged until the wait, so a write need not copy it.
-  Status start(bool write, uint64_t offset, ElementType mem_type, void* buf, bool blocking) {
-    Decomposition& d = *decomp_->decomp;
-    Result<std::unique_ptr<Transfer>> t = write ? Transfer::start_write(d, target_, offset, mem_type, buf, blocking)
-                                                : Transfer::start_read(d, target_, offset, mem_type, buf);
-    PARIO_RETURN_IF_ERROR(t.status());
-    transfer_ = std::move(t).value();
-    return Status::Ok();
+  // Local: this rank's checks, buffers and (write) packed copy, before the
+  // entry agreement; `values` what that agreement must reduce (their
+  // maxima are begin()'s). blocking: buf stays unchanged until the wait,
+  // so a write need not copy it.
+  Status prepare(bool write, uint64_t offset, ElementType mem_type, void* buf, bool blocking,
+                 int64_t values[Transfer::kAgreementValues]) {
+    Status local;
+    transfer_ = Transfer::prepare(*decomp_->decomp, target_, offset,
+                                  write ? device::IoKind::kWrite : device::IoKind::kRead, mem_type, buf,
+                                  blocking ? Transfer::kBlocking : Transfer::kNonblocking, &local);
+    transfer_->agreement_values(values);
+    return local;
   }
+  // Collective, after the entry agreement succeeded.
+  Status begin(const int64_t agreed[Transfer::kAgreementValues]) { return transfer_->begin(agreed); }
   Status wait() override { return transfer_->wait(); }
   bool test() override { return transfer_->test(); }
 
@@ -113,11 +126,15 @@ class DecompTransfer final : public Pending {
   std::unique_ptr<Transfer> transfer_;
 };
 
+// One entry agreement (the arguments' digest, every rank's checks and the
+// transfer's own preparation, and the memory types), the transfer, and for
+// a blocking call one end agreement of the outcome (Transfer::wait): two
+// allreduces in all (docs/scaling.md).
 int transfer(const char* call, bool write, pario_decomp_t decomp, pario_shared_file_t file, int64_t offset,
              int mem_type, const void* buf, pario_request_t* req_out, bool blocking) {
   return guarded(call, [&]() -> Status {
     Entry e(call);
-    entry_decomp(e, decomp);
+    DecompHandle* d = entry_decomp(e, decomp);
     Result<SharedFileHandle*> f = live_shared_handle(file);
     e.check(f);
     if (f.ok()) e.over((*f)->group.get());
@@ -126,11 +143,17 @@ int transfer(const char* call, bool write, pario_decomp_t decomp, pario_shared_f
     if (!blocking && !req_out) e.check(invalid("request_out is null"));
     if (f.ok()) e.args().add("file", (*f)->file->path().c_str());
     e.args().add("offset", offset);
+    std::shared_ptr<DecompTransfer> pending;
+    int64_t values[Transfer::kAgreementValues] = {};
+    if (e.ok() && d) {
+      pending = std::make_shared<DecompTransfer>(decomps().share(id_of(decomp)),
+                                                 shared_files().share(reinterpret_cast<uintptr_t>(file)));
+      e.check(pending->prepare(write, static_cast<uint64_t>(offset), static_cast<ElementType>(mem_type),
+                               const_cast<void*>(buf), blocking, values));
+    }
+    e.carry_max(values, Transfer::kAgreementValues);
     PARIO_RETURN_IF_ERROR(e.agree());
-    auto pending = std::make_shared<DecompTransfer>(decomps().share(id_of(decomp)),
-                                                    shared_files().share(reinterpret_cast<uintptr_t>(file)));
-    PARIO_RETURN_IF_ERROR(pending->start(write, static_cast<uint64_t>(offset), static_cast<ElementType>(mem_type),
-                                         const_cast<void*>(buf), blocking));
+    PARIO_RETURN_IF_ERROR(pending->begin(values));
     if (blocking) return pending->wait();
     return publish_request(std::move(pending), req_out);
   });

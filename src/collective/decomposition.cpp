@@ -5,6 +5,7 @@
 #include <limits>
 #include <new>
 #include <string>
+#include <thread>
 
 #include "base/stats.h"
 
@@ -199,6 +200,9 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
     d->options_ = options;
     d->overlaps_ = extremes[2] != 0;
     d->my_aggregator_ = d->plan_.aggregator_index(d->rank_);
+    const auto on_my_node = std::count(node_of.begin(), node_of.end(), node_of[d->rank_]);
+    const unsigned cores = std::thread::hardware_concurrency();
+    d->oversubscribed_ = cores > 0 && static_cast<unsigned>(on_my_node) > cores;
     for (int a = 0; a < d->plan_.aggregators(); ++a) d->max_rounds_ = std::max(d->max_rounds_, d->plan_.rounds(a));
   }
 

@@ -139,6 +139,10 @@ class Decomposition {
   bool is_aggregator() const { return my_aggregator_ >= 0; }
   const comm::Comm& comm() const { return comm_; }
   int rank() const { return rank_; }
+  // Whether this rank's node runs more of the group's ranks than it has
+  // hardware threads (4 ranks on the 2-core EPYC VMs): ranks with nothing
+  // to do then wait without spinning (transfer.cpp, wait_quietly).
+  bool oversubscribed() const { return oversubscribed_; }
 
   // Sender side: the memory position of each packed element (sorted global
   // order), and the messages.
@@ -183,6 +187,7 @@ class Decomposition {
   DomainPlan plan_;
   bool overlaps_ = false;
   bool overlaps_found_ = false;  // by this aggregator, before the agreement
+  bool oversubscribed_ = false;
   int my_aggregator_ = -1;
   PositionList memory_order_;
   std::vector<Send> sends_;

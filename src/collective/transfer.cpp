@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <ctime>
 #include <new>
 #include <string>
 
@@ -66,6 +67,7 @@ Transfer::~Transfer() {
     for (auto& slot : io_)
       for (auto& r : slot) device::wait(*r);
   }
+  if (buffers_) d_.give_back(std::move(buffers_));  // e.g. prepared, then the agreement failed
 }
 
 namespace {
@@ -126,21 +128,24 @@ void Transfer::choose_side() {
   wire_size_ = aggregator_converts_ ? element_size(mem_type_) : file_size_;
 }
 
-// The start agreement: every rank's status of its checks, buffers and
-// (write) packed copy, and in the same allreduce the memory types. Ranks
-// whose memory types differ all convert on the sender side: those that
-// prepared for the aggregator prepare again, and the ranks agree once
-// more (only then: the common case costs one allreduce).
-Status Transfer::go_ahead(Status local) {
-  int64_t types[2] = {static_cast<int64_t>(mem_type_), -static_cast<int64_t>(mem_type_)};  // max, -min
-  PARIO_RETURN_IF_ERROR(comm::agree_max(d_.comm(), local, types, 2));
-  if (types[0] == -types[1] || d_.convert_at() == ConvertAt::kSender) return Status::Ok();
-  local = Status::Ok();
+void Transfer::agreement_values(int64_t values[kAgreementValues]) const {
+  values[0] = static_cast<int64_t>(mem_type_);  // max
+  values[1] = -static_cast<int64_t>(mem_type_);  // -min
+}
+
+// After the start agreement (every rank's status of its checks, buffers
+// and (write) packed copy, and in the same allreduce the memory types).
+// Ranks whose memory types differ all convert on the sender side: those
+// that prepared for the aggregator prepare again, and the ranks agree once
+// more (only then: the common case costs no allreduce beyond the one).
+Status Transfer::go_ahead(const int64_t agreed[kAgreementValues]) {
+  if (agreed[0] == -agreed[1] || d_.convert_at() == ConvertAt::kSender) return Status::Ok();
+  Status local;
   if (aggregator_converts_) {
     aggregator_converts_ = false;
     wire_size_ = file_size_;
     packed_storage_.reset();
-    buffers_.reset();
+    if (buffers_) d_.give_back(std::move(buffers_));
     counts_.buffer_bytes = 0;
     local = prepare();
     if (local.ok() && kind_ == device::IoKind::kWrite) local = pack();
@@ -159,9 +164,8 @@ Status Transfer::prepare() {
     packed_ = packed_storage_.get();
     counts_.buffer_bytes += d_.local_count() * wire_size_;
   }
-  bool windows = false;  // whether some round goes through a window
-  for (int64_t r = 0; r < static_cast<int64_t>(d_.rounds().size()) && !windows; ++r) windows = !from_packed(r);
-  if (s.ok() && d_.is_aggregator() && windows) {
+  find_direct();
+  if (s.ok() && d_.is_aggregator() && uses_windows()) {
     const int wire_windows = aggregator_converts_ ? (kind_ == device::IoKind::kWrite ? 1 : 2) : 0;
     Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_, wire_size_, wire_windows);
     if (!b.ok()) return b.status();
@@ -179,10 +183,45 @@ Status Transfer::prepare() {
   return s;
 }
 
-bool Transfer::from_packed(int64_t r) const {
-  if (kind_ != device::IoKind::kWrite || aggregator_converts_) return false;
-  const RoundPlan& round = d_.rounds()[r];
-  return round.pieces.size() == 1 && round.pieces[0].sender == d_.rank() && round.pieces[0].in_place;
+// Which of this aggregator's own pieces move straight between the packed
+// copy and the file (see direct_ in transfer.h). A write's own piece in
+// place in its window, held by no other rank around it, is exactly one of
+// the round's held ranges; the copy into the window is then the only
+// thing the window would add.
+void Transfer::find_direct() {
+  direct_.clear();
+  if (!d_.is_aggregator() || aggregator_converts_) return;
+  const std::vector<RoundPlan>& rounds = d_.rounds();
+  direct_.assign(rounds.size(), -1);
+  const bool write = kind_ == device::IoKind::kWrite;
+  for (size_t r = 0; r < rounds.size(); ++r) {
+    const RoundPlan& round = rounds[r];
+    for (size_t i = 0; i < round.pieces.size(); ++i) {
+      const RoundPlan::Piece& p = round.pieces[i];
+      if (p.sender != d_.rank()) continue;
+      if (!p.in_place) break;
+      const std::pair<int64_t, int64_t> range{p.at, p.count};
+      bool alone = false;
+      if (write) {
+        auto it = std::lower_bound(round.covered.begin(), round.covered.end(), range,
+                                   [](const auto& a, const auto& b) { return a.first < b.first; });
+        alone = it != round.covered.end() && *it == range;
+      } else {
+        alone = round.pieces.size() == 1 && round.covered.size() == 1 && round.covered.front() == range;
+      }
+      if (alone) direct_[r] = static_cast<int32_t>(i);
+      break;
+    }
+  }
+}
+
+// Whether any round needs a window: one whose only piece is direct does not.
+bool Transfer::uses_windows() const {
+  const std::vector<RoundPlan>& rounds = d_.rounds();
+  for (size_t r = 0; r < rounds.size(); ++r) {
+    if (direct_.empty() || direct_[r] < 0 || rounds[r].pieces.size() > 1) return true;
+  }
+  return false;
 }
 
 bool Transfer::direct() const {
@@ -322,10 +361,12 @@ void Transfer::wait_io(int slot) {
 // Write: round r's messages land in its window (in place) or the staging
 // buffer; this rank's own part is copied.
 void Transfer::receive_round(int64_t r) {
-  if (from_packed(r)) return;  // nothing to receive: written from the packed copy
   const RoundPlan& round = d_.rounds()[r];
   char* win = landing(r);
-  for (const RoundPlan::Piece& p : round.pieces) {
+  const int32_t direct = direct_.empty() ? -1 : direct_[r];
+  for (size_t i = 0; i < round.pieces.size(); ++i) {
+    const RoundPlan::Piece& p = round.pieces[i];
+    if (static_cast<int32_t>(i) == direct) continue;  // written from the packed copy
     const MPI_Request req = move_piece(p, (p.in_place ? win : staging()) + p.at * wire_size_, r);
     if (req != MPI_REQUEST_NULL) round_recvs_.push_back(req);
   }
@@ -334,13 +375,16 @@ void Transfer::receive_round(int64_t r) {
 void Transfer::submit_writes(int64_t r) {
   if (!local_.ok()) return;  // after a failure: keep exchanging, write nothing more
   const RoundPlan& round = d_.rounds()[r];
-  const bool packed = from_packed(r);
+  const RoundPlan::Piece* direct = direct_.empty() || direct_[r] < 0 ? nullptr : &round.pieces[direct_[r]];
+  char* win = window(r);
   for (const auto& [pos, len] : round.covered) {
     const uint64_t at = offset_ + static_cast<uint64_t>(round.begin + pos) * file_size_;
-    // Window position pos, or the packed element that lands there.
-    char* from = packed ? packed_ + (round.pieces[0].self_offset + pos - round.pieces[0].at) * file_size_
-                        : window(r) + pos * file_size_;
-    Result<std::shared_ptr<device::Request>> req = target_.start(device::IoKind::kWrite, at, from, len * file_size_);
+    if (direct && pos == direct->at) {
+      add_direct(at, packed_ + direct->self_offset * file_size_, len * file_size_);
+      continue;
+    }
+    Result<std::shared_ptr<device::Request>> req =
+        target_.start(device::IoKind::kWrite, at, win + pos * file_size_, len * file_size_);
     if (!req.ok()) {
       fail(req.status());
       return;
@@ -350,6 +394,45 @@ void Transfer::submit_writes(int64_t r) {
     counts_.io_bytes += len * file_size_;
     counts_.largest_request = std::max<uint64_t>(counts_.largest_request, len * file_size_);
   }
+}
+
+// A direct range of a write: joined to the pending one when it continues
+// it in the file and in the packed copy, else the pending one is started.
+void Transfer::add_direct(uint64_t at, char* from, size_t bytes) {
+  auto& p = pending_direct_;
+  if (p.bytes > 0 && p.at + p.bytes == at && p.from + p.bytes == from) {
+    p.bytes += bytes;
+    return;
+  }
+  flush_direct();
+  p.at = at;
+  p.from = from;
+  p.bytes = bytes;
+}
+
+void Transfer::flush_direct(bool last) {
+  auto& p = pending_direct_;
+  const size_t bytes = p.bytes;
+  p.bytes = 0;
+  if (bytes == 0 || !local_.ok()) return;
+  if (last && blocking_) {  // nothing left to overlap: on this thread
+    const uint64_t t0 = now_nanos();
+    size_t moved = 0;
+    Status s = target_.run(device::IoKind::kWrite, p.at, p.from, bytes, &moved);
+    if (s.ok() && moved != bytes) s = Status(Code::kIo, "a short write at offset " + std::to_string(p.at));
+    fail(s);
+    counts_.io_nanos += now_nanos() - t0;
+  } else {
+    Result<std::shared_ptr<device::Request>> req = target_.start(device::IoKind::kWrite, p.at, p.from, bytes);
+    if (!req.ok()) {
+      fail(req.status());
+      return;
+    }
+    io_[2].push_back(*req);
+  }
+  counts_.io_requests++;
+  counts_.io_bytes += bytes;
+  counts_.largest_request = std::max<uint64_t>(counts_.largest_request, bytes);
 }
 
 // Where the aggregator converts: round r's held ranges between the
@@ -402,6 +485,7 @@ void Transfer::write_rounds() {
     submit_writes(r);
     counts_.rounds++;
   }
+  flush_direct(/*last=*/true);
 }
 
 // Read: round r's held span into its window, ending at the target's end.
@@ -410,7 +494,8 @@ void Transfer::submit_read(int64_t r) {
   if (round.covered.empty()) return;
   const int64_t first = round.covered.front().first;
   const int64_t stop = round.covered.back().first + round.covered.back().second;
-  char* win = window(r) + first * file_size_;
+  const bool direct = !direct_.empty() && direct_[r] >= 0;  // its only piece, straight into the packed copy
+  char* win = direct ? packed_ + round.pieces[direct_[r]].self_offset * file_size_ : window(r) + first * file_size_;
   const uint64_t at = offset_ + static_cast<uint64_t>(round.begin + first) * file_size_;
   const uint64_t want = static_cast<uint64_t>(stop - first) * file_size_;
   const uint64_t have = at >= target_size_ ? 0 : std::min(want, target_size_ - at);
@@ -433,6 +518,7 @@ void Transfer::send_round(int64_t r) {
   const RoundPlan& round = d_.rounds()[r];
   const int slot = static_cast<int>(r % 2);
   char* win = landing(r);
+  if (!direct_.empty() && direct_[r] >= 0) return;  // read into the packed copy already
   for (const RoundPlan::Piece& p : round.pieces) {
     char* from = win + p.at * wire_size_;
     if (!p.in_place) {
@@ -459,6 +545,34 @@ bool Transfer::requests_done(std::vector<MPI_Request>& requests, bool block) {
   }
   if (done) requests.clear();
   return done != 0;
+}
+
+// A sender of a write with nothing else to do, on an oversubscribed node:
+// its messages complete when the aggregators take them (Open MPI's shared
+// memory transport copies large messages on the receiving side), so it
+// tests now and then and sleeps in between, rather than spin in
+// MPI_Waitall on a core the aggregator and its I/O need. Measured in
+// docs/performance.md ("Waiting without spinning").
+void Transfer::wait_quietly(std::vector<MPI_Request>& requests) {
+  const uint64_t t0 = now_nanos();
+  long pause_ns = 20'000;
+  while (!requests.empty()) {
+    int done = 0;
+    const int rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS) {
+      fail(comm::mpi_status(rc, "MPI_Testall"));  // an MPI error completes the requests it reports
+      requests.clear();
+      break;
+    }
+    if (done) {
+      requests.clear();
+      break;
+    }
+    const timespec pause{0, pause_ns};
+    nanosleep(&pause, nullptr);
+    pause_ns = std::min<long>(pause_ns * 2, 500'000);
+  }
+  counts_.exchange_nanos += now_nanos() - t0;
 }
 
 bool Transfer::io_done(int slot, bool block) {
@@ -515,7 +629,8 @@ bool Transfer::progress_read(bool block) {
 // buffer. Without `block` it never waits.
 bool Transfer::progress(bool block) {
   if (kind_ == device::IoKind::kWrite) {
-    return io_done(0, block) && io_done(1, block) && requests_done(own_messages_, block);
+    if (block && !d_.is_aggregator() && d_.oversubscribed()) wait_quietly(own_messages_);
+    return io_done(0, block) && io_done(1, block) && io_done(2, block) && requests_done(own_messages_, block);
   }
   // An aggregator copies its own part while sending its rounds: unpack after.
   if (d_.is_aggregator() && !progress_read(block)) return false;
@@ -527,43 +642,63 @@ bool Transfer::progress(bool block) {
   return true;
 }
 
+std::unique_ptr<Transfer> Transfer::prepare(Decomposition& d, Target& target, uint64_t offset, device::IoKind kind,
+                                             ElementType mem_type, void* buf, Mode mode, Status* local) {
+  std::unique_ptr<Transfer> t(new Transfer(d, target, offset, kind, mem_type, buf));
+  t->borrow_ = mode != kNonblocking && kind == device::IoKind::kWrite;
+  t->blocking_ = mode == kBlocking;
+  t->waited_ = true;  // until it begins: nothing in flight to complete
+  Status s = t->check();
+  if (s.ok()) {
+    t->choose_side();
+    s = t->prepare();
+  }
+  if (s.ok() && kind == device::IoKind::kWrite) s = t->pack();
+  *local = std::move(s);
+  return t;
+}
+
+Status Transfer::begin(const int64_t agreed[kAgreementValues]) {
+  PARIO_RETURN_IF_ERROR(go_ahead(agreed));
+  waited_ = false;
+  seq_ = d_.next_transfer();
+  post_own_messages(kind_);
+  if (!d_.is_aggregator()) return Status::Ok();
+  if (kind_ == device::IoKind::kWrite) {
+    write_rounds();
+  } else {
+    const int64_t n = static_cast<int64_t>(d_.rounds().size());
+    for (; next_read_ < std::min<int64_t>(n, 2); ++next_read_) submit_read(next_read_);
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+// prepare(), the agreement, begin(): for callers with no agreement of their own.
+Result<std::unique_ptr<Transfer>> prepare_agree_begin(Decomposition& d, Target& target, uint64_t offset,
+                                                      device::IoKind kind, ElementType mem_type, void* buf,
+                                                      bool borrow) {
+  Status local;
+  std::unique_ptr<Transfer> t = Transfer::prepare(d, target, offset, kind, mem_type, buf,
+                                                  borrow ? Transfer::kBorrow : Transfer::kNonblocking, &local);
+  int64_t values[Transfer::kAgreementValues];
+  t->agreement_values(values);
+  PARIO_RETURN_IF_ERROR(comm::agree_max(d.comm(), local, values, Transfer::kAgreementValues));
+  PARIO_RETURN_IF_ERROR(t->begin(values));
+  return t;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Transfer>> Transfer::start_write(Decomposition& d, Target& target, uint64_t offset,
                                                         ElementType mem_type, const void* buf, bool borrow) {
-  std::unique_ptr<Transfer> t(new Transfer(d, target, offset, device::IoKind::kWrite, mem_type, const_cast<void*>(buf)));
-  t->borrow_ = borrow;
-  t->waited_ = true;  // until it goes ahead: nothing in flight to complete
-  Status local = t->check();
-  if (local.ok()) {
-    t->choose_side();
-    local = t->prepare();
-  }
-  if (local.ok()) local = t->pack();
-  PARIO_RETURN_IF_ERROR(t->go_ahead(local));
-  t->waited_ = false;
-  t->seq_ = d.next_transfer();
-  t->post_own_messages(device::IoKind::kWrite);
-  if (d.is_aggregator()) t->write_rounds();
-  return t;
+  return prepare_agree_begin(d, target, offset, device::IoKind::kWrite, mem_type, const_cast<void*>(buf), borrow);
 }
 
 Result<std::unique_ptr<Transfer>> Transfer::start_read(Decomposition& d, Target& target, uint64_t offset,
                                                        ElementType mem_type, void* buf) {
-  std::unique_ptr<Transfer> t(new Transfer(d, target, offset, device::IoKind::kRead, mem_type, buf));
-  t->waited_ = true;
-  Status local = t->check();
-  if (local.ok()) {
-    t->choose_side();
-    local = t->prepare();
-  }
-  PARIO_RETURN_IF_ERROR(t->go_ahead(local));
-  t->waited_ = false;
-  t->seq_ = d.next_transfer();
-  t->post_own_messages(device::IoKind::kRead);
-  if (d.is_aggregator()) {
-    const int64_t n = static_cast<int64_t>(d.rounds().size());
-    for (; t->next_read_ < std::min<int64_t>(n, 2); ++t->next_read_) t->submit_read(t->next_read_);
-  }
-  return t;
+  return prepare_agree_begin(d, target, offset, device::IoKind::kRead, mem_type, buf, false);
 }
 
 Status Transfer::wait() {

@@ -23,13 +23,19 @@
 // not fit the file type); after that every message is still exchanged
 // whatever fails, and the wait agrees on the final status.
 //
+// An aggregator's own piece skips the window where the window would only
+// add a copy: a write's own piece that alone makes one of a round's held
+// ranges is written from the packed copy, consecutive ones as one request,
+// and a round whose only piece is its own is read into the packed copy (so
+// one rank writes a contiguous slab from the caller's buffer in one
+// request; in a blocking call on the calling thread, Target::run).
+//
 // Memory beyond the caller's data: every rank a packed copy of its own
 // elements as they travel (none when its buffer is in file order and
 // travels as it is); an aggregator also two window buffers, a staging
 // buffer of at most one window each and, where it converts, one (write)
-// or two (read) windows of memory-typed elements. A write round whose
-// only elements are the aggregator's own, in one run (every round on one
-// rank), is written from the packed copy: no window, no copy into one.
+// or two (read) windows of memory-typed elements (no windows where no
+// round needs one).
 //
 // Thread safety: one thread per rank drives a transfer.
 #pragma once
@@ -74,6 +80,32 @@ class Transfer {
   // exchange happens in test() and wait().
   static Result<std::unique_ptr<Transfer>> start_read(Decomposition& d, Target& target, uint64_t offset,
                                                       ElementType mem_type, void* buf);
+
+  // The same in two steps, for a caller that already has an agreement of
+  // its own to make (the C boundary's entry agreement): prepare() is local
+  // (this rank's checks, buffers and, for a write, the packed copy; no
+  // message), and its status and agreement_values() go into the caller's
+  // one agreement; begin() then starts the transfer on every rank with the
+  // agreed values. Collective use: every rank calls begin() once the
+  // agreement succeeded, or none does.
+  // kBlocking: begin() is followed at once by wait() on this thread, and
+  // buf stays unchanged until then (a write sends its elements from it
+  // where they are in file order and type, as `borrow` does); the
+  // aggregator's last write, with nothing left to overlap, then runs on
+  // this thread (Target::run) instead of going to an I/O thread.
+  enum Mode { kNonblocking, kBorrow, kBlocking };
+  static std::unique_ptr<Transfer> prepare(Decomposition& d, Target& target, uint64_t offset, device::IoKind kind,
+                                           ElementType mem_type, void* buf, Mode mode, Status* local);
+  // What the agreement reduces by maximum over the ranks, kAgreementValues
+  // int64s: the memory type and its negation (so the ranks learn whether
+  // they all pass the same one).
+  static constexpr int kAgreementValues = 2;
+  void agreement_values(int64_t values[kAgreementValues]) const;
+  // Collective, after an agreement that succeeded: `agreed` are the
+  // maxima of every rank's agreement_values(). Only where the ranks pass
+  // different memory types and the aggregators were to convert does it
+  // agree once more (on buffers prepared again).
+  Status begin(const int64_t agreed[kAgreementValues]);
   ~Transfer();
 
   // Collective: completes the transfer; the same status on every rank.
@@ -91,8 +123,12 @@ class Transfer {
   Transfer(Decomposition& d, Target& target, uint64_t offset, device::IoKind kind, ElementType mem_type, void* buf);
   Status check() const;
   void choose_side();
-  Status go_ahead(Status local);
+  Status go_ahead(const int64_t agreed[kAgreementValues]);
   Status prepare();
+  void find_direct();
+  bool uses_windows() const;
+  void add_direct(uint64_t at, char* from, size_t bytes);
+  void flush_direct(bool last = false);
   Status pack();
   Status unpack();
   MPI_Request post(bool send, char* at, size_t bytes, int peer, int tag);
@@ -110,21 +146,18 @@ class Transfer {
   bool io_done(int slot, bool block);
   void wait_io(int slot);
   void wait_requests(std::vector<MPI_Request>& requests);
-  char* window(int64_t r) { return buffers_->window[r % 2].get(); }
+  void wait_quietly(std::vector<MPI_Request>& requests);
+  // The buffers are null where no round uses a window (uses_windows()).
+  char* window(int64_t r) { return buffers_ ? buffers_->window[r % 2].get() : nullptr; }
   // Where round r's elements are as they travel: its window, or where the
   // aggregator converts, a window of memory-typed elements.
   char* landing(int64_t r) {
     return aggregator_converts_ ? buffers_->wire[kind_ == device::IoKind::kWrite ? 0 : r % 2].get() : window(r);
   }
-  char* staging() { return buffers_->staging.get(); }
+  char* staging() { return buffers_ ? buffers_->staging.get() : nullptr; }
   // Whether the caller's buffer can be the packed copy: the elements are in
   // file order, and travel as they are in memory.
   bool direct() const;
-  // Write, aggregator: whether round r is written straight from this rank's
-  // packed copy (its only piece is this rank's own, one run, in the file's
-  // type): no copy into a window, and no window (one rank, or an
-  // aggregator whose rounds hold only its own elements).
-  bool from_packed(int64_t r) const;
   void fail(const Status& s) {
     if (local_.ok() && !s.ok()) local_ = s;
   }
@@ -142,6 +175,7 @@ class Transfer {
   Status local_;            // this rank's first failure after the start agreement
   bool waited_ = false;
   bool borrow_ = false;
+  bool blocking_ = false;
 
   // This rank's elements in file order and type: packed_storage_, or the
   // caller's buffer itself when nothing moves or converts.
@@ -152,7 +186,22 @@ class Transfer {
   std::vector<MPI_Request> round_recvs_;    // aggregator: the current round's receives (write)
   std::vector<MPI_Request> window_sends_[2];  // aggregator: sends out of a window buffer (read)
   std::vector<MPI_Request> staging_sends_;    // aggregator: sends out of the staging buffer (read)
-  std::vector<std::shared_ptr<device::Request>> io_[2];  // file I/O of the round in each window
+  // File I/O of the round in each window, and [2] the direct requests.
+  std::vector<std::shared_ptr<device::Request>> io_[3];
+  // Aggregator: per round, the index of its own piece when that piece
+  // moves straight between the packed copy and the file (no window): -1
+  // where it does not. A write's piece qualifies when it alone makes one
+  // of the round's held ranges, a read's when it is the round's only piece
+  // and range; neither where the aggregator converts. Consecutive direct
+  // pieces of a write that continue each other in the file and in the
+  // packed copy become one request (pending_direct_), so one rank writing
+  // a contiguous slab writes it from the caller's buffer in one request.
+  std::vector<int32_t> direct_;
+  struct {
+    uint64_t at = 0;
+    char* from = nullptr;
+    size_t bytes = 0;
+  } pending_direct_;
   uint64_t target_size_ = 0;                // read: the target's end
   int64_t next_read_ = 0;                   // read: the next round to submit
   int64_t next_round_ = 0;                  // read: the next round to send out

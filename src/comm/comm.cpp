@@ -262,12 +262,17 @@ CallDigest& CallDigest::add_bytes(const char* name, const void* bytes, size_t n)
   return put(name, bytes ? fnv1a(bytes, n) : kNullHash);
 }
 
-Status agree_call(const Comm& comm, const Status& local, const CallDigest& digest) {
+Status agree_call(const Comm& comm, const Status& local, const CallDigest& digest, int64_t* max_values, int n) {
   // Reduced with MAX: [0] size - rank of a failing rank (so the lowest
   // wins), then each hash h beside ~h, whose maxima give max(h) and ~min(h):
-  // a slot is the same everywhere when they meet.
+  // a slot is the same everywhere when they meet; then the call's values.
   constexpr int kSlots = 1 + CallDigest::kMaxArgs;
-  int64_t v[1 + 2 * kSlots] = {}, all[1 + 2 * kSlots] = {};
+  constexpr int kCount = 1 + 2 * kSlots + kAgreeCallValues;  // the same for every call
+  if (n < 0 || n > kAgreeCallValues || (n > 0 && !max_values)) {
+    return Status(Code::kInternal, "agree_call: " + std::to_string(n) + " values");
+  }
+  int64_t v[kCount] = {}, all[kCount] = {};
+  std::copy(max_values, max_values + n, v + 1 + 2 * kSlots);
   const int size = comm.size();
   v[0] = local.ok() ? 0 : size - comm.rank();
   auto set = [&](int slot, uint64_t h) {
@@ -280,8 +285,9 @@ Status agree_call(const Comm& comm, const Status& local, const CallDigest& diges
   for (int i = 0; i < CallDigest::kMaxArgs; ++i) {
     set(1 + i, local.ok() && i < digest.args() ? digest.hash(i) : 0);
   }
-  PARIO_RETURN_IF_ERROR(mpi_status(
-      MPI_Allreduce(v, all, 1 + 2 * kSlots, MPI_INT64_T, MPI_MAX, comm.get()), "MPI_Allreduce"));
+  PARIO_RETURN_IF_ERROR(
+      mpi_status(MPI_Allreduce(v, all, kCount, MPI_INT64_T, MPI_MAX, comm.get()), "MPI_Allreduce"));
+  std::copy(all + 1 + 2 * kSlots, all + 1 + 2 * kSlots + n, max_values);
   auto same = [&](int slot) { return all[1 + 2 * slot] == ~all[2 + 2 * slot]; };
   if (!same(0)) {
     return Status(Code::kInvalidArgument,

@@ -144,6 +144,12 @@ class CallDigest {
 //    lowest failing rank elsewhere (as agree());
 //  - an argument differs between ranks: kInvalidArgument everywhere,
 //    naming the arguments.
-Status agree_call(const Comm& comm, const Status& local, const CallDigest& digest);
+// The same allreduce also carries up to kAgreeCallValues int64s that the
+// call needs reduced by maximum (max_values[0..n), replaced by the
+// maxima, as agree_max does), so a call whose next step needs them makes
+// no second agreement; unused slots travel as zeros.
+constexpr int kAgreeCallValues = 2;
+Status agree_call(const Comm& comm, const Status& local, const CallDigest& digest, int64_t* max_values = nullptr,
+                  int n = 0);
 
 }  // namespace pario::comm

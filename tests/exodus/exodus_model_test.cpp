@@ -343,6 +343,9 @@ TEST(ExodusSeries, MemberNames) {
     Result<int> k = series_member("out.e", wrong);
     EXPECT_EQ(k.status().code(), Code::kCorrupt) << wrong;
     EXPECT_NE(k.status().message().find(wrong), std::string::npos) << k.status().message();
+  }
+}
+
 // The writer's id -> position table (directory.h), its bucket index
 // against a std::map: ids with a stride, sparse over the whole positive
 // range, clustered far apart, added in several parts (merged), looked up
