@@ -249,9 +249,12 @@ Status Transfer::pack() {
     }
     return Status::Ok();
   }
-  std::unique_ptr<char[]> temp(new (std::nothrow) char[static_cast<size_t>(std::min(n, kChunk)) * mem_size + 1]);
-  if (!temp) return Status(Code::kNoMemory, "a conversion buffer");
   const bool in_order = order.identity();  // converted from the caller's buffer, not a gathered copy
+  std::unique_ptr<char[]> temp;             // the gathered chunk, only when memory is out of order
+  if (!in_order) {
+    temp.reset(new (std::nothrow) char[static_cast<size_t>(std::min(n, kChunk)) * mem_size + 1]);
+    if (!temp) return Status(Code::kNoMemory, "a conversion buffer");
+  }
   for (int64_t k = 0; k < n; k += kChunk) {
     const int64_t count = std::min(kChunk, n - k);
     if (!in_order) order.gather(user, mem_size, k, count, temp.get());
