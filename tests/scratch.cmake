@@ -17,6 +17,10 @@
 # rewrite is deferred to the end of its directory, when set_tests_properties
 # has given it its environment. Before CMake 3.28 a test's properties can be
 # read and set only from its own directory, hence the deferral.
+#
+# Included once: a second add_test override would make _add_test the first
+# override, which then calls itself.
+include_guard(GLOBAL)
 
 function(add_test)
   # Forwarded argument by argument: an argument holding ';' (a launcher
