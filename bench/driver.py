@@ -505,15 +505,15 @@ def bench_dra(args):
 def dra_result(quick, samples, n, reps, mpi, file_system):
     """The dra result from samples {case: {impl: [MB/s]}}."""
     def targets(case):
-        # The limit: raw pwrite/pread of the same memory (fio's buffered
-        # reads copy into one cache-resident 1 MiB buffer, not 512 MB).
-        t = {"pario/posix": 0.9} if " aligned" in case and "posix" in samples[case] else {}
-        # At least GA's DRA in every case (issue 30 retired ChemIO's ">= 5x
-        # GA at 2 and 4 ranks": raw I/O itself is 1.1-3.4x GA on the
-        # machines measured so far).
-        if "ga" in samples[case]:
-            t["pario/ga"] = 1.0
-        return t
+        # Issue 30: in every case, aligned and nonaligned, warm and cold,
+        # quick and full, at least 0.9x the limit, raw pwrite/pread of the
+        # same memory (its aligned value stands in the nonaligned rows: it
+        # has no layout to miss; fio's buffered reads copy into one
+        # cache-resident 1 MiB buffer, not 512 MB), and at least GA's DRA
+        # (a tie within 3 %). It retired ChemIO's ">= 5x GA at 2 and 4
+        # ranks": raw I/O itself is 1.1-3.4x GA on the machines measured.
+        return {key: bound for key, bound in (("pario/posix", 0.9), ("pario/ga", 1.0))
+                if key.split("/")[1] in samples[case]}
 
     def cache(case):
         if case.endswith("cold"):

@@ -169,3 +169,24 @@ def test_result_builder_table_and_plots(name, tmp_path, capsys, no_render):
     lines = targets.table([full])  # bench/run all's table of every target: a line per target
     n = sum(len(row["target"]) for row in full["rows"])
     assert len(lines) == (n + 3 if n else 1)
+
+
+def test_dra_targets_in_every_case():
+    """Issue 30's disk-array targets: >= 0.9x raw pread/pwrite and >= 1.0x
+    GA (a tie within 3 %) in every case, nonaligned and cold rows too, and
+    quick as full; a row without a peer has no target on it."""
+    cases = {}
+    for op in ("write aligned", "read aligned", "write nonaligned", "read nonaligned"):
+        for cold in (False, True):
+            cases[driver.dra_case(op, 4, cold)] = {"pario": [900.0, 950.0], "posix": [1000.0, 1000.0],
+                                                    "ga": [960.0, 990.0]}
+    cases[driver.dra_case("read aligned", 1, False)] = {"pario": [1.0], "posix": [1.0]}
+    for quick in (True, False):
+        rows = {r["case"]: r for r in driver.dra_result(quick, cases, 2048, 2, "mpiexec", "ext4")["rows"]}
+        alone = rows.pop(driver.dra_case("read aligned", 1, False))
+        assert alone["target"] == {"pario/posix": 0.9}
+        assert len(rows) == 8
+        for case, row in rows.items():
+            assert row["target"] == {"pario/posix": 0.9, "pario/ga": 1.0}, case
+            # pario/posix 0.925 meets 0.9; pario/ga 925/975 = 0.949 misses the 0.97 of a tie
+            assert row["ratios"]["pario/posix"] == 0.925 and row["met"] is False, case
