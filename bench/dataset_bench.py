@@ -20,14 +20,15 @@ spread over the ranks; a topology segment (the ids) and 10 state segments
 of three variables (a scalar and a 3-vector of doubles, an int32), 736 MB
 in all (--quick: 37 MB). pario writes global-ordered sections through
 decompositions of the collective layer (by key, and by index from the
-positions the key sort gives), with the sync policy "write" (a segment's
-end writes HDF5's metadata out without an fsync), and as pario-fsync with
-its default "fsync"; the peers: parallel HDF5 directly, each rank
+positions the key sort gives), with the sync policy "none" (nothing
+written out before close, as the peers), as pario-write with "write" (a
+segment's end writes HDF5's metadata out without an fsync) and as
+pario-fsync with its default "fsync"; the peers: parallel HDF5 directly, each rank
 its own rank-ordered hyperslab (independent, the PDS layout), the seed's
 baseline (rank 0 gathers, puts the values in id order, pwrites raw binary)
 and pwrite at computed offsets (every rank its rank-ordered pieces: the
 limit for one shared file). One MPI job per rank count and repetition runs
-all five, their order turning with the repetition; each writes into the
+all six, their order turning with the repetition; each writes into the
 page cache and reads the series back warm, then writes flushed and reads
 it back cold (evicted with posix_fadvise), every write and read checked;
 a read gives each rank the values of its own nodes (pario through the same
@@ -54,8 +55,8 @@ PEERS = ["gather", "h5-independent", "h5-collective", "mpiio", "pario-collective
 OPS = ["write flushed", "write page cache", "read warm", "read cold"]
 BUFFER_MIB = 16  # PARIO_AGGREGATOR_BUFFER's default: the collective buffer
 
-PDS_IMPLS = ["pario", "pario-fsync", "h5-ranked", "gather", "pwrite"]
-PDS_PEERS = ["pario-fsync", "h5-ranked", "gather", "pwrite"]
+PDS_IMPLS = ["pario", "pario-write", "pario-fsync", "h5-ranked", "gather", "pwrite"]
+PDS_PEERS = ["pario-write", "pario-fsync", "h5-ranked", "gather", "pwrite"]
 PDS_OPS = ["write flushed", "write page cache", "read warm", "read cold"]
 # "Metadata time per segment constant as segments grow": segment 1's time
 # over the last segment's at least this. Not 1.0: one segment's fixed cost
@@ -322,14 +323,14 @@ def pds_result(records, d, nodes, segments, reps):
             "page_cache_note": "PDS: write page cache: every dirty page synced first (untimed), the time ends "
                                "at close; write flushed: the same plus fdatasync of the file by rank 0 once "
                                "every rank closed it (pario-fsync also fsyncs the file at each segment's end: "
-                               "H5Fflush, i.e. MPI_File_sync, in both; pario writes HDF5's metadata out there "
-                               "without an fsync); read warm: right after the page-cache write and its check; "
+                               "H5Fflush, i.e. MPI_File_sync, in both; pario-write writes HDF5's metadata out "
+                               "there without an fsync; pario writes nothing out before close); read warm: right after the page-cache write and its check; "
                                "read cold: after the flushed write, the file evicted (posix_fadvise DONTNEED)",
             "workload": f"PDS time series: {nodes} nodes with shuffled sparse ids (3 k + 1), a topology segment "
                         f"(node_id int64) and {segments} state segments of pressure (float64), velocity "
                         f"(3 x float64) and material (int32): {data_mb:.1f} MB",
             "repetitions": reps,
-            "method": "PDS: bench/dataset/pds_bench.c, one MPI job per rank count and repetition running all five "
+            "method": "PDS: bench/dataset/pds_bench.c, one MPI job per rank count and repetition running all six "
                       "implementations, their order turning with the repetition; per implementation a metadata "
                       "probe (the series on 16 nodes per rank, each segment timed between barriers), then the "
                       "untimed setup (pario: pario_decomp_create_keys of the ids and create_indices of the "
