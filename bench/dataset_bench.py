@@ -20,14 +20,20 @@ spread over the ranks; a topology segment (the ids) and 10 state segments
 of three variables (a scalar and a 3-vector of doubles, an int32), 736 MB
 in all (--quick: 37 MB). pario writes global-ordered sections through
 decompositions of the collective layer (by key, and by index from the
-positions the key sort gives); the peers: parallel HDF5 directly, each rank
+positions the key sort gives), with the sync policy "none" (nothing
+written out before close, as the peers), as pario-write with "write" (a
+segment's end writes HDF5's metadata out without an fsync) and as
+pario-fsync with its default "fsync"; the peers: parallel HDF5 directly, each rank
 its own rank-ordered hyperslab (independent, the PDS layout), the seed's
 baseline (rank 0 gathers, puts the values in id order, pwrites raw binary)
 and pwrite at computed offsets (every rank its rank-ordered pieces: the
 limit for one shared file). One MPI job per rank count and repetition runs
-all four, their order turning with the repetition; each writes into the
-page cache and flushed, every write checked; a metadata probe (the same
-series on 16 nodes per rank) times each segment.
+all six, their order turning with the repetition; each writes into the
+page cache and reads the series back warm, then writes flushed and reads
+it back cold (evicted with posix_fadvise), every write and read checked;
+a read gives each rank the values of its own nodes (pario through the same
+decompositions; the limit: pread of its own pieces); a metadata probe (the
+same series on 16 nodes per rank) times each segment.
 
 Settings: PARIO_BENCH_DATASET_CASES (mfdn, pds; default both),
 PARIO_BENCH_DATASET_RANKS (default 1,2,4). Case 1:
@@ -49,9 +55,9 @@ PEERS = ["gather", "h5-independent", "h5-collective", "mpiio", "pario-collective
 OPS = ["write flushed", "write page cache", "read warm", "read cold"]
 BUFFER_MIB = 16  # PARIO_AGGREGATOR_BUFFER's default: the collective buffer
 
-PDS_IMPLS = ["pario", "h5-ranked", "gather", "pwrite"]
-PDS_PEERS = ["h5-ranked", "gather", "pwrite"]
-PDS_OPS = ["write flushed", "write page cache"]
+PDS_IMPLS = ["pario", "pario-write", "pario-fsync", "h5-ranked", "gather", "pwrite"]
+PDS_PEERS = ["pario-write", "pario-fsync", "h5-ranked", "gather", "pwrite"]
+PDS_OPS = ["write flushed", "write page cache", "read warm", "read cold"]
 # "Metadata time per segment constant as segments grow": segment 1's time
 # over the last segment's at least this. Not 1.0: one segment's fixed cost
 # is a few milliseconds of collectives and an fsync, and the load of this
@@ -182,8 +188,10 @@ def mfdn_result(samples, seconds, memory, plan, d):
 def pds_targets(op):
     """Issue 26's targets for the PDS time series, medians at every P:
     flushed >= 0.95x the pwrite limit; in the page cache >= 1.2x the best
-    peer (so 1.2x each of them; pwrite is the limit, not a peer)."""
-    if op == "write flushed":
+    peer (so 1.2x each of them; pwrite is the limit, not a peer). Reads,
+    stated like the writes: cold (from disk) >= 0.95x the limit (each rank
+    preads its own pieces); warm >= 1.2x the best peer."""
+    if op in ("write flushed", "read cold"):
         return {"pario/pwrite": 0.95}
     return {"pario/h5-ranked": 1.2, "pario/gather": 1.2}
 
@@ -259,7 +267,7 @@ def pds_result(records, d, nodes, segments, reps):
     def extra(case):
         p = case_p(case)
         med = {impl: statistics.median(v) for impl, v in seconds[case].items()}
-        return {"page_cache": "cold" if case_op(case) == "write flushed" else "warm",
+        return {"page_cache": "cold" if case_op(case) in ("write flushed", "read cold") else "warm",
                 "seconds": {impl: round(s, 4) for impl, s in med.items()},
                 "cost_rank_seconds": {impl: round(p * s, 4) for impl, s in med.items()},
                 "setup_seconds": {impl: round(statistics.median(v), 4) for impl, v in setup[case].items()},
@@ -294,9 +302,10 @@ def pds_result(records, d, nodes, segments, reps):
             row.update(values={}, samples={}, ratios={}, target={}, met=None)
         rows.append(row)
 
-    summary = ["PDS: seconds (median), cost = P x seconds, peak MiB per rank over both timed writes (VmHWM "
-               "after a reset; its data of every segment included), the decomposition or gather map setup "
-               "(untimed) and the CPU seconds of the write over all ranks (user + system):"]
+    summary = ["PDS: seconds (median), cost = P x seconds, peak MiB per rank over the timed write or read "
+               "(VmHWM after a reset; its data of every segment included, and a read's buffers), the "
+               "decomposition or gather map setup (untimed) and the CPU seconds of the write or read over all "
+               "ranks (user + system):"]
     for row in rows:
         if "seconds" in row:
             summary.append(f"  {row['case']}: " + "; ".join(
@@ -313,13 +322,15 @@ def pds_result(records, d, nodes, segments, reps):
     return {"rows": rows, "summary": summary,
             "page_cache_note": "PDS: write page cache: every dirty page synced first (untimed), the time ends "
                                "at close; write flushed: the same plus fdatasync of the file by rank 0 once "
-                               "every rank closed it (pario also flushes each segment's file when the next "
-                               "segment is appended: H5Fflush, i.e. MPI_File_sync, in both)",
+                               "every rank closed it (pario-fsync also fsyncs the file at each segment's end: "
+                               "H5Fflush, i.e. MPI_File_sync, in both; pario-write writes HDF5's metadata out "
+                               "there without an fsync; pario writes nothing out before close); read warm: right after the page-cache write and its check; "
+                               "read cold: after the flushed write, the file evicted (posix_fadvise DONTNEED)",
             "workload": f"PDS time series: {nodes} nodes with shuffled sparse ids (3 k + 1), a topology segment "
                         f"(node_id int64) and {segments} state segments of pressure (float64), velocity "
                         f"(3 x float64) and material (int32): {data_mb:.1f} MB",
             "repetitions": reps,
-            "method": "PDS: bench/dataset/pds_bench.c, one MPI job per rank count and repetition running all four "
+            "method": "PDS: bench/dataset/pds_bench.c, one MPI job per rank count and repetition running all six "
                       "implementations, their order turning with the repetition; per implementation a metadata "
                       "probe (the series on 16 nodes per rank, each segment timed between barriers), then the "
                       "untimed setup (pario: pario_decomp_create_keys of the ids and create_indices of the "
@@ -332,7 +343,11 @@ def pds_result(records, d, nodes, segments, reps):
                       "HDF5's C API, a group per segment with 3 attributes, a dataset per section allocated "
                       "early with its per-rank counts, each rank one independent hyperslab write. gather: "
                       "MPI_Gatherv of each section to rank 0, put in id order, pwrite of a raw file. pwrite: "
-                      "every rank pwrites its rank-ordered pieces into one raw file. MB/s = data bytes / seconds."}
+                      "every rank pwrites its rank-ordered pieces into one raw file. Reads (open to close, every "
+                      "rank its own nodes' values in its own order, compared after): pario "
+                      "pario_dataset_read_decomp through the write's decompositions; h5-ranked its own "
+                      "hyperslabs; gather: rank 0 preads each section, reorders it and MPI_Scatterv; pwrite: "
+                      "pread of its own pieces (the limit). MB/s = data bytes / seconds."}
 
 
 def run(args, d):
@@ -375,7 +390,7 @@ def result(quick, cases, parts, loads, mpi, file_system, d):
            "repetitions": max(part["repetitions"] for part in parts),
            "mpi": mpi, "statistic": "median",
            "method": " ".join(part["method"] for part in parts),
-           "not_measured": "reads of the PDS time series (case 2 measures writes)",
+           "not_measured": "PDS time series: pario's rank-ordered sections (case 2 writes global-ordered ones)",
            "rows": rows}
     for part in parts:
         if "repetitions_per_size" in part:

@@ -16,7 +16,10 @@ extern int bench_rank;
 static inline void die(const char *what) {
   char m[512] = "";
   pario_last_error_message(m, sizeof m);
-  fprintf(stderr, "%s rank %d (%s): %s failed [%s]\n", bench_program, bench_rank, bench_impl, what, m);
+  /* Labelled: pario's message is about pario's last failure, which may
+   * be older than a failed MPI, HDF5 or libc call. */
+  fprintf(stderr, "%s rank %d (%s): %s failed [pario's last error: %s]\n", bench_program, bench_rank, bench_impl,
+          what, m[0] ? m : "none");
   MPI_Abort(MPI_COMM_WORLD, 1);
   exit(1);
 }

@@ -15,7 +15,14 @@
  *              sections: pario_dataset_write_decomp through decompositions
  *              of the collective layer (the scalar's by key, i.e. the ids;
  *              the others by the dense positions it returns: indices),
- *              built once before the timing (their time is reported)
+ *              built once before the timing (their time is reported);
+ *              sync policy "none" (nothing written out before close, as
+ *              the peers: no crash safety asked for)
+ *   pario-write  the same with the sync policy "write" (each segment's end
+ *              writes HDF5's metadata out without an fsync: a killed
+ *              writer loses at most the segment it was writing)
+ *   pario-fsync  the same with the sync policy "fsync" (pario's default:
+ *              each segment's end also fsyncs the file)
  *   h5-ranked  parallel HDF5 directly (C API), the PDS layout: a group per
  *              segment with its kind, time index and time value, a dataset
  *              per section ([N] or [N, 3]) and its per-rank item counts;
@@ -27,8 +34,14 @@
  *              gathered ids before the timing) and pwrites raw binary
  *   pwrite     the limit for one shared file: every rank pwrites its own
  *              rank-ordered pieces at computed offsets into one raw file
+ *              (and preads them back: the limit for reads)
  * pario and gather write the values in global id order (the file does not
  * depend on the number of ranks); h5-ranked and pwrite in rank order.
+ * Reads give every rank back the values of its own nodes in the order it
+ * wrote them: pario through the same decompositions
+ * (pario_dataset_read_decomp), h5-ranked its own hyperslabs, gather's
+ * rank 0 preads each section, puts it in the ranks' order and scatters it
+ * (MPI_Scatterv), pwrite preads its own pieces.
  *
  * Per implementation, in order:
  *   1. metadata probe (page cache): the same series on a tiny mesh
@@ -39,8 +52,13 @@
  *   2. setup (untimed, reported): pario's decompositions, gather's map.
  *   3. write into the page cache (dirty pages of earlier writes synced
  *      first, untimed; the time ends at the close), then a check;
- *   4. write flushed (the same plus fdatasync of the file by rank 0 after
- *      every rank closed it), then a check.
+ *   4. read warm: the series read back whole (open to close) from the page
+ *      cache, then its values compared;
+ *   5. write flushed (the same plus fdatasync of the file by rank 0 after
+ *      every rank closed it), then a check;
+ *   6. read cold: the file evicted first (posix_fadvise DONTNEED by rank
+ *      0, untimed; its pages are clean after the fdatasync), then read as
+ *      in 4.
  * The time is rank 0's between a barrier before the create and a barrier
  * after the close (and the sync). Every write is checked outside the
  * timing: pario and gather by reading each rank's even split of the
@@ -49,18 +67,23 @@
  * belongs at that position; h5-ranked and pwrite by reading each rank's
  * own piece back. Peak memory: each rank resets its peak RSS
  * (/proc/self/clear_refs) after the setup and reports VmHWM over the two
- * timed writes (the checks' buffers not counted), and the RSS at the reset
+ * timed writes (the checks' buffers not counted; a read's peak is its own,
+ * its buffers for every segment included), and the RSS at the reset
  * (its data, all segments, and the setup's structures). Large blocks are
  * mmapped (M_MMAP_THRESHOLD fixed at 1 MiB), so one implementation's
  * freed buffers do not stay in the next one's RSS. CPU time: each rank's
  * user + system seconds (getrusage) over a timed write, which the load of
  * a shared machine does not inflate as it does the wall time.
  *
+ * Arguments are checked (a missing value, a number that does not parse
+ * or is out of range: exit status 1 with a message).
+ *
  * Rank 0 prints one JSON line per measurement; exit status 1 on a failed
  * check (MPI_Abort).
  *   pds_bench --impls LIST --dir DIR --nodes N [--segments S]
  *             [--probe-nodes M] */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
 #include <malloc.h>
@@ -136,6 +159,30 @@ typedef struct mesh {
   int64_t *position;
 } mesh_t;
 
+/* A series' value arrays: per state segment n scalars, 3n vector words
+ * and n int32s (made or released together: the mesh's and a read's). */
+static void values_make(int64_t n, double ***scalar, double ***vector, int32_t ***ints) {
+  *scalar = xmalloc((size_t)segments * sizeof(double *));
+  *vector = xmalloc((size_t)segments * sizeof(double *));
+  *ints = xmalloc((size_t)segments * sizeof(int32_t *));
+  for (int s = 0; s < segments; ++s) {
+    (*scalar)[s] = xmalloc((size_t)n * sizeof(double));
+    (*vector)[s] = xmalloc((size_t)n * 3 * sizeof(double));
+    (*ints)[s] = xmalloc((size_t)n * sizeof(int32_t));
+  }
+}
+
+static void values_free(double **scalar, double **vector, int32_t **ints) {
+  for (int s = 0; s < segments; ++s) {
+    free(scalar[s]);
+    free(vector[s]);
+    free(ints[s]);
+  }
+  free(scalar);
+  free(vector);
+  free(ints);
+}
+
 static void mesh_make(mesh_t *m, int64_t nodes) {
   memset(m, 0, sizeof *m);
   m->nodes = nodes;
@@ -143,13 +190,8 @@ static void mesh_make(mesh_t *m, int64_t nodes) {
   OK(pario_dataset_even_split(nodes, nranks, rank, &first, &m->n));
   m->ids = xmalloc((size_t)m->n * sizeof(int64_t));
   for (int64_t i = 0; i < m->n; ++i) m->ids[i] = id_at(shuffle(first + i, nodes));
-  m->scalar = xmalloc((size_t)segments * sizeof(double *));
-  m->vector = xmalloc((size_t)segments * sizeof(double *));
-  m->ints = xmalloc((size_t)segments * sizeof(int32_t *));
+  values_make(m->n, &m->scalar, &m->vector, &m->ints);
   for (int s = 0; s < segments; ++s) {
-    m->scalar[s] = xmalloc((size_t)m->n * sizeof(double));
-    m->vector[s] = xmalloc((size_t)m->n * 3 * sizeof(double));
-    m->ints[s] = xmalloc((size_t)m->n * sizeof(int32_t));
     for (int64_t i = 0; i < m->n; ++i) {
       const int64_t id = m->ids[i];
       m->scalar[s][i] = scalar_value(id, s);
@@ -163,14 +205,7 @@ static void mesh_make(mesh_t *m, int64_t nodes) {
 }
 
 static void mesh_free(mesh_t *m) {
-  for (int s = 0; s < segments; ++s) {
-    free(m->scalar[s]);
-    free(m->vector[s]);
-    free(m->ints[s]);
-  }
-  free(m->scalar);
-  free(m->vector);
-  free(m->ints);
+  values_free(m->scalar, m->vector, m->ints);
   free(m->ids);
   free(m->pieces);
 }
@@ -226,7 +261,11 @@ static void pario_teardown(mesh_t *m) {
 }
 
 static void pario_begin(mesh_t *m) {
-  OK(pario_dataset_create(world, m->path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &pds));
+  pario_dataset_create_options_t o = {PARIO_DATASET_ONE_FILE, 0,
+                                      is("pario-fsync")   ? PARIO_DATASET_SYNC_FSYNC
+                                      : is("pario-write") ? PARIO_DATASET_SYNC_WRITE
+                                                          : PARIO_DATASET_SYNC_NONE};
+  OK(pario_dataset_create_with(world, m->path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &o, &pds));
   const int64_t three[1] = {3};
   OK(pario_dataset_variable_register(pds, "node_id", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_INT64, &v_id));
   OK(pario_dataset_variable_register(pds, "pressure", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_DOUBLE, &v_scalar));
@@ -251,6 +290,48 @@ static void pario_segment(mesh_t *m, int s) {
 static void pario_end(mesh_t *m) {
   (void)m;
   OK(pario_dataset_close(&pds));
+}
+
+/* ---- reads: every rank its own nodes, in the order it wrote them ---- */
+
+typedef struct readback {
+  int64_t *ids;                  /* the topology segment's */
+  double **scalar, **vector;     /* [segment][n], [segment][3n] */
+  int32_t **ints;                /* [segment][n] */
+} readback_t;
+
+static void readback_make(readback_t *r, const mesh_t *m) {
+  r->ids = xmalloc((size_t)m->n * sizeof(int64_t));
+  values_make(m->n, &r->scalar, &r->vector, &r->ints);
+}
+
+static void readback_free(readback_t *r) {
+  values_free(r->scalar, r->vector, r->ints);
+  free(r->ids);
+}
+
+/* Whether every value read back is the one this rank wrote. */
+static int readback_good(const readback_t *r, const mesh_t *m) {
+  const size_t n = (size_t)m->n;
+  int good = memcmp(r->ids, m->ids, n * sizeof(int64_t)) == 0;
+  for (int s = 0; s < segments && good; ++s) {
+    good = memcmp(r->scalar[s], m->scalar[s], n * sizeof(double)) == 0 &&
+           memcmp(r->vector[s], m->vector[s], 3 * n * sizeof(double)) == 0 &&
+           memcmp(r->ints[s], m->ints[s], n * sizeof(int32_t)) == 0;
+  }
+  return good;
+}
+
+static void pario_read(mesh_t *m, readback_t *r) {
+  pario_dataset_t ds;
+  OK(pario_dataset_open(world, m->path, PARIO_MODE_READ, &ds));
+  OK(pario_dataset_read_decomp(ds, 0, v_id, m->d_id, r->ids));
+  for (int s = 0; s < segments; ++s) {
+    OK(pario_dataset_read_decomp(ds, s + 1, v_scalar, m->d_scalar, r->scalar[s]));
+    OK(pario_dataset_read_decomp(ds, s + 1, v_vector, m->d_vector, r->vector[s]));
+    OK(pario_dataset_read_decomp(ds, s + 1, v_int, m->d_int, r->ints[s]));
+  }
+  OK(pario_dataset_close(&ds));
 }
 
 /* ---- parallel HDF5 directly: rank-ordered hyperslabs ---- */
@@ -296,27 +377,32 @@ static hid_t h5_segment_group(int position, const char *kind, int64_t time_index
   return g;
 }
 
+/* This rank's piece ([offset, +n) x k of the dataset's space) written
+ * from or read into buf, one independent hyperslab transfer. */
+static void h5_move_piece(const mesh_t *m, hid_t ds, hid_t space, int k, hid_t mem_type, void *buf, int write) {
+  if (m->n == 0) return;
+  const hsize_t start[2] = {(hsize_t)m->offset, 0}, count[2] = {(hsize_t)m->n, (hsize_t)k};
+  const hid_t mem = H5Screate_simple(k > 1 ? 2 : 1, count, NULL);
+  H5OK(mem);
+  H5OK(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL));
+  H5OK(write ? H5Dwrite(ds, mem_type, mem, space, h5_dxpl, buf) : H5Dread(ds, mem_type, mem, space, h5_dxpl, buf));
+  H5Sclose(mem);
+}
+
 /* One section: a dataset of [N] or [N, k] items, this rank's piece at its
  * rank-ordered offset, and every rank's item count as an attribute. */
 static void h5_section(mesh_t *m, hid_t group, const char *name, hid_t file_type, hid_t mem_type, int k,
                        const void *buf) {
-  const hsize_t dims[2] = {(hsize_t)m->nodes, (hsize_t)k}, start[2] = {(hsize_t)m->offset, 0},
-                count[2] = {(hsize_t)m->n, (hsize_t)k};
-  const int rank_of_space = k > 1 ? 2 : 1;
-  const hid_t space = H5Screate_simple(rank_of_space, dims, NULL);
+  const hsize_t dims[2] = {(hsize_t)m->nodes, (hsize_t)k};
+  const hid_t space = H5Screate_simple(k > 1 ? 2 : 1, dims, NULL);
   const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
   H5OK(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY));
   H5OK(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER));
   const hid_t ds = H5Dcreate2(group, name, file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
   H5OK(ds);
   h5_attr(ds, "piece_items", H5T_NATIVE_INT64, (hsize_t)nranks, m->pieces);
-  if (m->n > 0) {
-    const hid_t mem = H5Screate_simple(rank_of_space, count, NULL);
-    H5OK(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL));
-    H5OK(H5Dwrite(ds, mem_type, mem, space, h5_dxpl, buf));
-    H5Sclose(mem);
-  }
-  H5Dclose(ds);
+  h5_move_piece(m, ds, space, k, mem_type, (void *)buf, 1);
+  H5OK(H5Dclose(ds));
   H5Pclose(dcpl);
   H5Sclose(space);
 }
@@ -522,50 +608,58 @@ static int pario_verify(mesh_t *m) {
 }
 
 /* h5-ranked: each rank reads its own hyperslab of every section. */
-static int h5_verify(mesh_t *m) {
+static void h5_read_section(hid_t file, const mesh_t *m, int position, const char *name, hid_t mem_type, int k,
+                            void *buf) {
+  char path[96];
+  snprintf(path, sizeof path, "segments/%08d/%s", position, name);
+  const hid_t ds = H5Dopen2(file, path, H5P_DEFAULT);
+  H5OK(ds);
+  const hid_t space = H5Dget_space(ds);
+  H5OK(space);
+  h5_move_piece(m, ds, space, k, mem_type, buf, 0);
+  H5Sclose(space);
+  H5OK(H5Dclose(ds));
+}
+
+static void h5_read(mesh_t *m, readback_t *r) {
   const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   H5OK(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL));
   H5OK(H5Pset_all_coll_metadata_ops(fapl, 1));
   const hid_t file = H5Fopen(m->path, H5F_ACC_RDONLY, fapl);
   H5OK(file);
   H5Pclose(fapl);
-  void *buf = xmalloc((size_t)m->n * 24);
-  const char *names[4] = {"node_id", "pressure", "velocity", "material"};
-  const hid_t mem_types[4] = {H5T_NATIVE_INT64, H5T_NATIVE_DOUBLE, H5T_NATIVE_DOUBLE, H5T_NATIVE_INT32};
-  int good = 1;
-  for (int s = -1; s < segments; ++s) {
-    for (int v = s < 0 ? 0 : 1; v < (s < 0 ? 1 : 4); ++v) {
-      char name[96];
-      snprintf(name, sizeof name, "segments/%08d/%s", s + 1, names[v]);
-      const hid_t ds = H5Dopen2(file, name, H5P_DEFAULT);
-      H5OK(ds);
-      const hid_t space = H5Dget_space(ds);
-      const int nd = var_words[v] > 1 ? 2 : 1;
-      const hsize_t start[2] = {(hsize_t)m->offset, 0}, count[2] = {(hsize_t)m->n, (hsize_t)var_words[v]};
-      if (m->n > 0) {
-        const hid_t mem = H5Screate_simple(nd, count, NULL);
-        H5OK(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL));
-        H5OK(H5Dread(ds, mem_types[v], mem, space, H5P_DEFAULT, buf));
-        H5Sclose(mem);
-        good = good && check_values(m, s < 0 ? 0 : s, v, 0, m->n, m->ids, buf);
-      }
-      H5Sclose(space);
-      H5Dclose(ds);
-    }
+  h5_dxpl = H5Pcreate(H5P_DATASET_XFER);
+  H5OK(H5Pset_dxpl_mpio(h5_dxpl, H5FD_MPIO_INDEPENDENT));
+  h5_read_section(file, m, 0, "node_id", H5T_NATIVE_INT64, 1, r->ids);
+  for (int s = 0; s < segments; ++s) {
+    h5_read_section(file, m, s + 1, "pressure", H5T_NATIVE_DOUBLE, 1, r->scalar[s]);
+    h5_read_section(file, m, s + 1, "velocity", H5T_NATIVE_DOUBLE, 3, r->vector[s]);
+    h5_read_section(file, m, s + 1, "material", H5T_NATIVE_INT32, 1, r->ints[s]);
   }
-  free(buf);
+  H5Pclose(h5_dxpl);
   H5OK(H5Fclose(file));
+}
+
+/* A check through the timed read's path, outside the timing (h5-ranked,
+ * pwrite: each rank's own piece is what it can check). */
+static int readback_verify(mesh_t *m, void (*read)(mesh_t *, readback_t *)) {
+  readback_t r;
+  readback_make(&r, m);
+  read(m, &r);
+  const int good = readback_good(&r, m);
+  readback_free(&r);
   return good;
 }
 
-/* Raw files: gather's are in global order (each rank checks its even
- * split), pwrite's in rank order (each rank its own piece). */
-static int raw_verify(mesh_t *m) {
-  const int global = is("gather");
+static int h5_verify(mesh_t *m) { return readback_verify(m, h5_read); }
+
+/* gather's raw file is in global order: each rank checks its even split
+ * against the ids that belong there. */
+static int gather_verify(mesh_t *m) {
   const int fd = open(m->path, O_RDONLY);
   if (fd < 0) die("open for the check");
-  int64_t first = m->offset, n = m->n;
-  if (global) OK(pario_dataset_even_split(m->nodes, nranks, rank, &first, &n));
+  int64_t first, n;
+  OK(pario_dataset_even_split(m->nodes, nranks, rank, &first, &n));
   void *buf = xmalloc((size_t)n * 24);
   int good = 1;
   for (int s = -1; s < segments; ++s) {
@@ -573,12 +667,67 @@ static int raw_verify(mesh_t *m) {
       const int64_t base = s < 0 ? 0 : v == 1 ? raw_segment(m, s) : v == 2 ? raw_vector(m, s) : raw_int(m, s);
       const int64_t item = (int64_t)var_words[v] * var_bytes[v];
       move_all(fd, buf, n * item, base + first * item, 0);
-      good = good && check_values(m, s < 0 ? 0 : s, v, first, n, global ? NULL : m->ids, buf);
+      good = good && check_values(m, s < 0 ? 0 : s, v, first, n, NULL, buf);
     }
   }
   free(buf);
   close(fd);
   return good;
+}
+
+/* pwrite: each rank preads its own pieces. */
+static void pwrite_read(mesh_t *m, readback_t *r) {
+  const int fd = open(m->path, O_RDONLY);
+  if (fd < 0) die("pwrite: open for reading");
+  move_all(fd, r->ids, m->n * 8, m->offset * 8, 0);
+  for (int s = 0; s < segments; ++s) {
+    move_all(fd, r->scalar[s], m->n * 8, raw_segment(m, s) + m->offset * 8, 0);
+    move_all(fd, r->vector[s], m->n * 24, raw_vector(m, s) + m->offset * 24, 0);
+    move_all(fd, r->ints[s], m->n * 4, raw_int(m, s) + m->offset * 4, 0);
+  }
+  if (close(fd) != 0) die("pwrite: close after reading");
+}
+
+static int pwrite_verify(mesh_t *m) { return readback_verify(m, pwrite_read); }
+
+/* gather: rank 0 preads each section, puts it in the ranks' order (the
+ * inverse of gather_section's) and scatters it. */
+static void gather_read_section(mesh_t *m, int fd, void *buf, MPI_Datatype type, int size, int k, int64_t at) {
+  int counts[64], displs[64];
+  const size_t item = (size_t)size * (size_t)k;
+  if (rank == 0) {
+    for (int r = 0; r < nranks; ++r) {
+      counts[r] = gather_counts[r] * k;
+      displs[r] = gather_displs[r] * k;
+    }
+    move_all(fd, gather_out, m->nodes * (int64_t)item, at, 0);
+    for (int64_t i = 0; i < m->nodes; ++i) {
+      memcpy(gather_in + (size_t)i * item, gather_out + (size_t)m->position[i] * item, item);
+    }
+  }
+  MPIOK(MPI_Scatterv(gather_in, counts, displs, type, buf, (int)m->n * k, type, 0, MPI_COMM_WORLD));
+}
+
+static void gather_read(mesh_t *m, readback_t *r) {
+  int fd = -1;
+  if (rank == 0) {
+    fd = open(m->path, O_RDONLY);
+    if (fd < 0) die("gather: open for reading");
+    gather_in = xmalloc((size_t)m->nodes * 24);
+    gather_out = xmalloc((size_t)m->nodes * 24);
+  }
+  gather_read_section(m, fd, r->ids, MPI_INT64_T, 8, 1, 0);
+  for (int s = 0; s < segments; ++s) {
+    gather_read_section(m, fd, r->scalar[s], MPI_DOUBLE, 8, 1, raw_segment(m, s));
+    gather_read_section(m, fd, r->vector[s], MPI_DOUBLE, 8, 3, raw_vector(m, s));
+    gather_read_section(m, fd, r->ints[s], MPI_INT32_T, 4, 1, raw_int(m, s));
+  }
+  if (rank == 0) {
+    if (close(fd) != 0) die("gather: close after reading");
+    free(gather_in);
+    free(gather_out);
+    gather_in = gather_out = NULL;
+  }
 }
 
 /* ---- the implementations ---- */
@@ -592,17 +741,23 @@ typedef struct ops {
   void (*segment)(mesh_t *, int);
   void (*end)(mesh_t *);
   int (*verify)(mesh_t *);
+  void (*read)(mesh_t *, readback_t *);
 } ops_t;
 
 static void nothing(mesh_t *m) { (void)m; }
 
 static const ops_t kImpls[] = {
     {"pario", "h5", pario_setup, pario_teardown, pario_begin, pario_topology, pario_segment, pario_end,
-     pario_verify},
-    {"h5-ranked", "h5", nothing, nothing, h5_begin, h5_topology, h5_segment, h5_end, h5_verify},
+     pario_verify, pario_read},
+    {"pario-write", "h5", pario_setup, pario_teardown, pario_begin, pario_topology, pario_segment, pario_end,
+     pario_verify, pario_read},
+    {"pario-fsync", "h5", pario_setup, pario_teardown, pario_begin, pario_topology, pario_segment, pario_end,
+     pario_verify, pario_read},
+    {"h5-ranked", "h5", nothing, nothing, h5_begin, h5_topology, h5_segment, h5_end, h5_verify, h5_read},
     {"gather", "raw", gather_setup, gather_teardown, gather_begin, gather_topology, gather_segment, gather_end,
-     raw_verify},
-    {"pwrite", "raw", nothing, nothing, pwrite_begin, pwrite_topology, pwrite_segment, pwrite_end, raw_verify},
+     gather_verify, gather_read},
+    {"pwrite", "raw", nothing, nothing, pwrite_begin, pwrite_topology, pwrite_segment, pwrite_end, pwrite_verify,
+     pwrite_read},
 };
 
 /* ---- phases ---- */
@@ -681,6 +836,32 @@ static double write_series(const ops_t *o, mesh_t *m, int flushed, double *segme
   return MPI_Wtime() - t0;
 }
 
+/* The file's pages out of the page cache (clean after the flushed
+ * write's fdatasync; dirty ones would stay), so the next read is cold. */
+static void evict(const mesh_t *m) {
+  MPIOK(MPI_Barrier(MPI_COMM_WORLD));
+  if (rank == 0) {
+    const int fd = open(m->path, O_RDONLY);
+    if (fd < 0 || fdatasync(fd) != 0) die("evict: fdatasync");
+    const int rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    if (rc != 0) {
+      errno = rc;
+      die("evict: posix_fadvise");
+    }
+    close(fd);
+  }
+  MPIOK(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+/* The whole series read back, timed between barriers (rank 0's time). */
+static double read_series(const ops_t *o, mesh_t *m, readback_t *r) {
+  MPIOK(MPI_Barrier(MPI_COMM_WORLD));
+  const double t0 = MPI_Wtime();
+  o->read(m, r);
+  MPIOK(MPI_Barrier(MPI_COMM_WORLD));
+  return MPI_Wtime() - t0;
+}
+
 static void print_per_rank(const char *key, double mine) {
   double *all = xmalloc((size_t)nranks * sizeof(double));
   MPIOK(MPI_Gather(&mine, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
@@ -690,6 +871,26 @@ static void print_per_rank(const char *key, double mine) {
     printf("]");
   }
   free(all);
+}
+
+/* One measurement's JSON line (rank 0), with every rank's peak and base
+ * memory and CPU seconds since cpu0. */
+static void print_measurement(const ops_t *o, const mesh_t *m, const char *op, double seconds, int64_t bytes,
+                              double setup, double base_mib, double cpu0) {
+  const double cpu = cpu_seconds() - cpu0;
+  const double peak_mib = (double)status_kib("VmHWM") / 1024.0;
+  if (rank == 0) {
+    printf("{\"impl\": \"%s\", \"op\": \"%s\", \"ranks\": %d, \"nodes\": %lld, \"segments\": %d, "
+           "\"seconds\": %.6f, \"bytes\": %lld, \"setup_seconds\": %.6f",
+           o->name, op, nranks, (long long)m->nodes, segments, seconds, (long long)bytes, setup);
+  }
+  print_per_rank("peak_mib", peak_mib);
+  print_per_rank("base_mib", base_mib);
+  print_per_rank("cpu_seconds", cpu);
+  if (rank == 0) {
+    printf("}\n");
+    fflush(stdout);
+  }
 }
 
 static void run(const ops_t *o, int64_t nodes, int64_t probe_nodes) {
@@ -715,7 +916,7 @@ static void run(const ops_t *o, int64_t nodes, int64_t probe_nodes) {
   }
   free(ms);
 
-  /* 2.-4. setup, then the timed writes, each checked */
+  /* 2.-6. setup, then the timed writes and reads, each checked */
   mesh_t m;
   mesh_make(&m, nodes);
   snprintf(m.path, sizeof m.path, "%s/pds-%s.%s", dir, o->name, o->suffix);
@@ -728,29 +929,38 @@ static void run(const ops_t *o, int64_t nodes, int64_t probe_nodes) {
   const int64_t bytes = 8 * nodes + (int64_t)segments * 36 * nodes;
   for (int flushed = 0; flushed < 2; ++flushed) {
     sync_all();
-    const double base_mib = (double)reset_peak_kib() / 1024.0;
-    const double cpu0 = cpu_seconds();
-    const double seconds = write_series(o, &m, flushed, NULL);
-    const double cpu = cpu_seconds() - cpu0;
-    const double peak_mib = (double)status_kib("VmHWM") / 1024.0;
-    if (rank == 0) {
-      printf("{\"impl\": \"%s\", \"op\": \"%s\", \"ranks\": %d, \"nodes\": %lld, \"segments\": %d, "
-             "\"seconds\": %.6f, \"bytes\": %lld, \"setup_seconds\": %.6f",
-             o->name, flushed ? "write flushed" : "write page cache", nranks, (long long)nodes, segments, seconds,
-             (long long)bytes, setup);
-    }
-    print_per_rank("peak_mib", peak_mib);
-    print_per_rank("base_mib", base_mib);
-    print_per_rank("cpu_seconds", cpu);
-    if (rank == 0) {
-      printf("}\n");
-      fflush(stdout);
-    }
+    double base_mib = (double)reset_peak_kib() / 1024.0;
+    double cpu0 = cpu_seconds();
+    double seconds = write_series(o, &m, flushed, NULL);
+    print_measurement(o, &m, flushed ? "write flushed" : "write page cache", seconds, bytes, setup, base_mib, cpu0);
     check_all(o->verify(&m), flushed ? "write flushed" : "write page cache");
+    /* The read: warm after the page-cache write (the check just read the
+     * file too), cold after the flushed one. */
+    if (flushed) evict(&m);
+    readback_t r;
+    readback_make(&r, &m);
+    base_mib = (double)reset_peak_kib() / 1024.0;
+    cpu0 = cpu_seconds();
+    seconds = read_series(o, &m, &r);
+    print_measurement(o, &m, flushed ? "read cold" : "read warm", seconds, bytes, setup, base_mib, cpu0);
+    check_all(readback_good(&r, &m), flushed ? "read cold" : "read warm");
+    readback_free(&r);
     remove_file(&m);
   }
   o->teardown(&m);
   mesh_free(&m);
+}
+
+/* A decimal count (an option's value); -1 when it does not parse whole. */
+static int64_t parse_count(const char *option, const char *text) {
+  char *end = NULL;
+  errno = 0;
+  const long long v = strtoll(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0') {
+    if (rank == 0) fprintf(stderr, "pds_bench: %s %s: not a whole number\n", option, text);
+    return -1;
+  }
+  return (int64_t)v;
 }
 
 int main(int argc, char **argv) {
@@ -763,23 +973,26 @@ int main(int argc, char **argv) {
   bench_rank = rank;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  const char *impls = "pario,h5-ranked,gather,pwrite";
-  int64_t nodes = 2000000, probe_per_rank = 16;
+  const char *impls = "pario,pario-write,pario-fsync,h5-ranked,gather,pwrite";
+  int64_t nodes = 2000000, probe_per_rank = 16, segs = segments;
+  if (argc % 2 == 0) die("arguments: an option without its value");
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--impls")) impls = argv[i + 1];
     else if (!strcmp(argv[i], "--dir")) dir = argv[i + 1];
-    else if (!strcmp(argv[i], "--nodes")) nodes = atoll(argv[i + 1]);
-    else if (!strcmp(argv[i], "--segments")) segments = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "--probe-nodes")) probe_per_rank = atoll(argv[i + 1]);
+    else if (!strcmp(argv[i], "--nodes")) nodes = parse_count(argv[i], argv[i + 1]);
+    else if (!strcmp(argv[i], "--segments")) segs = parse_count(argv[i], argv[i + 1]);
+    else if (!strcmp(argv[i], "--probe-nodes")) probe_per_rank = parse_count(argv[i], argv[i + 1]);
     else die("an unknown argument");
   }
   /* MPI counts are int: 3 N words must fit (gather) */
-  if (nodes < 1 || nodes > INT32_MAX / 3 || segments < 1 || segments > 100000 || probe_per_rank < 1 ||
+  if (nodes < 1 || nodes > INT32_MAX / 3 || segs < 1 || segs > 100000 || probe_per_rank < 1 ||
       probe_per_rank > 1000000 || nranks > 64) {
     die("arguments (--nodes 1..715827882, --segments 1..100000, --probe-nodes 1..1000000, at most 64 ranks)");
   }
+  segments = (int)segs;
   OK(pario_group_world(&world));
   char *list = strdup(impls);
+  if (!list) die("strdup");
   for (char *save = NULL, *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
     const ops_t *o = NULL;
     for (size_t k = 0; k < sizeof kImpls / sizeof kImpls[0]; ++k) {

@@ -56,6 +56,8 @@ module pario
                                 PARIO_INFO_STRING = 256
   integer, parameter, public :: PARIO_DATASET_ONE_FILE = 0, PARIO_DATASET_FILE_PER_STEP = 1, &
                                 PARIO_DATASET_STEPS_PER_FILE = 2
+  integer, parameter, public :: PARIO_DATASET_SYNC_DEFAULT = 0, PARIO_DATASET_SYNC_FSYNC = 1, &
+                                PARIO_DATASET_SYNC_WRITE = 2, PARIO_DATASET_SYNC_NONE = 3
   ! MFDn wave-function files (pario/wavefunction.h): transfer hints, the most vectors.
   integer, parameter, public :: PARIO_WF_TRANSFER_DEFAULT = 0, PARIO_WF_TRANSFER_INDEPENDENT = 1, &
                                 PARIO_WF_TRANSFER_COLLECTIVE = 2, PARIO_WF_TRANSFER_AGGREGATORS = 3
@@ -845,6 +847,7 @@ module pario
   type, bind(C) :: c_ds_create_options
     integer(c_int) :: file_mode
     integer(c_int64_t) :: steps_per_file
+    integer(c_int) :: sync
   end type
 
   public :: pario_dataset_supported, pario_dataset_create, pario_dataset_open, pario_dataset_close, &
@@ -2632,7 +2635,9 @@ contains
   !> Collective: pario_dataset_create with a file mode: PARIO_DATASET_ONE_FILE,
   !> PARIO_DATASET_FILE_PER_STEP (a member file per time index) or
   !> PARIO_DATASET_STEPS_PER_FILE (steps_per_file time indices per member).
-  subroutine pario_dataset_create_with(ds, group, path, file_mode, steps_per_file, mode, ierr)
+  !> sync: a PARIO_DATASET_SYNC_* policy (default PARIO_DATASET_SYNC_DEFAULT:
+  !> the environment's PARIO_DATASET_SYNC, else fsync at each segment's end).
+  subroutine pario_dataset_create_with(ds, group, path, file_mode, steps_per_file, mode, ierr, sync)
     type(pario_dataset), intent(out) :: ds
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
@@ -2640,6 +2645,7 @@ contains
     integer(int64), intent(in), optional :: steps_per_file
     integer, intent(in), optional :: mode
     integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: sync
     type(c_ds_create_options) :: options
     integer(c_int) :: m
     m = ior(PARIO_CREATE, PARIO_EXCLUSIVE)
@@ -2647,6 +2653,8 @@ contains
     options%file_mode = int(file_mode, c_int)
     options%steps_per_file = 0
     if (present(steps_per_file)) options%steps_per_file = steps_per_file
+    options%sync = 0
+    if (present(sync)) options%sync = int(sync, c_int)
     call finish(c_ds_create_with(group%h, cstr(path), m, options, ds%h), ierr)
   end subroutine
 

@@ -33,17 +33,32 @@
  * registration and dataset or variable infos).
  *
  * Crash safety: when the next segment is appended (a segment's end), every
- * file written since its last flush is flushed (H5Fflush): the segment's
- * own, and an older member file a section or segment info went into
- * since. Close writes everything out (H5Fclose) but does not fsync:
- * durability against a machine crash is the caller's. A process killed
- * after close loses nothing; one killed while segment k is
- * written leaves segments 0..k-1 readable: in the multi-file modes always
- * (a member file left unreadable by the crash is dropped at open, and
- * removed when opened read-write, so segment k can be appended again); in
- * one file with Debian's HDF5 1.10 as long as HDF5 wrote no metadata of
- * segment k before the kill, which holds while a segment's metadata fits
- * HDF5's metadata cache (src/dataset/pds.h says exactly what survives).
+ * file written since its last flush is written out, per the dataset's
+ * sync policy (pario_dataset_create_options.sync, or the environment's
+ * PARIO_DATASET_SYNC=fsync|write|none; docs/architecture.md, "Datasets"):
+ *   PARIO_DATASET_SYNC_FSYNC (the default): H5Fflush, HDF5's metadata
+ *     written and the file fsynced: the segment's own, and an older
+ *     member file a section or segment info went into since. A process
+ *     killed while segment k is written leaves segments 0..k-1 readable:
+ *     in the multi-file modes always (a member file left unreadable by
+ *     the crash is dropped at open, and removed when opened read-write,
+ *     so segment k can be appended again); in one file with Debian's HDF5
+ *     1.10 as long as HDF5 wrote no metadata of segment k before the
+ *     kill, which holds while a segment's metadata fits HDF5's metadata
+ *     cache (src/dataset/pds.h says exactly what survives). After a
+ *     machine's crash, segments 0..k-1 are on disk as far as fsync
+ *     reaches it.
+ *   PARIO_DATASET_SYNC_WRITE: the same written out without an fsync (the
+ *     file closed and reopened, which HDF5 1.10 writes without a sync):
+ *     the same guarantee against a killed process; none against a
+ *     machine's crash before the operating system writes its cache.
+ *   PARIO_DATASET_SYNC_NONE: nothing at a segment's end (nor after a
+ *     registration or an info): HDF5 writes its metadata when its cache
+ *     evicts it and at close. A process killed before close may leave no
+ *     readable dataset (PARIO_ERR_CORRUPT at open).
+ * Close writes everything out (H5Fclose) but does not fsync, whatever the
+ * policy: durability against a machine crash after close is the caller's.
+ * A process killed after close loses nothing.
  *
  * Memory types: a variable has a put type (what write calls take) and a
  * get type (what read calls give), both the word type until
@@ -126,11 +141,21 @@ typedef struct pario_dataset_s *pario_dataset_t;
 #define PARIO_DATASET_FILE_PER_STEP 1  /* a member file per time index */
 #define PARIO_DATASET_STEPS_PER_FILE 2 /* steps_per_file time indices per member file */
 
+/* Sync policies (pario_dataset_create_options.sync): what a segment's end
+ * writes out (crash safety, above). A run's choice, not stored in the
+ * file: pario_dataset_open takes the environment's. */
+#define PARIO_DATASET_SYNC_DEFAULT 0 /* PARIO_DATASET_SYNC=fsync|write|none from the environment, else _FSYNC */
+#define PARIO_DATASET_SYNC_FSYNC 1   /* HDF5's metadata written and the files fsynced */
+#define PARIO_DATASET_SYNC_WRITE 2   /* HDF5's metadata written, no fsync */
+#define PARIO_DATASET_SYNC_NONE 3    /* nothing until close */
+
 /* How pario_dataset_create_with lays a dataset out. Zero-initialised it
- * is one file (what pario_dataset_create makes). */
+ * is one file (what pario_dataset_create makes) with the default sync
+ * policy. */
 typedef struct pario_dataset_create_options {
   int file_mode;          /* a PARIO_DATASET_* file mode */
   int64_t steps_per_file; /* _STEPS_PER_FILE: n >= 1; _FILE_PER_STEP: 0 or 1; _ONE_FILE: 0 */
+  int sync;               /* a PARIO_DATASET_SYNC_* policy (0: the environment's, else fsync) */
 } pario_dataset_create_options_t;
 
 /* Local: 1 when this build has parallel HDF5 (datasets work), else 0. */
@@ -151,7 +176,9 @@ PARIO_COLLECTIVE PARIO_API int pario_dataset_create(pario_group_t group, const c
  * member name pattern ("run.000007.h5" for "run.h5") already there, which
  * an open would take for this dataset's: an exclusive multi-file create
  * fails with PARIO_ERR_EXISTS naming one (nothing made); replacing
- * (PARIO_MODE_TRUNCATE) removes them, the old dataset's included. */
+ * (PARIO_MODE_TRUNCATE) removes them, the old dataset's included.
+ * A bad PARIO_DATASET_SYNC in the environment is PARIO_ERR_INVALID_ARGUMENT
+ * naming it (when options->sync is 0), as for pario_dataset_open. */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_create_with(pario_group_t group, const char *path, int mode,
                                                          const pario_dataset_create_options_t *options,
                                                          pario_dataset_t *dataset_out);
@@ -160,8 +187,16 @@ PARIO_COLLECTIVE PARIO_API int pario_dataset_create_with(pario_group_t group, co
  * members). Outputs may be NULL. */
 PARIO_API int pario_dataset_file_mode(pario_dataset_t dataset, int *file_mode_out, int64_t *steps_per_file_out,
                                       int64_t *files_out);
+/* Local: the dataset's sync policy (a PARIO_DATASET_SYNC_* other than
+ * _DEFAULT), and what it has done since it was created or opened, the same
+ * on every rank: file syncs (H5Fflush, each an fsync of one file: the entry
+ * file or a member) and write-backs (a file's metadata written without an
+ * fsync). Outputs may be NULL. */
+PARIO_API int pario_dataset_sync_counts(pario_dataset_t dataset, int *policy_out, int64_t *syncs_out,
+                                        int64_t *write_backs_out);
 /* Opens a dataset: mode PARIO_MODE_READ or PARIO_MODE_RDWR. The file mode
- * is read from the entry file at path. Its
+ * is read from the entry file at path; the sync policy is the
+ * environment's (PARIO_DATASET_SYNC, else fsync). Its
  * segments and variables are read and checked (PARIO_ERR_CORRUPT for a
  * file that is not a pario dataset or is damaged). */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_open(pario_group_t group, const char *path, int mode,

@@ -32,6 +32,7 @@
 #include "base/convert.h"
 #include "capi/array_handles.h"
 #include "capi/collective.h"
+#include "capi/dataset_options.h"
 #include "capi/decomp_handles.h"
 #include "capi/handles.h"
 #include "capi/options.h"
@@ -116,6 +117,17 @@ Result<dataset::FileLayout> layout_of(const pario_dataset_create_options_t* o) {
   return l;
 }
 
+// A sync policy (PARIO_DATASET_SYNC_*; 0: the environment's), checked.
+Result<dataset::SyncPolicy> sync_policy_of(int sync) {
+  if (sync < PARIO_DATASET_SYNC_DEFAULT || sync > PARIO_DATASET_SYNC_NONE) {
+    return invalid("options->sync " + std::to_string(sync) + " is not a PARIO_DATASET_SYNC_*");
+  }
+  if (sync == PARIO_DATASET_SYNC_DEFAULT) {
+    PARIO_ASSIGN_OR_RETURN(sync, dataset_sync_policy());
+  }
+  return static_cast<dataset::SyncPolicy>(sync);
+}
+
 int create_dataset(const char* call, pario_group_t group, const char* path, int mode,
                    const pario_dataset_create_options_t* options, pario_dataset_t* dataset_out) {
   return guarded(call, [&]() -> Status {
@@ -131,12 +143,15 @@ int create_dataset(const char* call, pario_group_t group, const char* path, int 
     }
     Result<dataset::FileLayout> layout = layout_of(options);
     e.check(layout);
+    Result<dataset::SyncPolicy> sync = sync_policy_of(options ? options->sync : 0);
+    e.check(sync);
     if (path) e.args().add("path", path);
     e.args().add("mode", mode);
     if (options) e.args().add("file_mode", options->file_mode).add("steps_per_file", options->steps_per_file);
+    if (sync.ok()) e.args().add("sync", static_cast<int64_t>(*sync));
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
-    Result<std::unique_ptr<Pds>> pds = Pds::create(g->comm_object(), path, !exclusive, *layout);
+    Result<std::unique_ptr<Pds>> pds = Pds::create(g->comm_object(), path, !exclusive, *layout, *sync);
     return publish(std::move(pds), g, dataset_out);
   });
 }
@@ -349,6 +364,17 @@ int pario_dataset_file_mode(pario_dataset_t dataset, int* file_mode_out, int64_t
   });
 }
 
+int pario_dataset_sync_counts(pario_dataset_t dataset, int* policy_out, int64_t* syncs_out,
+                              int64_t* write_backs_out) {
+  PARIO_DATASET_BODY("pario_dataset_sync_counts", {
+    PARIO_ASSIGN_OR_RETURN(DatasetHandle * h, live(datasets(), dataset, "dataset"));
+    if (policy_out) *policy_out = static_cast<int>(h->pds->sync_policy());
+    if (syncs_out) *syncs_out = h->pds->sync_counts().syncs;
+    if (write_backs_out) *write_backs_out = h->pds->sync_counts().write_backs;
+    return Status::Ok();
+  });
+}
+
 int pario_dataset_open(pario_group_t group, const char* path, int mode, pario_dataset_t* dataset_out) {
   PARIO_DATASET_BODY("pario_dataset_open", {
     Entry e("pario_dataset_open");
@@ -358,11 +384,14 @@ int pario_dataset_open(pario_group_t group, const char* path, int mode, pario_da
     if (mode != PARIO_MODE_READ && mode != PARIO_MODE_RDWR) {
       e.check(invalid("mode " + std::to_string(mode) + " is not PARIO_MODE_READ or PARIO_MODE_RDWR"));
     }
+    Result<dataset::SyncPolicy> sync = sync_policy_of(PARIO_DATASET_SYNC_DEFAULT);
+    e.check(sync);
     if (path) e.args().add("path", path);
     e.args().add("mode", mode);
+    if (sync.ok()) e.args().add("sync", static_cast<int64_t>(*sync));
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
-    Result<std::unique_ptr<Pds>> pds = Pds::open(g->comm_object(), path, mode == PARIO_MODE_RDWR);
+    Result<std::unique_ptr<Pds>> pds = Pds::open(g->comm_object(), path, mode == PARIO_MODE_RDWR, *sync);
     return publish(std::move(pds), g, dataset_out);
   });
 }
@@ -582,6 +611,12 @@ int pario_dataset_write_decomp(pario_dataset_t dataset, int64_t segment, int var
     DatasetHandle* h = entry_section(e, dataset, segment, variable);
     DecompHandle* d = entry_decomp(e, decomp);
     if (h) e.check(h->pds->check_writable());
+    if (h && d && h->pds->check_variable(variable).ok()) {
+      // Every check write_global takes as agreed (dataset/pds.h).
+      e.check(h->pds->check_decomposition(variable, *d->decomp));
+      e.check(dataset::section_shape(h->pds->variables()[static_cast<size_t>(variable)], d->decomp->global_size(),
+                                     d->shape_ndim, d->shape));
+    }
     if (d && d->decomp->local_count() > 0 && !buf) e.check(invalid("buf is null"));
     PARIO_RETURN_IF_ERROR(e.agree());
     return h->pds->write_global(segment, variable, *d->decomp, h->put_type(variable), buf, d->shape_ndim, d->shape);
@@ -594,6 +629,7 @@ int pario_dataset_read_decomp(pario_dataset_t dataset, int64_t segment, int vari
     Entry e("pario_dataset_read_decomp");
     DatasetHandle* h = entry_section(e, dataset, segment, variable);
     DecompHandle* d = entry_decomp(e, decomp);
+    if (h && d && h->pds->check_variable(variable).ok()) e.check(h->pds->check_decomposition(variable, *d->decomp));
     if (d && d->decomp->local_count() > 0 && !buf) e.check(invalid("buf is null"));
     PARIO_RETURN_IF_ERROR(e.agree());
     return h->pds->read_global(segment, variable, *d->decomp, h->get_type(variable), buf);

@@ -7,8 +7,10 @@
 
 #include "base/stats.h"
 #include "capi/boundary.h"
+#include "capi/dataset_options.h"
 #include "capi/exodus_options.h"
 #include "file/storage.h"
+#include "pario/dataset.h"
 
 namespace pario::capi {
 namespace {
@@ -116,6 +118,18 @@ Result<exodus::StepSync> exodus_step_sync() {
     if (!std::strcmp(v, "none")) return exodus::StepSync::kNone;
     return Status(Code::kInvalidArgument,
                   std::string("PARIO_EXODUS_SYNC=") + v + ": expected overlap, step or none");
+  }();
+  return choice;
+}
+
+Result<int> dataset_sync_policy() {
+  // Read here, next to config(), for the reason exodus_step_sync says.
+  static const Result<int> choice = []() -> Result<int> {
+    const char* v = std::getenv("PARIO_DATASET_SYNC");
+    if (!v || !*v || !std::strcmp(v, "fsync")) return PARIO_DATASET_SYNC_FSYNC;
+    if (!std::strcmp(v, "write")) return PARIO_DATASET_SYNC_WRITE;
+    if (!std::strcmp(v, "none")) return PARIO_DATASET_SYNC_NONE;
+    return Status(Code::kInvalidArgument, std::string("PARIO_DATASET_SYNC=") + v + ": expected fsync, write or none");
   }();
   return choice;
 }

@@ -203,6 +203,19 @@ Result<ElementType> element_type_of(hid_t type, const std::string& what) {
                                         " bytes, which is none of pario's element types");
 }
 
+// The file access list of every pario file: the MPI-IO driver over comm,
+// collective metadata reads and writes, HDF5 1.8's format (see the top);
+// null when HDF5 refused one of them.
+std::unique_ptr<Hid> access_list(MPI_Comm comm) {
+  auto fapl = owned(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (fapl->get() < 0 || H5Pset_fapl_mpio(fapl->get(), comm, MPI_INFO_NULL) < 0 ||
+      H5Pset_all_coll_metadata_ops(fapl->get(), true) < 0 || H5Pset_coll_metadata_write(fapl->get(), true) < 0 ||
+      H5Pset_libver_bounds(fapl->get(), H5F_LIBVER_V18, H5F_LIBVER_V18) < 0) {
+    return nullptr;
+  }
+  return fapl;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- File
@@ -223,11 +236,9 @@ Result<File> File::open(const comm::Comm& comm, const std::string& path, FileMod
 
   const bool create = mode == FileMode::kCreateTruncate || mode == FileMode::kCreateExclusive;
   const char* call = create ? "H5Fcreate" : "H5Fopen";
-  auto fapl = owned(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  std::unique_ptr<Hid> fapl = access_list(dup.get());
   hid_t id = H5I_INVALID_HID;
-  if (fapl->get() < 0 || H5Pset_fapl_mpio(fapl->get(), dup.get(), MPI_INFO_NULL) < 0 ||
-      H5Pset_all_coll_metadata_ops(fapl->get(), true) < 0 || H5Pset_coll_metadata_write(fapl->get(), true) < 0 ||
-      H5Pset_libver_bounds(fapl->get(), H5F_LIBVER_V18, H5F_LIBVER_V18) < 0) {
+  if (!fapl) {
     local = h5_error("H5Pset_fapl_mpio", path);
   } else {
     switch (mode) {
@@ -517,6 +528,25 @@ Status File::flush() {
   return Status::Ok();
 }
 
+// Close and reopen: HDF5 1.10's H5Fflush has no way to skip the MPI-IO
+// driver's MPI_File_sync, while H5Fclose writes the metadata cache with
+// the driver told the file is closing (no sync). The identifier changes;
+// nothing outside this file holds it (no Dataset is open: checked).
+Status File::write_back() {
+  if (!state_) return closed_file("H5Fclose", path_);
+  if (!writable_) return Status(Code::kState, "dataset::File::write_back: " + path_ + ": the file is read-only");
+  if (state_.use_count() > 1) {
+    return Status(Code::kState, "dataset::File::write_back: " + path_ + ": " +
+                                    std::to_string(state_.use_count() - 1) + " dataset(s) still open");
+  }
+  if (state_->id->release() < 0) return h5_error("H5Fclose", path_);
+  std::unique_ptr<Hid> fapl = access_list(state_->comm.get());
+  if (!fapl) return h5_error("H5Pset_fapl_mpio", path_);
+  state_->id = owned(H5Fopen(path_.c_str(), H5F_ACC_RDWR, fapl->get()), H5Fclose);
+  if (state_->id->get() < 0) return h5_error("H5Fopen", path_);
+  return Status::Ok();
+}
+
 // ---------------------------------------------------------------- Dataset
 
 Dataset::Dataset() = default;
@@ -547,7 +577,8 @@ Status finish_open(hid_t id, ElementType type, const std::string& what, std::uni
 
 }  // namespace
 
-Result<Dataset> Dataset::create(File& file, const std::string& name, ElementType type, int ndim, const Shape& dims) {
+Result<Dataset> Dataset::create(File& file, const std::string& name, ElementType type, int ndim, const Shape& dims,
+                                Agreement agreement) {
   silence();
   if (!file.state_) return Status(Code::kState, "dataset::Dataset::create: " + name + ": the file is closed");
   const std::string what = file.path_ + ":" + name;
@@ -579,7 +610,11 @@ Result<Dataset> Dataset::create(File& file, const std::string& name, ElementType
       }
     }
   }
-  PARIO_RETURN_IF_ERROR(comm::agree_call(file.state_->comm, local, digest));
+  if (agreement == Agreement::kCaller) {
+    PARIO_RETURN_IF_ERROR(local);
+  } else {
+    PARIO_RETURN_IF_ERROR(comm::agree_call(file.state_->comm, local, digest));
+  }
 
   Dataset ds;
   hsize_t h[kMaxDims];
@@ -602,7 +637,7 @@ Result<Dataset> Dataset::create(File& file, const std::string& name, ElementType
       local = finish_open(ds.id_->get(), type, what, &ds.space_, &ds.mem_type_, &ds.independent_, &ds.collective_);
     }
   }
-  PARIO_RETURN_IF_ERROR(comm::agree(file.state_->comm, local));
+  PARIO_RETURN_IF_ERROR(agreement == Agreement::kCaller ? local : comm::agree(file.state_->comm, local));
   ds.name_ = name;
   ds.type_ = type;
   ds.ndim_ = ndim;
@@ -613,7 +648,8 @@ Result<Dataset> Dataset::create(File& file, const std::string& name, ElementType
   return ds;
 }
 
-Result<Dataset> Dataset::open(File& file, const std::string& name, std::optional<ElementType> expect) {
+Result<Dataset> Dataset::open(File& file, const std::string& name, std::optional<ElementType> expect,
+                              Agreement agreement) {
   silence();
   if (!file.state_) return Status(Code::kState, "dataset::Dataset::open: " + name + ": the file is closed");
   const std::string what = file.path_ + ":" + name;
@@ -621,7 +657,11 @@ Result<Dataset> Dataset::open(File& file, const std::string& name, std::optional
   digest.add("name", name.c_str()).add("expect", expect ? static_cast<int64_t>(*expect) : int64_t{0});
   Status local;
   if (name.empty()) local = Status(Code::kInvalidArgument, "dataset::Dataset::open: an empty dataset name");
-  PARIO_RETURN_IF_ERROR(comm::agree_call(file.state_->comm, local, digest));
+  if (agreement == Agreement::kCaller) {
+    PARIO_RETURN_IF_ERROR(local);
+  } else {
+    PARIO_RETURN_IF_ERROR(comm::agree_call(file.state_->comm, local, digest));
+  }
 
   Dataset ds;
   ds.id_ = owned(H5Dopen2(file.state_->id->get(), name.c_str(), H5P_DEFAULT), H5Dclose);
@@ -672,14 +712,14 @@ Result<Dataset> Dataset::open(File& file, const std::string& name, std::optional
       }
     }
   }
-  PARIO_RETURN_IF_ERROR(comm::agree(file.state_->comm, local));
+  PARIO_RETURN_IF_ERROR(agreement == Agreement::kCaller ? local : comm::agree(file.state_->comm, local));
   ds.name_ = name;
   ds.file_ = file.state_;
   ds.path_ = file.path_;
   return ds;
 }
 
-Status Dataset::close() {
+Status Dataset::close(Agreement agreement) {
   if (!file_) return Status::Ok();
   Status local;
   collective_.reset();
@@ -688,7 +728,7 @@ Status Dataset::close() {
   space_.reset();
   if (id_->release() < 0) local = h5_error("H5Dclose", path_ + ":" + name_);
   id_.reset();
-  const Status s = comm::agree(file_->comm, local);
+  const Status s = agreement == Agreement::kCaller ? local : comm::agree(file_->comm, local);
   file_.reset();
   return s;
 }

@@ -89,6 +89,14 @@ enum class FileMode {
 // of the file's communicator in every call, with the same count of calls).
 enum class XferMode { kIndependent, kCollective };
 
+// Who agrees on a Dataset's create or open: the call itself (kAgree: it
+// first checks that every rank passed the same arguments, and ends with
+// an agreement on the outcome: two allreduces), or the caller (kCaller:
+// the arguments are the same on every rank by construction, and the
+// caller folds this rank's status into an agreement of its own before
+// any rank uses the dataset collectively; no communication here).
+enum class Agreement { kAgree, kCaller };
+
 class File {
  public:
   File();
@@ -139,8 +147,19 @@ class File {
   Result<AttrValue> attribute(const std::string& object, const std::string& name);
   // The names of the object's attributes, in increasing name order.
   Result<std::vector<std::string>> attribute_names(const std::string& object);
-  // Writes HDF5's cached metadata and raw data to the file.
+  // Writes HDF5's cached metadata and raw data to the file, then syncs
+  // it: with the MPI-IO driver H5Fflush always ends in MPI_File_sync, an
+  // fsync. Lockstep (every rank).
   Status flush();
+  // Writes HDF5's cached metadata and raw data to the file without an
+  // fsync: the file is closed (H5Fclose writes everything; the MPI-IO
+  // driver does not sync a file it closes) and opened again read-write
+  // over the same communicator. After it the file on disk is whole as of
+  // now against a killed process, not against a machine's crash. Lockstep
+  // (every rank); kState when a Dataset of the file is open or the file is
+  // read-only. On failure the file stays unusable (every later call
+  // fails; close() still releases it).
+  Status write_back();
 
  private:
   friend class Dataset;
@@ -162,16 +181,18 @@ class Dataset {
   // kInvalidArgument (a bad shape or type, ranks that differ), kState (a
   // read-only file), kExists (a link of that name), kIo.
   static Result<Dataset> create(File& file, const std::string& name, ElementType type, int ndim,
-                                const Shape& dims);
+                                const Shape& dims, Agreement agreement = Agreement::kAgree);
   // Collective: opens the dataset `name`, reading back its element type and
   // shape. With `expect`, a dataset of another type is refused
   // (kInvalidArgument naming both). kNotFound when there is no such
   // dataset; kUnsupported for a type pario has no element type for, or a
   // dataset of more than kMaxDims dims.
-  static Result<Dataset> open(File& file, const std::string& name, std::optional<ElementType> expect = {});
+  static Result<Dataset> open(File& file, const std::string& name, std::optional<ElementType> expect = {},
+                              Agreement agreement = Agreement::kAgree);
 
-  // Collective: closes the dataset; the same status on every rank.
-  Status close();
+  // Collective: closes the dataset; the same status on every rank
+  // (kAgree), or this rank's, for the caller to agree on (kCaller: local).
+  Status close(Agreement agreement = Agreement::kAgree);
 
   const std::string& name() const { return name_; }
   ElementType type() const { return type_; }

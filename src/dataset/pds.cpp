@@ -10,6 +10,17 @@
 // rank contributes (a piece's item count) travel in one allgather; an
 // info's value is rank 0's, broadcast.
 //
+// Agreements per call (an allreduce each; tests/dataset/dataset_calls_test.c
+// counts them). The C boundary's entry agreement has checked the
+// arguments against the records every rank holds alike, so the steps
+// here do not check them again collectively; and the steps fold into as
+// few agreements as their failures need: a section is created (lockstep),
+// its attribute set and this rank's transfer prepared before one
+// agreement that also carries the engine's values (Transfer::prepare and
+// begin, as the C boundary does for pario_decomp_write); the engine's end
+// agreement; the dataset's close. A segment's end writes its files out
+// (the sync policy) in the same step as the next segment's group.
+//
 // Everything read from the file is checked before use: the format marker
 // and version, segment names (positions 0..n-1 with none missing), kinds,
 // finite time values in order, variable ids (0..n-1, each once), item
@@ -102,7 +113,7 @@ Status broadcast_value(const comm::Comm& comm, AttrValue* v) {
 Pds::~Pds() = default;
 
 Result<std::unique_ptr<Pds>> Pds::create(const comm::Comm& comm, const std::string& path, bool replace,
-                                         const FileLayout& layout) {
+                                         const FileLayout& layout, SyncPolicy sync) {
   if (replace) {
     // Only a pario dataset is replaced: rank 0 asks whether there is a
     // file, and all open it to read its marker.
@@ -136,6 +147,7 @@ Result<std::unique_ptr<Pds>> Pds::create(const comm::Comm& comm, const std::stri
                                                                  : FileMode::kCreateExclusive));
   std::unique_ptr<Pds> p(new Pds(std::move(f)));
   p->layout_ = layout;
+  p->sync_ = sync;
   File& file = p->file_;
   Status local = file.set_attribute("/", kFormatAttr, AttrValue::string(kFormatName));
   // One file keeps version 1 (what earlier pario reads); the multi-file
@@ -162,9 +174,11 @@ Result<std::unique_ptr<Pds>> Pds::create(const comm::Comm& comm, const std::stri
   return p;
 }
 
-Result<std::unique_ptr<Pds>> Pds::open(const comm::Comm& comm, const std::string& path, bool writable) {
+Result<std::unique_ptr<Pds>> Pds::open(const comm::Comm& comm, const std::string& path, bool writable,
+                                       SyncPolicy sync) {
   PARIO_ASSIGN_OR_RETURN(File f, File::open(comm, path, writable ? FileMode::kReadWrite : FileMode::kReadOnly));
   std::unique_ptr<Pds> p(new Pds(std::move(f)));
+  p->sync_ = sync;
   Status local = comm::agree(p->file_.comm(), p->load());
   if (local.ok() && p->layout_.multi_file()) local = p->open_members();
   if (!local.ok()) {
@@ -344,8 +358,13 @@ Status Pds::keep_open(int64_t k) {
     open_order_.erase(open_order_.begin());
     File& m = members_[static_cast<size_t>(oldest)];
     auto marked = std::find(unsynced_members_.begin(), unsynced_members_.end(), oldest);
-    if (marked != unsynced_members_.end()) {  // written since its last flush: synced before it goes
-      PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), m.flush()));
+    if (marked != unsynced_members_.end()) {
+      // Written since its last flush: synced before it goes (kFsync). The
+      // close writes it out whole (H5Fclose), which is all kWrite asks.
+      if (sync_ == SyncPolicy::kFsync) {
+        ++sync_counts_.syncs;
+        PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), m.flush()));
+      }
       unsynced_members_.erase(marked);
     }
     PARIO_RETURN_IF_ERROR(m.close());
@@ -371,21 +390,37 @@ void Pds::mark_written(int64_t member) {
 }
 
 // A segment's end (crash safety, in pds.h): every file written since its
-// last flush is flushed: the last segment's, an older member a section or
-// info went into since, and the entry file after create. Marked members
-// are open (keep_open flushes one before it closes it).
+// last flush is written out per the sync policy: the last segment's, an
+// older member a section or info went into since, and the entry file
+// after create. Marked members are open (keep_open writes one out before
+// it closes it). Every rank makes the same calls whatever its own
+// status (lockstep: a flush or write-back is collective in HDF5).
 Status Pds::end_segment() {
   Status local;
-  if (entry_unsynced_) local = file_.flush();
+  if (entry_unsynced_) local = sync_file(file_);
   std::sort(unsynced_members_.begin(), unsynced_members_.end());
   for (int64_t k : unsynced_members_) {
     File& m = members_[static_cast<size_t>(k)];
-    if (local.ok() && m.is_open()) local = m.flush();
+    if (m.is_open()) {
+      const Status s = sync_file(m);
+      if (local.ok()) local = s;
+    }
   }
-  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
-  entry_unsynced_ = false;
-  unsynced_members_.clear();
-  return Status::Ok();
+  return local;
+}
+
+Status Pds::sync_file(File& f) {
+  switch (sync_) {
+    case SyncPolicy::kFsync:
+      ++sync_counts_.syncs;
+      return f.flush();
+    case SyncPolicy::kWrite:
+      ++sync_counts_.write_backs;
+      return f.write_back();
+    case SyncPolicy::kNone:
+      return Status::Ok();
+  }
+  return Status(Code::kInternal, "dataset::Pds: sync policy " + std::to_string(static_cast<int>(sync_)));
 }
 
 Result<File*> Pds::member(int64_t k) {
@@ -547,16 +582,21 @@ void Pds::undo(File& f, const std::string& path) {
 }
 
 Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double time_value) {
-  Status local = check_writable();
-  if (local.ok()) local = check_append(segments_, kind, time_index, time_value);
-  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  // Agreed at the C boundary, and the same on every rank (pds.h).
+  PARIO_RETURN_IF_ERROR(check_writable());
+  PARIO_RETURN_IF_ERROR(check_append(segments_, kind, time_index, time_value));
   const int64_t position = static_cast<int64_t>(segments_.size());
   // The last segment ends here: the files written since their last flush
-  // are flushed, so a crash from now on finds them whole (crash safety,
-  // in pds.h).
-  PARIO_RETURN_IF_ERROR(end_segment());
+  // are written out, so a crash from now on finds them whole (crash
+  // safety, in pds.h). Agreed with the new group below, unless a new
+  // member file is made first.
+  Status synced = end_segment();
   const int64_t target = member_of_next(segments_, time_index, layout_);
   if (layout_.multi_file() && target == static_cast<int64_t>(members_.size())) {
+    PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), synced));
+    synced = Status::Ok();
+    entry_unsynced_ = false;
+    unsynced_members_.clear();
     PARIO_RETURN_IF_ERROR(make_member(target));
   } else if (layout_.multi_file() && target > static_cast<int64_t>(members_.size())) {
     return Status(Code::kInternal, "dataset::Pds::append_segment: member " + std::to_string(target) + " after " +
@@ -564,20 +604,25 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
   }
   PARIO_ASSIGN_OR_RETURN(File * fp, layout_.multi_file() ? member(target) : Result<File*>(&file_));
   File& f = *fp;
+  const std::string at = segment_path(position);
+  Status local = f.create_group(at);
+  if (local.ok()) local = f.set_attribute(at, "pario_kind", AttrValue::string(segment_kind_name(kind)));
+  if (local.ok()) local = f.set_attribute(at, "pario_time_index", AttrValue::int64(time_index));
+  if (local.ok()) local = f.set_attribute(at, "pario_time_value", AttrValue::float64(time_value));
+  if (local.ok()) local = synced;
+  local = comm::agree(file_.comm(), local);
+  // Marks change only after an agreement, so they stay the same on every
+  // rank (a write-out is collective): on failure the files stay marked.
+  if (!local.ok()) {
+    undo(f, at);
+    return local;
+  }
+  entry_unsynced_ = false;
+  unsynced_members_.clear();
   if (layout_.multi_file()) {
     mark_written(target);
   } else {
     entry_unsynced_ = true;
-  }
-  const std::string at = segment_path(position);
-  local = f.create_group(at);
-  if (local.ok()) local = f.set_attribute(at, "pario_kind", AttrValue::string(segment_kind_name(kind)));
-  if (local.ok()) local = f.set_attribute(at, "pario_time_index", AttrValue::int64(time_index));
-  if (local.ok()) local = f.set_attribute(at, "pario_time_value", AttrValue::float64(time_value));
-  local = comm::agree(file_.comm(), local);
-  if (!local.ok()) {
-    undo(f, at);
-    return local;
   }
   segments_.push_back(SegmentRecord{kind, time_index, time_value});
   if (layout_.multi_file()) member_of_.push_back(target);
@@ -644,7 +689,7 @@ Status Pds::truncate(int64_t last_kept) {
   }
   if (local.ok() && n > 0) {
     Result<File*> f = file_of(n - 1);
-    local = f.ok() ? (*f)->flush() : f.status();
+    local = f.ok() ? sync_file(**f) : f.status();
   }
   local = comm::agree(file_.comm(), local);
   segments_.resize(static_cast<size_t>(n));
@@ -672,7 +717,8 @@ Result<int> Pds::register_variable(const VariableRecord& v) {
   if (local.ok()) local = file_.set_attribute(at, "pario_item_dims", AttrValue::array(ElementType::kInt64, v.item_dims, 2));
   if (local.ok()) local = file_.set_attribute(at, "pario_word_type", AttrValue::int64(static_cast<int64_t>(v.word)));
   if (local.ok()) local = file_.set_attribute(at, "pario_word_name", AttrValue::string(element_name(v.word)));
-  if (local.ok()) local = file_.flush();  // the entry file is clean between calls (crash safety)
+  const Status synced = sync_file(file_);  // the entry file is clean between calls (crash safety)
+  if (local.ok()) local = synced;
   local = comm::agree(file_.comm(), local);
   if (!local.ok()) {
     undo(file_, at);
@@ -685,31 +731,40 @@ Result<int> Pds::register_variable(const VariableRecord& v) {
   return id;
 }
 
-Result<Dataset> Pds::open_section(int64_t segment, const VariableRecord& v) {
+Result<Dataset> Pds::open_section(int64_t segment, const VariableRecord& v, Agreement agreement) {
   const std::string at = section_path(segment, v.name);
   PARIO_ASSIGN_OR_RETURN(File * fp, file_of(segment));
   File& f = *fp;
+  // Lockstep: the link's existence reads the same metadata on every rank
+  // (collective metadata reads), so every rank opens it or none does.
   Result<bool> there = f.exists(at);
   Status local = there.status();
-  if (there.ok() && !*there) {
-    local = Status(Code::kNotFound, f.path() + ": segment " + std::to_string(segment) +
-                                        " has no section of variable " + v.name);
+  Result<Dataset> ds = Status(Code::kNotFound, f.path() + ": segment " + std::to_string(segment) +
+                                                   " has no section of variable " + v.name);
+  if (there.ok() && *there) {
+    ds = Dataset::open(f, at, std::nullopt, Agreement::kCaller);
+    local = ds.ok() ? Status::Ok() : as_corrupt(ds.status());
+  } else if (there.ok()) {
+    local = ds.status();
   }
-  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
-  Result<Dataset> ds = Dataset::open(f, at);
-  if (!ds.ok()) return as_corrupt(ds.status());
-  // The shape must be whole items of the variable: [n] + item dims, or for
-  // a global-ordered N-d section any shape ending with the item dims.
-  bool good = ds->type() == v.word && ds->ndim() > v.item_ndim;
-  for (int d = 0; good && d < v.item_ndim; ++d) good = ds->dims()[ds->ndim() - v.item_ndim + d] == v.item_dims[d];
-  local = good ? Status::Ok()
-               : corrupt(f.path(), at + ": a dataset of " + element_name(ds->type()) + ", " +
-                                           std::to_string(ds->ndim()) + " dims, which is no section of a " +
-                                           item_kind_name(v.item) + " of " + element_name(v.word));
-  if (!local.ok()) {
-    (void)ds->close();
-    return local;
+  if (ds.ok()) {
+    // The shape must be whole items of the variable: [n] + item dims, or
+    // for a global-ordered N-d section any shape ending with the item dims.
+    bool good = ds->type() == v.word && ds->ndim() > v.item_ndim;
+    for (int d = 0; good && d < v.item_ndim; ++d) good = ds->dims()[ds->ndim() - v.item_ndim + d] == v.item_dims[d];
+    if (!good) {
+      local = corrupt(f.path(), at + ": a dataset of " + element_name(ds->type()) + ", " +
+                                    std::to_string(ds->ndim()) + " dims, which is no section of a " +
+                                    item_kind_name(v.item) + " of " + element_name(v.word));
+      (void)ds->close(Agreement::kCaller);
+    }
   }
+  if (agreement == Agreement::kAgree) {
+    const Status agreed = comm::agree(file_.comm(), local);
+    if (!agreed.ok() && local.ok()) (void)ds->close(Agreement::kCaller);  // another rank failed
+    local = agreed;
+  }
+  PARIO_RETURN_IF_ERROR(local);
   return ds;
 }
 
@@ -768,15 +823,15 @@ Result<SectionInfo> Pds::section_info(int64_t segment, int variable, int writer)
 }
 
 Status Pds::write_ranked(int64_t segment, int variable, ElementType mem_type, int64_t items, const void* buf) {
-  Status local = check_writable();
-  if (local.ok()) local = check_segment(segment);
-  if (local.ok()) local = check_variable(variable);
-  const bool known = local.ok();
-  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  // Agreed at the C boundary, and the same on every rank (pds.h).
+  PARIO_RETURN_IF_ERROR(check_writable());
+  PARIO_RETURN_IF_ERROR(check_segment(segment));
+  PARIO_RETURN_IF_ERROR(check_variable(variable));
   const VariableRecord& v = variables_[static_cast<size_t>(variable)];
   const std::string at = section_path(segment, v.name);
   // This rank's piece in the word type (a value that does not fit fails
   // here, before anything is made).
+  Status local;
   int64_t words = 0;
   std::vector<unsigned char> converted;
   const void* data = buf;
@@ -790,81 +845,102 @@ Status Pds::write_ranked(int64_t segment, int variable, ElementType mem_type, in
     local = convert(mem_type, buf, v.word, converted.data(), static_cast<size_t>(words));
     data = converted.data();
   }
-  // Collective when it opens a member: known is the same on every rank
-  // (the C boundary agreed on the arguments; the records are the same).
-  Result<File*> sfp = known ? file_to_write(segment) : Result<File*>(&file_);
-  if (local.ok()) local = sfp.status();
-  File& sf = sfp.ok() ? **sfp : file_;
-  if (known) {
-    Result<bool> there = sf.exists(at);
-    if (local.ok()) local = there.status();
-    if (local.ok() && *there) {
-      local = Status(Code::kExists, sf.path() + ": segment " + std::to_string(segment) +
-                                        " has a section of variable " + v.name + " already");
-    }
-  }
-  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
-
-  std::vector<int64_t> counts(static_cast<size_t>(file_.comm().size()));
-  const int rc = MPI_Allgather(&items, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, file_.comm().get());
+  // Every rank's piece and whether it failed, in one allgather: a failure
+  // anywhere is seen by every rank, which then agree on its message.
+  const int size = file_.comm().size();
+  const int64_t mine[2] = {local.ok() ? items : 0, local.ok() ? 0 : 1};
+  std::vector<int64_t> all(2 * static_cast<size_t>(size));
+  const int rc = MPI_Allgather(mine, 2, MPI_INT64_T, all.data(), 2, MPI_INT64_T, file_.comm().get());
   if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Allgather");
+  std::vector<int64_t> counts(static_cast<size_t>(size));
+  bool failed = false;
+  for (int r = 0; r < size; ++r) {
+    counts[static_cast<size_t>(r)] = all[2 * static_cast<size_t>(r)];
+    failed = failed || all[2 * static_cast<size_t>(r) + 1] != 0;
+  }
+  if (failed) {
+    const Status s = comm::agree(file_.comm(), local);
+    return s.ok() ? Status(Code::kInternal, "dataset::Pds::write_ranked: a failure that agree() did not see") : s;
+  }
   Result<Pieces> pieces = pieces_of(counts, Code::kInvalidArgument);
   int64_t total_words = 0;
   if (pieces.ok() && !checked_mul(pieces->sum, v.words_per_item(), &total_words)) {
     pieces = Status(Code::kInvalidArgument, "the pieces hold more than 2^63 words");
   }
   PARIO_RETURN_IF_ERROR(pieces.status());  // the same on every rank
-  Shape dims{};
-  dims[0] = pieces->sum;
-  for (int d = 0; d < v.item_ndim; ++d) dims[1 + d] = v.item_dims[d];
-  PARIO_ASSIGN_OR_RETURN(Dataset ds, Dataset::create(sf, at, v.word, 1 + v.item_ndim, dims));
-  const int64_t first = pieces->starts[static_cast<size_t>(file_.comm().rank())] * v.words_per_item();
-  local = move_words(ds, first, first + words, const_cast<void*>(data), /*write=*/true);
-  local = comm::agree(file_.comm(), local);
-  if (local.ok()) {
-    local = sf.set_attribute(at, "pario_layout", AttrValue::string("rank"));
-    if (local.ok()) local = sf.set_attribute(at, "pario_writers", AttrValue::int64(file_.comm().size()));
-    if (local.ok()) {
-      local = sf.set_attribute(at, "pario_piece_items",
-                                  AttrValue::array(ElementType::kInt64, counts.data(), static_cast<int64_t>(counts.size())));
-    }
-    if (local.ok()) local = sf.set_attribute(at, "pario_item_sum", AttrValue::int64(pieces->sum));
-    if (local.ok()) local = sf.set_attribute(at, "pario_item_max", AttrValue::int64(pieces->max));
-    local = comm::agree(file_.comm(), local);
+  // Collective when it opens a member (agreed there).
+  PARIO_ASSIGN_OR_RETURN(File * sfp, file_to_write(segment));
+  File& sf = *sfp;
+  // One lockstep step: the dataset and its attributes made (on every rank
+  // alike, whatever this rank's piece does), this rank's piece written
+  // (independent), the dataset closed; then one agreement, which also
+  // tells whether every rank made the dataset (then a failure unlinks it).
+  Result<bool> there = sf.exists(at);
+  local = there.status();
+  if (local.ok() && *there) {
+    local = Status(Code::kExists, sf.path() + ": segment " + std::to_string(segment) + " has a section of variable " +
+                                      v.name + " already");
   }
-  const Status closed = ds.close();
-  if (local.ok()) local = closed;
-  if (!local.ok()) undo(sf, at);
+  bool made = false;
+  if (local.ok()) {
+    Shape dims{};
+    dims[0] = pieces->sum;
+    for (int d = 0; d < v.item_ndim; ++d) dims[1 + d] = v.item_dims[d];
+    Result<Dataset> ds = Dataset::create(sf, at, v.word, 1 + v.item_ndim, dims, Agreement::kCaller);
+    local = ds.status();
+    made = ds.ok();
+    if (made) {
+      const int64_t first = pieces->starts[static_cast<size_t>(file_.comm().rank())] * v.words_per_item();
+      const Status wrote = move_words(*ds, first, first + words, const_cast<void*>(data), /*write=*/true);
+      Status attrs = sf.set_attribute(at, "pario_layout", AttrValue::string("rank"));
+      if (attrs.ok()) attrs = sf.set_attribute(at, "pario_writers", AttrValue::int64(size));
+      if (attrs.ok()) {
+        attrs = sf.set_attribute(at, "pario_piece_items",
+                                 AttrValue::array(ElementType::kInt64, counts.data(), static_cast<int64_t>(size)));
+      }
+      if (attrs.ok()) attrs = sf.set_attribute(at, "pario_item_sum", AttrValue::int64(pieces->sum));
+      if (attrs.ok()) attrs = sf.set_attribute(at, "pario_item_max", AttrValue::int64(pieces->max));
+      const Status closed = ds->close(Agreement::kCaller);
+      local = !wrote.ok() ? wrote : !attrs.ok() ? attrs : closed;
+    }
+  }
+  int64_t unmade = made ? 0 : 1;
+  local = comm::agree_max(file_.comm(), local, &unmade, 1);
+  if (!local.ok() && unmade == 0) undo(sf, at);
   return local;
 }
 
 Status Pds::read_items(int64_t segment, int variable, ElementType mem_type, int64_t start, int64_t items, void* buf) {
-  Status local = check_segment(segment);
-  if (local.ok()) local = check_variable(variable);
-  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  // Agreed at the C boundary, and the same on every rank (pds.h).
+  PARIO_RETURN_IF_ERROR(check_segment(segment));
+  PARIO_RETURN_IF_ERROR(check_variable(variable));
   const VariableRecord& v = variables_[static_cast<size_t>(variable)];
-  PARIO_ASSIGN_OR_RETURN(Dataset ds, open_section(segment, v));
-  const int64_t w = v.words_per_item();
-  const int64_t all = ds.elements() / w;
-  int64_t end = 0;
-  if (start < 0 || items < 0 || !checked_add(start, items, &end) || end > all) {
-    local = Status(Code::kOutOfRange, "items [" + std::to_string(start) + ", +" + std::to_string(items) +
-                                          ") outside the section's " + std::to_string(all) + " items");
-  } else if (items > 0 && buf == nullptr) {
-    local = Status(Code::kInvalidArgument, "buf is null");
-  } else if (items > 0) {
-    const size_t words = static_cast<size_t>(items * w);
-    if (mem_type == v.word) {
-      local = move_words(ds, start * w, end * w, buf, /*write=*/false);
-    } else {
-      std::vector<unsigned char> raw(words * element_size(v.word));
-      local = move_words(ds, start * w, end * w, raw.data(), /*write=*/false);
-      if (local.ok()) local = convert(v.word, raw.data(), mem_type, buf, words);
+  // Opened, read (independent) and closed, then one agreement.
+  Result<Dataset> ds = open_section(segment, v, Agreement::kCaller);
+  Status local = ds.status();
+  if (ds.ok()) {
+    const int64_t w = v.words_per_item();
+    const int64_t all = ds->elements() / w;
+    int64_t end = 0;
+    if (start < 0 || items < 0 || !checked_add(start, items, &end) || end > all) {
+      local = Status(Code::kOutOfRange, "items [" + std::to_string(start) + ", +" + std::to_string(items) +
+                                            ") outside the section's " + std::to_string(all) + " items");
+    } else if (items > 0 && buf == nullptr) {
+      local = Status(Code::kInvalidArgument, "buf is null");
+    } else if (items > 0) {
+      const size_t words = static_cast<size_t>(items * w);
+      if (mem_type == v.word) {
+        local = move_words(*ds, start * w, end * w, buf, /*write=*/false);
+      } else {
+        std::vector<unsigned char> raw(words * element_size(v.word));
+        local = move_words(*ds, start * w, end * w, raw.data(), /*write=*/false);
+        if (local.ok()) local = convert(v.word, raw.data(), mem_type, buf, words);
+      }
     }
+    const Status closed = ds->close(Agreement::kCaller);
+    if (local.ok()) local = closed;
   }
-  local = comm::agree(file_.comm(), local);
-  const Status closed = ds.close();
-  return local.ok() ? closed : local;
+  return comm::agree(file_.comm(), local);
 }
 
 Status Pds::check_same_processes(const collective::Decomposition& d) const {
@@ -881,75 +957,101 @@ Status Pds::check_same_processes(const collective::Decomposition& d) const {
   return Status::Ok();
 }
 
+Status Pds::check_decomposition(int variable, const collective::Decomposition& d) const {
+  PARIO_RETURN_IF_ERROR(check_variable(variable));
+  PARIO_RETURN_IF_ERROR(check_same_processes(d));
+  const VariableRecord& v = variables_[static_cast<size_t>(variable)];
+  if (d.file_type() != v.word) {
+    return Status(Code::kInvalidArgument, std::string("the decomposition's file type ") + element_name(d.file_type()) +
+                                              " is not variable " + v.name + "'s word type " + element_name(v.word));
+  }
+  return Status::Ok();
+}
+
 Status Pds::write_global(int64_t segment, int variable, collective::Decomposition& d, ElementType mem_type,
                          const void* buf, int shape_ndim, const Shape& shape) {
-  Status local = check_writable();
-  if (local.ok()) local = check_segment(segment);
-  if (local.ok()) local = check_variable(variable);
-  const bool known = local.ok();
-  if (local.ok()) local = check_same_processes(d);
-  Result<std::pair<int, Shape>> section = Status(Code::kInternal, "unset");
-  // Collective when it opens a member: known is the same on every rank
-  // (the C boundary agreed on the arguments; the records are the same).
-  Result<File*> sfp = known ? file_to_write(segment) : Result<File*>(&file_);
-  if (local.ok()) local = sfp.status();
-  File& sf = sfp.ok() ? **sfp : file_;
-  if (known) {
-    const VariableRecord& v = variables_[static_cast<size_t>(variable)];
-    if (local.ok() && d.file_type() != v.word) {
-      local = Status(Code::kInvalidArgument, std::string("the decomposition's file type ") +
-                                                 element_name(d.file_type()) + " is not variable " + v.name +
-                                                 "'s word type " + element_name(v.word));
-    }
-    section = section_shape(v, d.global_size(), shape_ndim, shape);
-    if (local.ok()) local = section.status();
-    Result<bool> there = sf.exists(section_path(segment, v.name));
-    if (local.ok()) local = there.status();
-    if (local.ok() && *there) {
-      local = Status(Code::kExists, sf.path() + ": segment " + std::to_string(segment) +
-                                        " has a section of variable " + v.name + " already");
-    }
-  }
-  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  // Agreed at the C boundary, and the same on every rank (pds.h); so is
+  // the section's shape (the decomposition's, made collectively).
+  PARIO_RETURN_IF_ERROR(check_writable());
+  PARIO_RETURN_IF_ERROR(check_segment(segment));
+  PARIO_RETURN_IF_ERROR(check_decomposition(variable, d));
   const VariableRecord& v = variables_[static_cast<size_t>(variable)];
+  PARIO_ASSIGN_OR_RETURN(const auto section, section_shape(v, d.global_size(), shape_ndim, shape));
+  // Collective when it opens a member (agreed there).
+  PARIO_ASSIGN_OR_RETURN(File * sfp, file_to_write(segment));
+  File& sf = *sfp;
   const std::string at = section_path(segment, v.name);
-  PARIO_ASSIGN_OR_RETURN(Dataset ds, Dataset::create(sf, at, v.word, section->first, section->second));
-  DatasetTarget target(&ds);
-  Result<std::unique_ptr<collective::Transfer>> t =
-      collective::Transfer::start_write(d, target, 0, mem_type, buf, /*borrow=*/true);
-  local = t.ok() ? (*t)->wait() : t.status();  // both agreed by the engine
-  if (local.ok()) {
-    local = comm::agree(file_.comm(), sf.set_attribute(at, "pario_layout", AttrValue::string("global")));
+  // One lockstep step: the dataset and its attribute made, and this rank's
+  // part of the transfer prepared (checks, buffers, packing); one
+  // agreement carries the engine's values and whether every rank made
+  // the dataset (then a failure unlinks it).
+  Result<bool> there = sf.exists(at);
+  Status local = there.status();
+  if (local.ok() && *there) {
+    local = Status(Code::kExists, sf.path() + ": segment " + std::to_string(segment) + " has a section of variable " +
+                                      v.name + " already");
   }
-  const Status closed = ds.close();
-  if (local.ok()) local = closed;
-  if (!local.ok()) undo(sf, at);
+  Result<Dataset> ds = Status(Code::kInternal, "not made");
+  if (local.ok()) {
+    ds = Dataset::create(sf, at, v.word, section.first, section.second, Agreement::kCaller);
+    local = ds.status();
+  }
+  const bool made = ds.ok();
+  if (made) local = sf.set_attribute(at, "pario_layout", AttrValue::string("global"));
+  DatasetTarget target(made ? &*ds : nullptr);
+  std::unique_ptr<collective::Transfer> t;
+  constexpr int kValues = collective::Transfer::kAgreementValues;
+  int64_t values[kValues + 1] = {};
+  if (local.ok()) {
+    t = collective::Transfer::prepare(d, target, 0, device::IoKind::kWrite, mem_type, const_cast<void*>(buf),
+                                      collective::Transfer::kBlocking, &local);
+    t->agreement_values(values);
+  }
+  values[kValues] = made ? 0 : 1;
+  local = comm::agree_max(file_.comm(), local, values, kValues + 1);
+  const bool all_made = values[kValues] == 0;
+  if (local.ok()) {
+    local = t->begin(values);  // agreed
+    if (local.ok()) local = t->wait();  // agreed
+  }
+  t.reset();
+  const Status closed = made ? ds->close(Agreement::kCaller) : Status::Ok();
+  if (local.ok()) local = comm::agree(file_.comm(), closed);
+  if (!local.ok() && all_made) undo(sf, at);
   return local;
 }
 
 Status Pds::read_global(int64_t segment, int variable, collective::Decomposition& d, ElementType mem_type,
                         void* buf) {
-  Status local = check_segment(segment);
-  if (local.ok()) local = check_variable(variable);
-  if (local.ok()) local = check_same_processes(d);
-  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
+  // Agreed at the C boundary, and the same on every rank (pds.h).
+  PARIO_RETURN_IF_ERROR(check_segment(segment));
+  PARIO_RETURN_IF_ERROR(check_decomposition(variable, d));
   const VariableRecord& v = variables_[static_cast<size_t>(variable)];
-  PARIO_ASSIGN_OR_RETURN(Dataset ds, open_section(segment, v));
-  if (d.file_type() != v.word) {
-    local = Status(Code::kInvalidArgument, std::string("the decomposition's file type ") + element_name(d.file_type()) +
-                                               " is not variable " + v.name + "'s word type " + element_name(v.word));
-  } else if (d.global_size() != ds.elements()) {
+  // Opened and checked, this rank's part prepared, then one agreement
+  // (with the engine's values); the engine's end; the close.
+  Result<Dataset> ds = open_section(segment, v, Agreement::kCaller);
+  Status local = ds.status();
+  if (local.ok() && d.global_size() != ds->elements()) {
     local = Status(Code::kInvalidArgument, "the decomposition's global size " + std::to_string(d.global_size()) +
-                                               " is not the section's " + std::to_string(ds.elements()) + " words");
+                                               " is not the section's " + std::to_string(ds->elements()) + " words");
   }
-  local = comm::agree(file_.comm(), local);  // the same on every rank already; cheap insurance
+  DatasetTarget target(ds.ok() ? &*ds : nullptr);
+  std::unique_ptr<collective::Transfer> t;
+  int64_t values[collective::Transfer::kAgreementValues] = {};
   if (local.ok()) {
-    DatasetTarget target(&ds);
-    Result<std::unique_ptr<collective::Transfer>> t = collective::Transfer::start_read(d, target, 0, mem_type, buf);
-    local = t.ok() ? (*t)->wait() : t.status();
+    t = collective::Transfer::prepare(d, target, 0, device::IoKind::kRead, mem_type, buf,
+                                      collective::Transfer::kBlocking, &local);
+    t->agreement_values(values);
   }
-  const Status closed = ds.close();
-  return local.ok() ? closed : local;
+  local = comm::agree_max(file_.comm(), local, values, collective::Transfer::kAgreementValues);
+  if (local.ok()) {
+    local = t->begin(values);  // agreed
+    if (local.ok()) local = t->wait();  // agreed
+  }
+  t.reset();
+  const Status closed = ds.ok() ? ds->close(Agreement::kCaller) : Status::Ok();
+  if (local.ok()) local = comm::agree(file_.comm(), closed);
+  return local;
 }
 
 Result<std::string> Pds::owner_path(InfoOwner owner, int64_t which) const {
@@ -983,7 +1085,10 @@ Status Pds::put_info(InfoOwner owner, int64_t which, const std::string& name, co
   File& f = *fp;
   Status s = f.set_attribute(*at, name, v);
   // The entry file is clean between calls (crash safety, in pds.h).
-  if (s.ok() && &f == &file_) s = f.flush();
+  if (&f == &file_) {
+    const Status synced = sync_file(f);
+    if (s.ok()) s = synced;
+  }
   s = comm::agree(file_.comm(), s);
   if (s.ok() && &f == &file_) entry_unsynced_ = false;
   return s;

@@ -88,7 +88,9 @@
 //   entry, then pattern % k for k = 0, 1, ... while the file exists.
 //
 // Crash safety. Whatever HDF5 holds dirty in memory is written at a flush;
-// pario flushes (H5Fflush: metadata, then MPI_File_sync) at a segment's
+// pario writes files out (per the sync policy, SyncPolicy below: kFsync,
+// the default, is H5Fflush: metadata, then MPI_File_sync; kWrite the same
+// without the fsync; kNone nothing) at a segment's
 // end, when the next segment is appended, every file written since its
 // last flush: the last segment's, and an older member that a section or
 // segment info was written into since (or before keep_open closes it);
@@ -124,6 +126,15 @@
 //   - killed after create and before the first flush (registration, an
 //     info or the first segment), the entry file may be unreadable: there
 //     was no segment to lose; remove it and create again.
+// What follows holds for kFsync and kWrite alike: a process killed
+// (kill -9) finds the files as the last write-out left them whichever
+// way they were written out; only a machine's crash tells them apart
+// (kFsync: segments 0..k-1 are on disk; kWrite: what the operating
+// system had written back). With kNone nothing is written out before
+// close but what HDF5's cache evicts and the members closed to keep few
+// open (written whole by H5Fclose): a process killed before close may
+// leave an entry file or a member that does not open, so no segment is
+// promised (an unreadable member before the last is kCorrupt at open).
 // A file being truncated is changed the last member first, so a crash
 // midway leaves a prefix of segments.
 //
@@ -155,6 +166,33 @@ constexpr int64_t kFormatVersion = 2;
 
 enum class SectionLayout { kRankOrdered, kGlobalOrdered };
 
+// What a segment's end writes out (crash safety, above), a run's choice
+// (not stored in the file; the C API's PARIO_DATASET_SYNC_*). Every point
+// where pario makes a file whole (a segment's end, a variable's
+// registration, a dataset or variable info, a truncation, a member closed
+// to keep few open) does, per policy:
+enum class SyncPolicy : int {
+  // H5Fflush: HDF5's metadata and raw data written, then MPI_File_sync
+  // (an fsync: HDF5 1.10's MPI-IO driver always syncs at a flush).
+  kFsync = 1,
+  // File::write_back: the same written, without an fsync (the file closed
+  // and reopened). As safe as kFsync against a killed process; nothing is
+  // promised against a machine's crash before the dataset is closed and
+  // the operating system has written its cache.
+  kWrite = 2,
+  // Nothing: HDF5 writes its metadata when its cache evicts it and at
+  // close (and a member closed to keep few open is written whole then).
+  kNone = 3,
+};
+
+// What this rank's dataset has done for crash safety since it was created
+// or opened (the same on every rank): H5Fflush calls (fsyncs) and
+// write-backs.
+struct SyncCounts {
+  int64_t syncs = 0;
+  int64_t write_backs = 0;
+};
+
 struct SectionInfo {
   SectionLayout layout = SectionLayout::kRankOrdered;
   int64_t items = 0;        // all items (rank-ordered: the sum of the pieces)
@@ -182,12 +220,14 @@ class Pds {
   // and makes nothing. The new entry file is flushed when it must be
   // whole: before the first segment is appended (or by a call that
   // flushes it sooner: registration, infos), not at create.
+  // sync: what a segment's end writes out (SyncPolicy).
   static Result<std::unique_ptr<Pds>> create(const comm::Comm& comm, const std::string& path, bool replace,
-                                             const FileLayout& layout = {});
+                                             const FileLayout& layout = {}, SyncPolicy sync = SyncPolicy::kFsync);
   // Collective: opens one, reading its segments and variables (checked:
   // kCorrupt for a file that is not a pario dataset or whose records are
   // malformed or out of order; kUnsupported for a newer format version).
-  static Result<std::unique_ptr<Pds>> open(const comm::Comm& comm, const std::string& path, bool writable);
+  static Result<std::unique_ptr<Pds>> open(const comm::Comm& comm, const std::string& path, bool writable,
+                                           SyncPolicy sync = SyncPolicy::kFsync);
   ~Pds();
   // Collective: closes the files (H5Fclose writes what HDF5 holds; no
   // H5Fflush, whose MPI_File_sync is an fsync: durability against a
@@ -197,6 +237,8 @@ class Pds {
   const std::string& path() const { return file_.path(); }
   bool writable() const { return file_.writable(); }
   const FileLayout& layout() const { return layout_; }
+  SyncPolicy sync_policy() const { return sync_; }
+  const SyncCounts& sync_counts() const { return sync_counts_; }
   // The files the dataset has now: the entry file and its members.
   int64_t file_count() const { return 1 + static_cast<int64_t>(members_.size()); }
   const std::vector<SegmentRecord>& segments() const { return segments_; }
@@ -207,8 +249,21 @@ class Pds {
   Status check_segment(int64_t segment) const;
   Status check_variable(int variable) const;
   Status check_writable() const;
+  // A decomposition fit for a global-ordered section of `variable`: the
+  // dataset's processes in order, native byte order, the variable's word
+  // type as its file type.
+  Status check_decomposition(int variable, const collective::Decomposition& d) const;
 
+  // The calls below that a C call reaches after agreeing on its arguments
+  // (capi/dataset.cpp) take these checks as agreed: the records are the
+  // same on every rank, so check_writable, check_segment, check_variable,
+  // check_append and check_decomposition fail alike everywhere and cost
+  // no agreement of their own.
+  //
   // Collective: appends a segment (check_append's rules); its position.
+  // One agreement (the last segment's files written out, per the sync
+  // policy, and the new segment's group), two when a new member file is
+  // made (and that file's own open).
   Result<int64_t> append_segment(SegmentKind kind, int64_t time_index, double time_value);
   // Collective: erases every segment after `last_kept` (-1: all of them)
   // and their sections.
@@ -225,7 +280,9 @@ class Pds {
   // Collective: a rank-ordered section; this rank's piece is `items`
   // items of mem_type at buf (converted to the word type; a value that
   // does not fit fails the call on every rank before anything is made).
-  // kExists when the segment has this section already.
+  // kExists when the segment has this section already. One allgather
+  // (the pieces' sizes, and whether a rank failed its conversion) and one
+  // agreement.
   Status write_ranked(int64_t segment, int variable, ElementType mem_type, int64_t items, const void* buf);
   // Collective: items [start, start + items) of the section (either
   // layout; each rank its own range, any may be empty) into buf as
@@ -237,11 +294,13 @@ class Pds {
   // is the variable's word type, in native byte order, and its group is
   // the dataset's processes. shape (shape_ndim > 0): the decomposition's
   // global shape (C order), kept as the dataset's shape when it is the
-  // variable's items (section_shape).
+  // variable's items (section_shape). Three agreements: the section made
+  // and the transfer prepared; the transfer's end (the engine's); the
+  // section closed.
   Status write_global(int64_t segment, int variable, collective::Decomposition& d, ElementType mem_type,
                       const void* buf, int shape_ndim, const Shape& shape);
   // Collective: reads a section (either layout) through a decomposition
-  // of its words into buf as mem_type.
+  // of its words into buf as mem_type. Three agreements, as write_global.
   Status read_global(int64_t segment, int variable, collective::Decomposition& d, ElementType mem_type, void* buf);
 
   // Local: the object path of an info owner (kInvalidArgument naming a
@@ -283,7 +342,11 @@ class Pds {
   // marked member is flushed before keep_open closes it.
   Result<File*> file_to_write(int64_t segment);
   void mark_written(int64_t member);
+  // This rank's status of writing out the marked files (lockstep); the
+  // caller agrees, then clears the marks (the same on every rank).
   Status end_segment();
+  // Writes one file out per the sync policy (lockstep; the caller agrees).
+  Status sync_file(File& f);
   // Collective: member k, opened (read-write when the dataset is) when it
   // is closed; at most kOpenMembers stay open.
   Result<File*> member(int64_t k);
@@ -295,11 +358,15 @@ class Pds {
   Status check_same_processes(const collective::Decomposition& d) const;
   // Collective: unlinks `path` in f after a failed step (whatever the status).
   void undo(File& f, const std::string& path);
-  // Collective: the section dataset, opened and checked against the variable.
-  Result<Dataset> open_section(int64_t segment, const VariableRecord& v);
+  // Collective: the section dataset, opened and checked against the
+  // variable. kAgree: the same status on every rank; kCaller: this rank's
+  // (what failed closed again), for the caller's next agreement.
+  Result<Dataset> open_section(int64_t segment, const VariableRecord& v, Agreement agreement = Agreement::kAgree);
 
   File file_;  // the entry file
   FileLayout layout_;
+  SyncPolicy sync_ = SyncPolicy::kFsync;
+  SyncCounts sync_counts_;
   std::string pattern_;               // multi-file: the member files' name pattern
   // Multi-file: member k (open or closed). Members are opened on use and
   // the least recently used beyond kOpenMembers closed (flushed first when

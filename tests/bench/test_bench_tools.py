@@ -259,13 +259,17 @@ def test_committed_results_carry_their_machine():
 import dataset_bench  # noqa: E402
 
 
-def pds_lines(p, impl, cache_s, flushed_s, peak, segment_ms, reps=2):
+def pds_lines(p, impl, cache_s, flushed_s, peak, segment_ms, reps=2, warm_s=None, cold_s=None):
     """pds_bench's JSON lines of one implementation at P = p, `reps` times
-    (the later repetitions 10 % slower: medians are taken)."""
+    (the later repetitions 10 % slower: medians are taken); the reads'
+    when warm_s and cold_s are given."""
     lines = []
+    ops = [("write page cache", cache_s), ("write flushed", flushed_s)]
+    if warm_s is not None:
+        ops += [("read warm", warm_s), ("read cold", cold_s)]
     for rep in range(reps):
         slow = 1 + 0.1 * rep
-        for op, s in (("write page cache", cache_s), ("write flushed", flushed_s)):
+        for op, s in ops:
             lines.append({"impl": impl, "op": op, "ranks": p, "nodes": 3000, "segments": 10, "seconds": s * slow,
                           "bytes": 1104000, "setup_seconds": 0.25, "peak_mib": [peak] * p, "base_mib": [90.0] * p,
                           "cpu_seconds": [s / 2 * slow] * p})
@@ -275,8 +279,10 @@ def pds_lines(p, impl, cache_s, flushed_s, peak, segment_ms, reps=2):
 
 def test_pds_result():
     flat = [4.0] + [2.0] * 10
-    lines = (pds_lines(1, "pario", 0.5, 2.0, 120.0, flat) + pds_lines(1, "h5-ranked", 0.7, 2.1, 100.0, flat)
-             + pds_lines(1, "gather", 1.0, 4.0, 150.0, [1.0] * 11) + pds_lines(1, "pwrite", 0.4, 2.0, 100.0, [0.1] * 11)
+    lines = (pds_lines(1, "pario", 0.5, 2.0, 120.0, flat, warm_s=0.2, cold_s=1.0)
+             + pds_lines(1, "h5-ranked", 0.7, 2.1, 100.0, flat, warm_s=0.3, cold_s=1.1)
+             + pds_lines(1, "gather", 1.0, 4.0, 150.0, [1.0] * 11, warm_s=0.5, cold_s=1.5)
+             + pds_lines(1, "pwrite", 0.4, 2.0, 100.0, [0.1] * 11, warm_s=0.1, cold_s=1.0)
              # P = 4: pario within the memory rule, h5-ranked close in the page cache, a metadata cost growing
              + pds_lines(4, "pario", 0.5, 2.2, 110.0, [4.0] + [2.0] * 9 + [4.0])
              + pds_lines(4, "h5-ranked", 0.55, 2.1, 100.0, flat) + pds_lines(4, "gather", 1.0, 4.0, 150.0, flat)
@@ -284,6 +290,7 @@ def test_pds_result():
     res = dataset_bench.pds_result(lines, driver, 3000, 10, 2)
     rows = {r["case"]: r for r in res["rows"]}
     assert list(rows) == ["PDS 3k nodes write page cache, P=1", "PDS 3k nodes write flushed, P=1",
+                          "PDS 3k nodes read warm, P=1", "PDS 3k nodes read cold, P=1",
                           "PDS 3k nodes write page cache, P=4", "PDS 3k nodes write flushed, P=4",
                           "PDS metadata per segment, P=1", "PDS metadata per segment, P=4"]
     cache1, flushed1 = rows["PDS 3k nodes write page cache, P=1"], rows["PDS 3k nodes write flushed, P=1"]
@@ -299,6 +306,13 @@ def test_pds_result():
     assert cache1["setup_seconds"]["pario"] == 0.25 and cache1["data_mib_per_rank"]["pario"] == [90.0]
     assert cache1["page_cache"] == "warm" and flushed1["page_cache"] == "cold"
     assert cache1["cpu_seconds"]["pario"] == 0.263  # the ranks' sum: median of 0.25 and 0.275, rounded
+    # reads: targets stated like the writes'; 1.5x h5-ranked and 2.5x gather warm (met but for the
+    # memory rule: pario's 120 MiB), 1.0x the pread limit cold
+    warm1, cold1 = rows["PDS 3k nodes read warm, P=1"], rows["PDS 3k nodes read cold, P=1"]
+    assert warm1["target"] == {"pario/h5-ranked": 1.2, "pario/gather": 1.2} and warm1["page_cache"] == "warm"
+    assert warm1["ratios"] == {"pario/h5-ranked": 1.5, "pario/gather": 2.5, "pario/pwrite": 0.5}
+    assert cold1["target"] == {"pario/pwrite": 0.95} and cold1["ratios"]["pario/pwrite"] == 1.0
+    assert cold1["page_cache"] == "cold" and warm1["met"] is False and cold1["met"] is False
     cache4, flushed4 = rows["PDS 3k nodes write page cache, P=4"], rows["PDS 3k nodes write flushed, P=4"]
     assert cache4["peak_mib_per_rank"]["pario"] == [110.0] * 4
     assert cache4["ratios"]["pario/h5-ranked"] == 1.1 and cache4["met"] is False   # 1.1 < 1.2x the best peer
@@ -310,7 +324,8 @@ def test_pds_result():
     checks = targets.checks({"benchmark": "dataset", "rows": res["rows"]})
     assert [(c["case"], c["met"]) for c in checks if c["key"] == "pario@seg1/pario@seg10"] == [
         ("PDS metadata per segment, P=1", True), ("PDS metadata per segment, P=4", False)]
-    assert sum(1 for c in checks if c["met"] is False and c["note"].startswith("also required")) == 3
+    # one per target key of the rows the memory rule fails (P = 1: 2 + 1 written, 2 + 1 read)
+    assert sum(1 for c in checks if c["met"] is False and c["note"].startswith("also required")) == 6
     assert any("setup 0.250 s, CPU 0.263 s" in line for line in res["summary"])
     assert any("ms at segment 1 / 10" in line and "pario 2.0 / 4.0" in line for line in res["summary"])
 

@@ -923,6 +923,18 @@ static int d_dataset_create_with(void) {
   return rc;
 }
 
+/* Sync policies that differ between ranks. */
+static int d_dataset_create_sync(void) {
+  char path[600];
+  path_of(path, sizeof path, "dssd.h5");
+  pario_dataset_create_options_t o = {PARIO_DATASET_ONE_FILE, 0,
+                                      rank == 0 ? PARIO_DATASET_SYNC_FSYNC : PARIO_DATASET_SYNC_WRITE};
+  pario_dataset_t d = PARIO_DATASET_NULL;
+  const int rc = pario_dataset_create_with(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &o, &d);
+  if (rc == PARIO_OK) pario_dataset_close(&d);
+  return rc;
+}
+
 static int d_dataset_segment_append(void) {
   return pario_dataset_segment_append(shared_ds, PARIO_SEGMENT_STATE, 100 + rank, 100.0, NULL);
 }
@@ -1202,6 +1214,7 @@ static const struct {
 #if PARIO_TEST_HDF5
     {"pario_dataset_create", d_dataset_create, "(path)"},
     {"pario_dataset_create_with", d_dataset_create_with, "(steps_per_file)"},
+    {"pario_dataset_create_with", d_dataset_create_sync, "(sync)"},
     {"pario_dataset_segment_append", d_dataset_segment_append, "(time_index)"},
     {"pario_dataset_info_put", d_dataset_info_put, "(count)"},
     {"pario_wavefunction_create", d_wavefunction_create, "(path)"},

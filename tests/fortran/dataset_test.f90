@@ -225,9 +225,10 @@ program dataset_test
 
   ! Two time indices per member file: three state segments make the entry
   ! file and two members, found again by open; a bad layout is refused.
+  ! Written with the sync policy "write" (no fsync at a segment's end).
   path = scratch_file('fortran_dataset_modes.h5')
   call pario_dataset_create_with(ds, world, trim(path), PARIO_DATASET_STEPS_PER_FILE, 2_int64, &
-                                 ior(PARIO_CREATE, PARIO_TRUNCATE))
+                                 ior(PARIO_CREATE, PARIO_TRUNCATE), sync=PARIO_DATASET_SYNC_WRITE)
   id = 0
   call pario_dataset_variable_register(ds, 'x', PARIO_ITEM_SCALAR, PARIO_TYPE_DOUBLE, variable=id)
   do i = 0, 2
@@ -244,6 +245,9 @@ program dataset_test
   call pario_dataset_close(ds)
   call pario_dataset_create_with(ds, world, trim(scratch_file('fortran_dataset_bad.h5')), 7, ierr=ierr)
   call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'an unknown file mode is refused')
+  call pario_dataset_create_with(ds, world, trim(scratch_file('fortran_dataset_bad.h5')), PARIO_DATASET_ONE_FILE, &
+                                 ierr=ierr, sync=9)
+  call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'an unknown sync policy is refused')
 
   call pario_finalize()
   if (failures > 0) error stop 1

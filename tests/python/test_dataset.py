@@ -295,3 +295,32 @@ def test_bad_file_mode_or_path_raise_on_every_rank():
                              file_mode="every_step" if g.rank == last else "one_file")
     with pytest.raises(pario.InvalidArgument if g.rank == 0 or g.size == 1 else pario.RemoteError):
         pario.Dataset.create(None if g.rank == 0 else shared_path("py_pds_bad_path.h5"), g, overwrite=True)
+
+
+@pytest.mark.parametrize("sync, syncs, write_backs", [("fsync", 3, 0), ("write", 0, 3), ("none", 0, 0), (None, 3, 0)])
+def test_sync_policy_counts_and_reads_back(sync, syncs, write_backs):
+    """The sync policy a create asks for (None: the environment's, else
+    fsync): one registration and three segments make 3 file syncs
+    (fsyncs) with "fsync", 3 write-backs without an fsync with "write",
+    nothing with "none"; the file reads back whole after close either way."""
+    g = pario.Group()
+    path = shared_path(f"py_pds_sync_{sync}.h5")
+    with pario.Dataset.create(path, g, overwrite=True, sync=sync) as ds:
+        x = ds.register("x")
+        for step in range(3):
+            ds.write_ranked(ds.append_segment("state", step, float(step)), x, [10.0 * step + g.rank])
+        assert ds.sync == (sync or "fsync", syncs, write_backs)
+    with pario.Dataset.open(path, g) as ds:
+        assert [s.time_index for s in ds.segments] == [0, 1, 2]
+        for s in ds.segments:
+            assert np.array_equal(ds.read(s, "x", writer=g.rank), [10.0 * s.time_index + g.rank])
+
+
+def test_bad_sync_policy_raises_on_every_rank():
+    g = pario.Group()
+    last = g.size - 1
+    with pytest.raises(pario.InvalidArgument if g.rank == last or g.size == 1 else pario.RemoteError) as e:
+        pario.Dataset.create(shared_path("py_pds_bad_sync.h5"), g, overwrite=True,
+                             sync="sometimes" if g.rank == last else "write")
+    if g.rank == last:
+        assert "sync 'sometimes'" in str(e.value)

@@ -130,6 +130,9 @@ def test_errors_raise_on_every_rank():
         pario.WaveFunctionFile.create(path, "a basis" if g.rank == 0 else BASIS, 2, g, overwrite=True)
     with pytest.raises(pario.InvalidArgument):
         pario.WaveFunctionFile.create(path, BASIS, pario._wavefunction.MAX_VECTORS + 1, g, overwrite=True)
+    with pytest.raises(raises(pario.InvalidArgument, 0)):  # hbar_omega beyond a float, on one rank
+        pario.WaveFunctionFile.create(path, dict(vars(BASIS), hbar_omega=10**400) if g.rank == 0 else BASIS, 2, g,
+                                      overwrite=True)
     with pario.WaveFunctionFile.create(path, BASIS, 2, g, overwrite=True) as wf:
         start, count = wf.even_split()
         mine = value(0, np.arange(start, start + count))
@@ -150,6 +153,12 @@ def test_errors_raise_on_every_rank():
             wf.write(2, mine)  # no vector 2
         with pytest.raises(raises(pario.InvalidArgument, 0)):
             wf.write("first" if g.rank == 0 else 0, mine)
+        # A start beyond 64 bits on one rank: refused on every rank (it once
+        # raised OverflowError there alone, before the collective call).
+        with pytest.raises(raises(pario.InvalidArgument, last)) as e:
+            wf.write(0, mine, start=2**70 if g.rank == last else start)
+        if g.rank == last:
+            assert "start 1180591620717411303424" in str(e.value)
         with pytest.raises(pario.NotFound):
             wf.read(0)  # the failures above wrote nothing whole
         wf.write(0, mine)
@@ -157,6 +166,8 @@ def test_errors_raise_on_every_rank():
             wf.read(0, DIMENSION - 1, 2 if g.rank == last else 1)
         with pytest.raises(raises(pario.InvalidArgument, 0)):
             wf.read(0, out=np.empty(count, np.float32) if g.rank == 0 else None)
+        with pytest.raises(raises(pario.InvalidArgument, last)):
+            wf.read(0, start, -2**64 if g.rank == last else count)
         with pytest.raises(raises(pario.InvalidArgument, last)):
             wf.set_observables(0, energy="low" if g.rank == last else -1.0)
         if g.size > 1:

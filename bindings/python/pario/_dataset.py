@@ -53,6 +53,12 @@ _FILE_MODES = {
     "file_per_step": _pario.DATASET_FILE_PER_STEP,
     "steps_per_file": _pario.DATASET_STEPS_PER_FILE,
 }
+_SYNC_POLICIES = {
+    None: _pario.DATASET_SYNC_DEFAULT,
+    "fsync": _pario.DATASET_SYNC_FSYNC,
+    "write": _pario.DATASET_SYNC_WRITE,
+    "none": _pario.DATASET_SYNC_NONE,
+}
 
 SectionInfo = collections.namedtuple("SectionInfo", "layout writers items max_piece piece_start piece_count shape")
 SectionInfo.__doc__ = """A section's facts: layout "rank" or "global"; rank-ordered: writers (ranks
@@ -300,7 +306,7 @@ class Dataset(_PathHandle):
         return self
 
     @classmethod
-    def create(cls, path, comm=None, *, overwrite=False, file_mode="one_file", steps_per_file=0):
+    def create(cls, path, comm=None, *, overwrite=False, file_mode="one_file", steps_per_file=0, sync=None):
         """Collective: a new dataset at path for every rank of comm (an
         mpi4py communicator, a pario.Group, or None for the world), open
         read-write. An existing file raises Exists, unless overwrite=True
@@ -308,19 +314,38 @@ class Dataset(_PathHandle):
         and is left alone). file_mode: "one_file" (every segment in the file
         at path), "file_per_step" (a member file per time index) or
         "steps_per_file" (steps_per_file time indices per member file); the
-        file at path opens the whole dataset whatever the mode."""
+        file at path opens the whole dataset whatever the mode. sync: what a
+        segment's end writes out: "fsync" (HDF5's metadata written and the
+        files fsynced), "write" (written, no fsync: as safe against a killed
+        process, not against a machine's crash), "none" (nothing until
+        close), or None for the environment's PARIO_DATASET_SYNC (else
+        "fsync"); pario/dataset.h says what each guarantees."""
         mode = _pario.MODE_CREATE | (_pario.MODE_TRUNCATE if overwrite else _pario.MODE_EXCLUSIVE)
         code = _FILE_MODES.get(file_mode, -1)  # -1: refused by C on every rank
         if not isinstance(steps_per_file, numbers.Integral):
             code = -1  # raised after the collective call, so no rank is left waiting
+        sync_code = _SYNC_POLICIES.get(sync, -1) if isinstance(sync, (str, type(None))) else -1
         try:
             return cls._new(path, comm, lambda g, p: _pario.dataset_create(
-                g, p, mode, code, int(steps_per_file) if code != -1 else 0))
+                g, p, mode, code, int(steps_per_file) if code != -1 else 0, sync_code))
         except InvalidArgument:
             if code == -1:
                 raise _invalid(f"file_mode {file_mode!r} with steps_per_file {steps_per_file!r}: expected "
                                f"one of {sorted(_FILE_MODES)} and an integer") from None
+            if sync_code == -1:
+                raise _invalid(f"sync {sync!r}: expected None or one of "
+                               f"{sorted(k for k in _SYNC_POLICIES if k)}") from None
             raise
+
+    @property
+    def sync(self):
+        """Local: (sync policy name, file syncs, write-backs) since this
+        dataset was created or opened; the same on every rank (a file sync
+        is an fsync of one file)."""
+        rc, code, syncs, write_backs = _pario.dataset_sync_counts(self._handle)
+        _check(rc)
+        name = next(k for k, v in _SYNC_POLICIES.items() if v == code and k)
+        return name, syncs, write_backs
 
     @property
     def file_mode(self):

@@ -50,6 +50,18 @@ _OPEN_MODES = {"r": _pario.MODE_READ, "r+": _pario.MODE_RDWR}
 _NO_BASIS = (0, 0, 0, 0, 0, 0, 0.0)
 
 MAX_VECTORS = _pario.WF_MAX_VECTORS
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+
+
+def _int64(value):
+    """value as an int that the extension's int64 arguments take, or None
+    (not an integer, or out of range: raising here, before the collective
+    C call, would leave the other ranks waiting in it)."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        return None
+    return v if _INT64_MIN <= v <= _INT64_MAX and not isinstance(value, bool) else None
 
 
 def _invalid(message):
@@ -75,11 +87,16 @@ class WaveFunctionBasis:
         """The C struct's fields, or None when one is not a number (the
         caller sends a NULL basis, which C refuses on every rank)."""
         ints = (self.dimension, self.protons, self.neutrons, self.nmax, self.parity, self.two_mj)
-        if not all(isinstance(v, numbers.Integral) for v in ints) or not isinstance(self.hbar_omega, numbers.Real):
+        if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in ints) or \
+                not isinstance(self.hbar_omega, numbers.Real) or isinstance(self.hbar_omega, bool):
             return None
-        if not all(-2**63 <= int(v) < 2**63 for v in ints):
+        if not all(_INT64_MIN <= int(v) <= _INT64_MAX for v in ints):
             return None
-        return tuple(int(v) for v in ints) + (float(self.hbar_omega),)
+        try:
+            hbar_omega = float(self.hbar_omega)
+        except OverflowError:  # an integer beyond any float: no rank may raise before the C call
+            return None
+        return tuple(int(v) for v in ints) + (hbar_omega,)
 
 
 WaveFunctionObservables = collections.namedtuple("WaveFunctionObservables", "energy J T written")
@@ -143,7 +160,8 @@ class WaveFunctionFile(_PathHandle):
         fields = basis._tuple() if isinstance(basis, WaveFunctionBasis) else None
         if fields is None and not error:
             error = f"basis {basis!r}: expected a WaveFunctionBasis (or a dict of its fields) of integers and a float"
-        if isinstance(nvectors, numbers.Integral) and -2**31 <= int(nvectors) < 2**31:
+        if isinstance(nvectors, numbers.Integral) and not isinstance(nvectors, bool) and \
+                -2**31 <= int(nvectors) < 2**31:
             n = int(nvectors)
         else:
             n, error = 0, error or f"nvectors {nvectors!r}: expected an integer"  # 0: refused by C
@@ -233,11 +251,9 @@ class WaveFunctionFile(_PathHandle):
                              f"of real numbers"
         else:
             data = np.ascontiguousarray(a, dtype=np.float64)
-        first, _ = self.even_split() if start is None else (start, 0)
-        try:
-            first = operator.index(first)
-        except TypeError:
-            first, error = 0, error or f"start {start!r}: expected an integer"
+        first = self.even_split()[0] if start is None else _int64(start)
+        if first is None:
+            first, error = 0, error or f"start {start!r}: expected an integer of 64 bits"
         count = -1 if error else data.size  # -1: refused by C on every rank
         rc = _pario.wavefunction_write(self._handle, k, first, count, data)
         if error and rc != _pario.OK:
@@ -254,11 +270,10 @@ class WaveFunctionFile(_PathHandle):
         if start is None and count is None:
             first, n = self.even_split()
         else:
-            try:
-                first = 0 if start is None else operator.index(start)
-                n = self.dimension - first if count is None else operator.index(count)
-            except TypeError:
-                first, n, error = 0, 0, error or f"start {start!r}, count {count!r}: expected integers"
+            first = 0 if start is None else _int64(start)
+            n = None if first is None else self.dimension - first if count is None else _int64(count)
+            if first is None or n is None or not _INT64_MIN <= n <= _INT64_MAX:
+                first, n, error = 0, 0, error or f"start {start!r}, count {count!r}: expected integers of 64 bits"
         if out is None:
             buf = np.empty(max(n, 0), np.float64)
         elif isinstance(out, np.ndarray) and out.dtype == np.float64 and out.ndim == 1 and \

@@ -901,17 +901,27 @@ void bind_dataset(nb::module_& m) {
   PARIO_DATASET_CONSTANT(DATASET_ONE_FILE);
   PARIO_DATASET_CONSTANT(DATASET_FILE_PER_STEP);
   PARIO_DATASET_CONSTANT(DATASET_STEPS_PER_FILE);
+  PARIO_DATASET_CONSTANT(DATASET_SYNC_DEFAULT);
+  PARIO_DATASET_CONSTANT(DATASET_SYNC_FSYNC);
+  PARIO_DATASET_CONSTANT(DATASET_SYNC_WRITE);
+  PARIO_DATASET_CONSTANT(DATASET_SYNC_NONE);
 #undef PARIO_DATASET_CONSTANT
   using Dataset = pario_dataset_t;
   m.def("dataset_supported", [] { return pario_dataset_supported() != 0; });
   m.def("dataset_create", [](uintptr_t group, const std::string& path, int mode, int file_mode,
-                             int64_t steps_per_file) {
+                             int64_t steps_per_file, int sync) {
     Dataset d = PARIO_DATASET_NULL;
-    const pario_dataset_create_options_t options = {file_mode, steps_per_file};
+    const pario_dataset_create_options_t options = {file_mode, steps_per_file, sync};
     int rc = unlocked([&] {
       return pario_dataset_create_with(as<pario_group_t>(group), path.c_str(), mode, &options, &d);
     });
     return std::make_pair(rc, id(d));
+  });
+  m.def("dataset_sync_counts", [](uintptr_t h) {
+    int policy = 0;
+    int64_t syncs = 0, write_backs = 0;
+    int rc = pario_dataset_sync_counts(as<Dataset>(h), &policy, &syncs, &write_backs);
+    return std::make_tuple(rc, policy, syncs, write_backs);
   });
   m.def("dataset_file_mode", [](uintptr_t h) {
     int file_mode = 0;
