@@ -86,7 +86,10 @@
  * 1-based file positions. libexodusii's ex_get_init_info,
  * ex_get_init_global, ex_get_loadbal_param, ex_get_processor_node_maps,
  * ex_get_processor_elem_maps, ex_get_cmap_params, ex_get_node_cmap and
- * ex_get_elem_cmap read it. It is computed and written when the nodes
+ * ex_get_elem_cmap read it, and so do pario_exodus_get_loadbal,
+ * _get_node_maps, _get_elem_maps, _get_cmap_params, _get_node_cmap and
+ * _get_elem_cmap (also for nem_slice's and libexodusii's files). It is
+ * computed and written when the nodes
  * and every block are put; pario_exodus_put_time or _flush before that
  * is PARIO_ERR_STATE (close then closes the file without Nemesis
  * information and returns PARIO_ERR_STATE).
@@ -356,6 +359,38 @@ PARIO_API int pario_exodus_get_set(pario_exodus_t exodus, int kind, int index, i
  * either output may be NULL). A processor beyond the file's:
  * PARIO_ERR_OUT_OF_RANGE. Files open for reading. */
 PARIO_API int pario_exodus_get_loadbal(pario_exodus_t exodus, int processor, int *num_procs, int64_t counts[7]);
+/* The Nemesis lists of `processor` (0-based), as libexodusii's
+ * ex_get_processor_node_maps, ex_get_processor_elem_maps,
+ * ex_get_cmap_params, ex_get_node_cmap and ex_get_elem_cmap give them for
+ * a load-balance file of all processors ("s", as pario and nem_slice
+ * write it). Local (this rank reads its own processor's, or any), files
+ * open for reading. Nodes and elements are 1-based file positions, as
+ * libexodusii gives them (pario_exodus_read_node_ids and _read_block give
+ * their global ids); processors are 0-based. Sizes come from
+ * pario_exodus_get_loadbal's counts; any output may be NULL (not read);
+ * outputs are written only on success. A file without Nemesis
+ * information: PARIO_ERR_NOT_FOUND; a processor beyond the file's:
+ * PARIO_ERR_OUT_OF_RANGE; lists that do not fit their variables:
+ * PARIO_ERR_CORRUPT (at pario_exodus_open). */
+/* Internal, border and external nodes: counts[0], [1] and [2] entries. */
+PARIO_API int pario_exodus_get_node_maps(pario_exodus_t exodus, int processor, int64_t internal[], int64_t border[],
+                                         int64_t external[]);
+/* Internal and border elements: counts[3] and [4] entries. */
+PARIO_API int pario_exodus_get_elem_maps(pario_exodus_t exodus, int processor, int64_t internal[], int64_t border[]);
+/* The ids and entry counts of the processor's counts[5] nodal and
+ * counts[6] elemental communication maps, in file order. */
+PARIO_API int pario_exodus_get_cmap_params(pario_exodus_t exodus, int processor, int64_t node_map_ids[],
+                                           int64_t node_map_counts[], int64_t elem_map_ids[],
+                                           int64_t elem_map_counts[]);
+/* Nodal communication map map_id of the processor: its entries' nodes and
+ * the processors that share them (the count of pario_exodus_get_cmap_params);
+ * no such map: PARIO_ERR_NOT_FOUND. */
+PARIO_API int pario_exodus_get_node_cmap(pario_exodus_t exodus, int processor, int64_t map_id, int64_t nodes[],
+                                         int64_t procs[]);
+/* Elemental communication map map_id: elements, their sides (1-based) and
+ * the processors on the other side. */
+PARIO_API int pario_exodus_get_elem_cmap(pario_exodus_t exodus, int processor, int64_t map_id, int64_t elems[],
+                                         int64_t sides[], int64_t procs[]);
 /* Local: the time of step (1-based). */
 PARIO_API int pario_exodus_get_time(pario_exodus_t exodus, int step, double *time);
 /* Each rank reads the range it asks for ([start, start + count), 0-based

@@ -5,7 +5,9 @@
 // change the definition (the same change on every rank) or hand the
 // rank's part to the writer (exodus/writer.h), whose steps agree again.
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -338,6 +340,94 @@ int get_call(const char* call, pario_exodus_t exodus, Get&& get) {
     if (!(*h)->reader) return Status(Code::kState, "the file is open for writing (pario_exodus_create)");
     return get((*h)->reader->info());
   });
+}
+
+// processor names one of the file's Nemesis processors.
+Status nemesis_processor(const exodus::FileInfo& f, int processor) {
+  if (f.nemesis_procs == 0) return Status(Code::kNotFound, "the file has no Nemesis information");
+  if (processor < 0 || processor >= f.nemesis_procs_file) {
+    return Status(Code::kOutOfRange, "processor " + std::to_string(processor) + " is not in 0.." +
+                                         std::to_string(f.nemesis_procs_file - 1));
+  }
+  return Status::Ok();
+}
+
+// A processor's load-balance parameters (all 0 in a file with no
+// per-processor variables).
+std::array<int64_t, 7> loadbal_of(const exodus::FileInfo& f, size_t p) {
+  return f.loadbal.empty() ? std::array<int64_t, 7>{} : f.loadbal[p];
+}
+
+// A processor's nodal (e = 0) or elemental (e = 1) communication maps.
+std::vector<exodus::FileInfo::CommMap> cmaps_of(const exodus::FileInfo& f, size_t p, int e) {
+  const int64_t n = loadbal_of(f, p)[static_cast<size_t>(5 + e)];
+  if (n == 0) return {};
+  const auto& all = e ? f.elem_cmaps : f.node_cmaps;
+  const auto first = all.begin() + f.cmap_begin[p][static_cast<size_t>(e)];
+  return std::vector<exodus::FileInfo::CommMap>(first, first + n);  // nemesis_info checked the range
+}
+
+// A local read of a reader's Nemesis lists of `processor`.
+template <typename Get>
+int nemesis_call(const char* call, pario_exodus_t exodus, int processor, Get&& get) {
+  return guarded(call, [&]() -> Status {
+    Result<ExodusHandle*> h = live(files(), exodus, "exodus file");
+    PARIO_RETURN_IF_ERROR(h.status());
+    if (!(*h)->reader) return Status(Code::kState, "the file is open for writing (pario_exodus_create)");
+    Reader& r = *(*h)->reader;
+    PARIO_RETURN_IF_ERROR(nemesis_processor(r.info(), processor));
+    return get(r, r.info(), static_cast<size_t>(processor));
+  });
+}
+
+// Reads lists (FileInfo::nemesis_lists indices) of processor p into the
+// outputs given (null: not read); the outputs are written only once every
+// list is read.
+Status read_lists(Reader& r, const exodus::FileInfo& f, size_t p, std::initializer_list<int> lists,
+                  std::initializer_list<int64_t*> outs) {
+  std::vector<std::vector<int64_t>> got;
+  auto out = outs.begin();
+  for (int k : lists) {
+    const int64_t n = loadbal_of(f, p)[static_cast<size_t>(k)];
+    got.emplace_back(*out++ ? static_cast<size_t>(n) : 0);
+    if (!got.back().empty()) {
+      PARIO_RETURN_IF_ERROR(r.read_integers(f.nemesis_lists[static_cast<size_t>(k)],
+                                            f.list_begin[p][static_cast<size_t>(k)], n, got.back().data()));
+    }
+  }
+  out = outs.begin();
+  for (const std::vector<int64_t>& g : got) {
+    if (*out) std::copy(g.begin(), g.end(), *out);
+    ++out;
+  }
+  return Status::Ok();
+}
+
+// Reads communication map map_id of processor p (e: 0 nodal, 1 elemental)
+// into the outputs given, one per data variable (null: not read); written
+// only once all are read.
+Status read_cmap(Reader& r, const exodus::FileInfo& f, size_t p, int e, int64_t map_id,
+                 std::initializer_list<int64_t*> outs) {
+  const std::vector<exodus::FileInfo::CommMap> maps = cmaps_of(f, p, e);
+  auto it = std::find_if(maps.begin(), maps.end(), [&](const exodus::FileInfo::CommMap& m) { return m.id == map_id; });
+  if (it == maps.end()) {
+    return Status(Code::kNotFound, "processor " + std::to_string(p) + " has no " + (e ? "elemental" : "nodal") +
+                                       " communication map with id " + std::to_string(map_id));
+  }
+  const int* vars = e ? f.elem_cmap_vars.data() : f.node_cmap_vars.data();
+  std::vector<std::vector<int64_t>> got;
+  int k = 0;
+  for (int64_t* out : outs) {
+    got.emplace_back(out ? static_cast<size_t>(it->count) : 0);
+    if (!got.back().empty()) PARIO_RETURN_IF_ERROR(r.read_integers(vars[k], it->begin, it->count, got.back().data()));
+    ++k;
+  }
+  k = 0;
+  for (int64_t* out : outs) {
+    if (out) std::copy(got[static_cast<size_t>(k)].begin(), got[static_cast<size_t>(k)].end(), out);
+    ++k;
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -929,16 +1019,62 @@ int pario_exodus_get_time(pario_exodus_t exodus, int step, double* time) {
 
 int pario_exodus_get_loadbal(pario_exodus_t exodus, int processor, int* num_procs, int64_t counts[7]) {
   return get_call("pario_exodus_get_loadbal", exodus, [&](const exodus::FileInfo& f) -> Status {
-    if (f.nemesis_procs > 0 && (processor < 0 || static_cast<size_t>(processor) >= f.loadbal.size())) {
-      return Status(Code::kOutOfRange, "processor " + std::to_string(processor) + " is not in 0.." +
-                                           std::to_string(f.loadbal.size() - 1));
-    }
+    if (f.nemesis_procs > 0) PARIO_RETURN_IF_ERROR(nemesis_processor(f, processor));
     if (num_procs) *num_procs = f.nemesis_procs;
     if (counts && f.nemesis_procs > 0) {
-      for (size_t k = 0; k < 7; ++k) counts[k] = f.loadbal[static_cast<size_t>(processor)][k];
+      const std::array<int64_t, 7> c = loadbal_of(f, static_cast<size_t>(processor));
+      std::copy(c.begin(), c.end(), counts);
     }
     return Status::Ok();
   });
+}
+
+int pario_exodus_get_node_maps(pario_exodus_t exodus, int processor, int64_t internal[], int64_t border[],
+                               int64_t external[]) {
+  return nemesis_call("pario_exodus_get_node_maps", exodus, processor,
+                      [&](Reader& r, const exodus::FileInfo& f, size_t p) -> Status {
+                        return read_lists(r, f, p, {0, 1, 2}, {internal, border, external});
+                      });
+}
+
+int pario_exodus_get_elem_maps(pario_exodus_t exodus, int processor, int64_t internal[], int64_t border[]) {
+  return nemesis_call("pario_exodus_get_elem_maps", exodus, processor,
+                      [&](Reader& r, const exodus::FileInfo& f, size_t p) -> Status {
+                        return read_lists(r, f, p, {3, 4}, {internal, border});
+                      });
+}
+
+int pario_exodus_get_cmap_params(pario_exodus_t exodus, int processor, int64_t node_map_ids[],
+                                 int64_t node_map_counts[], int64_t elem_map_ids[], int64_t elem_map_counts[]) {
+  return nemesis_call("pario_exodus_get_cmap_params", exodus, processor,
+                      [&](Reader&, const exodus::FileInfo& f, size_t p) -> Status {
+                        for (int e = 0; e < 2; ++e) {
+                          int64_t* ids = e ? elem_map_ids : node_map_ids;
+                          int64_t* counts = e ? elem_map_counts : node_map_counts;
+                          const std::vector<exodus::FileInfo::CommMap> maps = cmaps_of(f, p, e);
+                          for (size_t i = 0; i < maps.size(); ++i) {
+                            if (ids) ids[i] = maps[i].id;
+                            if (counts) counts[i] = maps[i].count;
+                          }
+                        }
+                        return Status::Ok();
+                      });
+}
+
+int pario_exodus_get_node_cmap(pario_exodus_t exodus, int processor, int64_t map_id, int64_t nodes[],
+                               int64_t procs[]) {
+  return nemesis_call("pario_exodus_get_node_cmap", exodus, processor,
+                      [&](Reader& r, const exodus::FileInfo& f, size_t p) -> Status {
+                        return read_cmap(r, f, p, 0, map_id, {nodes, procs});
+                      });
+}
+
+int pario_exodus_get_elem_cmap(pario_exodus_t exodus, int processor, int64_t map_id, int64_t elems[],
+                               int64_t sides[], int64_t procs[]) {
+  return nemesis_call("pario_exodus_get_elem_cmap", exodus, processor,
+                      [&](Reader& r, const exodus::FileInfo& f, size_t p) -> Status {
+                        return read_cmap(r, f, p, 1, map_id, {elems, sides, procs});
+                      });
 }
 
 int pario_exodus_read_coords(pario_exodus_t exodus, int64_t start, int64_t count, int mem_type, void* x, void* y,

@@ -472,9 +472,11 @@ Status Writer::nemesis_finish() {
   PARIO_RETURN_IF_ERROR(comm::agree(comm, placed.status()));
   built_.model = std::move(model);
   layout_ = std::move(placed).value();
-  nem_.done = true;
   // Rank 0: the header (records now after the Nemesis variables, none
-  // counted yet) and the small variables.
+  // counted yet) and the small variables. The part counts as written
+  // (nem_.done: steps may follow) only once all of it is: after a failure
+  // here the file on disk may still have the plain header, whose records
+  // begin where the Nemesis variables now lie, so no step may be written.
   Status root;
   if (rank_ == 0) {
     root = [&]() -> Status {
@@ -502,6 +504,7 @@ Status Writer::nemesis_finish() {
   PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.e_comm_eids, e_eids, counts(5)));
   PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.e_comm_sids, e_sids, counts(5)));
   PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.e_comm_proc, e_proc, counts(5)));
+  nem_.done = true;
   nem_.nodes = {};
   nem_.shared = {};
   return Status::Ok();
@@ -509,6 +512,10 @@ Status Writer::nemesis_finish() {
 
 Status Writer::nemesis_ready(const char* what) const {
   if (!options_.nemesis || nem_.done) return Status::Ok();
+  if (mesh_complete()) {
+    return state(std::string(what) + ": the Nemesis information failed to be written when the mesh was put "
+                                     "(that call's error); no step can follow");
+  }
   return state(std::string(what) + ": the Nemesis information is written once the nodes and every element block "
                                    "are put; put them first");
 }

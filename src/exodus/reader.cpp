@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <map>
 #include <string>
 #include <unordered_set>
 
@@ -94,60 +95,95 @@ Result<std::vector<std::string>> names(const Model& m, const std::string& var, i
 }
 
 // The Nemesis vectors of one value per processor (or per map) that
-// ex_get_loadbal_param reads: the status and index variables.
-constexpr const char* kNemesisSmall[] = {"int_n_stat",    "bor_n_stat",    "ext_n_stat",      "int_e_stat",
+// ex_get_loadbal_param and ex_get_cmap_params read: the status and index
+// variables, and the communication maps' ids, status and data ends.
+constexpr const char* kPerProcessor[] = {"int_n_stat",    "bor_n_stat",    "ext_n_stat",      "int_e_stat",
                                          "bor_e_stat",    "node_mapi_idx", "node_mapb_idx",   "node_mape_idx",
                                          "elem_mapi_idx", "elem_mapb_idx", "n_comm_info_idx", "e_comm_info_idx"};
+constexpr const char* kPerMap[] = {"n_comm_ids", "n_comm_stat", "n_comm_data_idx",
+                                   "e_comm_ids", "e_comm_stat", "e_comm_data_idx"};
 
 // The load-balance parameters of every processor in the file, as
 // ex_get_loadbal_param computes them: a list whose status is 1 spans its
 // index variable's [idx[p-1], idx[p]) (without an index variable: all of
 // its dimension, as in a one-processor "p" file); the maps, the difference
-// of the info index. Untrusted: counts must stay within their dimension.
+// of the info index. And where each list and map lies, for reading them
+// (ex_get_processor_node_maps, _elem_maps, ex_get_cmap_params,
+// ex_get_node_cmap, ex_get_elem_cmap): a map's entries span its data
+// index's [data_idx[i-1], data_idx[i]) when its status is 1, none
+// otherwise. Untrusted: every range must stay within its dimension and its
+// variable, and nothing is allocated per processor or per map unless a
+// variable of that many values (bytes in the file) backs it.
 Status nemesis_info(const Model& m, const std::function<std::vector<unsigned char>(int)>& fetch, FileInfo* f) {
   if (m.find_dim("num_processors") < 0 || m.find_dim("num_procs_file") < 0) return Status::Ok();
   const int64_t procs = dim_length(m, "num_processors"), in_file = dim_length(m, "num_procs_file");
   if (procs <= 0 || procs > INT_MAX || in_file <= 0 || in_file > procs) {
     return corrupt("Nemesis: num_processors " + std::to_string(procs) + ", num_procs_file " + std::to_string(in_file));
   }
-  // A vector of one value per processor in the file (or `n`), or empty when absent.
+  // A vector of n integers (one per processor or per map), or empty when absent.
   auto vec = [&](const char* name, int64_t n) -> Result<std::vector<int64_t>> {
     const int v = m.find_var(name);
-    if (v < 0) return std::vector<int64_t>();
+    if (v < 0 || n == 0) return std::vector<int64_t>();
     const Variable& x = m.vars[static_cast<size_t>(v)];
-    if (!is_integer(x.type) || x.dims.size() != 1 || m.dims[static_cast<size_t>(x.dims[0])].length < n) {
+    if (!is_integer(x.type) || x.dims.size() != 1 || m.is_record_var(v) ||
+        m.dims[static_cast<size_t>(x.dims[0])].length < n) {
       return corrupt(std::string("Nemesis: variable ") + name + " is not " + std::to_string(n) + " integers");
     }
     return integers(m, v, fetch(v), static_cast<size_t>(n));
+  };
+  // A list or map data variable holding at least `need` integers (-1 when
+  // need is 0 and it is absent).
+  auto data = [&](const char* name, int64_t need) -> Result<int> {
+    const int v = m.find_var(name);
+    if (need == 0) return -1;  // nothing will be read from it
+    if (v < 0) return corrupt(std::string("Nemesis: no variable ") + name + " for " + std::to_string(need) + " entries");
+    const Variable& x = m.vars[static_cast<size_t>(v)];
+    if (!is_integer(x.type) || x.dims.size() != 1 || m.is_record_var(v) ||
+        m.dims[static_cast<size_t>(x.dims[0])].length < need) {
+      return corrupt(std::string("Nemesis: variable ") + name + " is not " + std::to_string(need) + " integers");
+    }
+    return v;
+  };
+  f->nemesis_procs = static_cast<int>(procs);
+  f->nemesis_procs_file = static_cast<int>(in_file);
+  std::map<std::string, std::vector<int64_t>> per;  // the per-processor vectors present
+  for (const char* name : kPerProcessor) {
+    PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> v, vec(name, in_file));
+    if (!v.empty()) per[name] = std::move(v);
+  }
+  if (per.empty()) return Status::Ok();  // every count 0, and in_file is not backed by any bytes
+  auto get = [&](const char* name) -> const std::vector<int64_t>* {
+    auto it = per.find(name);
+    return it == per.end() ? nullptr : &it->second;
   };
   struct List {
     const char* stat;
     const char* idx;
     const char* dim;
+    const char* var;
   };
-  static const List kLists[5] = {{"int_n_stat", "node_mapi_idx", "num_int_node"},
-                                 {"bor_n_stat", "node_mapb_idx", "num_bor_node"},
-                                 {"ext_n_stat", "node_mape_idx", "num_ext_node"},
-                                 {"int_e_stat", "elem_mapi_idx", "num_int_elem"},
-                                 {"bor_e_stat", "elem_mapb_idx", "num_bor_elem"}};
+  static const List kLists[5] = {{"int_n_stat", "node_mapi_idx", "num_int_node", "node_mapi"},
+                                 {"bor_n_stat", "node_mapb_idx", "num_bor_node", "node_mapb"},
+                                 {"ext_n_stat", "node_mape_idx", "num_ext_node", "node_mape"},
+                                 {"int_e_stat", "elem_mapi_idx", "num_int_elem", "elem_mapi"},
+                                 {"bor_e_stat", "elem_mapb_idx", "num_bor_elem", "elem_mapb"}};
   f->loadbal.assign(static_cast<size_t>(in_file), {0, 0, 0, 0, 0, 0, 0});
+  f->list_begin.assign(static_cast<size_t>(in_file), {0, 0, 0, 0, 0});
+  f->cmap_begin.assign(static_cast<size_t>(in_file), {0, 0});
   for (int k = 0; k < 7; ++k) {
     const bool maps = k >= 5;
-    std::vector<int64_t> stat, idx;
-    if (!maps) {
-      PARIO_ASSIGN_OR_RETURN(stat, vec(kLists[k].stat, in_file));
-      if (stat.empty()) continue;  // ex_get_loadbal_param would fail: no such list
-    }
-    const char* idx_name = maps ? (k == 5 ? "n_comm_info_idx" : "e_comm_info_idx") : kLists[k].idx;
+    const std::vector<int64_t>* stat = maps ? nullptr : get(kLists[k].stat);
+    if (!maps && !stat) continue;  // ex_get_loadbal_param would fail: no such list
+    const std::vector<int64_t>* idx = get(maps ? (k == 5 ? "n_comm_info_idx" : "e_comm_info_idx") : kLists[k].idx);
     const char* dim = maps ? (k == 5 ? "num_n_cmaps" : "num_e_cmaps") : kLists[k].dim;
-    PARIO_ASSIGN_OR_RETURN(idx, vec(idx_name, in_file));
     const int64_t length = dim_length(m, dim);
+    int64_t end = 0;  // the furthest entry any processor's part reaches
     for (int64_t p = 0; p < in_file; ++p) {
-      if (!maps && stat[static_cast<size_t>(p)] != 1) continue;
+      if (!maps && (*stat)[static_cast<size_t>(p)] != 1) continue;
       int64_t lo = 0, hi = length;
-      if (!idx.empty()) {
-        lo = p > 0 ? idx[static_cast<size_t>(p) - 1] : 0;
-        hi = idx[static_cast<size_t>(p)];
+      if (idx) {
+        lo = p > 0 ? (*idx)[static_cast<size_t>(p) - 1] : 0;
+        hi = (*idx)[static_cast<size_t>(p)];
       } else if (maps && m.find_dim(dim) < 0) {
         hi = 0;
       }
@@ -157,9 +193,59 @@ Status nemesis_info(const Model& m, const std::function<std::vector<unsigned cha
                        std::to_string(length));
       }
       f->loadbal[static_cast<size_t>(p)][static_cast<size_t>(k)] = hi - lo;
+      if (maps) f->cmap_begin[static_cast<size_t>(p)][static_cast<size_t>(k - 5)] = lo;
+      else f->list_begin[static_cast<size_t>(p)][static_cast<size_t>(k)] = lo;
+      if (hi > lo) end = std::max(end, hi);
+    }
+    if (!maps) {
+      PARIO_ASSIGN_OR_RETURN(f->nemesis_lists[static_cast<size_t>(k)], data(kLists[k].var, end));
     }
   }
-  f->nemesis_procs = static_cast<int>(procs);
+  // The communication maps themselves.
+  for (int e = 0; e < 2; ++e) {
+    const char* p = e ? "e" : "n";
+    const int64_t nmaps = dim_length(m, e ? "num_e_cmaps" : "num_n_cmaps");
+    const int64_t entries = dim_length(m, e ? "ecnt_cmap" : "ncnt_cmap");
+    PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> ids, vec((std::string(p) + "_comm_ids").c_str(), nmaps));
+    PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> stat, vec((std::string(p) + "_comm_stat").c_str(), nmaps));
+    PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> ends, vec((std::string(p) + "_comm_data_idx").c_str(), nmaps));
+    if (nmaps > 0 && ids.empty()) return corrupt(std::string("Nemesis: no variable ") + p + "_comm_ids");
+    std::vector<FileInfo::CommMap>& out = e ? f->elem_cmaps : f->node_cmaps;
+    int64_t end = 0;
+    for (int64_t i = 0; i < nmaps; ++i) {
+      const size_t at = static_cast<size_t>(i);
+      int64_t lo = 0, hi = entries;  // no data index: the whole dimension (one map)
+      if (!ends.empty()) {
+        lo = i > 0 ? ends[at - 1] : 0;
+        hi = ends[at];
+      }
+      if (!stat.empty() && stat[at] != 1) hi = lo;  // a map whose status is 0 has no entries
+      if (lo < 0 || hi < lo || hi > entries) {
+        return corrupt(std::string("Nemesis: ") + p + "_comm map " + std::to_string(i) + " spans [" +
+                       std::to_string(lo) + ", " + std::to_string(hi) + ") of " + std::to_string(entries) +
+                       " entries");
+      }
+      out.push_back(FileInfo::CommMap{ids[at], lo, hi - lo});
+      if (hi > lo) end = std::max(end, hi);
+    }
+    // Each processor's maps lie within the file's.
+    for (int64_t q = 0; q < in_file; ++q) {
+      const auto& lb = f->loadbal[static_cast<size_t>(q)];
+      if (lb[static_cast<size_t>(5 + e)] > 0 && f->cmap_begin[static_cast<size_t>(q)][static_cast<size_t>(e)] +
+                                                        lb[static_cast<size_t>(5 + e)] > nmaps) {
+        return corrupt(std::string("Nemesis: processor ") + std::to_string(q) + "'s " + p + "_comm maps run past " +
+                       std::to_string(nmaps));
+      }
+    }
+    if (e) {
+      PARIO_ASSIGN_OR_RETURN(f->elem_cmap_vars[0], data("e_comm_eids", end));
+      PARIO_ASSIGN_OR_RETURN(f->elem_cmap_vars[1], data("e_comm_sids", end));
+      PARIO_ASSIGN_OR_RETURN(f->elem_cmap_vars[2], data("e_comm_proc", end));
+    } else {
+      PARIO_ASSIGN_OR_RETURN(f->node_cmap_vars[0], data("n_comm_nids", end));
+      PARIO_ASSIGN_OR_RETURN(f->node_cmap_vars[1], data("n_comm_proc", end));
+    }
+  }
   return Status::Ok();
 }
 
@@ -167,7 +253,11 @@ Status nemesis_info(const Model& m, const std::function<std::vector<unsigned cha
 
 std::vector<int> small_variables(const Model& model) {
   std::vector<int> out;
-  for (const char* n : kNemesisSmall) {
+  for (const char* n : kPerProcessor) {
+    const int v = model.find_var(n);
+    if (v >= 0 && !model.is_record_var(v)) out.push_back(v);
+  }
+  for (const char* n : kPerMap) {
     const int v = model.find_var(n);
     if (v >= 0 && !model.is_record_var(v)) out.push_back(v);
   }
@@ -701,6 +791,27 @@ Status Reader::read_element_values(int step, size_t v, size_t b, int64_t start, 
   PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
   if (info_.blocks[b].count == 0) return Status::Ok();
   return read_range(info_.blocks[b].values[v], step - 1, 0, info_.blocks[b].count, start, count, 1, mem_type, out);
+}
+
+Status Reader::read_integers(int var, int64_t begin, int64_t count, int64_t* out) {
+  if (closed_) return Status(Code::kState, "the file is closed");
+  if (count == 0) return Status::Ok();
+  if (var < 0 || static_cast<size_t>(var) >= header_.model.vars.size()) {
+    return Status(Code::kInternal, "read_integers: no variable " + std::to_string(var));
+  }
+  const Variable& x = header_.model.vars[static_cast<size_t>(var)];
+  const VarLayout& l = header_.layout.vars[static_cast<size_t>(var)];
+  const int64_t size = static_cast<int64_t>(nc_type_size(x.type));
+  if (!is_integer(x.type) || begin < 0 || count < 0 || begin > l.bytes / size || count > l.bytes / size - begin) {
+    return Status(Code::kInternal, "read_integers: entries [" + std::to_string(begin) + ", +" + std::to_string(count) +
+                                       ") are not within variable " + x.name);
+  }
+  std::vector<unsigned char> bytes(static_cast<size_t>(count * size));
+  size_t got = 0;
+  PARIO_RETURN_IF_ERROR(device_->read_at(static_cast<uint64_t>(l.begin + begin * size), bytes.data(), bytes.size(), &got));
+  if (got != bytes.size()) return corrupt("variable " + x.name + " is cut short (a truncated file)");
+  return convert_from(element_type_of(x.type), bytes.data(), ByteOrder::kBig, ElementType::kInt64, out,
+                      static_cast<size_t>(count));
 }
 
 Status Reader::close() {

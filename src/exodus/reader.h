@@ -79,7 +79,25 @@ struct FileInfo {
   // border and external nodes, internal and border elements, nodal and
   // elemental communication maps.
   int nemesis_procs = 0;
+  int nemesis_procs_file = 0;
+  // Per processor (empty when the file has no per-processor variable: every
+  // count 0): what ex_get_loadbal_param gives, and where each of its five
+  // lists (node_mapi, node_mapb, node_mape, elem_mapi, elem_mapb) begins in
+  // its variable (nemesis_lists) and its first nodal and elemental
+  // communication map (an index into node_cmaps / elem_cmaps).
   std::vector<std::array<int64_t, 7>> loadbal;
+  std::vector<std::array<int64_t, 5>> list_begin;
+  std::vector<std::array<int64_t, 2>> cmap_begin;
+  std::array<int, 5> nemesis_lists{-1, -1, -1, -1, -1};  // the lists' variables, -1 where absent
+  // Every communication map of the file (n_comm_ids / e_comm_ids order):
+  // its id and its entries [begin, begin + count) in the data variables
+  // (n_comm_nids, n_comm_proc; e_comm_eids, e_comm_sids, e_comm_proc).
+  struct CommMap {
+    int64_t id = 0, begin = 0, count = 0;
+  };
+  std::vector<CommMap> node_cmaps, elem_cmaps;
+  std::array<int, 2> node_cmap_vars{-1, -1};      // n_comm_nids, n_comm_proc
+  std::array<int, 3> elem_cmap_vars{-1, -1, -1};  // e_comm_eids, e_comm_sids, e_comm_proc
 };
 
 class Reader {
@@ -103,6 +121,13 @@ class Reader {
   Status read_element_values(int step, size_t v, size_t b, int64_t start, int64_t count, ElementType mem_type,
                              void* out);
   Status close();
+
+  // Local: entries [begin, begin + count) of a one-dimensional integer
+  // variable (the Nemesis lists and maps FileInfo places; checked at open
+  // to lie within it) read by this rank alone, as int64. They are small
+  // and each rank asks for its own processor's, as libexodusii's
+  // ex_get_processor_node_maps and the like do.
+  Status read_integers(int var, int64_t begin, int64_t count, int64_t* out);
 
   // Entries [start, start + count) of node set s: global node ids
   // (node_num_map's values). Of side set s: global element ids and sides

@@ -119,6 +119,22 @@ Status coordinate_bits(int64_t n, ElementType mem_type, const void* const coords
   return Status::Ok();
 }
 
+// Whether the n values of mem_type at values fit the file's real type
+// (a double beyond float's range into a float file, a complex with an
+// imaginary part): checked among a call's arguments, before its first
+// array is written, since a later array's transfer would refuse them only
+// after the earlier ones were in the file. kOutOfRange naming what and the
+// index.
+Status fits_real(ElementType mem_type, const void* values, int64_t n, NcType real, const std::string& what) {
+  const ElementType file = element_type_of(real);
+  if (n <= 0 || !values || !conversion_can_fail(mem_type, file)) return Status::Ok();
+  size_t first_bad = 0;
+  Status s = check_convertible(mem_type, values, file, static_cast<size_t>(n), &first_bad);
+  if (s.ok()) return s;
+  return Status(s.code(), what + "[" + std::to_string(first_bad) + "] does not fit the file's " +
+                              nc_type_name(real) + ": " + s.message());
+}
+
 // Collective: the file at path on every rank. create: rank 0 makes it
 // (truncating one there) before the others open it.
 Result<std::unique_ptr<device::Device>> open_on_all(const comm::Comm& comm, device::Storage& storage,
@@ -378,6 +394,9 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
   // patterns of doubles, and are compared where the copies of a node meet.
   std::vector<int64_t> where;
   if (local.ok()) local = coordinate_bits(n, mem_type, coords, def_.num_dim, &where);
+  for (int d = 0; local.ok() && d < def_.num_dim; ++d) {
+    local = fits_real(mem_type, coords[d], n, built_.real, std::string(1, "xyz"[d]));
+  }
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
   PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr, collective::rank_keys(comm, ids, static_cast<size_t>(n), where.data(),
                                                                         def_.num_dim));
@@ -551,6 +570,7 @@ Status Writer::put_node_set(size_t s, int64_t n, const int64_t* node_ids, Elemen
   else if (n > 0 && !node_ids) local = bad("node_ids is null");
   else if (n > 0 && def->df_per_entry > 0 && !df) local = bad("df is null; node set " + std::to_string(def->id) + " has distribution factors");
   else if (df && def->df_per_entry == 0) local = bad("df given; node set " + std::to_string(def->id) + " has no distribution factors");
+  else local = fits_real(mem_type, df, n, built_.real, "df");  // the factors go in after the entries
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
   const std::string what = "node set " + std::to_string(def->id);
   PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> nodes, resolve(comm, nodes_, node_ids, static_cast<size_t>(n)));
@@ -577,7 +597,7 @@ Status Writer::put_node_set(size_t s, int64_t n, const int64_t* node_ids, Elemen
 }
 
 Status Writer::side_entries(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, Status df_check,
-                            std::vector<int64_t>* positions) {
+                            std::vector<int64_t>* positions, std::vector<int64_t>* elems) {
   PARIO_RETURN_IF_ERROR(ready_for_data());
   const comm::Comm& comm = group_->comm_object();
   Status local;
@@ -591,22 +611,27 @@ Status Writer::side_entries(size_t s, int64_t n, const int64_t* elem_ids, const 
   }
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
   const std::string what = "side set " + std::to_string(def->id);
-  PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> elems, resolve(comm, elements_, elem_ids, static_cast<size_t>(n)));
+  PARIO_ASSIGN_OR_RETURN(*elems, resolve(comm, elements_, elem_ids, static_cast<size_t>(n)));
   std::vector<int64_t> keys(static_cast<size_t>(n));
   for (int64_t k = 0; k < n; ++k) {
-    if (elems[k] == kUnknownId) {
+    if ((*elems)[k] == kUnknownId) {
       if (local.ok()) local = bad(what + ": element id " + std::to_string(elem_ids[k]) + " is not an element of the file");
       continue;
     }
-    keys[k] = elems[k] * 16 + sides[k];
+    keys[k] = (*elems)[k] * 16 + sides[k];
   }
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
-  PARIO_RETURN_IF_ERROR(rank_entries(keys, *def, "side set", positions));
-  if (def->count == 0) return Status::Ok();
-  for (int64_t& x : elems) ++x;
-  std::vector<int64_t> side_values(sides, sides + n);
+  return rank_entries(keys, *def, "side set", positions);
+}
+
+Status Writer::write_sides(size_t s, const std::vector<int64_t>& positions, std::vector<int64_t>& elems,
+                           const int* sides) {
+  const SetDef& def = def_.side_sets[s];
+  if (def.count == 0) return Status::Ok();
+  for (int64_t& x : elems) ++x;  // 1-based in the file
+  std::vector<int64_t> side_values(sides, sides + elems.size());
   const BuiltSet& bs = built_.side_sets[s];
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(*positions, def->count, 1, built_.integer));
+  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition_of(positions, def.count, 1, built_.integer));
   Status st = write_array(*d, bs.entries, 0, 0, ElementType::kInt64, elems.data());
   if (st.ok()) st = write_array(*d, bs.sides, 0, 0, ElementType::kInt64, side_values.data());
   Status f = free_decomposition(d);
@@ -615,13 +640,17 @@ Status Writer::side_entries(size_t s, int64_t n, const int64_t* elem_ids, const 
 
 Status Writer::put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, ElementType mem_type,
                             const void* df) {
+  PARIO_RETURN_IF_ERROR(ready_for_data());  // built_ (the file's types) for the checks below
   Status df_check;
   const SetDef* def = s < def_.side_sets.size() ? &def_.side_sets[s] : nullptr;
   if (def && def->varying_df()) df_check = bad("side set " + std::to_string(def->id) + " has a varying number of distribution factors per side");
   else if (def && n > 0 && def->df_per_entry > 0 && !df) df_check = bad("df is null; side set " + std::to_string(def->id) + " has distribution factors");
   else if (def && df && def->df_per_entry == 0) df_check = bad("df given; side set " + std::to_string(def->id) + " has no distribution factors");
-  std::vector<int64_t> positions;
-  PARIO_RETURN_IF_ERROR(side_entries(s, n, elem_ids, sides, std::move(df_check), &positions));
+  else if (def && n > INT64_MAX / std::max<int64_t>(def->df_per_entry, 1)) df_check = bad("n is too large");
+  else if (def) df_check = fits_real(mem_type, df, n * def->df_per_entry, built_.real, "df");
+  std::vector<int64_t> positions, elems;
+  PARIO_RETURN_IF_ERROR(side_entries(s, n, elem_ids, sides, std::move(df_check), &positions, &elems));
+  PARIO_RETURN_IF_ERROR(write_sides(s, positions, elems, sides));
   const BuiltSet& bs = built_.side_sets[s];
   if (def->count == 0 || bs.df < 0) return Status::Ok();
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
@@ -633,6 +662,7 @@ Status Writer::put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const 
 
 Status Writer::put_side_set_df(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, const int* df_counts,
                                ElementType mem_type, const void* df) {
+  PARIO_RETURN_IF_ERROR(ready_for_data());  // built_ (the file's types) for the checks below
   // This rank's factors: where each side's begin in df (the caller's order).
   Status df_check;
   const SetDef* def = s < def_.side_sets.size() ? &def_.side_sets[s] : nullptr;
@@ -646,18 +676,23 @@ Status Writer::put_side_set_df(size_t s, int64_t n, const int64_t* elem_ids, con
   for (int64_t k = 0; df_check.ok() && def && k < n; ++k) {
     if (df_counts[k] < 0) {
       df_check = bad("df_counts[" + std::to_string(k) + "] = " + std::to_string(df_counts[k]) + " is negative");
+    } else if (local_sum > (INT64_MAX >> 1)) {
+      df_check = bad("df_counts[0.." + std::to_string(k - 1) + "] add up to more than 2^62");
     }
     memory[static_cast<size_t>(k)] = local_sum;
-    local_sum += df_counts[k];  // below n * 2^31: no overflow
+    local_sum += df_counts[k];  // below 2^62 + 2^31 after the check above: no overflow
   }
   if (df_check.ok() && def && local_sum > 0 && !df) df_check = bad("df is null; the sides carry " + std::to_string(local_sum) + " factors");
-  std::vector<int64_t> positions;
-  PARIO_RETURN_IF_ERROR(side_entries(s, n, elem_ids, sides, std::move(df_check), &positions));
+  if (df_check.ok() && def) df_check = fits_real(mem_type, df, local_sum, built_.real, "df");
+  std::vector<int64_t> positions, elems;
+  PARIO_RETURN_IF_ERROR(side_entries(s, n, elem_ids, sides, std::move(df_check), &positions, &elems));
   if (def->count == 0) return Status::Ok();
   // Each side's first factor in the file: the factors of every side before
   // it in set order. The rank keeping a range of positions (P equal
   // ranges) sums its sides' counts in order, an exclusive scan of those
   // sums gives each range its start, and each side's start goes back.
+  // The total is agreed here, before any byte of the set is written: a
+  // refused call leaves the file's entries as they were.
   const comm::Comm& comm = group_->comm_object();
   const int size = comm.size();
   auto keeper = [&](int64_t p) { return static_cast<int>(static_cast<__int128>(p) * size / def->count); };
@@ -708,6 +743,7 @@ Status Writer::put_side_set_df(size_t s, int64_t n, const int64_t* elem_ids, con
     const int64_t start = in[first[r] + next[r]++];
     if (df_counts[k] > 0) runs.push_back(Run{start, df_counts[k], memory[static_cast<size_t>(k)]});
   }
+  PARIO_RETURN_IF_ERROR(write_sides(s, positions, elems, sides));
   if (total == 0) return Status::Ok();
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d, decomposition(std::move(runs), total, built_.real));
   Status st = write_array(*d, built_.side_sets[s].df, 0, 0, mem_type, df);

@@ -233,10 +233,14 @@ class Writer {
   Status rank_entries(const std::vector<int64_t>& keys, const SetDef& def, const char* kind,
                       std::vector<int64_t>* positions);
   // A side set's entries from this rank (df_check: the caller's checks of
-  // its factors, agreed with the rest): looked up, ranked and written
-  // (elem_ss, side_ss); *positions as rank_entries.
+  // its factors, agreed with the rest): looked up and ranked, nothing
+  // written; *positions as rank_entries, *elems their 0-based element
+  // positions.
   Status side_entries(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, Status df_check,
-                      std::vector<int64_t>* positions);
+                      std::vector<int64_t>* positions, std::vector<int64_t>* elems);
+  // Writes side_entries' result (elem_ss, side_ss), once every check of
+  // the call has been agreed; elems becomes 1-based on the way.
+  Status write_sides(size_t s, const std::vector<int64_t>& positions, std::vector<int64_t>& elems, const int* sides);
 
   // Nemesis (exodus/nemesis.cpp). put_nodes: which of this rank's nodes
   // (positions) other ranks hold too. put_block: the sides of block b's

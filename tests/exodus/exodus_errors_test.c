@@ -11,7 +11,11 @@
  *   - steps: values for a step not begun, a step out of order.
  * After the failures the good mesh and one step go in, and the file is
  * read back through the public API's own checks (a second create of the
- * same path by a group works too). */
+ * same path by a group works too).
+ * Then values that do not fit a float file (a coordinate, a node set's or
+ * a side set's factor beyond float's range on the last rank): refused on
+ * every rank before the call writes anything, so neither the other
+ * coordinates nor the sets' entries change (read back after closing). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +44,66 @@ static pario_group_t world;
     MPI_Allreduce(MPI_IN_PLACE, &all_failed_, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD); \
     CHECK(any_ && all_failed_);                                                 \
   } while (0)
+
+/* A float file (float_size 4) and values beyond float's range on the last
+ * rank (see the top). */
+static void float_file(const char *dir, const int64_t ids[8], const int64_t conn[8], const double x[8],
+                       const double y[8], const double z[8], int64_t nodes, int64_t elem) {
+  char path[600];
+  pario_exodus_options o;
+  pario_exodus_options_init(&o);
+  o.float_size = 4;
+  double huge_y[8], bx[64], by[64], bz[64];
+  memcpy(huge_y, y, sizeof huge_y);
+  if (rank == size - 1) huge_y[6] = 1e300;
+  CHECK(nodes <= 64);
+
+  /* The coordinates: y beyond float on the last rank, so x is not written either. */
+  snprintf(path, sizeof path, "%s/float_nodes.e", dir);
+  pario_exodus_t ex = PARIO_EXODUS_NULL;
+  CHECK(pario_exodus_create(world, path, &o, &ex) == PARIO_OK);
+  CHECK(pario_exodus_init(ex, "float", 3, nodes, size, 1, 0, 0) == PARIO_OK);
+  CHECK(pario_exodus_define_block(ex, 1, "line", "HEX8", size, 8, 0) == PARIO_OK);
+  FAILS_ALL(pario_exodus_put_nodes(ex, 8, ids, PARIO_TYPE_DOUBLE, x, huge_y, z), PARIO_ERR_OUT_OF_RANGE,
+            "y[6] does not fit the file's float");
+  CHECK(pario_exodus_close(&ex) == PARIO_OK);
+  CHECK(pario_exodus_open(world, path, NULL, &ex) == PARIO_OK);
+  CHECK(pario_exodus_read_coords(ex, 0, nodes, PARIO_TYPE_DOUBLE, bx, by, bz) == PARIO_OK);
+  for (int64_t k = 0; k < nodes; ++k) CHECK(bx[k] == 0 && by[k] == 0 && bz[k] == 0);
+  CHECK(pario_exodus_close(&ex) == PARIO_OK);
+
+  /* The sets: put right, then again with other entries and a factor beyond float. */
+  snprintf(path, sizeof path, "%s/float_sets.e", dir);
+  CHECK(pario_exodus_create(world, path, &o, &ex) == PARIO_OK);
+  CHECK(pario_exodus_init(ex, "float sets", 3, nodes, size, 1, 1, 1) == PARIO_OK);
+  CHECK(pario_exodus_define_block(ex, 1, "line", "HEX8", size, 8, 0) == PARIO_OK);
+  CHECK(pario_exodus_define_node_set(ex, 7, "left", 4, 1) == PARIO_OK);
+  CHECK(pario_exodus_define_side_set(ex, 9, "sides", size, 4) == PARIO_OK);
+  CHECK(pario_exodus_put_nodes(ex, 8, ids, PARIO_TYPE_DOUBLE, x, y, z) == PARIO_OK);
+  CHECK(pario_exodus_put_block(ex, 1, 1, &elem, conn) == PARIO_OK);
+  const int64_t left[4] = {ids[0], ids[3], ids[4], ids[7]}, right[4] = {ids[1], ids[2], ids[5], ids[6]};
+  const double df[4] = {1, 2, 3, 4}, bad_df[4] = {1, 2, 1e300, 4};
+  CHECK(pario_exodus_put_node_set(ex, 7, rank == 0 ? 4 : 0, left, PARIO_TYPE_DOUBLE, rank == 0 ? df : NULL) ==
+        PARIO_OK);
+  FAILS_ALL(pario_exodus_put_node_set(ex, 7, rank == size - 1 ? 4 : 0, right, PARIO_TYPE_DOUBLE,
+                                      rank == size - 1 ? bad_df : NULL),
+            PARIO_ERR_OUT_OF_RANGE, "df[2] does not fit the file's float");
+  const int five = 5, six = 6;
+  CHECK(pario_exodus_put_side_set(ex, 9, 1, &elem, &five, PARIO_TYPE_DOUBLE, df) == PARIO_OK);
+  FAILS_ALL(pario_exodus_put_side_set(ex, 9, 1, &elem, &six, PARIO_TYPE_DOUBLE, rank == size - 1 ? bad_df : df),
+            PARIO_ERR_OUT_OF_RANGE, "df[2] does not fit the file's float");
+  CHECK(pario_exodus_close(&ex) == PARIO_OK);
+  CHECK(pario_exodus_open(world, path, NULL, &ex) == PARIO_OK);
+  int64_t got[4] = {0, 0, 0, 0}, elems[8], sides[8];
+  CHECK(size <= 8);
+  CHECK(pario_exodus_read_node_set(ex, 7, 0, 4, got) == PARIO_OK);
+  /* Node set entries land in increasing position: left's ids in order. */
+  const int64_t want[4] = {ids[0] - rank, ids[3] - rank, ids[4] - rank, ids[7] - rank};
+  for (int k = 0; k < 4; ++k) CHECK(got[k] == want[k]);
+  CHECK(pario_exodus_read_side_set(ex, 9, 0, size, elems, sides) == PARIO_OK);
+  for (int k = 0; k < size; ++k) CHECK(elems[k] == 100 + k && sides[k] == 5);
+  CHECK(pario_exodus_close(&ex) == PARIO_OK);
+}
 
 int main(void) {
   CHECK(pario_init() == PARIO_OK);
@@ -159,6 +223,7 @@ int main(void) {
     CHECK(memcmp(head, "CDF\002", 4) == 0);
     CHECK(head[4] == 0 && head[5] == 0 && head[6] == 0 && head[7] == 1);
   }
+  float_file(dir, ids, conn, x, y, z, nodes, elem);
   job_dir_remove(world, dir);
   CHECK(pario_finalize() == PARIO_OK);
   return check_summary("exodus_errors_test");

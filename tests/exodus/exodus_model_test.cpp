@@ -298,6 +298,61 @@ TEST(ExodusNemesis, RoomInTheHeaderAndNamesAndSmallVariables) {
                                          c.node_cmap > 0 ? 1 : 0, c.elem_cmap > 0 ? 1 : 0};
     EXPECT_EQ(info->loadbal[p], want) << "processor " << p;
   }
+  // Where the lists and maps lie (pario_exodus_get_node_maps and the
+  // others read there): processor p's part of each list begins at the end
+  // of p - 1's, and every map spans its data index.
+  EXPECT_EQ(info->nemesis_procs_file, 3);
+  EXPECT_EQ(info->list_begin[1][1], 40);   // processor 1's border nodes
+  EXPECT_EQ(info->list_begin[2][3], 110);  // processor 2's internal elements
+  EXPECT_EQ(info->list_begin[2][4], 10);   // processor 2's border elements (processor 1 has none)
+  EXPECT_LT(info->nemesis_lists[0], 0);    // no node_mapi at all
+  EXPECT_EQ(info->nemesis_lists[1], m.find_var("node_mapb"));
+  ASSERT_EQ(info->node_cmaps.size(), 3u);
+  EXPECT_EQ(info->node_cmaps[1].id, 1);
+  EXPECT_EQ(info->node_cmaps[1].begin, 44);
+  EXPECT_EQ(info->node_cmaps[1].count, 30);
+  ASSERT_EQ(info->elem_cmaps.size(), 2u);
+  EXPECT_EQ(info->elem_cmaps[1].begin, 12);
+  EXPECT_EQ(info->elem_cmaps[1].count, 6);
+  EXPECT_EQ(info->cmap_begin[2][1], 1);  // processor 2's element map is the file's second
+  EXPECT_EQ(info->elem_cmap_vars[1], m.find_var("e_comm_sids"));
+
+  // Untrusted: a map's data index past its dimension is refused.
+  auto with = [&](const char* name, size_t at, int32_t value) {
+    std::vector<VarBytes> changed = small;
+    for (VarBytes& x : changed) {
+      if (m.vars[static_cast<size_t>(x.var)].name != name) continue;
+      for (int k = 0; k < 4; ++k) x.bytes[at * 4 + k] = static_cast<unsigned char>(uint32_t(value) >> (24 - 8 * k));
+    }
+    return exodus_info(h, [changed](int v) {
+      for (const VarBytes& x : changed) {
+        if (x.var == v) return x.bytes;
+      }
+      return std::vector<unsigned char>();
+    });
+  };
+  Result<FileInfo> past = with("n_comm_data_idx", 2, 101);
+  EXPECT_EQ(past.status().code(), Code::kCorrupt);
+  EXPECT_NE(past.status().message().find("n_comm map 2 spans [74, 101) of 100"), std::string::npos)
+      << past.status().message();
+  EXPECT_EQ(with("node_mapb_idx", 1, 96).status().code(), Code::kCorrupt);
+
+  // A header that claims 2^31 - 1 processors and has no per-processor
+  // variable (no bytes behind the claim): no per-processor table is made
+  // (it was 56 bytes a processor, 112 GiB here, before any check).
+  Header huge;
+  huge.model = b->model;
+  huge.model.dims.push_back(Dimension{"num_processors", INT_MAX});
+  huge.model.dims.push_back(Dimension{"num_procs_file", INT_MAX});
+  Result<FileInfo> claimed = exodus_info(huge, [&](int v) {
+    for (const VarBytes& x : small) {
+      if (x.var == v) return x.bytes;
+    }
+    return std::vector<unsigned char>();
+  });
+  ASSERT_TRUE(claimed.ok()) << claimed.status().message();
+  EXPECT_EQ(claimed->nemesis_procs_file, INT_MAX);
+  EXPECT_TRUE(claimed->loadbal.empty());
 }
 
 TEST(ExodusNemesis, SidesOfTypes) {

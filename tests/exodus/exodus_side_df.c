@@ -9,7 +9,9 @@
  * q of element e's side is e + q / 10. Each rank passes its own two sides,
  * its tetrahedron first, and also its right neighbour's hexahedron side
  * (with the same factors: a side two ranks pass is written once). In the
- * file: the hexahedra's sides, then the tetrahedra's, 7 P factors. The
+ * file: the hexahedra's sides, then the tetrahedra's, 7 P factors. A
+ * refused put after the good one leaves the set's entries as they were.
+ * The
  * independent check with libexodusii is exodus_side_df_check. A bad part
  * (counts adding up to more than num_df, a negative count, the fixed call
  * on this set) fails on every rank. Run at P = 1, 2, 3. */
@@ -60,7 +62,7 @@ int main(int argc, char **argv) {
   const int64_t right = (rank + 1) % size + 1;
   const int64_t elems[3] = {tet, hex, right};
   const int sides[3] = {1, 5, 5}, counts[3] = {3, 4, 4};
-  double df[11];
+  double df[12] = {0};  /* 11 factors; one more for the refused parts' extra count */
   int at = 0;
   for (int k = 0; k < 3; ++k) {
     for (int q = 0; q < counts[k]; ++q) df[at++] = (double)elems[k] + q / 10.0;
@@ -77,6 +79,14 @@ int main(int argc, char **argv) {
   CHECK(rc == (rank == size - 1 ? PARIO_ERR_INVALID_ARGUMENT : PARIO_ERR_REMOTE));
   CHECK(pario_exodus_put_side_set(ex, 7, n, elems, sides, PARIO_TYPE_DOUBLE, df) == PARIO_ERR_INVALID_ARGUMENT);
   CHECK(pario_exodus_put_side_set_df(ex, 7, n, elems, sides, counts, PARIO_TYPE_DOUBLE, df) == PARIO_OK);
+  /* Put again with other sides (tetrahedra side 2, hexahedra side 6) and
+   * counts adding up to 7P + 1: refused on every rank before any byte of
+   * the set is written, so the file keeps the sides just put (5 and 1,
+   * checked below). */
+  const int other_sides[3] = {2, 6, 6};
+  rc = pario_exodus_put_side_set_df(ex, 7, n, elems, other_sides, rank == 0 ? too_many : counts, PARIO_TYPE_DOUBLE,
+                                    df);
+  CHECK(rc == PARIO_ERR_INVALID_ARGUMENT);
   CHECK(pario_exodus_close(&ex) == PARIO_OK);
 
   /* Read back through pario's reader, each rank the whole set. */

@@ -10,7 +10,9 @@
 ! global id, and the sets by ranges. Last, 64-bit integers (int64 =
 ! .true.): ids beyond 2^32 in a series of one step per file, continued
 ! from its first name (steps_per_file on open_append) by the ranks in
-! reverse, read back by range and by id.
+! reverse, read back by range and by id. And a side set of a varying
+! number of distribution factors per side (num_df, df_counts), a part whose
+! counts do not add up refused on every rank, read back by pario's reader.
 program exodus_test
   use pario
   use test_checks
@@ -131,6 +133,7 @@ program exodus_test
   call pario_exodus_close(exo)
   call restart()
   call int64_ids()
+  call side_df()
 
   call pario_finalize()
   if (failures > 0) error stop 1
@@ -259,6 +262,51 @@ contains
     call check(all(vals == 300 + 10 * xof(own) + 0.5_real64), 'values by 64-bit id')
     call pario_exodus_read_block_by_id(exo, 10_int64, base + 2 * (mine + 1), cn)
     call check(all(cn == base + 2 * (conn(:, mine + 1) + 1)), 'connectivity as 64-bit node ids')
+    call pario_exodus_close(exo)
+  end subroutine
+
+  ! Element e's side 5 (0-based e) carries 1 + mod(e, 3) factors, 10 e + q
+  ! for q = 1, 2, ...; each rank passes its own elements' sides.
+  subroutine side_df()
+    integer(int64), allocatable :: own(:), got(:), sides(:)
+    real(real64), allocatable :: df(:), bad_df(:), back(:)
+    integer, allocatable :: counts(:), bad_counts(:)
+    integer :: k, q, e
+    integer(int64) :: sid, scount, sdf, total
+    character(len=256) :: path_df
+    path_df = scratch_file('fortran_side_df.exo')
+    counts = [(1 + int(mod(mine(k), 3_int64)), k = 1, size(mine))]
+    df = [((10.0_real64 * mine(k) + q, q = 1, counts(k)), k = 1, size(mine))]
+    total = sum([(1 + mod(e, 3), e = 0, ne - 1)])
+    own = nodes_of(e0, e1)
+    call pario_exodus_create(exo, world, path_df)
+    call pario_exodus_init(exo, 'fortran side df', 3, int(nn, int64), int(ne, int64), 1, 0, 1)
+    call pario_exodus_define_block(exo, 10_int64, 'all', 'HEX8', int(ne, int64), 8)
+    call pario_exodus_define_side_set(exo, 300_int64, 'mixed', int(ne, int64), num_df=total)
+    call pario_exodus_put_nodes(exo, 2 * (own + 1), xof(own), yof(own), zof(own))
+    call pario_exodus_put_block(exo, 10_int64, 2 * (mine + 1), 2 * (conn(:, mine + 1) + 1))
+    ! Rank 0's last side with one factor more: the sum is num_df + 1, refused on every rank.
+    bad_counts = counts
+    bad_df = df
+    if (me == 0 .and. size(mine) > 0) then
+      bad_counts(size(mine)) = bad_counts(size(mine)) + 1
+      bad_df = [df, 0.0_real64]
+    end if
+    call pario_exodus_put_side_set(exo, 300_int64, 2 * (mine + 1), [(5, k = 1, size(mine))], bad_df, ierr, &
+                                   df_counts=bad_counts)
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'counts adding up to num_df + 1 fail on every rank')
+    call pario_exodus_put_side_set(exo, 300_int64, 2 * (mine + 1), [(5, k = 1, size(mine))], df, df_counts=counts)
+    call pario_exodus_close(exo)
+
+    call pario_exodus_open(exo, world, path_df)
+    call pario_exodus_get_set(exo, PARIO_EXODUS_SIDE_SET, 1, sid, count=scount, df_count=sdf)
+    call check(sid == 300 .and. scount == ne .and. sdf == total, 'the side set of varying factors: its sizes')
+    allocate (got(scount), sides(scount), back(sdf))
+    call pario_exodus_read_side_set(exo, 300_int64, 1_int64, got, sides)
+    call check(all(got == 2 * [(int(e, int64), e = 1, ne)]) .and. all(sides == 5), 'its sides, by element')
+    call pario_exodus_read_set_df(exo, PARIO_EXODUS_SIDE_SET, 300_int64, 1_int64, back)
+    call check(all(back == [((10.0_real64 * e + q, q = 1, 1 + mod(e, 3)), e = 0, ne - 1)]), &
+               'its factors, side after side')
     call pario_exodus_close(exo)
   end subroutine
 

@@ -211,8 +211,40 @@ def test_nemesis_information_of_the_ranks_partition():
             assert (lb["int_nodes"], lb["bor_nodes"], lb["ext_nodes"]) == (len(used) - border, border, 0)
             assert lb["int_elems"] + lb["bor_elems"] == hi - lo
             assert lb["node_cmaps"] == (1 if border else 0)
+            # The lists themselves (node n is node number n + 1, cell c element c + 1).
+            internal, bor, external = ex.node_maps(p)
+            assert internal.tolist() == [n + 1 for n in used.tolist() if n not in others]
+            assert bor.tolist() == [n + 1 for n in used.tolist() if n in others]
+            assert external.size == 0
+            ints, bors = ex.elem_maps(p)
+            assert sorted(ints.tolist() + bors.tolist()) == list(range(lo + 1, hi + 1))
+            maps = ex.comm_maps(p)
+            want = []  # (processor, node) for each node p shares, by processor then node
+            for q in range(g.size):
+                if q != p:
+                    qlo, qhi = split(E, q, g.size)
+                    want += [(q, n + 1) for n in np.intersect1d(used, CONN[qlo:qhi]).tolist()]
+            if want:
+                nodes, procs = maps["node"][1]
+                assert list(zip(procs.tolist(), nodes.tolist())) == want
+            else:
+                assert maps["node"] == {}
+            if bors.size:
+                elems, sides, procs = maps["elem"][1]
+                assert set(elems.tolist()) == set(bors.tolist())
+                assert all(1 <= side <= 6 for side in sides.tolist()) and p not in procs.tolist()
+            else:
+                assert maps["elem"] == {}
         with pytest.raises(pario.OutOfRange):
             ex.loadbal(g.size)
+        with pytest.raises(pario.OutOfRange):
+            ex.node_maps(g.size)
+    plain = pario.scratch_path("py_nemesis_none.exo", per_rank=False)
+    write_workload(plain, None)
+    with pario.ExodusFile.open(plain, g) as ex:
+        assert ex.loadbal(0) is None
+        with pytest.raises(pario.NotFound):
+            ex.node_maps(0)
 
 
 def test_side_set_with_a_varying_number_of_factors_per_side():

@@ -460,6 +460,39 @@ class ExodusFile:
         keys = ("int_nodes", "bor_nodes", "ext_nodes", "int_elems", "bor_elems", "node_cmaps", "elem_cmaps")
         return dict(zip(keys, counts))
 
+    def node_maps(self, processor):
+        """Local: the Nemesis node lists of processor (0-based) as
+        ex_get_processor_node_maps gives them: (internal, border, external),
+        int64 arrays of 1-based node numbers (file positions; node_ids
+        gives their global ids). NotFound when the file has no Nemesis
+        information, OutOfRange for a processor beyond the file's."""
+        return tuple(np.array(a, np.int64) for a in
+                     _check(*_pario.exodus_get_node_maps(self._handle, int(processor))))
+
+    def elem_maps(self, processor):
+        """Local: (internal, border) elements of processor, as
+        ex_get_processor_elem_maps gives them (1-based element numbers)."""
+        return tuple(np.array(a, np.int64) for a in
+                     _check(*_pario.exodus_get_elem_maps(self._handle, int(processor))))
+
+    def comm_maps(self, processor):
+        """Local: processor's communication maps, as ex_get_cmap_params,
+        ex_get_node_cmap and ex_get_elem_cmap give them: {"node": {id:
+        (nodes, procs)}, "elem": {id: (elems, sides, procs)}}, int64 arrays
+        (nodes and elements 1-based, sides 1-based, processors 0-based)."""
+        p = int(processor)
+        n_ids, n_counts, e_ids, e_counts = _check(*_pario.exodus_get_cmap_params(self._handle, p))
+        out = {"node": {}, "elem": {}}
+        for map_id, count in zip(n_ids, n_counts):
+            nodes, procs = np.zeros(count, np.int64), np.zeros(count, np.int64)
+            _check(_pario.exodus_get_node_cmap(self._handle, p, map_id, nodes, procs))
+            out["node"][map_id] = (nodes, procs)
+        for map_id, count in zip(e_ids, e_counts):
+            elems, sides, procs = (np.zeros(count, np.int64) for _ in range(3))
+            _check(_pario.exodus_get_elem_cmap(self._handle, p, map_id, elems, sides, procs))
+            out["elem"][map_id] = (elems, sides, procs)
+        return out
+
     def sets(self, kind):
         """Local: the node sets (kind "node") or side sets ("side") in file
         order, as ExodusSet(id, name, count, df_count)."""

@@ -842,6 +842,55 @@ void bind_exodus(nb::module_& m) {
     int rc = pario_exodus_get_loadbal(as<pario_exodus_t>(h), processor, &procs, counts.data());
     return std::make_tuple(rc, procs, std::vector<int64_t>(counts.begin(), counts.end()));
   });
+  // The Nemesis lists of a processor: sizes from exodus_get_loadbal, then the read.
+  m.def("exodus_get_node_maps", [](uintptr_t h, int processor) {
+    int procs = 0;
+    std::array<int64_t, 7> c{};
+    std::vector<int64_t> in, bor, ext;
+    int rc = pario_exodus_get_loadbal(as<pario_exodus_t>(h), processor, &procs, c.data());
+    if (rc == PARIO_OK) {
+      in.resize(static_cast<size_t>(c[0]));
+      bor.resize(static_cast<size_t>(c[1]));
+      ext.resize(static_cast<size_t>(c[2]));
+      rc = pario_exodus_get_node_maps(as<pario_exodus_t>(h), processor, in.data(), bor.data(), ext.data());
+    }
+    return std::make_tuple(rc, in, bor, ext);
+  });
+  m.def("exodus_get_elem_maps", [](uintptr_t h, int processor) {
+    int procs = 0;
+    std::array<int64_t, 7> c{};
+    std::vector<int64_t> in, bor;
+    int rc = pario_exodus_get_loadbal(as<pario_exodus_t>(h), processor, &procs, c.data());
+    if (rc == PARIO_OK) {
+      in.resize(static_cast<size_t>(c[3]));
+      bor.resize(static_cast<size_t>(c[4]));
+      rc = pario_exodus_get_elem_maps(as<pario_exodus_t>(h), processor, in.data(), bor.data());
+    }
+    return std::make_tuple(rc, in, bor);
+  });
+  m.def("exodus_get_cmap_params", [](uintptr_t h, int processor) {
+    int procs = 0;
+    std::array<int64_t, 7> c{};
+    std::vector<int64_t> n_ids, n_counts, e_ids, e_counts;
+    int rc = pario_exodus_get_loadbal(as<pario_exodus_t>(h), processor, &procs, c.data());
+    if (rc == PARIO_OK) {
+      n_ids.resize(static_cast<size_t>(c[5]));
+      n_counts.resize(static_cast<size_t>(c[5]));
+      e_ids.resize(static_cast<size_t>(c[6]));
+      e_counts.resize(static_cast<size_t>(c[6]));
+      rc = pario_exodus_get_cmap_params(as<pario_exodus_t>(h), processor, n_ids.data(), n_counts.data(),
+                                        e_ids.data(), e_counts.data());
+    }
+    return std::make_tuple(rc, n_ids, n_counts, e_ids, e_counts);
+  });
+  m.def("exodus_get_node_cmap", [](uintptr_t h, int processor, int64_t map_id, Int64sOut nodes, Int64sOut procs) {
+    return pario_exodus_get_node_cmap(as<pario_exodus_t>(h), processor, map_id, nodes.data(), procs.data());
+  });
+  m.def("exodus_get_elem_cmap", [](uintptr_t h, int processor, int64_t map_id, Int64sOut elems, Int64sOut sides,
+                                   Int64sOut procs) {
+    return pario_exodus_get_elem_cmap(as<pario_exodus_t>(h), processor, map_id, elems.data(), sides.data(),
+                                      procs.data());
+  });
   m.def("exodus_get_time", [](uintptr_t h, int step) {
     double t = 0;
     int rc = pario_exodus_get_time(as<pario_exodus_t>(h), step, &t);
