@@ -85,9 +85,16 @@ class SharedFileTarget final : public collective::Target {
     return kind == device::IoKind::kWrite ? file_->file->iwrite(offset, buf, len) : file_->file->iread(offset, buf, len);
   }
   Result<uint64_t> size() override { return file_->file->length(); }
-  // A write on the calling thread (a read may end at end of file: start()'s).
+  // On the calling thread. A read that the file's end cuts short (it
+  // shrank since the transfer asked its size) goes through start(),
+  // which reports the bytes there were.
   Status run(device::IoKind kind, uint64_t offset, void* buf, size_t len, size_t* moved) override {
-    if (kind != device::IoKind::kWrite) return Target::run(kind, offset, buf, len, moved);
+    if (kind != device::IoKind::kWrite) {
+      Status s = file_->file->read(offset, buf, len);
+      if (s.code() == Code::kOutOfRange) return Target::run(kind, offset, buf, len, moved);
+      *moved = s.ok() ? len : 0;
+      return s;
+    }
     PARIO_RETURN_IF_ERROR(file_->file->write(offset, buf, len));
     *moved = len;
     return Status::Ok();

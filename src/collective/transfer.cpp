@@ -190,6 +190,7 @@ Status Transfer::prepare() {
 // thing the window would add.
 void Transfer::find_direct() {
   direct_.clear();
+  direct_reads_.clear();
   if (!d_.is_aggregator() || aggregator_converts_) return;
   const std::vector<RoundPlan>& rounds = d_.rounds();
   direct_.assign(rounds.size(), -1);
@@ -211,6 +212,18 @@ void Transfer::find_direct() {
       }
       if (alone) direct_[r] = static_cast<int32_t>(i);
       break;
+    }
+    if (!write && direct_[r] >= 0 && packed_) {  // (no packed copy: its allocation failed)
+      const RoundPlan::Piece& p = round.pieces[direct_[r]];
+      const uint64_t at = offset_ + static_cast<uint64_t>(round.begin + p.at) * file_size_;
+      char* to = packed_ + p.self_offset * file_size_;
+      const size_t bytes = static_cast<size_t>(p.count) * file_size_;
+      DirectRead* last = direct_reads_.empty() ? nullptr : &direct_reads_.back();
+      if (last && last->at + last->bytes == at && last->to + last->bytes == to) {
+        last->bytes += bytes;
+      } else {
+        direct_reads_.push_back({at, to, bytes});
+      }
     }
   }
 }
@@ -491,14 +504,14 @@ void Transfer::write_rounds() {
   flush_direct(/*last=*/true);
 }
 
-// Read: round r's held span into its window, ending at the target's end.
+// Read: round r's held span into its window, ending at the target's end
+// (a direct round's piece is one of direct_reads_).
 void Transfer::submit_read(int64_t r) {
   const RoundPlan& round = d_.rounds()[r];
-  if (round.covered.empty()) return;
+  if (round.covered.empty() || (!direct_.empty() && direct_[r] >= 0)) return;
   const int64_t first = round.covered.front().first;
   const int64_t stop = round.covered.back().first + round.covered.back().second;
-  const bool direct = !direct_.empty() && direct_[r] >= 0;  // its only piece, straight into the packed copy
-  char* win = direct ? packed_ + round.pieces[direct_[r]].self_offset * file_size_ : window(r) + first * file_size_;
+  char* win = window(r) + first * file_size_;
   const uint64_t at = offset_ + static_cast<uint64_t>(round.begin + first) * file_size_;
   const uint64_t want = static_cast<uint64_t>(stop - first) * file_size_;
   const uint64_t have = at >= target_size_ ? 0 : std::min(want, target_size_ - at);
@@ -513,6 +526,46 @@ void Transfer::submit_read(int64_t r) {
   counts_.io_requests++;
   counts_.io_bytes += have;
   counts_.largest_request = std::max<uint64_t>(counts_.largest_request, have);
+}
+
+// Read, aggregator: the direct runs (direct_reads_), ending at the
+// target's end, on this thread (`here`) or through the target's engine.
+void Transfer::read_direct(bool here) {
+  direct_reads_started_ = true;
+  for (const DirectRead& run : direct_reads_) {
+    const uint64_t have = run.at >= target_size_ ? 0 : std::min<uint64_t>(run.bytes, target_size_ - run.at);
+    std::memset(run.to + have, 0, run.bytes - have);
+    if (have == 0 || !local_.ok()) continue;
+    if (here) {
+      const uint64_t t0 = now_nanos();
+      size_t moved = 0;
+      Status s = target_.run(device::IoKind::kRead, run.at, run.to, have, &moved);
+      if (s.ok() && moved < have) std::memset(run.to + moved, 0, have - moved);  // the file shrank
+      fail(s);
+      counts_.io_nanos += now_nanos() - t0;
+    } else {
+      Result<std::shared_ptr<device::Request>> req = target_.start(device::IoKind::kRead, run.at, run.to, have);
+      if (!req.ok()) {
+        fail(req.status());
+        return;
+      }
+      io_[2].push_back(*req);
+    }
+    counts_.io_requests++;
+    counts_.io_bytes += have;
+    counts_.largest_request = std::max<uint64_t>(counts_.largest_request, have);
+  }
+}
+
+// Read: bytes short of what a completed request of io_[slot] asked (the
+// file shrank) read as zeros.
+void Transfer::zero_short_reads(int slot) {
+  for (auto& req : io_[slot]) {
+    if (req->status().ok() && req->transferred() < req->len) {
+      std::memset(static_cast<char*>(req->buf) + req->transferred(), 0, req->len - req->transferred());
+    }
+  }
+  io_[slot].clear();
 }
 
 // Read, aggregator: round r's window, once read, to the ranks that hold
@@ -592,19 +645,20 @@ bool Transfer::io_done(int slot, bool block) {
 // window's sends have left. Without `block`, stops at the first step that
 // would wait and resumes there at the next call.
 bool Transfer::progress_read(bool block) {
+  // Its sends complete as the owners copy them (CMA: the receiver copies):
+  // on an oversubscribed node it waits for them without spinning, so the
+  // owners get the cores (docs/performance.md, "Reads").
+  auto requests_done = [&](std::vector<MPI_Request>& q, bool b) {
+    if (b && d_.oversubscribed()) wait_quietly(q);
+    return this->requests_done(q, b);
+  };
   const int64_t n = static_cast<int64_t>(d_.rounds().size());
   while (next_round_ < n) {
     const int64_t r = next_round_;
     const int slot = static_cast<int>(r % 2);
     if (read_step_ == ReadStep::kRead) {
       if (!io_done(slot, block)) return false;
-      for (auto& req : io_[slot]) {
-        // Bytes short of what was asked (the file shrank) read as zeros.
-        if (req->status().ok() && req->transferred() < req->len) {
-          std::memset(static_cast<char*>(req->buf) + req->transferred(), 0, req->len - req->transferred());
-        }
-      }
-      io_[slot].clear();
+      zero_short_reads(slot);
       // Into its wire window, whose sends of two rounds ago have left (the
       // read into this window waited for them).
       if (aggregator_converts_) convert_round(r);
@@ -623,6 +677,12 @@ bool Transfer::progress_read(bool block) {
     ++next_round_;
     read_step_ = ReadStep::kRead;
   }
+  // Every round that needed a window sent: the direct runs, on this
+  // thread when blocking (nothing else is left for it to do), unless
+  // begin() started them.
+  if (!direct_reads_started_) read_direct(/*here=*/block);
+  if (!io_done(2, block)) return false;
+  zero_short_reads(2);
   return requests_done(staging_sends_, block) && requests_done(window_sends_[0], block) &&
          requests_done(window_sends_[1], block);
 }
@@ -637,6 +697,10 @@ bool Transfer::progress(bool block) {
   }
   // An aggregator copies its own part while sending its rounds: unpack after.
   if (d_.is_aggregator() && !progress_read(block)) return false;
+  // An owner with nothing else to do waits for its messages without
+  // spinning on an oversubscribed node: the aggregator and its I/O need
+  // the cores (docs/performance.md, "Reads").
+  if (block && !d_.is_aggregator() && d_.oversubscribed()) wait_quietly(own_messages_);
   if (!requests_done(own_messages_, block)) return false;
   if (!unpacked_) {
     unpacked_ = true;
@@ -672,6 +736,9 @@ Status Transfer::begin(const int64_t agreed[kAgreementValues]) {
   } else {
     const int64_t n = static_cast<int64_t>(d_.rounds().size());
     for (; next_read_ < std::min<int64_t>(n, 2); ++next_read_) submit_read(next_read_);
+    // Overlapping the caller's work: the direct runs now, behind the
+    // first windows' reads. A blocking call reads them last (progress_read).
+    if (!blocking_) read_direct(/*here=*/false);
   }
   return Status::Ok();
 }

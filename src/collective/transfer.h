@@ -26,9 +26,10 @@
 // An aggregator's own piece skips the window where the window would only
 // add a copy: a write's own piece that alone makes one of a round's held
 // ranges is written from the packed copy, consecutive ones as one request,
-// and a round whose only piece is its own is read into the packed copy (so
-// one rank writes a contiguous slab from the caller's buffer in one
-// request; in a blocking call on the calling thread, Target::run).
+// and a round whose only piece is its own is read into the packed copy,
+// consecutive ones as one request (so one rank writes or reads a
+// contiguous slab from or into the caller's buffer in one request; in a
+// blocking call on the calling thread, Target::run).
 //
 // Memory beyond the caller's data: every rank a packed copy of its own
 // elements as they travel (none when its buffer is in file order and
@@ -139,6 +140,8 @@ class Transfer {
   void receive_round(int64_t r);
   void submit_writes(int64_t r);
   void submit_read(int64_t r);
+  void read_direct(bool here);
+  void zero_short_reads(int slot);
   void send_round(int64_t r);
   bool progress_read(bool block);
   bool progress(bool block);
@@ -186,7 +189,8 @@ class Transfer {
   std::vector<MPI_Request> round_recvs_;    // aggregator: the current round's receives (write)
   std::vector<MPI_Request> window_sends_[2];  // aggregator: sends out of a window buffer (read)
   std::vector<MPI_Request> staging_sends_;    // aggregator: sends out of the staging buffer (read)
-  // File I/O of the round in each window, and [2] the direct requests.
+  // File I/O of the round in each window, and [2] the direct requests
+  // (a write's pieces, a read's runs).
   std::vector<std::shared_ptr<device::Request>> io_[3];
   // Aggregator: per round, the index of its own piece when that piece
   // moves straight between the packed copy and the file (no window): -1
@@ -202,6 +206,20 @@ class Transfer {
     char* from = nullptr;
     size_t bytes = 0;
   } pending_direct_;
+  // Read, aggregator: the direct rounds' pieces as file ranges, those that
+  // continue each other in the file and in the packed copy joined into one
+  // (one rank reading a contiguous slab: one request of all of it, into
+  // the caller's buffer when it is the packed copy). They need no window
+  // and no message, so they are read after the rounds that do, while the
+  // owners unpack: a blocking call on the calling thread (Target::run),
+  // else through the target's engine, started in begin().
+  struct DirectRead {
+    uint64_t at = 0;
+    char* to = nullptr;
+    size_t bytes = 0;
+  };
+  std::vector<DirectRead> direct_reads_;
+  bool direct_reads_started_ = false;
   uint64_t target_size_ = 0;                // read: the target's end
   int64_t next_read_ = 0;                   // read: the next round to submit
   int64_t next_round_ = 0;                  // read: the next round to send out

@@ -14,7 +14,9 @@ from the same few numbers) and with the formulas of docs/scaling.md:
   when that piece alone is one held range, joined with the previous such
   piece where the two continue each other (z-slabs: one request for the
   aggregator's own slab, one per round for the rest of its domain); file
-  bytes = the held elements (write);
+  bytes = the held elements (write); a read: one request per round for its
+  held span, except the rounds whose only piece is the aggregator's own,
+  read into its packed copy and joined as a write's;
 - R = ceil(D / W) when the domain starts on a window bound, at most
   ceil(D / W) + 1 otherwise (exact from the plan);
 - messages sent per rank <= ceil(n_r / W) + A_r for slabs, <= A R for
@@ -138,6 +140,7 @@ def expect(pattern, buffer, rpn):
         window = staging = 0
         windows_used = {"write": False, "read": False}
         direct_end = None  # where the pending direct write ends in the file
+        read_end = None  # where the pending direct read ends in the file
         for rr in range(nr):
             begin, end = plan.round_range(a, rr)
             window = max(window, end - begin)
@@ -173,7 +176,18 @@ def expect(pattern, buffer, rpn):
                     continue
                 w[ar]["file_requests"] += 1
                 w[ar]["largest_request"] = max(w[ar]["largest_request"], length * E)
-            if covered:  # a read takes the held span in one request
+            if covered and own_run is not None and len(senders) == 1 and covered == [own_run]:
+                # a read of its own piece alone, straight into its packed copy, joined to
+                # the previous such read where the two continue each other
+                if read_end == own_run[0]:
+                    read_len += own_run[1] * E
+                else:
+                    rd[ar]["file_requests"] += 1
+                    read_len = own_run[1] * E
+                read_end = own_run[0] + own_run[1]
+                rd[ar]["file_bytes"] += own_run[1] * E
+                rd[ar]["largest_request"] = max(rd[ar]["largest_request"], read_len)
+            elif covered:  # a read takes the held span in one request
                 span = (covered[-1][0] + covered[-1][1] - covered[0][0]) * E
                 rd[ar]["file_requests"] += 1
                 rd[ar]["file_bytes"] += span
@@ -284,11 +298,11 @@ def main():
                         if g[in_msgs] > nrounds * (P - 1):
                             failures.append(f"{case}, aggregator {r}: {g[in_msgs]} messages > P - 1 per round")
                         if pattern == "slabs":  # a fully held domain: one request per round
-                            # (a write: the rounds wholly its own, consecutive in its slab, in one)
+                            # (but the rounds wholly its own, consecutive in its slab, in one)
                             lo_r, hi_r = (mine[r][0], mine[r][-1] + 1) if mine[r] else (0, 0)
                             own_rounds = sum(1 for q in range(nrounds)
                                              if lo_r <= plan.round_range(a, q)[0] and plan.round_range(a, q)[1] <= hi_r)
-                            want_requests = nrounds if direction == "read" else nrounds - max(0, own_rounds - 1)
+                            want_requests = nrounds - max(0, own_rounds - 1)
                             check(f"{case}, aggregator {r}: file requests", g["file_requests"], want_requests)
                             check(f"{case}, aggregator {r}: file bytes = D e", g["file_bytes"], d * E)
                         if g["peak_buffer_bytes"] > max(n_r * E + 3 * buffer, peaks[r][direction]["peak_buffer_bytes"]):

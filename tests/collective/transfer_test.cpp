@@ -172,6 +172,7 @@ class GateEngine final : public device::AsyncEngine {
   void submit(const std::shared_ptr<device::Request>& r) override {
     r->owner = this;
     held_.push_back(r);
+    ++submitted_;
   }
   void wait(device::Request& r) override {
     open();
@@ -183,9 +184,11 @@ class GateEngine final : public device::AsyncEngine {
     held_.clear();
   }
   size_t held() const { return held_.size(); }
+  size_t submitted() const { return submitted_; }
 
  private:
   std::vector<std::shared_ptr<device::Request>> held_;
+  size_t submitted_ = 0;
 };
 
 // Nonblocking: with two rounds per aggregator, the exchange finishes in
@@ -392,6 +395,70 @@ TEST(Transfer, AnAggregatorsOwnRoundsAreWrittenFromItsPackedCopy) {
     }
     ASSERT_TRUE((*d)->free().ok());
   }
+}
+
+// The same layout read back: rank 0's rounds that hold only its own
+// elements are read in one request straight into the caller's buffer (in
+// file order, no conversion), at one rank the whole file in one request
+// with no buffer at all; the others' rounds one request each, through a
+// window. Blocking (prepared as pario_decomp_read does) that request runs
+// on the calling thread after the rounds the others wait for; nonblocking,
+// begin() hands it to the engine. Read 100 elements further on, the last
+// 100 lie past the target's end and read as zeros.
+TEST(Transfer, AnAggregatorsOwnRoundsAreReadInOneRequest) {
+  auto g = world_group();
+  const int64_t n = 1000, round = 64;
+  const int64_t lo = n * g->rank() / g->size(), hi = n * (g->rank() + 1) / g->size();
+  std::vector<double> v;
+  for (int64_t i = lo; i < hi; ++i) v.push_back(static_cast<double>(i) * 0.5 - 3);
+  auto runs = ascending(n, lo, hi);
+  ASSERT_TRUE(runs.ok());
+  CollectiveOptions o;
+  o.buffer_bytes = round * 8;
+  o.aggregator_ranks = {0};
+  auto d = Decomposition::create(*g, std::move(runs).value(), n, ElementType::kDouble, o);
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  MemoryTarget mem;
+  auto w = Transfer::start_write(**d, mem.target, 16, ElementType::kDouble, v.data());
+  ASSERT_TRUE(w.ok() && (*w)->wait().ok());
+  const int64_t rounds = (n + round - 1) / round, own_end = n / g->size();  // rank 0's slab: [0, own_end)
+  int64_t own_rounds = 0;
+  for (int64_t b = 0; b < n; b += round) own_rounds += std::min(b + round, n) <= own_end;
+  for (int64_t shift : {0, 100}) {
+    for (bool blocking : {true, false}) {
+      GateEngine gate;
+      DeviceTarget target(mem.dev.get(), &gate);
+      std::vector<double> back(v.size(), -1);
+      Status local;
+      std::unique_ptr<Transfer> r =
+          Transfer::prepare(**d, target, 16 + static_cast<uint64_t>(shift) * 8, device::IoKind::kRead,
+                            ElementType::kDouble, back.data(), blocking ? Transfer::kBlocking : Transfer::kNonblocking,
+                            &local);
+      int64_t values[Transfer::kAgreementValues];
+      r->agreement_values(values);
+      ASSERT_TRUE(comm::agree_max((*d)->comm(), local, values, Transfer::kAgreementValues).ok());
+      ASSERT_TRUE(r->begin(values).ok());
+      if (g->rank() == 0) {
+        EXPECT_EQ(gate.held(), blocking ? 0u : 1u);  // its first rounds are its own
+      }
+      ASSERT_TRUE(r->wait().ok());
+      size_t wrong = 0;
+      for (int64_t i = lo; i < hi; ++i) {
+        wrong += back[i - lo] != (i + shift < n ? static_cast<double>(i + shift) * 0.5 - 3 : 0.0);
+      }
+      EXPECT_EQ(wrong, 0u) << "shift " << shift << (blocking ? ", blocking" : ", nonblocking");
+      if (g->rank() == 0 && shift == 0) {
+        const TransferCounts& c = r->counts();
+        EXPECT_EQ(c.io_requests, static_cast<uint64_t>(rounds - own_rounds + 1));
+        EXPECT_EQ(gate.submitted(), static_cast<size_t>(rounds - own_rounds + (blocking ? 0 : 1)));
+        EXPECT_EQ(c.largest_request, static_cast<uint64_t>(std::min(own_rounds * round, own_end) * 8));
+        if (g->size() == 1) {
+          EXPECT_EQ(c.buffer_bytes, 0u);  // no packed copy, no window
+        }
+      }
+    }
+  }
+  ASSERT_TRUE((*d)->free().ok());
 }
 
 // Two decompositions lending one SpareBuffers: the aggregator keeps one
