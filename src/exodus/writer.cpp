@@ -30,10 +30,13 @@
 //               caller's buffer is read in place, non-owned entries
 //               skipped. The nodes' and each block's decomposition of reals
 //               are kept and serve every step; the ones for integers
-//               (maps, connectivity, sets) are used once and freed. All of
-//               them keep their aggregator buffers in spare_buffers_: one
-//               set, the largest any needs (one each held the nodes' and
-//               every block's windows at once). The connectivity, resolved
+//               (maps, connectivity, sets) are used once and freed. The
+//               kept ones keep their aggregator buffers in spare_buffers_:
+//               one set, the largest any needs (one each held the nodes'
+//               and every block's windows at once); the used-once ones
+//               have buffers of at most 4 MiB (Use::kOnce), freed with
+//               them, and the kept set is released while a block's
+//               connectivity travels (the writer's peak). The connectivity, resolved
 //               by the writer itself, is made 32-bit and big-endian in
 //               place where the file's integers are 32-bit, and travels as
 //               it is (no packed copy).
@@ -346,19 +349,24 @@ Status Writer::ready_for_data() {
 }
 
 Result<std::unique_ptr<Decomposition>> Writer::decomposition(std::vector<Run> runs, int64_t global_size,
-                                                              NcType type, bool as_is) {
+                                                              NcType type, bool as_is, Use use) {
   collective::CollectiveOptions o = options_.collective;
   if (as_is) o.byte_order = ByteOrder::kNative;
+  if (use == Use::kOnce) o.buffer_bytes = std::min(o.buffer_bytes, kOnceBufferBytes);
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
                          Decomposition::create(*group_, collective::sort_runs(std::move(runs)), global_size,
                                                element_type_of(type), o));
-  d->share_buffers(&spare_buffers_);
+  // Only the steps' decompositions keep their windows in the writer's set;
+  // a mesh array's go with its decomposition, freed right after its one
+  // transfer (kept, its second window outlived the mesh: 4 MiB on the
+  // aggregator through every step).
+  if (use == Use::kKept) d->share_buffers(&spare_buffers_);
   return d;
 }
 
 Result<std::unique_ptr<Decomposition>> Writer::decomposition_of(const std::vector<int64_t>& positions,
                                                                  int64_t global_size, int64_t per_entry,
-                                                                 NcType type, bool as_is) {
+                                                                 NcType type, bool as_is, Use use) {
   // Entries in file order (the usual case) extend the last run: one run,
   // not 24 bytes an entry until sort_runs joins them.
   std::vector<Run> runs;
@@ -372,7 +380,7 @@ Result<std::unique_ptr<Decomposition>> Writer::decomposition_of(const std::vecto
       runs.push_back(Run{global, per_entry, memory});
     }
   }
-  return decomposition(std::move(runs), global_size * per_entry, type, as_is);
+  return decomposition(std::move(runs), global_size * per_entry, type, as_is, use);
 }
 
 Status Writer::free_decomposition(std::unique_ptr<Decomposition>& d) {
@@ -436,7 +444,7 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
   local_nodes_ = n;
   have_nodes_ = true;
   if (def_.num_nodes == 0) return mesh_put();
-  PARIO_ASSIGN_OR_RETURN(node_reals_, decomposition_of(kr.positions, def_.num_nodes, 1, built_.real));
+  PARIO_ASSIGN_OR_RETURN(node_reals_, decomposition_of(kr.positions, def_.num_nodes, 1, built_.real, false, Use::kKept));
   for (int d = 0; d < def_.num_dim; ++d) {
     PARIO_RETURN_IF_ERROR(write_array(*node_reals_, built_.coords[d], 0, 0, mem_type, n > 0 ? coords[d] : nullptr));
   }
@@ -524,6 +532,12 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
     elements_.add(ids, at.data(), nullptr, static_cast<size_t>(n));
   }
   if (def->count == 0) return mesh_put();
+  // The writer's peak: the caller's connectivity and the resolved one both
+  // live while an aggregator receives the block's. The windows kept for
+  // the steps (the nodes' reals, since put_nodes) go now, and come back
+  // at the first step; the connectivity's own are at most
+  // kOnceBufferBytes each, and go with it.
+  spare_buffers_.clear();
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> conn,
                          decomposition_of(lb.positions, def->count, npe, built_.integer, /*as_is=*/narrow));
   Status s = narrow ? write_array(*conn, built_.blocks[b].connect, 0, 0, ElementType::kInt32, nodes32.data())
@@ -536,7 +550,7 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
   s = write_array(*map, built_.elem_map, 0, offset, ElementType::kInt64, ids);
   f = free_decomposition(map);
   PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
-  PARIO_ASSIGN_OR_RETURN(lb.reals, decomposition_of(lb.positions, def->count, 1, built_.real));
+  PARIO_ASSIGN_OR_RETURN(lb.reals, decomposition_of(lb.positions, def->count, 1, built_.real, false, Use::kKept));
   return mesh_put();
 }
 
@@ -1096,7 +1110,7 @@ Status Writer::attach_nodes(int64_t n, const int64_t* ids) {
   local_nodes_ = n;
   have_nodes_ = true;
   if (def_.num_nodes == 0) return Status::Ok();
-  PARIO_ASSIGN_OR_RETURN(node_reals_, decomposition(runs, def_.num_nodes, built_.real));
+  PARIO_ASSIGN_OR_RETURN(node_reals_, decomposition(runs, def_.num_nodes, built_.real, false, Use::kKept));
   return Status::Ok();
 }
 
@@ -1121,7 +1135,7 @@ Status Writer::attach_block(size_t b, int64_t n, const int64_t* ids) {
   lb.positions = std::move(positions);
   lb.put = true;
   if (def.count == 0) return Status::Ok();
-  PARIO_ASSIGN_OR_RETURN(lb.reals, decomposition_of(lb.positions, def.count, 1, built_.real));
+  PARIO_ASSIGN_OR_RETURN(lb.reals, decomposition_of(lb.positions, def.count, 1, built_.real, false, Use::kKept));
   return Status::Ok();
 }
 

@@ -233,13 +233,24 @@ class Writer {
   Status write_array(collective::Decomposition& d, int var, int64_t record, int64_t first, ElementType mem_type,
                      const void* buf);
   // as_is: the caller's values are already in the file's byte order (the
-  // writer's own buffers), so they travel as they are.
+  // writer's own buffers), so they travel as they are. use: kKept for the
+  // decompositions every step uses (the nodes' and blocks' reals: the
+  // options' aggregator buffer), kOnce for the mesh's arrays, written once
+  // (the maps, connectivity, sets, attributes): a buffer of at most
+  // kOnceBufferBytes, so an aggregator's two windows for them stay small
+  // beside the mesh the ranks hold at that moment, and freed with the
+  // decomposition (not kept in spare_buffers_; docs/performance.md,
+  // "Aggregator memory at P = 4": at S the connectivity window of 15.4 MB
+  // was the aggregator's whole excess over the other ranks).
+  enum class Use { kOnce, kKept };
+  static constexpr int64_t kOnceBufferBytes = 4 << 20;
   Result<std::unique_ptr<collective::Decomposition>> decomposition(std::vector<collective::Run> runs,
                                                                    int64_t global_size, NcType type,
-                                                                   bool as_is = false);
+                                                                   bool as_is = false, Use use = Use::kOnce);
   Result<std::unique_ptr<collective::Decomposition>> decomposition_of(const std::vector<int64_t>& positions,
                                                                       int64_t global_size, int64_t per_entry,
-                                                                      NcType type, bool as_is = false);
+                                                                      NcType type, bool as_is = false,
+                                                                      Use use = Use::kOnce);
   Status free_decomposition(std::unique_ptr<collective::Decomposition>& d);
   Status check_step(int step, const char* what);
   // closed_, or the failure carried from after the last agreement.
@@ -317,9 +328,9 @@ class Writer {
   Layout layout_;
   bool defining_ = true;
   bool closed_ = false;
-  // The aggregator buffers every decomposition below keeps between
-  // transfers: one set for all (the largest any needs), not one each
-  // (declared first: it outlives them).
+  // The aggregator buffers the steps' decompositions below (node_reals_,
+  // each block's reals) keep between transfers: one set for all (the
+  // largest any needs), not one each (declared first: it outlives them).
   collective::SpareBuffers spare_buffers_;
 
   // Nodes as this rank passed them: global id -> position, owned or not;
