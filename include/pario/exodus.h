@@ -298,7 +298,9 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_put_side_set_df(pario_exodus_t exodu
  * (equal on every rank); ends the step before it. */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_put_time(pario_exodus_t exodus, int step, double time);
 /* All n global values of the step (n = the number of global variables;
- * equal on every rank; rank 0 writes them). */
+ * equal on every rank). Kept until the step ends: rank 0 writes them with
+ * the step's time, so a failure to write them is returned by the call
+ * that ends the step (the next put_time, flush or close). */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_put_global_values(pario_exodus_t exodus, int step, int n, int mem_type,
                                                               const void *values);
 /* Nodal variable var (1-based) of the step for this rank's nodes, in the

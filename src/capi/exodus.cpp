@@ -19,6 +19,7 @@
 #include "capi/handles.h"
 #include "capi/options.h"
 #include "capi/runtime.h"
+#include "collective/transfer.h"
 #include "comm/comm.h"
 #include "exodus/model.h"
 #include "exodus/reader.h"
@@ -846,6 +847,7 @@ int pario_exodus_put_time(pario_exodus_t exodus, int step, double time) {
       if (step != next) e.check(invalid("step " + std::to_string(step) + " is not the next step (" + std::to_string(next) + ")"));
     }
     e.args().add("step", step).add_bytes("time", &time, sizeof time);
+    if (h && e.ok()) e.check(h->writer->prepare_time(step, time));  // ends the open step's local part
     PARIO_RETURN_IF_ERROR(e.agree());
     return h->writer->begin_step(step, time);
   });
@@ -864,8 +866,10 @@ int pario_exodus_put_global_values(pario_exodus_t exodus, int step, int n, int m
     if (n > 0 && !values) e.check(invalid("values is null"));
     e.args().add("step", step).add("mem_type", mem_type);
     if (e.ok() && n > 0) e.args().add_bytes("values", values, static_cast<size_t>(n) * element_size(static_cast<ElementType>(mem_type)));
+    if (e.ok()) e.check(h->writer->prepare_global_values(step, static_cast<ElementType>(mem_type), values));
     PARIO_RETURN_IF_ERROR(e.agree());
-    return h->writer->put_global_values(step, static_cast<ElementType>(mem_type), values);
+    h->writer->put_global_values();  // written with the time when the step ends
+    return Status::Ok();
   });
 }
 
@@ -880,8 +884,19 @@ int pario_exodus_put_nodal_values(pario_exodus_t exodus, int step, int var, int 
                       std::to_string(h->writer->definition().nodal_vars.size()) + ")"));
     }
     e.args().add("step", step).add("var", var).add("mem_type", mem_type);
+    // The writer's checks and the transfer's preparation join this one
+    // agreement, with the memory types the transfer needs (as pario_decomp_write).
+    std::unique_ptr<collective::Transfer> t;
+    int64_t agreed[collective::Transfer::kAgreementValues] = {};
+    if (e.ok()) {
+      Status local;
+      t = h->writer->prepare_nodal_values(step, static_cast<size_t>(var - 1), static_cast<ElementType>(mem_type),
+                                          values, agreed, &local);
+      e.check(local);
+    }
+    e.carry_max(agreed, collective::Transfer::kAgreementValues);
     PARIO_RETURN_IF_ERROR(e.agree());
-    return h->writer->put_nodal_values(step, static_cast<size_t>(var - 1), static_cast<ElementType>(mem_type), values);
+    return h->writer->put_values(std::move(t), agreed);
   });
 }
 
@@ -900,9 +915,17 @@ int pario_exodus_put_element_values(pario_exodus_t exodus, int step, int var, in
       }
     }
     e.args().add("step", step).add("var", var).add("block_id", block_id).add("mem_type", mem_type);
+    std::unique_ptr<collective::Transfer> t;
+    int64_t agreed[collective::Transfer::kAgreementValues] = {};
+    if (e.ok()) {
+      Status local;
+      t = h->writer->prepare_element_values(step, static_cast<size_t>(var - 1), *b,
+                                            static_cast<ElementType>(mem_type), values, agreed, &local);
+      e.check(local);
+    }
+    e.carry_max(agreed, collective::Transfer::kAgreementValues);
     PARIO_RETURN_IF_ERROR(e.agree());
-    return h->writer->put_element_values(step, static_cast<size_t>(var - 1), *b, static_cast<ElementType>(mem_type),
-                                         values);
+    return h->writer->put_values(std::move(t), agreed);
   });
 }
 
@@ -911,6 +934,7 @@ int pario_exodus_flush(pario_exodus_t exodus) {
   return guarded(call, [&]() -> Status {
     Entry e(call);
     ExodusHandle* h = entry_data(e, exodus);
+    if (e.ok()) e.check(h->writer->prepare_flush());
     PARIO_RETURN_IF_ERROR(e.agree());
     return h->writer->flush();
   });

@@ -238,6 +238,7 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   std::vector<int64_t> uniq;   // the distinct keys, increasing; after step 6 their position << 1 | owner
   std::vector<int64_t> upay;   // their payloads (first occurrence's), width words each
   std::vector<Sample> mine, all;  // this rank's samples, every rank's
+  KeyConflict own_conflict;       // a key this rank holds twice with different words
   Status local;
   if (n > 0 && keys == nullptr) {
     local = Status(Code::kInvalidArgument, "rank_keys: null keys with n = " + std::to_string(n));
@@ -263,10 +264,18 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
         if (i == 0 || key_at(i) != key_at(i - 1)) uniq.push_back(key_at(i));
       }
       if (width > 0) {
+        // A key this rank holds twice travels with its first occurrence's
+        // words; a later copy's words are compared with those here (the
+        // bucket sees only one copy per rank).
         upay.reserve(u * static_cast<size_t>(width));
         for (size_t i = 0; i < n; ++i) {
-          if (i > 0 && key_at(i) == key_at(i - 1)) continue;
           const int64_t* w = payload + (in_order ? static_cast<int64_t>(i) : sorted[i].index) * width;
+          if (i > 0 && key_at(i) == key_at(i - 1)) {
+            if (!own_conflict.found() && !std::equal(w, w + width, upay.end() - width)) {
+              own_conflict = KeyConflict{key_at(i), comm.rank(), comm.rank()};  // keys ascend: the smallest
+            }
+            continue;
+          }
           upay.insert(upay.end(), w, w + width);
         }
       }
@@ -344,6 +353,7 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   bool bucket_dup = false;
   KeyConflict conflict;
   const int64_t distinct = number_bucket(bucket.data(), rdispl, &bucket_dup, bpay.data(), width, &conflict);
+  if (own_conflict.found() && (!conflict.found() || own_conflict.key < conflict.key)) conflict = own_conflict;
   const int64_t dup = uniq.size() < n || bucket_dup ? 1 : 0;
   const double t3 = MPI_Wtime();
 

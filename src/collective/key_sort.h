@@ -39,13 +39,14 @@
 // Counts above INT_MAX (Open MPI 4 has no large-count Alltoallv) switch
 // every rank to point-to-point messages of at most INT_MAX elements.
 //
-// A payload (w words per key: the coordinates of a node, say) travels with
-// each distinct key in step 4, where every copy of a key meets the others,
-// and is compared there word by word with the first holder's: the
-// smallest key whose holders disagree comes back to every rank, riding on
-// step 5's Allreduce (one MPI_Allgather more only when some key
-// disagrees). It costs 8w bytes per distinct key sent in step 4 and no
-// collective more.
+// A payload (w words per key: a hash of a node's coordinates, say) travels
+// with each distinct key in step 4, where every copy of a key meets the
+// others, and is compared there word by word with the first holder's; a
+// key one rank holds twice is compared with its own first copy in step 1
+// (only one copy per rank travels). The smallest key whose copies
+// disagree comes back to every rank, riding on step 5's Allreduce (one
+// MPI_Allgather more only when some key disagrees). It costs 8w bytes per
+// distinct key sent in step 4 and no collective more.
 //
 // Thread safety: a collective; one call at a time per communicator.
 #pragma once
@@ -59,11 +60,12 @@
 
 namespace pario::collective {
 
-// Two ranks passed one key with different payloads (found() false: none did).
+// Two copies of one key came with different payloads (found() false: none
+// did): from two ranks, or twice from one rank (first_rank == other_rank).
 struct KeyConflict {
   int64_t key = 0;
-  int first_rank = -1;  // the lowest rank holding the key
-  int other_rank = -1;  // the lowest rank whose payload differs from first_rank's
+  int first_rank = -1;  // the lowest rank holding the key (a rank's own repeat: that rank)
+  int other_rank = -1;  // the lowest rank whose payload differs from first_rank's (or first_rank itself)
   bool found() const { return first_rank >= 0; }
 };
 
@@ -89,8 +91,9 @@ struct KeyRanks {
 Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n);
 // The same, each key with `width` payload words (payload[i * width ..],
 // borrowed for the call; width 0..16, the same on every rank; a key a rank
-// holds twice counts with its first occurrence's payload): conflict names
-// the smallest key two ranks passed with different words.
+// holds twice travels with its first occurrence's payload, and its other
+// copies are compared with it on that rank): conflict names the smallest
+// key passed with different words, by two ranks or twice by one.
 Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n, const int64_t* payload, int width);
 
 namespace detail {

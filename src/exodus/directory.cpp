@@ -8,12 +8,14 @@
 
 namespace pario::exodus {
 
-int home(int64_t id, int size) {
-  uint64_t x = static_cast<uint64_t>(id) + 0x9e3779b97f4a7c15ull;
+uint64_t mix64(uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return static_cast<int>(x % static_cast<uint64_t>(size));
+  return x ^ (x >> 31);
+}
+
+int home(int64_t id, int size) {
+  return static_cast<int>(mix64(static_cast<uint64_t>(id) + 0x9e3779b97f4a7c15ull) % static_cast<uint64_t>(size));
 }
 
 Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>& out, std::vector<int64_t>* in,

@@ -70,6 +70,10 @@ class IdTable {
   int shift_ = 0;
 };
 
+// The finalizer of splitmix64: a bijection of 64-bit words whose every
+// output bit depends on every input bit.
+uint64_t mix64(uint64_t x);
+
 // The rank keeping an id in the directory (or any other key spread over
 // the ranks): a mix of its bits (ids are often multiples of a stride,
 // e.g. 2*(n+1)), modulo size.

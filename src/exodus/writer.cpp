@@ -30,10 +30,13 @@
 //               caller's buffer is read in place, non-owned entries
 //               skipped. The nodes' and each block's decomposition of reals
 //               are kept and serve every step; the ones for integers
-//               (maps, connectivity, sets) are used once and freed. All of
-//               them keep their aggregator buffers in spare_buffers_: one
-//               set, the largest any needs (one each held the nodes' and
-//               every block's windows at once). The connectivity, resolved
+//               (maps, connectivity, sets) are used once and freed. The
+//               kept ones keep their aggregator buffers in spare_buffers_:
+//               one set, the largest any needs (one each held the nodes'
+//               and every block's windows at once); the used-once ones
+//               have buffers of at most 4 MiB (Use::kOnce), freed with
+//               them, and the kept set is released while a block's
+//               connectivity travels (the writer's peak). The connectivity, resolved
 //               by the writer itself, is made 32-bit and big-endian in
 //               place where the file's integers are 32-bit, and travels as
 //               it is (no packed copy).
@@ -53,6 +56,25 @@
 //               helper calls nothing but device_->sync(), which the
 //               devices allow next to transfers; close and flush wait for
 //               it and count the last step.
+//
+//   agreements  A step is put_time, put_global_values and a call per
+//               nodal and element variable. Each is checked and agreed
+//               once, in the C boundary's entry agreement, with the
+//               writer's own checks and the local part of its work done
+//               before it (prepare_*): a variable's transfer prepared (its
+//               memory types ride in that allreduce, as in
+//               pario_decomp_write), the end of the open step (the sync of
+//               the step before collected, rank 0's writes of the global
+//               values and the time, kStep's sync). After it, a variable's
+//               transfer makes the one more agreement of its end; the rest
+//               is local: rank 0 raises numrecs, and a failure of that
+//               write is carried into the next call's agreement (carried_).
+//               The global values wait in the writer until the step ends,
+//               so their call writes nothing. Per step of issue 27's
+//               workload (1 global, 2 nodal, 1 element variable on 2
+//               blocks): 10 allreduces, where each call agreeing its own
+//               checks, rank 0's writes and the syncs took 23
+//               (tests/capi/capi_collective_calls_test.c counts them).
 #include "exodus/writer.h"
 
 #include <algorithm>
@@ -82,7 +104,7 @@ Status state(const std::string& what) { return Status(Code::kState, what); }
 // Checks ids: positive, of the file's integer type (int64: below 2^63),
 // not repeated on this rank. A sorted copy finds repeats (8 bytes an id; a
 // hash set took about 40).
-Status check_ids(const int64_t* ids, int64_t n, const char* what, bool int64) {
+Status check_ids(const int64_t* ids, int64_t n, const char* what, bool int64, int rank) {
   for (int64_t k = 0; k < n; ++k) {
     if (ids[k] <= 0 || (!int64 && ids[k] > INT32_MAX)) {
       return bad(std::string(what) + "[" + std::to_string(k) + "] = " + std::to_string(ids[k]) + " is not in 1.." +
@@ -97,25 +119,35 @@ Status check_ids(const int64_t* ids, int64_t n, const char* what, bool int64) {
   const int64_t k = std::find(ids, ids + n, *twice) - ids;
   const int64_t again = std::find(ids + k + 1, ids + n, *twice) - ids;
   return bad(std::string(what) + "[" + std::to_string(again) + "]: id " + std::to_string(*twice) +
-             " is given twice on this rank");
+             " is given twice by rank " + std::to_string(rank) + " (also as " + what + "[" + std::to_string(k) + "])");
 }
 
-// The n nodes' coordinates (num_dim arrays of mem_type) as the bit
-// patterns of doubles, node by node: the payload of the key sort that
-// compares the copies of a node. kInvalidArgument naming the dimension
-// where the conversion fails.
-Status coordinate_bits(int64_t n, ElementType mem_type, const void* const coords[3], int num_dim,
-                       std::vector<int64_t>* out) {
+// The n nodes' coordinates (num_dim arrays of mem_type) as one 64-bit hash
+// per node: the payload of the key sort that compares the copies of a
+// node. Each coordinate is converted to double and its exact bits (so 0.0
+// and -0.0 differ, as two NaNs with different bits do) are mixed in by a
+// bijection (mix64 of the running hash xor the bits): two nodes that
+// differ in one coordinate alone never share a hash; in several, with a
+// chance of about 2^-64. Equal coordinates always give equal hashes, so a
+// collision can only hide a disagreement, never report a false one. 8
+// bytes a node travel where the coordinates took 8 * num_dim.
+// kInvalidArgument naming the dimension where the conversion fails.
+Status coordinate_hashes(int64_t n, ElementType mem_type, const void* const coords[3], int num_dim,
+                         std::vector<int64_t>* out) {
   if (n == 0) return Status::Ok();
   std::vector<double> values(static_cast<size_t>(n));
-  out->assign(static_cast<size_t>(n) * static_cast<size_t>(num_dim), 0);
+  std::vector<uint64_t> h(static_cast<size_t>(n), mix64(0x9e3779b97f4a7c15ull + static_cast<uint64_t>(num_dim)));
   for (int d = 0; d < num_dim; ++d) {
     Status s = convert(mem_type, coords[d], ElementType::kDouble, values.data(), values.size(), ByteOrder::kNative);
     if (!s.ok()) return bad("the coordinates of dimension " + std::to_string(d + 1) + ": " + s.message());
     for (size_t k = 0; k < values.size(); ++k) {
-      std::memcpy(&(*out)[k * static_cast<size_t>(num_dim) + static_cast<size_t>(d)], &values[k], sizeof(double));
+      uint64_t bits;
+      std::memcpy(&bits, &values[k], sizeof bits);
+      h[k] = mix64(h[k] ^ bits);
     }
   }
+  out->resize(h.size());
+  std::memcpy(out->data(), h.data(), h.size() * sizeof(uint64_t));
   return Status::Ok();
 }
 
@@ -333,19 +365,24 @@ Status Writer::ready_for_data() {
 }
 
 Result<std::unique_ptr<Decomposition>> Writer::decomposition(std::vector<Run> runs, int64_t global_size,
-                                                              NcType type, bool as_is) {
+                                                              NcType type, bool as_is, Use use) {
   collective::CollectiveOptions o = options_.collective;
   if (as_is) o.byte_order = ByteOrder::kNative;
+  if (use == Use::kOnce) o.buffer_bytes = std::min(o.buffer_bytes, kOnceBufferBytes);
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
                          Decomposition::create(*group_, collective::sort_runs(std::move(runs)), global_size,
                                                element_type_of(type), o));
-  d->share_buffers(&spare_buffers_);
+  // Only the steps' decompositions keep their windows in the writer's set;
+  // a mesh array's go with its decomposition, freed right after its one
+  // transfer (kept, its second window outlived the mesh: 4 MiB on the
+  // aggregator through every step).
+  if (use == Use::kKept) d->share_buffers(&spare_buffers_);
   return d;
 }
 
 Result<std::unique_ptr<Decomposition>> Writer::decomposition_of(const std::vector<int64_t>& positions,
                                                                  int64_t global_size, int64_t per_entry,
-                                                                 NcType type, bool as_is) {
+                                                                 NcType type, bool as_is, Use use) {
   // Entries in file order (the usual case) extend the last run: one run,
   // not 24 bytes an entry until sort_runs joins them.
   std::vector<Run> runs;
@@ -359,7 +396,7 @@ Result<std::unique_ptr<Decomposition>> Writer::decomposition_of(const std::vecto
       runs.push_back(Run{global, per_entry, memory});
     }
   }
-  return decomposition(std::move(runs), global_size * per_entry, type, as_is);
+  return decomposition(std::move(runs), global_size * per_entry, type, as_is, use);
 }
 
 Status Writer::free_decomposition(std::unique_ptr<Decomposition>& d) {
@@ -389,26 +426,29 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
   for (int d = 0; local.ok() && n > 0 && d < def_.num_dim; ++d) {
     if (!coords || !coords[d]) local = bad("the coordinates of dimension " + std::to_string(d + 1) + " are null");
   }
-  if (local.ok()) local = check_ids(ids, n, "ids", def_.int64);
-  // The coordinates ride with the ids through the key sort, as the bit
-  // patterns of doubles, and are compared where the copies of a node meet.
+  if (local.ok()) local = check_ids(ids, n, "ids", def_.int64, rank_);
+  // A hash of the coordinates rides with the ids through the key sort and
+  // is compared where the copies of a node meet.
   std::vector<int64_t> where;
-  if (local.ok()) local = coordinate_bits(n, mem_type, coords, def_.num_dim, &where);
+  if (local.ok()) local = coordinate_hashes(n, mem_type, coords, def_.num_dim, &where);
   for (int d = 0; local.ok() && d < def_.num_dim; ++d) {
     local = fits_real(mem_type, coords[d], n, built_.real, std::string(1, "xyz"[d]));
   }
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
-  PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr, collective::rank_keys(comm, ids, static_cast<size_t>(n), where.data(),
-                                                                        def_.num_dim));
+  PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr,
+                         collective::rank_keys(comm, ids, static_cast<size_t>(n), where.data(), 1));
   where = {};
   if (kr.distinct != def_.num_nodes) {
     return bad("the ranks pass " + std::to_string(kr.distinct) + " distinct node ids; num_nodes is " +
                std::to_string(def_.num_nodes));
   }
   if (kr.conflict.found()) {
-    return bad("node id " + std::to_string(kr.conflict.key) + " is given different coordinates by ranks " +
-               std::to_string(kr.conflict.first_rank) + " and " + std::to_string(kr.conflict.other_rank) +
-               " (compared exactly, as doubles)");
+    const collective::KeyConflict& c = kr.conflict;
+    return bad("node id " + std::to_string(c.key) + " is given different coordinates " +
+               (c.first_rank == c.other_rank ? "twice by rank " + std::to_string(c.first_rank)
+                                             : "by ranks " + std::to_string(c.first_rank) + " and " +
+                                                   std::to_string(c.other_rank)) +
+               " (compared exactly, as doubles, by a 64-bit hash)");
   }
   if (options_.nemesis && def_.num_nodes > 0) PARIO_RETURN_IF_ERROR(nemesis_nodes(kr.positions));
   {
@@ -423,7 +463,7 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
   local_nodes_ = n;
   have_nodes_ = true;
   if (def_.num_nodes == 0) return mesh_put();
-  PARIO_ASSIGN_OR_RETURN(node_reals_, decomposition_of(kr.positions, def_.num_nodes, 1, built_.real));
+  PARIO_ASSIGN_OR_RETURN(node_reals_, decomposition_of(kr.positions, def_.num_nodes, 1, built_.real, false, Use::kKept));
   for (int d = 0; d < def_.num_dim; ++d) {
     PARIO_RETURN_IF_ERROR(write_array(*node_reals_, built_.coords[d], 0, 0, mem_type, n > 0 ? coords[d] : nullptr));
   }
@@ -450,7 +490,7 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
   else if (blocks_[b].put) local = state("element block " + std::to_string(def->id) + " was already put");
   else if (n < 0) local = bad("n is negative");
   else if (n > 0 && (!ids || !connectivity)) local = bad("ids or connectivity is null");
-  if (local.ok()) local = check_ids(ids, n, "ids", def_.int64);
+  if (local.ok()) local = check_ids(ids, n, "ids", def_.int64, rank_);
   for (int64_t k = 0; local.ok() && k < n; ++k) {
     if (elements_.find(ids[k]) != kUnknownId) {
       local = bad("element id " + std::to_string(ids[k]) + " is in two blocks on this rank");
@@ -511,6 +551,12 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
     elements_.add(ids, at.data(), nullptr, static_cast<size_t>(n));
   }
   if (def->count == 0) return mesh_put();
+  // The writer's peak: the caller's connectivity and the resolved one both
+  // live while an aggregator receives the block's. The windows kept for
+  // the steps (the nodes' reals, since put_nodes) go now, and come back
+  // at the first step; the connectivity's own are at most
+  // kOnceBufferBytes each, and go with it.
+  spare_buffers_.clear();
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> conn,
                          decomposition_of(lb.positions, def->count, npe, built_.integer, /*as_is=*/narrow));
   Status s = narrow ? write_array(*conn, built_.blocks[b].connect, 0, 0, ElementType::kInt32, nodes32.data())
@@ -523,7 +569,7 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
   s = write_array(*map, built_.elem_map, 0, offset, ElementType::kInt64, ids);
   f = free_decomposition(map);
   PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
-  PARIO_ASSIGN_OR_RETURN(lb.reals, decomposition_of(lb.positions, def->count, 1, built_.real));
+  PARIO_ASSIGN_OR_RETURN(lb.reals, decomposition_of(lb.positions, def->count, 1, built_.real, false, Use::kKept));
   return mesh_put();
 }
 
@@ -751,13 +797,25 @@ Status Writer::put_side_set_df(size_t s, int64_t n, const int64_t* elem_ids, con
   return st.ok() ? f : st;
 }
 
-Status Writer::begin_step(int step, double time) {
-  PARIO_RETURN_IF_ERROR(ready_for_data());
+Status Writer::usable() const {
+  if (closed_) return state("the file is closed");
+  return carried_;
+}
+
+Status Writer::prepare_time(int step, double time) {
+  (void)time;  // equal on every rank (capi's digest); taken by begin_step
+  PARIO_RETURN_IF_ERROR(usable());
   PARIO_RETURN_IF_ERROR(nemesis_ready("a step"));
-  if (open_ != 0) PARIO_RETURN_IF_ERROR(end_step());
-  if (step != steps_ + 1) {
-    return bad("step " + std::to_string(step) + " is not the next step (" + std::to_string(steps_ + 1) + ")");
+  const int next = (open_ != 0 ? open_ : steps_) + 1;
+  if (step != next) {
+    return bad("step " + std::to_string(step) + " is not the next step (" + std::to_string(next) + ")");
   }
+  return end_step_local();
+}
+
+Status Writer::begin_step(int step, double time) {
+  PARIO_RETURN_IF_ERROR(ready_for_data());  // a definition still open ends here (collective)
+  end_step_agreed();
   if (options_.steps_per_file > 0 && steps_ - first_step_ == options_.steps_per_file) {
     PARIO_RETURN_IF_ERROR(next_file());
   }
@@ -776,58 +834,109 @@ Status Writer::check_step(int step, const char* what) {
   return Status::Ok();
 }
 
-Status Writer::put_global_values(int step, ElementType mem_type, const void* values) {
-  Status local = check_step(step, "global values");
-  if (local.ok() && built_.global_values < 0) local = bad("no global variables are defined");
-  if (local.ok() && !values) local = bad("values is null");
-  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
-  return on_root([&]() -> Status {
-    const size_t n = def_.global_vars.size();
-    std::vector<unsigned char> bytes(n * static_cast<size_t>(def_.float_size));
-    PARIO_RETURN_IF_ERROR(convert(mem_type, values, element_type_of(built_.real), bytes.data(), n, ByteOrder::kBig));
-    const int64_t at = layout_.vars[built_.global_values].begin + record_of(step) * layout_.recsize;
-    return device_->write_at(static_cast<uint64_t>(at), bytes.data(), bytes.size());
-  });
+Status Writer::prepare_global_values(int step, ElementType mem_type, const void* values) {
+  PARIO_RETURN_IF_ERROR(usable());
+  PARIO_RETURN_IF_ERROR(check_step(step, "global values"));
+  if (built_.global_values < 0) return bad("no global variables are defined");
+  if (!values) return bad("values is null");
+  const size_t n = def_.global_vars.size();
+  staged_globals_.assign(n * static_cast<size_t>(def_.float_size), 0);
+  return convert(mem_type, values, element_type_of(built_.real), staged_globals_.data(), n, ByteOrder::kBig);
 }
 
-Status Writer::put_nodal_values(int step, size_t v, ElementType mem_type, const void* values) {
-  Status local = check_step(step, "nodal values");
-  if (local.ok() && v >= def_.nodal_vars.size()) local = bad("nodal variable " + std::to_string(v + 1) + " is not defined");
-  if (local.ok() && !node_reals_) local = state("put the nodes first");
-  if (local.ok() && local_nodes_ > 0 && !values) local = bad("values is null");
-  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
-  return write_array(*node_reals_, built_.nodal_values[v], record_of(step), 0, mem_type, values);
+void Writer::put_global_values() {
+  globals_.swap(staged_globals_);
+  globals_step_ = open_;
 }
 
-Status Writer::put_element_values(int step, size_t v, size_t b, ElementType mem_type, const void* values) {
-  Status local = check_step(step, "element values");
-  if (local.ok() && v >= def_.element_vars.size()) local = bad("element variable " + std::to_string(v + 1) + " is not defined");
-  if (local.ok() && b >= def_.blocks.size()) local = bad("block index " + std::to_string(b) + " is not defined");
-  if (local.ok() && !blocks_[b].put) local = state("put element block " + std::to_string(def_.blocks[b].id) + " first");
-  if (local.ok() && def_.blocks[b].count > 0 && built_.blocks[b].values[v] < 0) {
-    local = bad("the truth table has no element variable " + std::to_string(v + 1) + " on block " +
-                std::to_string(def_.blocks[b].id));
+namespace {
+// A blocking write of a step's values, prepared (Transfer::prepare).
+std::unique_ptr<collective::Transfer> prepare_values(Decomposition& d, collective::Target& target, uint64_t offset,
+                                                     ElementType mem_type, const void* values, int64_t* agreement,
+                                                     Status* local) {
+  std::unique_ptr<collective::Transfer> t =
+      collective::Transfer::prepare(d, target, offset, device::IoKind::kWrite, mem_type, const_cast<void*>(values),
+                                    collective::Transfer::kBlocking, local);
+  if (t) t->agreement_values(agreement);
+  return t;
+}
+}  // namespace
+
+std::unique_ptr<collective::Transfer> Writer::prepare_nodal_values(int step, size_t v, ElementType mem_type,
+                                                                   const void* values, int64_t* agreement,
+                                                                   Status* local) {
+  *local = usable();
+  if (local->ok()) *local = check_step(step, "nodal values");
+  if (local->ok() && v >= def_.nodal_vars.size()) *local = bad("nodal variable " + std::to_string(v + 1) + " is not defined");
+  if (local->ok() && !node_reals_) *local = state("put the nodes first");
+  if (local->ok() && local_nodes_ > 0 && !values) *local = bad("values is null");
+  if (!local->ok()) return nullptr;
+  const int var = built_.nodal_values[v];
+  const uint64_t offset = static_cast<uint64_t>(layout_.vars[static_cast<size_t>(var)].begin +
+                                                record_of(step) * layout_.recsize);
+  return prepare_values(*node_reals_, *target_, offset, mem_type, values, agreement, local);
+}
+
+std::unique_ptr<collective::Transfer> Writer::prepare_element_values(int step, size_t v, size_t b,
+                                                                     ElementType mem_type, const void* values,
+                                                                     int64_t* agreement, Status* local) {
+  *local = usable();
+  if (local->ok()) *local = check_step(step, "element values");
+  if (local->ok() && v >= def_.element_vars.size()) *local = bad("element variable " + std::to_string(v + 1) + " is not defined");
+  if (local->ok() && b >= def_.blocks.size()) *local = bad("block index " + std::to_string(b) + " is not defined");
+  if (local->ok() && !blocks_[b].put) *local = state("put element block " + std::to_string(def_.blocks[b].id) + " first");
+  if (local->ok() && def_.blocks[b].count > 0 && built_.blocks[b].values[v] < 0) {
+    *local = bad("the truth table has no element variable " + std::to_string(v + 1) + " on block " +
+                 std::to_string(def_.blocks[b].id));
   }
-  if (local.ok() && !blocks_[b].positions.empty() && !values) local = bad("values is null");
-  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
-  if (def_.blocks[b].count == 0) return Status::Ok();
-  return write_array(*blocks_[b].reals, built_.blocks[b].values[v], record_of(step), 0, mem_type, values);
+  if (local->ok() && !blocks_[b].positions.empty() && !values) *local = bad("values is null");
+  if (!local->ok() || def_.blocks[b].count == 0) return nullptr;  // an empty block: nothing moves on any rank
+  const int var = built_.blocks[b].values[v];
+  const uint64_t offset = static_cast<uint64_t>(layout_.vars[static_cast<size_t>(var)].begin +
+                                                record_of(step) * layout_.recsize);
+  return prepare_values(*blocks_[b].reals, *target_, offset, mem_type, values, agreement, local);
+}
+
+Status Writer::put_values(std::unique_ptr<collective::Transfer> t, const int64_t* agreed) {
+  if (!t) return Status::Ok();
+  PARIO_RETURN_IF_ERROR(t->begin(agreed));
+  return t->wait();
+}
+
+Status Writer::write_numrecs(int count) {
+  PARIO_ASSIGN_OR_RETURN(std::vector<unsigned char> field, encode_numrecs(layout_.format, count - first_step_));
+  return device_->write_at(static_cast<uint64_t>(layout_.numrecs_offset), field.data(), field.size());
 }
 
 Status Writer::raise_numrecs(int count) {
   PARIO_RETURN_IF_ERROR(on_root([&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(std::vector<unsigned char> field, encode_numrecs(layout_.format, count - first_step_));
-    return device_->write_at(static_cast<uint64_t>(layout_.numrecs_offset), field.data(), field.size());
+    PARIO_RETURN_IF_ERROR(carried_);
+    return write_numrecs(count);
   }));
   numrecs_ = count;
   return Status::Ok();
 }
 
+void Writer::note_numrecs(int count) {
+  if (rank_ == 0 && carried_.ok()) {
+    Status s = write_numrecs(count);
+    if (!s.ok()) carried_ = Status(s.code(), "writing numrecs = " + std::to_string(count - first_step_) + ": " + s.message());
+  }
+  numrecs_ = count;
+}
+
+Status Writer::collect_pending() {
+  if (pending_ == 0) return Status::Ok();
+  if (pending_sync_.valid()) pending_status_ = pending_sync_.get();
+  return pending_status_;
+}
+
 Status Writer::count_pending() {
   if (pending_ == 0) return Status::Ok();
-  Status synced = pending_sync_.get();
+  Status synced = collect_pending();
   const int step = pending_;
   pending_ = 0;
+  pending_status_ = Status::Ok();
   Status agreed = comm::agree(group_->comm_object(), synced);
   if (!agreed.ok()) {
     sync_error_ = agreed;
@@ -836,54 +945,101 @@ Status Writer::count_pending() {
   return raise_numrecs(step);
 }
 
-Status Writer::end_step() {
-  if (closed_) return state("the file is closed");
+Status Writer::write_step_scalars() {
+  const int64_t record = record_of(open_);
+  if (globals_step_ == open_ && !globals_.empty()) {
+    const int64_t at = layout_.vars[built_.global_values].begin + record * layout_.recsize;
+    PARIO_RETURN_IF_ERROR(device_->write_at(static_cast<uint64_t>(at), globals_.data(), globals_.size()));
+  }
+  unsigned char bytes[8];
+  PARIO_RETURN_IF_ERROR(convert(ElementType::kDouble, &time_, element_type_of(built_.real), bytes, 1, ByteOrder::kBig));
+  const int64_t at = layout_.vars[built_.time].begin + record * layout_.recsize;
+  return device_->write_at(static_cast<uint64_t>(at), bytes, static_cast<size_t>(def_.float_size));
+}
+
+Status Writer::end_step_local() {
   if (open_ == 0) return Status::Ok();
   // After a failed sync no later step is counted: a later sync's success
-  // does not vouch for the pages the failed one lost.
+  // does not vouch for the pages the failed one lost. (A rank keeps its
+  // own failure; every agreement it joins fails with it.)
   if (!sync_error_.ok()) return sync_error_;
-  const int64_t record = record_of(open_);
-  // The agreement inside on_root also tells every rank that all ranks'
-  // transfers of the step returned: their bytes are in the file.
-  PARIO_RETURN_IF_ERROR(on_root([&]() -> Status {
-    unsigned char bytes[8];
-    PARIO_RETURN_IF_ERROR(convert(ElementType::kDouble, &time_, element_type_of(built_.real), bytes, 1, ByteOrder::kBig));
-    const int64_t at = layout_.vars[built_.time].begin + record * layout_.recsize;
-    return device_->write_at(static_cast<uint64_t>(at), bytes, static_cast<size_t>(def_.float_size));
-  }));
+  // kOverlap: the step before is counted only once its sync is done
+  // everywhere (it has had this whole step to finish): this rank's part.
+  PARIO_RETURN_IF_ERROR(collect_pending());
+  // Every rank's transfers of the step returned (each agreed): their bytes
+  // are in the file; rank 0 adds the step's scalars.
+  if (rank_ == 0) PARIO_RETURN_IF_ERROR(write_step_scalars());
+  if (options_.step_sync == StepSync::kStep) {
+    Status synced = device_->sync();
+    if (!synced.ok()) sync_error_ = synced;
+    return synced;
+  }
+  return Status::Ok();
+}
+
+void Writer::end_step_agreed() {
   const int step = open_;
+  if (step == 0) return;
   steps_ = step;
   open_ = 0;
+  globals_step_ = 0;
   switch (options_.step_sync) {
-    case StepSync::kStep: {
-      Status agreed = comm::agree(group_->comm_object(), device_->sync());
-      if (!agreed.ok()) {
-        sync_error_ = agreed;
-        return agreed;
-      }
-      return raise_numrecs(step);
-    }
+    case StepSync::kStep:  // synced everywhere (the agreement said so)
     case StepSync::kNone:
-      return raise_numrecs(step);
+      note_numrecs(step);
+      return;
     case StepSync::kOverlap:
       break;
   }
-  // The step before is counted once its sync is done everywhere (it has
-  // had this whole step to finish); then this step's sync starts, and the
-  // caller goes on with the next step while the disk takes it. The sync
-  // also carries the numrecs just written.
-  PARIO_RETURN_IF_ERROR(count_pending());
+  // The step before is synced everywhere: counted. Then this step's sync
+  // starts, and the caller goes on with the next step while the disk takes
+  // it. The sync also carries the numrecs just written.
+  if (pending_ != 0) {
+    note_numrecs(pending_);
+    pending_ = 0;
+    pending_status_ = Status::Ok();
+  }
   device::Device* device = device_.get();
   pending_sync_ = std::async(std::launch::async, [device] { return device->sync(); });
   pending_ = step;
+}
+
+Status Writer::end_step() {
+  if (open_ == 0) return Status::Ok();
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), end_step_local()));
+  end_step_agreed();
+  return Status::Ok();
+}
+
+Status Writer::prepare_flush() {
+  PARIO_RETURN_IF_ERROR(usable());
+  PARIO_RETURN_IF_ERROR(nemesis_ready("flush"));
+  if (!sync_error_.ok()) return sync_error_;
+  PARIO_RETURN_IF_ERROR(end_step_local());
+  PARIO_RETURN_IF_ERROR(collect_pending());  // kOverlap: the last ended step's sync, also with no step open
+  if (options_.step_sync == StepSync::kOverlap && open_ != 0) {
+    // The open step is synced here, on this thread, not handed to a helper.
+    Status synced = device_->sync();
+    if (!synced.ok()) sync_error_ = synced;
+    return synced;
+  }
   return Status::Ok();
 }
 
 Status Writer::flush() {
-  PARIO_RETURN_IF_ERROR(ready_for_data());
-  PARIO_RETURN_IF_ERROR(nemesis_ready("flush"));
-  PARIO_RETURN_IF_ERROR(end_step());
-  return count_pending();
+  PARIO_RETURN_IF_ERROR(ready_for_data());  // a definition still open ends here (collective)
+  // Every rank's part of every ended step is synced (kNone: written): the
+  // agreement said so. Counted, with rank 0's write of numrecs agreed.
+  if (open_ != 0) {
+    steps_ = open_;
+    open_ = 0;
+    globals_step_ = 0;
+  }
+  if (pending_sync_.valid()) pending_sync_.wait();  // collected already (prepare_flush); never left running
+  pending_ = 0;
+  pending_status_ = Status::Ok();
+  if (steps_ == numrecs_) return Status::Ok();
+  return raise_numrecs(steps_);
 }
 
 Status Writer::close(bool abandon) {
@@ -892,10 +1048,8 @@ Status Writer::close(bool abandon) {
   if (first.ok() && !abandon) first = nemesis_ready("close");
   if (first.ok() && !defining_) first = end_step();
   if (first.ok()) first = count_pending();
-  if (pending_ != 0) {  // a failure above left a sync running: it must end before the device closes
-    (void)pending_sync_.get();
-    pending_ = 0;
-  }
+  if (pending_sync_.valid()) pending_sync_.wait();  // a failure above left a sync running: it ends before the device closes
+  pending_ = 0;
   auto keep = [&](Status s) {
     if (first.ok() && !s.ok()) first = std::move(s);
   };
@@ -915,8 +1069,8 @@ Status Writer::close(bool abandon) {
 Status Writer::finish_file() {
   // The file its full size, even where no rank wrote the last bytes (a
   // variable nobody put, at the end of the fixed data).
-  Status root;
-  if (rank_ == 0) {
+  Status root = carried_;  // rank 0's numrecs: the size below would not match the count in the file
+  if (rank_ == 0 && root.ok()) {
     Result<int64_t> want = layout_.file_size(numrecs_ - first_step_);
     Result<uint64_t> have = device_->size();
     root = want.ok() ? have.status() : want.status();
@@ -992,7 +1146,7 @@ Status Writer::attach_nodes(int64_t n, const int64_t* ids) {
   local_nodes_ = n;
   have_nodes_ = true;
   if (def_.num_nodes == 0) return Status::Ok();
-  PARIO_ASSIGN_OR_RETURN(node_reals_, decomposition(runs, def_.num_nodes, built_.real));
+  PARIO_ASSIGN_OR_RETURN(node_reals_, decomposition(runs, def_.num_nodes, built_.real, false, Use::kKept));
   return Status::Ok();
 }
 
@@ -1017,7 +1171,7 @@ Status Writer::attach_block(size_t b, int64_t n, const int64_t* ids) {
   lb.positions = std::move(positions);
   lb.put = true;
   if (def.count == 0) return Status::Ok();
-  PARIO_ASSIGN_OR_RETURN(lb.reals, decomposition_of(lb.positions, def.count, 1, built_.real));
+  PARIO_ASSIGN_OR_RETURN(lb.reals, decomposition_of(lb.positions, def.count, 1, built_.real, false, Use::kKept));
   return Status::Ok();
 }
 

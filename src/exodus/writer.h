@@ -13,10 +13,11 @@
 //      nodes its elements use, with global ids and coordinates), put_block
 //      (its elements of a block, global ids and connectivity by global
 //      node ids), put_attributes, put_node_set, put_side_set;
-//   5. per step: begin_step (the time), put_global_values,
-//      put_nodal_values, put_element_values; end_step writes the time,
-//      syncs and raises numrecs (by StepSync); begin_step and close end an
-//      open step;
+//   5. per step: begin_step (the time), put_global_values, put_values
+//      (nodal and element variables), each after its prepare_* half and
+//      the caller's agreement; ending a step writes the global values and
+//      the time, syncs and raises numrecs (by StepSync); begin_step, flush
+//      and close end an open step;
 //   6. close.
 // Or, after a restart: append (an existing file, or the last file of a
 // series, its definition and mesh adopted from the header), attach_nodes /
@@ -64,6 +65,7 @@
 #include "base/status.h"
 #include "collective/decomposition.h"
 #include "collective/target.h"
+#include "collective/transfer.h"
 #include "comm/group.h"
 #include "device/async.h"
 #include "device/storage.h"
@@ -176,20 +178,48 @@ class Writer {
   int file_index() const { return file_index_; }  // 1-based, in the series
   int first_step() const { return first_step_; }  // the run's steps in the series' files before this one
 
-  // Begins step `step` (1-based, the next one) at `time`, ending an open one.
+  // The step calls come in two halves, so that the caller's one entry
+  // agreement (capi's, which also checks the arguments) is their only
+  // agreement besides a transfer's end: per step, put_time and
+  // put_global_values make one allreduce each, a nodal or element
+  // variable two (docs/architecture.md, "Agreements per step").
+  //   prepare_*  local, on every rank before that agreement: this rank's
+  //              checks and the local part of the work; its status goes
+  //              into the agreement. Idempotent: a prepare whose agreement
+  //              failed leaves nothing that a second one would not redo
+  //              (rank 0 writes the open step's global values and time again,
+  //              a sync's status once collected is kept).
+  //   the call   collective: on every rank once the agreement succeeded,
+  //              never after it failed.
+  //
+  // Step `step` (1-based, the next one) at `time`, ending an open one: its
+  // local part collects the sync of the step before (kOverlap), has rank 0
+  // write the open step's global values and time, and syncs (kStep).
+  Status prepare_time(int step, double time);
   Status begin_step(int step, double time);
-  // All ranks pass the same global values (num_glo_var of them); rank 0 writes.
-  Status put_global_values(int step, ElementType mem_type, const void* values);
-  // Nodal variable v (0-based) for the nodes of put_nodes, in its order.
-  Status put_nodal_values(int step, size_t v, ElementType mem_type, const void* values);
-  // Element variable v of block b for the elements of put_block.
-  Status put_element_values(int step, size_t v, size_t b, ElementType mem_type, const void* values);
-  // Writes the open step's time and, by options.step_sync, syncs and
-  // raises numrecs (no open step: nothing; kOverlap: the sync of this step
-  // starts, numrecs counts the step before it).
-  Status end_step();
+  // All ranks pass the same global values (num_glo_var of them), kept until
+  // the step ends, when rank 0 writes them with the time (so a write error
+  // is the put_time, flush or close that ends the step).
+  Status prepare_global_values(int step, ElementType mem_type, const void* values);
+  void put_global_values();
+  // Nodal variable v (0-based) for the nodes of put_nodes, in its order;
+  // element variable v of block b for the elements of put_block. The
+  // transfer is prepared (collective::Transfer::prepare, kBlocking: values
+  // borrowed until put_values returns) and its agreement values are set
+  // (values[Transfer::kAgreementValues], for the agreement to reduce by
+  // maximum); null where nothing moves (a block without elements) or the
+  // checks failed (*local).
+  std::unique_ptr<collective::Transfer> prepare_nodal_values(int step, size_t v, ElementType mem_type,
+                                                             const void* values, int64_t* agreement, Status* local);
+  std::unique_ptr<collective::Transfer> prepare_element_values(int step, size_t v, size_t b, ElementType mem_type,
+                                                               const void* values, int64_t* agreement,
+                                                               Status* local);
+  // Collective: the prepared transfer (null on every rank or none), begun
+  // with the agreed values and waited for.
+  Status put_values(std::unique_ptr<collective::Transfer> t, const int64_t* agreed);
   // Ends the open step and counts every ended step in numrecs, synced
   // (kNone: not synced).
+  Status prepare_flush();
   Status flush();
   // Ends the step and the definition, makes the file its full size, closes.
   // abandon: closes without ending the definition (no header is written).
@@ -203,20 +233,52 @@ class Writer {
   Status write_array(collective::Decomposition& d, int var, int64_t record, int64_t first, ElementType mem_type,
                      const void* buf);
   // as_is: the caller's values are already in the file's byte order (the
-  // writer's own buffers), so they travel as they are.
+  // writer's own buffers), so they travel as they are. use: kKept for the
+  // decompositions every step uses (the nodes' and blocks' reals: the
+  // options' aggregator buffer), kOnce for the mesh's arrays, written once
+  // (the maps, connectivity, sets, attributes): a buffer of at most
+  // kOnceBufferBytes, so an aggregator's two windows for them stay small
+  // beside the mesh the ranks hold at that moment, and freed with the
+  // decomposition (not kept in spare_buffers_; docs/performance.md,
+  // "Aggregator memory at P = 4": at S the connectivity window of 15.4 MB
+  // was the aggregator's whole excess over the other ranks).
+  enum class Use { kOnce, kKept };
+  static constexpr int64_t kOnceBufferBytes = 4 << 20;
   Result<std::unique_ptr<collective::Decomposition>> decomposition(std::vector<collective::Run> runs,
                                                                    int64_t global_size, NcType type,
-                                                                   bool as_is = false);
+                                                                   bool as_is = false, Use use = Use::kOnce);
   Result<std::unique_ptr<collective::Decomposition>> decomposition_of(const std::vector<int64_t>& positions,
                                                                       int64_t global_size, int64_t per_entry,
-                                                                      NcType type, bool as_is = false);
+                                                                      NcType type, bool as_is = false,
+                                                                      Use use = Use::kOnce);
   Status free_decomposition(std::unique_ptr<collective::Decomposition>& d);
   Status check_step(int step, const char* what);
+  // closed_, or the failure carried from after the last agreement.
+  Status usable() const;
+  // Ends the open step (nothing when none is open; collective): by
+  // options.step_sync, syncs and raises numrecs (kOverlap: the sync of
+  // this step starts, numrecs counts the step before it). In two halves,
+  // as the step calls: end_step_local (local, idempotent: the sync of the
+  // step before collected, rank 0's writes of the global values and the
+  // time, kStep's sync), and after an agreement of its status,
+  // end_step_agreed.
+  Status end_step();
+  Status end_step_local();
+  void end_step_agreed();
+  // Rank 0 writes the open step's global values (if put) and time.
+  Status write_step_scalars();
   // Rank 0 writes the current file's numrecs: count steps counted in all
-  // (the files of the series before this one hold first_step_ of them).
+  // (the files of the series before this one hold first_step_ of them);
+  // collective, agreed (raise_numrecs), or after an agreement with rank
+  // 0's failure carried to the next one (note_numrecs).
+  Status write_numrecs(int count);
   Status raise_numrecs(int count);
-  // kOverlap: waits for this rank's sync of the pending step, agrees, and
-  // counts it (nothing pending: nothing).
+  void note_numrecs(int count);
+  // kOverlap: this rank's sync of the pending step, waited for once and
+  // kept (nothing pending: OK).
+  Status collect_pending();
+  // kOverlap: collects the pending sync, agrees, and counts the step
+  // (nothing pending: nothing).
   Status count_pending();
   // The record of `step` in the current file of the series.
   int64_t record_of(int step) const { return step - 1 - first_step_; }
@@ -270,9 +332,9 @@ class Writer {
   Layout layout_;
   bool defining_ = true;
   bool closed_ = false;
-  // The aggregator buffers every decomposition below keeps between
-  // transfers: one set for all (the largest any needs), not one each
-  // (declared first: it outlives them).
+  // The aggregator buffers the steps' decompositions below (node_reals_,
+  // each block's reals) keep between transfers: one set for all (the
+  // largest any needs), not one each (declared first: it outlives them).
   collective::SpareBuffers spare_buffers_;
 
   // Nodes as this rank passed them: global id -> position, owned or not;
@@ -314,8 +376,17 @@ class Writer {
   // that sync's status. The helper only calls device_->sync().
   int pending_ = 0;
   std::future<Status> pending_sync_;
+  Status pending_status_;  // the pending sync's status, once collected
   Status sync_error_;  // the first failed sync: no step is counted after it
+  // Rank 0's failure to write numrecs after an agreement: every later
+  // call on the file fails with it (the step count in the file is wrong).
+  Status carried_;
   double time_ = 0;
+  // The open step's global values in the file's type and byte order
+  // (globals_step_: the step they belong to, 0: none); the next ones while
+  // their call agrees (staged_globals_).
+  std::vector<unsigned char> globals_, staged_globals_;
+  int globals_step_ = 0;
 };
 
 }  // namespace pario::exodus

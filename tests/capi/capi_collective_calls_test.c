@@ -13,7 +13,8 @@
  * start agreement into the entry agreement a blocking write made three
  * allreduces, and this test failed. At 1, 2 and 4 ranks, with one
  * aggregator per node and (PARIO_RANKS_PER_NODE=1) one per rank, slabs
- * and 2x2-style blocks, several rounds per aggregator. */
+ * and 2x2-style blocks, several rounds per aggregator. And the Exodus
+ * writer's calls per time step (exodus_steps below). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -169,12 +170,119 @@ static void transfers(int pattern) {
   free(buf);
 }
 
+/* The Exodus writer's steps (issue 27's workload per step: put_time, one
+ * global, two nodal and one element variable on two blocks): put_time,
+ * put_global_values and a failing call make one allreduce each (the entry
+ * agreement, which also carries the writer's checks and the end of the
+ * open step: the sync of the step before, rank 0's writes of the global
+ * values and the time), a nodal or element variable two (the entry
+ * agreement with the transfer's preparation, and the transfer's end), a
+ * flush two (the entry and numrecs): 10 a step, 23 before. No other
+ * collective. Each rank one HEX8 in each block on 8 nodes of its own;
+ * no_step_sync 0 and 1 (the overlapped sync, and none). The file is read
+ * back: every step's time and values. */
+static void exodus_steps(int no_step_sync) {
+  char dir[512], path[700];
+  job_dir(world, "capi_collective_calls_exodus", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/steps.e", dir);
+  pario_exodus_options o;
+  pario_exodus_options_init(&o);
+  o.no_step_sync = no_step_sync;
+  const char *g[1] = {"energy"}, *nv[2] = {"temperature", "displacement_x"}, *ev[1] = {"stress"};
+  pario_exodus_t x = PARIO_EXODUS_NULL;
+  CHECK(pario_exodus_create(world, path, &o, &x) == PARIO_OK);
+  CHECK(pario_exodus_init(x, "calls", 3, 8 * (int64_t)size, 2 * (int64_t)size, 2, 0, 0) == PARIO_OK);
+  CHECK(pario_exodus_define_block(x, 10, "lower", "HEX8", size, 8, 0) == PARIO_OK);
+  CHECK(pario_exodus_define_block(x, 20, "upper", "HEX8", size, 8, 0) == PARIO_OK);
+  CHECK(pario_exodus_define_variables(x, PARIO_EXODUS_GLOBAL, 1, g) == PARIO_OK);
+  CHECK(pario_exodus_define_variables(x, PARIO_EXODUS_NODAL, 2, nv) == PARIO_OK);
+  CHECK(pario_exodus_define_variables(x, PARIO_EXODUS_ELEMENT, 1, ev) == PARIO_OK);
+  int64_t nodes[8];
+  double xyz[3][8];
+  for (int k = 0; k < 8; ++k) {
+    nodes[k] = rank * 8 + k + 1;
+    xyz[0][k] = k & 1;
+    xyz[1][k] = (k >> 1) & 1;
+    xyz[2][k] = rank + (k >> 2);
+  }
+  const int64_t lower = 2 * rank + 1, upper = 2 * rank + 2;
+  CHECK(pario_exodus_put_nodes(x, 8, nodes, PARIO_TYPE_DOUBLE, xyz[0], xyz[1], xyz[2]) == PARIO_OK);
+  CHECK(pario_exodus_put_block(x, 10, 1, &lower, nodes) == PARIO_OK);
+  CHECK(pario_exodus_put_block(x, 20, 1, &upper, nodes) == PARIO_OK);
+  const int steps = 3;
+  for (int s = 1; s <= steps; ++s) {
+    const double t = 0.25 * s, energy = t * t;
+    double temp[8], disp[8], stress[2] = {1000 + t + rank, 2000 + t + rank};
+    for (int k = 0; k < 8; ++k) {
+      temp[k] = 300 + s + (double)nodes[k];
+      disp[k] = 0.001 * s * (double)nodes[k];
+    }
+    if (s == 2) {
+      /* A bad step number on the last rank: one allreduce, an error
+       * everywhere, and step 1 stays open (its values go on below). */
+      start_count();
+      const int rc = pario_exodus_put_time(x, rank == size - 1 ? 7 : s, t);
+      counting = 0;  /* the failing rank's message then travels by broadcast */
+      CHECK(allreduces == 1);
+      CHECK(rc == (rank == size - 1 ? PARIO_ERR_INVALID_ARGUMENT : PARIO_ERR_REMOTE));
+    }
+    long step_calls = 0;
+    start_count();
+    CHECK(pario_exodus_put_time(x, s, t) == PARIO_OK);
+    expect_count("pario_exodus_put_time", 1);
+    step_calls += allreduces;
+    start_count();
+    CHECK(pario_exodus_put_global_values(x, s, 1, PARIO_TYPE_DOUBLE, &energy) == PARIO_OK);
+    expect_count("pario_exodus_put_global_values", 1);
+    step_calls += allreduces;
+    start_count();
+    CHECK(pario_exodus_put_nodal_values(x, s, 1, PARIO_TYPE_DOUBLE, temp) == PARIO_OK);
+    CHECK(pario_exodus_put_nodal_values(x, s, 2, PARIO_TYPE_DOUBLE, disp) == PARIO_OK);
+    expect_count("pario_exodus_put_nodal_values x2", 4);
+    step_calls += allreduces;
+    start_count();
+    CHECK(pario_exodus_put_element_values(x, s, 1, 10, PARIO_TYPE_DOUBLE, &stress[0]) == PARIO_OK);
+    CHECK(pario_exodus_put_element_values(x, s, 1, 20, PARIO_TYPE_DOUBLE, &stress[1]) == PARIO_OK);
+    expect_count("pario_exodus_put_element_values x2", 4);
+    step_calls += allreduces;
+    CHECK(step_calls == 10);
+    if (s == 2) {
+      start_count();
+      CHECK(pario_exodus_flush(x) == PARIO_OK);
+      expect_count("pario_exodus_flush", 2);
+    }
+  }
+  CHECK(pario_exodus_close(&x) == PARIO_OK);
+
+  /* Read back: every step's time and this rank's values (written by the
+   * calls above, the global values with the time at each step's end). */
+  CHECK(pario_exodus_open(world, path, NULL, &x) == PARIO_OK);
+  int num_steps = 0;
+  CHECK(pario_exodus_get_info(x, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, &num_steps) == PARIO_OK);
+  CHECK(num_steps == steps);
+  for (int s = 1; s <= steps && num_steps == steps; ++s) {
+    double t = 0, temp[8], stress = 0;
+    CHECK(pario_exodus_get_time(x, s, &t) == PARIO_OK);
+    CHECK(t == 0.25 * s);
+    CHECK(pario_exodus_read_nodal_values(x, s, 1, 8 * (int64_t)rank, 8, PARIO_TYPE_DOUBLE, temp) == PARIO_OK);
+    int good = 1;
+    for (int k = 0; k < 8; ++k) good &= temp[k] == 300 + s + (double)nodes[k];
+    CHECK(good);
+    CHECK(pario_exodus_read_element_values(x, s, 1, 20, rank, 1, PARIO_TYPE_DOUBLE, &stress) == PARIO_OK);
+    CHECK(stress == 2000 + 0.25 * s + rank);
+  }
+  CHECK(pario_exodus_close(&x) == PARIO_OK);
+  job_dir_remove(world, dir);
+}
+
 int main(void) {
   if (pario_init() != PARIO_OK) return 1;
   CHECK(pario_group_world(&world) == PARIO_OK);
   CHECK(pario_group_rank(world, &rank) == PARIO_OK && pario_group_size(world, &size) == PARIO_OK);
   transfers(0);
   transfers(1);
+  exodus_steps(0);
+  exodus_steps(1);
   const int failures = check_failures;
   CHECK(pario_finalize() == PARIO_OK);
   if (rank == 0) printf("capi_collective_calls_test: %d checks, %d failed\n", check_passes, failures);

@@ -320,6 +320,55 @@ TEST(KeySort, PayloadsThatAgreeAndOneThatDoesNot) {
   EXPECT_FALSE(bad.ok());
 }
 
+// A key one rank holds twice: with the same words it is no conflict; with
+// different words (the later copy, which never leaves the rank) every rank
+// learns the key and that rank, named as both holders; a smaller key two
+// ranks disagree on wins over it.
+TEST(KeySort, PayloadRepeatedOnOneRank) {
+  const int me = world().rank(), size = world().size();
+  const int last = size - 1;
+  // Keys 10..59 on every rank, in a shuffled order (the sorting path) or
+  // in order; the last rank holds key 33 twice, its copies apart.
+  for (bool ordered : {false, true}) {
+    Keys k;
+    for (int64_t x = 0; x < 50; ++x) k.push_back(ordered ? 10 + x : 10 + x * 17 % 50);
+    if (me == last) k.insert(k.begin() + (ordered ? 24 : 5), 33);  // ordered: right after its twin
+    auto words = [&](int64_t repeat_bump, int64_t key20_bump) {
+      Keys w;
+      bool seen33 = false;
+      for (int64_t key : k) {
+        int64_t x = key * 7;
+        if (key == 33 && me == last && seen33) x += repeat_bump;
+        if (key == 33) seen33 = true;
+        if (key == 20 && me == last && size > 1) x += key20_bump;
+        w.push_back(x);
+      }
+      return w;
+    };
+    Keys same = words(0, 0);
+    auto got = rank_keys(world(), k.data(), k.size(), same.data(), 1);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    EXPECT_FALSE(got->conflict.found());
+    EXPECT_EQ(got->distinct, 50);
+    Keys repeat = words(1, 0);
+    got = rank_keys(world(), k.data(), k.size(), repeat.data(), 1);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    ASSERT_TRUE(got->conflict.found()) << "ordered " << ordered;
+    EXPECT_EQ(got->conflict.key, 33);
+    EXPECT_EQ(got->conflict.first_rank, last);
+    EXPECT_EQ(got->conflict.other_rank, last);
+    if (size > 1) {
+      Keys both = words(1, 1);
+      got = rank_keys(world(), k.data(), k.size(), both.data(), 1);
+      ASSERT_TRUE(got.ok()) << got.status().message();
+      ASSERT_TRUE(got->conflict.found());
+      EXPECT_EQ(got->conflict.key, 20);
+      EXPECT_EQ(got->conflict.first_rank, 0);
+      EXPECT_EQ(got->conflict.other_rank, last);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pario::collective
 

@@ -4,7 +4,8 @@
  *   - definitions: a name too long, a type with the wrong node count, a
  *     definition after the definition ended, end before init's counts;
  *   - mesh: node ids not positive, fewer distinct nodes than num_nodes,
- *     a shared node given different coordinates by two ranks,
+ *     a shared node given different coordinates by two ranks, a node id
+ *     given twice by one rank,
  *     an element held by two ranks, connectivity naming an unknown node,
  *     a node set naming an unknown node, a side set naming an unknown
  *     element, a side out of range;
@@ -150,6 +151,28 @@ int main(void) {
   FAILS_ALL(pario_exodus_put_nodes(ex, rank == 0 ? 7 : 8, ids, PARIO_TYPE_DOUBLE, x, y, z),
             PARIO_ERR_INVALID_ARGUMENT, "distinct node ids; num_nodes is");
   FAILS_ALL(pario_exodus_put_block(ex, 1, 1, &elem, conn), PARIO_ERR_STATE, "put the nodes first");
+  /* One rank passes a node id twice, the copy elsewhere: refused on every
+   * rank, naming the id and that rank, whether the copy's coordinates
+   * differ or not. */
+  {
+    int64_t twice_ids[9];
+    double tx[9], ty[9], tz[9];
+    memcpy(twice_ids, ids, sizeof ids);
+    memcpy(tx, x, sizeof x);
+    memcpy(ty, y, sizeof y);
+    memcpy(tz, z, sizeof z);
+    twice_ids[8] = ids[2];
+    tx[8] = x[2] + 0.5;
+    ty[8] = y[2];
+    tz[8] = z[2];
+    char want[96];
+    snprintf(want, sizeof want, "ids[8]: id %lld is given twice by rank %d", (long long)ids[2], size - 1);
+    FAILS_ALL(pario_exodus_put_nodes(ex, rank == size - 1 ? 9 : 8, twice_ids, PARIO_TYPE_DOUBLE, tx, ty, tz),
+              PARIO_ERR_INVALID_ARGUMENT, want);
+    tx[8] = x[2];
+    FAILS_ALL(pario_exodus_put_nodes(ex, rank == size - 1 ? 9 : 8, twice_ids, PARIO_TYPE_DOUBLE, tx, ty, tz),
+              PARIO_ERR_INVALID_ARGUMENT, want);
+  }
   /* A shared node placed differently by two ranks: rank 1 moves its corner
    * (1, 0, 0), which rank 0 holds too (at 3 ranks rank 2 agrees with rank 1
    * on their shared face): every rank gets INVALID_ARGUMENT naming the
@@ -162,6 +185,22 @@ int main(void) {
     FAILS_ALL(pario_exodus_put_nodes(ex, 8, ids, PARIO_TYPE_DOUBLE, moved, y, z), PARIO_ERR_INVALID_ARGUMENT,
               "node id 2 is given different coordinates by ranks 0 and 1");
     moved[0] = x[0];
+    /* The copies are compared by a hash of their exact bits: one unit in
+     * the last place, or -0.0 for 0.0, is a difference too. */
+    double ulp[8], signed_zero[8];
+    memcpy(ulp, z, sizeof z);
+    memcpy(signed_zero, y, sizeof y);
+    if (rank == 1) {
+      uint64_t bits;
+      memcpy(&bits, &z[0], sizeof bits);
+      ++bits;  /* the next double up (z[0] >= 0) */
+      memcpy(&ulp[0], &bits, sizeof bits);
+      signed_zero[0] = -0.0;
+    }
+    FAILS_ALL(pario_exodus_put_nodes(ex, 8, ids, PARIO_TYPE_DOUBLE, x, y, ulp), PARIO_ERR_INVALID_ARGUMENT,
+              "node id 2 is given different coordinates by ranks 0 and 1");
+    FAILS_ALL(pario_exodus_put_nodes(ex, 8, ids, PARIO_TYPE_DOUBLE, x, signed_zero, z), PARIO_ERR_INVALID_ARGUMENT,
+              "node id 2 is given different coordinates by ranks 0 and 1");
     char m[512];
     const int rc = pario_exodus_put_nodes(ex, 8, ids, PARIO_TYPE_DOUBLE, moved, y, z);
     pario_last_error_message(m, sizeof m);
