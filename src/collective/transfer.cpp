@@ -431,24 +431,37 @@ void Transfer::flush_direct(bool last) {
   const size_t bytes = p.bytes;
   p.bytes = 0;
   if (bytes == 0 || !local_.ok()) return;
-  if (last && blocking_) {  // nothing left to overlap: on this thread
+  // nothing left to overlap in a blocking call's last one: on this thread
+  direct_request(device::IoKind::kWrite, p.at, p.from, bytes, /*here=*/last && blocking_);
+}
+
+// One direct request (a write's joined pieces, a read's run), counted: on
+// this thread (`here`, Target::run; a short read's rest reads as zeros, a
+// short write fails) or started through the target's engine into io_[2].
+// False when it could not be started.
+bool Transfer::direct_request(device::IoKind kind, uint64_t at, char* buf, size_t bytes, bool here) {
+  if (here) {
     const uint64_t t0 = now_nanos();
     size_t moved = 0;
-    Status s = target_.run(device::IoKind::kWrite, p.at, p.from, bytes, &moved);
-    if (s.ok() && moved != bytes) s = Status(Code::kIo, "a short write at offset " + std::to_string(p.at));
+    Status s = target_.run(kind, at, buf, bytes, &moved);
+    if (s.ok() && moved < bytes) {
+      if (kind == device::IoKind::kWrite) s = Status(Code::kIo, "a short write at offset " + std::to_string(at));
+      else std::memset(buf + moved, 0, bytes - moved);  // the file shrank
+    }
     fail(s);
     counts_.io_nanos += now_nanos() - t0;
   } else {
-    Result<std::shared_ptr<device::Request>> req = target_.start(device::IoKind::kWrite, p.at, p.from, bytes);
+    Result<std::shared_ptr<device::Request>> req = target_.start(kind, at, buf, bytes);
     if (!req.ok()) {
       fail(req.status());
-      return;
+      return false;
     }
     io_[2].push_back(*req);
   }
   counts_.io_requests++;
   counts_.io_bytes += bytes;
   counts_.largest_request = std::max<uint64_t>(counts_.largest_request, bytes);
+  return true;
 }
 
 // Where the aggregator converts: round r's held ranges between the
@@ -536,24 +549,7 @@ void Transfer::read_direct(bool here) {
     const uint64_t have = run.at >= target_size_ ? 0 : std::min<uint64_t>(run.bytes, target_size_ - run.at);
     std::memset(run.to + have, 0, run.bytes - have);
     if (have == 0 || !local_.ok()) continue;
-    if (here) {
-      const uint64_t t0 = now_nanos();
-      size_t moved = 0;
-      Status s = target_.run(device::IoKind::kRead, run.at, run.to, have, &moved);
-      if (s.ok() && moved < have) std::memset(run.to + moved, 0, have - moved);  // the file shrank
-      fail(s);
-      counts_.io_nanos += now_nanos() - t0;
-    } else {
-      Result<std::shared_ptr<device::Request>> req = target_.start(device::IoKind::kRead, run.at, run.to, have);
-      if (!req.ok()) {
-        fail(req.status());
-        return;
-      }
-      io_[2].push_back(*req);
-    }
-    counts_.io_requests++;
-    counts_.io_bytes += have;
-    counts_.largest_request = std::max<uint64_t>(counts_.largest_request, have);
+    if (!direct_request(device::IoKind::kRead, run.at, run.to, have, here)) return;
   }
 }
 

@@ -141,6 +141,7 @@ class Transfer {
   void submit_writes(int64_t r);
   void submit_read(int64_t r);
   void read_direct(bool here);
+  bool direct_request(device::IoKind kind, uint64_t at, char* buf, size_t bytes, bool here);
   void zero_short_reads(int slot);
   void send_round(int64_t r);
   bool progress_read(bool block);
