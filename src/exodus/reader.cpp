@@ -231,8 +231,10 @@ Status nemesis_info(const Model& m, const std::function<std::vector<unsigned cha
     // Each processor's maps lie within the file's.
     for (int64_t q = 0; q < in_file; ++q) {
       const auto& lb = f->loadbal[static_cast<size_t>(q)];
-      if (lb[static_cast<size_t>(5 + e)] > 0 && f->cmap_begin[static_cast<size_t>(q)][static_cast<size_t>(e)] +
-                                                        lb[static_cast<size_t>(5 + e)] > nmaps) {
+      // Compared without a sum: both counts come from the file.
+      const int64_t begin = f->cmap_begin[static_cast<size_t>(q)][static_cast<size_t>(e)];
+      const int64_t count = lb[static_cast<size_t>(5 + e)];
+      if (count > 0 && (begin < 0 || begin > nmaps || count > nmaps - begin)) {
         return corrupt(std::string("Nemesis: processor ") + std::to_string(q) + "'s " + p + "_comm maps run past " +
                        std::to_string(nmaps));
       }
