@@ -190,3 +190,20 @@ def test_dra_targets_in_every_case():
             assert row["target"] == {"pario/posix": 0.9, "pario/ga": 1.0}, case
             # pario/posix 0.925 meets 0.9; pario/ga 925/975 = 0.949 misses the 0.97 of a tie
             assert row["ratios"]["pario/posix"] == 0.925 and row["met"] is False, case
+
+
+def test_eaf_fortran_target_is_capped_by_raw():
+    """The 1.6 kB target against Fortran is 1.5x where raw pwrite reaches
+    it, else 0.97x what raw reaches over Fortran; only 1.6 kB rows have it."""
+    def rows(posix):
+        samples = {}
+        for case in ("random write 1.6 kB", "random write 16 kB"):
+            for impl, v in (("pario", 110.0), ("posix", posix), ("fortran", 100.0)):
+                samples[(case, impl)] = [v, v, v]
+        return {r["case"]: r for r in driver.eaf_result(True, samples, 1, 1, 3, "ext4")["rows"]}
+    slow_fortran, fast_fortran = rows(200.0), rows(113.3)
+    assert slow_fortran["random write 1.6 kB"]["target"]["pario/fortran"] == 1.5
+    assert slow_fortran["random write 1.6 kB"]["met"] is False  # 1.1x Fortran, 0.55x raw
+    assert fast_fortran["random write 1.6 kB"]["target"]["pario/fortran"] == 1.099
+    assert fast_fortran["random write 1.6 kB"]["met"] is True  # 1.1x Fortran, 0.971x raw
+    assert "pario/fortran" not in fast_fortran["random write 16 kB"]["target"]
