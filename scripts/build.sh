@@ -10,11 +10,15 @@ flavour=${1:-release}
 case "$flavour" in
   # The Python package is built and tested with both MPIs, unsanitized (a
   # sanitized extension would need the sanitizer preloaded into Python).
-  release) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARIO_PYTHON=ON -DPARIO_HDF5=ON "-DPython_EXECUTABLE=$here/.venv/bin/python") ;;
+  # Options are named in every flavour that needs them: a value left in an
+  # existing build's cache (a benchmark build switched off by hand) would
+  # otherwise survive this script.
+  release) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARIO_PYTHON=ON -DPARIO_HDF5=ON -DPARIO_BUILD_BENCH=ON
+                  "-DPython_EXECUTABLE=$here/.venv/bin/python") ;;
   asan) extra=(-DCMAKE_BUILD_TYPE=Debug "-DPARIO_SANITIZE=address;undefined" -DPARIO_BUILD_BENCH=OFF -DPARIO_PYTHON=OFF) ;;
   tsan) extra=(-DCMAKE_BUILD_TYPE=Debug -DPARIO_SANITIZE=thread -DPARIO_BUILD_BENCH=OFF -DPARIO_PYTHON=OFF) ;;
   # Benchmarks too: bench/run collective runs its cases on MPICH at 4 ranks.
-  mpich) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARIO_PYTHON=ON -DPARIO_HDF5=ON
+  mpich) extra=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARIO_PYTHON=ON -DPARIO_HDF5=ON -DPARIO_BUILD_BENCH=ON
                 "-DPython_EXECUTABLE=$here/.venv/bin/python") ;;
   # libFuzzer targets (tests/fuzz) with ASan+UBSan, everything else off.
   fuzz) extra=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14
