@@ -665,10 +665,17 @@ void peer_free(peer_slices *s) {
  * libexodusii and closes it; then every rank writes its slices. */
 static void write_peer(const exo_workload *w, const char *path, int netcdf4) {
   peer_slices s = peer_make(w, rank_, size_);
+  /* netCDF-4: libexodusii's header goes into a template beside the file,
+   * which every rank then makes with nc_create_par and the template's
+   * definition (peer_ncpar.c): written into a file made serially, the
+   * first record variable failed with "NetCDF: HDF error". */
+  char template[4096 + 8];
+  snprintf(template, sizeof template, "%s.tmpl", path);
   start_clock();
   if (rank_ == 0) {
     const int64_t nns = (w->ny + 1) * (w->nz + 1), nss = w->nx * w->ny;
-    const int id = ex_create_workload(path, w, (ex_counts){w->nodes, w->cells1, w->cells - w->cells1, nns, nss},
+    const int id = ex_create_workload(netcdf4 ? template : path, w,
+                                      (ex_counts){w->nodes, w->cells1, w->cells - w->cells1, nns, nss},
                                       netcdf4 ? EX_NETCDF4 : EX_LARGE_MODEL);
     /* libexodusii 6.02 defines an id map only when it writes it whole: the
      * maps are defined here, through the netCDF-C that libexodusii uses
@@ -683,8 +690,10 @@ static void write_peer(const exo_workload *w, const char *path, int netcdf4) {
     EX(ex_close(id));
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  if (netcdf4 ? peer_ncpar_write(w, &s, path) : peer_pnetcdf_write(w, &s, path)) fail(netcdf4 ? "ncpar" : "pnetcdf");
+  if (netcdf4 ? peer_ncpar_write(w, &s, path, template) : peer_pnetcdf_write(w, &s, path))
+    fail(netcdf4 ? "ncpar" : "pnetcdf");
   if (rank_ == 0) sync_path(path);
+  if (rank_ == 0 && netcdf4) unlink(template);
   peer_free(&s);
 }
 

@@ -1,19 +1,26 @@
 /* Peer (iv) of bench/run exodus: the slices through parallel netCDF-4
- * (nc_open_par, every variable NC_COLLECTIVE; peers.h). Rank 0 makes the
- * file with libexodusii's ex_create(EX_NETCDF4): libexodusii 6.02 has no
- * parallel create, and Debian links it to the same libnetcdf_mpi, so the
- * header is libexodusii's and the data parallel netCDF-4's. Built without
- * the parallel netCDF-C as a stub that says so. */
+ * (every sliced variable NC_COLLECTIVE; peers.h). libexodusii 6.02 has no
+ * parallel create, so rank 0 writes its header with ex_create(EX_NETCDF4)
+ * into a template file; every rank then makes the real file with
+ * nc_create_par, defines in it what the template holds (dimensions,
+ * variables, attributes, in the same order, so the ids match) and rank 0
+ * copies the template's small variables: the header is libexodusii's, the
+ * file parallel netCDF-4's from its creation. The file used to be
+ * libexodusii's own, opened with nc_open_par: the first write of a record
+ * variable then failed with "NetCDF: HDF error" (docs/performance.md,
+ * "Peer (iv)"). Built without the parallel netCDF-C as a stub that says
+ * so. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "peers.h"
 
 #ifndef PARIO_BENCH_HAVE_NC_PAR
 const char *const peer_ncpar_missing =
     "parallel netCDF-4 was not found when bench/ was configured (libnetcdf-mpi-dev, Open MPI only)";
-int peer_ncpar_write(const exo_workload *w, const peer_slices *s, const char *path) {
-  (void)w, (void)s, (void)path;
+int peer_ncpar_write(const exo_workload *w, const peer_slices *s, const char *path, const char *template) {
+  (void)w, (void)s, (void)path, (void)template;
   return 1;
 }
 #else
@@ -38,10 +45,88 @@ static int var(int nc, const char *name, int *id) {
   return 0;
 }
 
-int peer_ncpar_write(const exo_workload *w, const peer_slices *s, const char *path) {
+/* The variables every rank writes its slices of; the rest come from the
+ * template. */
+static int sliced(const char *name) {
+  static const char *const names[] = {"coordx", "coordy", "coordz", "node_num_map", "elem_num_map", "connect1",
+                                      "connect2", "time_whole", "vals_glo_var", "vals_nod_var1", "vals_nod_var2",
+                                      "vals_elem_var1eb1", "vals_elem_var1eb2"};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
+    if (!strcmp(name, names[k])) return 1;
+  return 0;
+}
+
+/* Collective: the file at path made with nc_create_par, its definition
+ * (dimensions, variables, attributes) that of the serial file at
+ * template (libexodusii's), and the template's small variables copied in
+ * by rank 0; left in data mode, open as *nc. */
+static int create_from(const char *template, const char *path, int *nc) {
+  int rank, in;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  NCT(nc_open(template, NC_NOWRITE, &in));
+  NCT(nc_create_par(path, NC_CLOBBER | NC_NETCDF4, MPI_COMM_WORLD, MPI_INFO_NULL, nc));
+  int ndims, nvars, natts, unlim;
+  NCT(nc_inq(in, &ndims, &nvars, &natts, &unlim));
+  for (int d = 0; d < ndims; ++d) {
+    char name[NC_MAX_NAME + 1];
+    size_t len;
+    int id;
+    NCT(nc_inq_dim(in, d, name, &len));
+    NCT(nc_def_dim(*nc, name, d == unlim ? NC_UNLIMITED : len, &id));
+    if (id != d) {
+      fprintf(stderr, "peer_ncpar: dimension %s is %d, was %d\n", name, id, d);
+      return 1;
+    }
+  }
+  for (int a = 0; a < natts; ++a) {
+    char name[NC_MAX_NAME + 1];
+    NCT(nc_inq_attname(in, NC_GLOBAL, a, name));
+    NCT(nc_copy_att(in, NC_GLOBAL, name, *nc, NC_GLOBAL));
+  }
+  for (int v = 0; v < nvars; ++v) {
+    char name[NC_MAX_NAME + 1];
+    nc_type type;
+    int nd, dims[NC_MAX_VAR_DIMS], na, id;
+    NCT(nc_inq_var(in, v, name, &type, &nd, dims, &na));
+    NCT(nc_def_var(*nc, name, type, nd, dims, &id));
+    for (int a = 0; a < na; ++a) {
+      char att[NC_MAX_NAME + 1];
+      NCT(nc_inq_attname(in, v, a, att));
+      NCT(nc_copy_att(in, v, att, *nc, id));
+    }
+  }
+  NCT(nc_enddef(*nc));
+  /* The small variables (ids, names, status, QA, info, the two sets, the
+   * truth table): rank 0, independent access (the default for them). */
+  for (int v = 0; v < nvars && rank == 0; ++v) {
+    char name[NC_MAX_NAME + 1];
+    nc_type type;
+    int nd, dims[NC_MAX_VAR_DIMS], na;
+    NCT(nc_inq_var(in, v, name, &type, &nd, dims, &na));
+    if (sliced(name)) continue;
+    size_t n = 1, type_size;
+    for (int d = 0; d < nd; ++d) {
+      size_t len;
+      NCT(nc_inq_dimlen(in, dims[d], &len));
+      n *= len;
+    }
+    NCT(nc_inq_type(in, type, NULL, &type_size));
+    if (n == 0) continue;
+    void *buf = malloc(n * type_size);
+    if (!buf) return 1;
+    const int e = nc_get_var(in, v, buf);
+    const int f = e == NC_NOERR ? nc_put_var(*nc, v, buf) : e;
+    free(buf);
+    NCT(f);
+  }
+  NCT(nc_close(in));
+  return 0;
+}
+
+int peer_ncpar_write(const exo_workload *w, const peer_slices *s, const char *path, const char *template) {
   int rank, nc;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  NCT(nc_open_par(path, NC_WRITE, MPI_COMM_WORLD, MPI_INFO_NULL, &nc));
+  if (create_from(template, path, &nc)) return 1;
   int vx, vy, vz, vnmap, vemap, vc1, vc2, vt, vg, vn1, vn2, ve1, ve2;
   if (var(nc, "coordx", &vx) || var(nc, "coordy", &vy) || var(nc, "coordz", &vz) ||
       var(nc, "node_num_map", &vnmap) || var(nc, "elem_num_map", &vemap) || var(nc, "connect1", &vc1) ||

@@ -2,7 +2,8 @@
  * file and writes its header (and the two small sets) with Debian's serial
  * libexodusii, then every rank writes its slices of the large arrays with
  * collective calls: PnetCDF (peer_pnetcdf.c, a CDF-2 file) or parallel
- * netCDF-4 (peer_ncpar.c, nc_open_par on an HDF5-based file). Rank r owns
+ * netCDF-4 (peer_ncpar.c: the file made with nc_create_par from the
+ * header rank 0 wrote into a template). Rank r owns
  * nodes [N*r/P, N*(r+1)/P) and elements [E*r/P, E*(r+1)/P), the peers'
  * decomposition of ../shared/exodus_workload.md. Each writer is in its own
  * file: pnetcdf.h and netcdf.h define the same names. */
@@ -35,7 +36,11 @@ void peer_free(peer_slices *s);
  * message on stderr. Built only where the library is found (bench/
  * CMakeLists.txt); the stubs say why not. */
 int peer_pnetcdf_write(const exo_workload *w, const peer_slices *s, const char *path);
-int peer_ncpar_write(const exo_workload *w, const peer_slices *s, const char *path);
+/* ncpar: the file is made with nc_create_par on every rank from the
+ * definition and small variables of template, the serial netCDF file
+ * where rank 0 wrote libexodusii's header (its small variables copied by
+ * rank 0). */
+int peer_ncpar_write(const exo_workload *w, const peer_slices *s, const char *path, const char *template);
 extern const char *const peer_pnetcdf_missing; /* NULL where built */
 extern const char *const peer_ncpar_missing;
 

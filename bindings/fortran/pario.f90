@@ -166,7 +166,9 @@ module pario
             pario_exodus_put_attributes, pario_exodus_open_append, pario_exodus_attach_nodes, &
             pario_exodus_attach_block, pario_exodus_get_set, pario_exodus_read_node_set, pario_exodus_read_side_set, &
             pario_exodus_read_set_df, pario_exodus_read_coords_by_id, pario_exodus_read_block_by_id, &
-            pario_exodus_read_nodal_values_by_id, pario_exodus_read_element_values_by_id, pario_exodus_get_series
+            pario_exodus_read_nodal_values_by_id, pario_exodus_read_element_values_by_id, pario_exodus_get_series, &
+            pario_exodus_get_loadbal, pario_exodus_get_node_maps, pario_exodus_get_elem_maps, &
+            pario_exodus_get_cmap_params, pario_exodus_get_node_cmap, pario_exodus_get_elem_cmap
   ! Values of real64 or real32 (converted to the file's type by pario).
   interface pario_exodus_put_nodal_values
     module procedure exo_put_nodal_r64, exo_put_nodal_r32
@@ -692,6 +694,45 @@ module pario
       type(c_ptr), value :: x, cx, cy, cz
       integer(c_int64_t), value :: start, count
       integer(c_int), value :: mem_type
+    end function
+    integer(c_int) function c_exo_get_loadbal(x, processor, num_procs, counts) bind(C, name="pario_exodus_get_loadbal")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x
+      integer(c_int), value :: processor
+      integer(c_int), intent(out) :: num_procs
+      integer(c_int64_t), intent(out) :: counts(7)
+    end function
+    integer(c_int) function c_exo_get_node_maps(x, processor, internal, border, external) &
+        bind(C, name="pario_exodus_get_node_maps")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x, internal, border, external
+      integer(c_int), value :: processor
+    end function
+    integer(c_int) function c_exo_get_elem_maps(x, processor, internal, border) &
+        bind(C, name="pario_exodus_get_elem_maps")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x, internal, border
+      integer(c_int), value :: processor
+    end function
+    integer(c_int) function c_exo_get_cmap_params(x, processor, node_ids, node_counts, elem_ids, elem_counts) &
+        bind(C, name="pario_exodus_get_cmap_params")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x, node_ids, node_counts, elem_ids, elem_counts
+      integer(c_int), value :: processor
+    end function
+    integer(c_int) function c_exo_get_node_cmap(x, processor, map_id, nodes, procs) &
+        bind(C, name="pario_exodus_get_node_cmap")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, nodes, procs
+      integer(c_int), value :: processor
+      integer(c_int64_t), value :: map_id
+    end function
+    integer(c_int) function c_exo_get_elem_cmap(x, processor, map_id, elems, sides, procs) &
+        bind(C, name="pario_exodus_get_elem_cmap")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, elems, sides, procs
+      integer(c_int), value :: processor
+      integer(c_int64_t), value :: map_id
     end function
     integer(c_int) function c_exo_read_node_ids(x, start, count, ids) bind(C, name="pario_exodus_read_node_ids")
       import :: c_int, c_ptr, c_int64_t
@@ -2113,6 +2154,8 @@ contains
   !> int64 = .true.: 64-bit integers in the file (CDF-5).
   !> nemesis = .true.: the Nemesis load-balance information of the ranks'
   !> partition (written once the nodes and every block are put).
+  !> Each step is synced before readers count it (PARIO_EXODUS_SYNC, "step"
+  !> by default: a writer killed during step k leaves steps 1..k-1 readable).
   subroutine pario_exodus_create(exo, group, path, format, float_size, ierr, steps_per_file, int64, nemesis)
     type(pario_exodus), intent(out) :: exo
     type(pario_group), intent(in) :: group
@@ -3327,6 +3370,153 @@ contains
       if (present(count)) count = c
       if (present(df_count)) df_count = d
     end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: the Nemesis load-balance parameters of processor (0-based, as
+  !> the writing ranks were numbered), as ex_get_loadbal_param gives them:
+  !> counts(1:7) = internal, border and external nodes, internal and border
+  !> elements, nodal and elemental communication maps. num_procs: the
+  !> processors the file describes, 0 when it has no Nemesis information
+  !> (counts then 0). A file open for reading (pario_exodus_open).
+  subroutine pario_exodus_get_loadbal(exo, processor, num_procs, counts, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: processor
+    integer, intent(out), optional :: num_procs
+    integer(int64), intent(out), optional :: counts(7)
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: rc, np
+    integer(c_int64_t) :: c(7)
+    c = 0
+    rc = c_exo_get_loadbal(exo%h, int(processor, c_int), np, c)
+    if (rc == 0) then
+      if (present(num_procs)) num_procs = int(np)
+      if (present(counts)) counts = c
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  ! Processor's load-balance counts, for sizing the lists below.
+  integer(c_int) function loadbal_counts(exo, processor, c)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: processor
+    integer(c_int64_t), intent(out) :: c(7)
+    integer(c_int) :: np
+    c = 0  ! also without Nemesis information: the read below then says so
+    loadbal_counts = c_exo_get_loadbal(exo%h, int(processor, c_int), np, c)
+  end function
+
+  !> Local: processor's internal, border and external nodes (1-based node
+  !> numbers, file positions), as ex_get_processor_node_maps gives them;
+  !> each array is allocated here to its length. PARIO_ERR_NOT_FOUND: the
+  !> file has no Nemesis information; PARIO_ERR_OUT_OF_RANGE: no such
+  !> processor.
+  subroutine pario_exodus_get_node_maps(exo, processor, internal, border, external, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: processor
+    integer(int64), allocatable, target, intent(out) :: internal(:), border(:), external(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: c(7)
+    integer(c_int) :: rc
+    rc = loadbal_counts(exo, processor, c)
+    allocate (internal(c(1)), border(c(2)), external(c(3)))
+    if (rc == 0) rc = c_exo_get_node_maps(exo%h, int(processor, c_int), address64(internal), address64(border), &
+                                          address64(external))
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: processor's internal and border elements (1-based element
+  !> numbers), as ex_get_processor_elem_maps gives them; allocated here.
+  subroutine pario_exodus_get_elem_maps(exo, processor, internal, border, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: processor
+    integer(int64), allocatable, target, intent(out) :: internal(:), border(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: c(7)
+    integer(c_int) :: rc
+    rc = loadbal_counts(exo, processor, c)
+    allocate (internal(c(4)), border(c(5)))
+    if (rc == 0) rc = c_exo_get_elem_maps(exo%h, int(processor, c_int), address64(internal), address64(border))
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: the ids and entry counts of processor's nodal and elemental
+  !> communication maps, in file order, as ex_get_cmap_params gives them;
+  !> allocated here.
+  subroutine pario_exodus_get_cmap_params(exo, processor, node_map_ids, node_map_counts, elem_map_ids, &
+                                          elem_map_counts, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: processor
+    integer(int64), allocatable, target, intent(out) :: node_map_ids(:), node_map_counts(:), elem_map_ids(:), &
+                                                        elem_map_counts(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: c(7)
+    integer(c_int) :: rc
+    rc = loadbal_counts(exo, processor, c)
+    allocate (node_map_ids(c(6)), node_map_counts(c(6)), elem_map_ids(c(7)), elem_map_counts(c(7)))
+    if (rc == 0) rc = c_exo_get_cmap_params(exo%h, int(processor, c_int), address64(node_map_ids), &
+                                            address64(node_map_counts), address64(elem_map_ids), &
+                                            address64(elem_map_counts))
+    call finish(rc, ierr)
+  end subroutine
+
+  ! The entry count of processor's nodal (elemental: elem) map map_id, 0
+  ! when it has none of that id (the read then says so).
+  integer(c_int) function cmap_count(exo, processor, map_id, elem, count) result(rc)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: processor
+    integer(int64), intent(in) :: map_id
+    logical, intent(in) :: elem
+    integer(int64), intent(out) :: count
+    integer(int64), allocatable :: nids(:), ncounts(:), eids(:), ecounts(:)
+    integer :: e, k
+    call pario_exodus_get_cmap_params(exo, processor, nids, ncounts, eids, ecounts, e)
+    rc = int(e, c_int)
+    count = 0
+    if (rc /= 0) return
+    if (elem) then
+      do k = 1, size(eids)
+        if (eids(k) == map_id) count = ecounts(k)
+      end do
+    else
+      do k = 1, size(nids)
+        if (nids(k) == map_id) count = ncounts(k)
+      end do
+    end if
+  end function
+
+  !> Local: nodal communication map map_id of processor: its nodes (1-based)
+  !> and the processors (0-based) sharing them, as ex_get_node_cmap gives
+  !> them; allocated here. PARIO_ERR_NOT_FOUND: no map of that id.
+  subroutine pario_exodus_get_node_cmap(exo, processor, map_id, nodes, procs, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: processor
+    integer(int64), intent(in) :: map_id
+    integer(int64), allocatable, target, intent(out) :: nodes(:), procs(:)
+    integer, intent(out), optional :: ierr
+    integer(int64) :: n
+    integer(c_int) :: rc
+    rc = cmap_count(exo, processor, map_id, .false., n)
+    allocate (nodes(n), procs(n))
+    if (rc == 0) rc = c_exo_get_node_cmap(exo%h, int(processor, c_int), map_id, address64(nodes), address64(procs))
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: elemental communication map map_id of processor: its elements
+  !> (1-based), their sides (1-based) and the processors (0-based) on the
+  !> other side, as ex_get_elem_cmap gives them; allocated here.
+  subroutine pario_exodus_get_elem_cmap(exo, processor, map_id, elems, sides, procs, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: processor
+    integer(int64), intent(in) :: map_id
+    integer(int64), allocatable, target, intent(out) :: elems(:), sides(:), procs(:)
+    integer, intent(out), optional :: ierr
+    integer(int64) :: n
+    integer(c_int) :: rc
+    rc = cmap_count(exo, processor, map_id, .true., n)
+    allocate (elems(n), sides(n), procs(n))
+    if (rc == 0) rc = c_exo_get_elem_cmap(exo%h, int(processor, c_int), map_id, address64(elems), address64(sides), &
+                                          address64(procs))
     call finish(rc, ierr)
   end subroutine
 

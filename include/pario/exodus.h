@@ -43,15 +43,15 @@
  *
  * Crash safety: the step count readers see (netCDF's numrecs) is raised
  * only after every rank's data of the step and its time value are written
- * and synced. PARIO_EXODUS_SYNC says when: "overlap" (the default) starts
- * step k's sync when step k ends and counts step k when step k+1 ends
- * (or at pario_exodus_flush or close), so the writer does not wait for the
- * disk each step: a writer killed during step k leaves steps 1..k-2
- * readable; "step" waits for the sync before counting each step (1..k-1
- * readable); "none" (or options.no_step_sync) counts each step when it
- * ends and syncs only at close (1..k-1 readable after a killed process,
- * but a machine crash may lose counted steps). pario_exodus_flush counts
- * every ended step, synced.
+ * and synced. PARIO_EXODUS_SYNC says when: "step" (the default) waits
+ * for the sync before counting each step, so a writer killed during step
+ * k leaves steps 1..k-1 readable; "overlap" starts step k's sync when step
+ * k ends and counts step k when step k+1 ends (or at pario_exodus_flush or
+ * close), so the writer does not wait for the disk each step, but a writer
+ * killed during step k leaves only 1..k-2; "none" (or
+ * options.no_step_sync) counts each step when it ends and syncs only at
+ * close (1..k-1 readable after a killed process, but a machine crash may
+ * lose counted steps). pario_exodus_flush counts every ended step, synced.
  *
  * File modes (PXI): one file for the whole run (the default); or, with
  * options.steps_per_file = n > 0, a series: steps 1..n in the file at

@@ -506,11 +506,23 @@ int pario_exodus_close(pario_exodus_t* exodus) {
   static const char* call = "pario_exodus_close";
   return guarded(call, [&]() -> Status {
     Entry e(call);
+    ExodusHandle* live = nullptr;
     if (!exodus) {
       e.check(invalid("exodus is null"));
     } else {
-      entry_exodus(e, *exodus);
+      live = entry_exodus(e, *exodus);
     }
+    // A writer's open step ends and is synced before the agreement
+    // (Writer::prepare_close), which carries only whether that failed on
+    // some rank: the file is closed whatever it says, so the failure is
+    // not an entry failure; its message travels after (a failure's path).
+    Status prepared;
+    int64_t failed[1] = {0};
+    if (live && live->writer && e.ok() && complete(live).ok()) {
+      prepared = live->writer->prepare_close();
+      failed[0] = prepared.ok() ? 0 : 1;
+    }
+    e.carry_max(failed, 1);
     PARIO_RETURN_IF_ERROR(e.agree());
     std::shared_ptr<ExodusHandle> h = files().remove(id_of(*exodus));
     *exodus = PARIO_EXODUS_NULL;
@@ -518,7 +530,8 @@ int pario_exodus_close(pario_exodus_t* exodus) {
     // announced): the file is closed all the same, without a header.
     if (h->reader) return h->reader->close();
     const Status incomplete = complete(h.get());
-    const Status closed = h->writer->close(/*abandon=*/!incomplete.ok());
+    if (failed[0] != 0) prepared = comm::agree(h->group->comm_object(), prepared);
+    const Status closed = h->writer->close_checked(prepared, /*abandon=*/!incomplete.ok());
     if (!incomplete.ok()) {
       return Status(Code::kState, "closed without a complete definition (" + incomplete.message() +
                                       "): the file holds no Exodus data");
@@ -724,8 +737,11 @@ int pario_exodus_end_define(pario_exodus_t exodus) {
       e.check(defining(h));
       e.check(complete(h));
     }
+    // The model built and placed before the agreement (the same on every
+    // rank), rank 0's header agreed after it.
+    if (e.ok()) e.check(h->writer->check_define());
     PARIO_RETURN_IF_ERROR(e.agree());
-    return h->writer->end_define();
+    return h->writer->end_define_checked();
   });
 }
 
@@ -746,9 +762,14 @@ int pario_exodus_put_nodes(pario_exodus_t exodus, int64_t n, const int64_t ids[]
       }
     }
     e.args().add("mem_type", mem_type);
-    PARIO_RETURN_IF_ERROR(e.agree());
     const void* coords[3] = {x, y, z};
-    return h->writer->put_nodes(n, ids, static_cast<ElementType>(mem_type), coords);
+    const ElementType t = static_cast<ElementType>(mem_type);
+    // The writer's checks join the entry agreement (a definition still
+    // open ends in the plain call, which agrees its checks itself).
+    const bool ended = h && !h->writer->defining();
+    if (ended && e.ok()) e.check(h->writer->check_nodes(n, ids, t, coords));
+    PARIO_RETURN_IF_ERROR(e.agree());
+    return ended ? h->writer->put_nodes_checked(n, ids, t, coords) : h->writer->put_nodes(n, ids, t, coords);
   });
 }
 
@@ -768,8 +789,11 @@ int pario_exodus_put_block(pario_exodus_t exodus, int64_t block_id, int64_t n, c
     if (n < 0) e.check(invalid("n is negative"));
     if (n > 0 && (!ids || !connectivity)) e.check(invalid("ids or connectivity is null"));
     e.args().add("block_id", block_id);
+    const bool ended = h && !h->writer->defining();
+    if (ended && e.ok()) e.check(h->writer->check_block(*b, n, ids, connectivity));
     PARIO_RETURN_IF_ERROR(e.agree());
-    return h->writer->put_block(*b, n, ids, connectivity);
+    return ended ? h->writer->put_block_checked(*b, n, ids, connectivity)
+                 : h->writer->put_block(*b, n, ids, connectivity);
   });
 }
 
@@ -781,8 +805,11 @@ int pario_exodus_put_attributes(pario_exodus_t exodus, int64_t block_id, int mem
     Result<size_t> b = entry_block(e, h, block_id);
     e.check(mem_type_ok(mem_type));
     e.args().add("block_id", block_id).add("mem_type", mem_type);
+    const bool ended = h && !h->writer->defining();
+    if (ended && e.ok()) e.check(h->writer->check_attributes(*b, values));
     PARIO_RETURN_IF_ERROR(e.agree());
-    return h->writer->put_attributes(*b, static_cast<ElementType>(mem_type), values);
+    const ElementType t = static_cast<ElementType>(mem_type);
+    return ended ? h->writer->put_attributes_checked(*b, t, values) : h->writer->put_attributes(*b, t, values);
   });
 }
 
@@ -814,10 +841,21 @@ int put_set(const char* call, pario_exodus_t exodus, int64_t set_id, int64_t n, 
       }
     }
     e.args().add("set_id", set_id).add("mem_type", mem_type);
-    PARIO_RETURN_IF_ERROR(e.agree());
     const ElementType t = static_cast<ElementType>(mem_type);
-    if (varying) return h->writer->put_side_set_df(*s, n, ids, sides, df_counts, t, df);
-    return side ? h->writer->put_side_set(*s, n, ids, sides, t, df) : h->writer->put_node_set(*s, n, ids, t, df);
+    Writer* w = h ? h->writer.get() : nullptr;
+    const bool ended = w && !w->defining();
+    if (ended && e.ok()) {
+      e.check(varying ? w->check_side_set_df(*s, n, ids, sides, df_counts, t, df)
+              : side  ? w->check_side_set(*s, n, ids, sides, t, df)
+                      : w->check_node_set(*s, n, ids, t, df));
+    }
+    PARIO_RETURN_IF_ERROR(e.agree());
+    if (varying) {
+      return ended ? w->put_side_set_df_checked(*s, n, ids, sides, df_counts, t, df)
+                   : w->put_side_set_df(*s, n, ids, sides, df_counts, t, df);
+    }
+    if (side) return ended ? w->put_side_set_checked(*s, n, ids, sides, t, df) : w->put_side_set(*s, n, ids, sides, t, df);
+    return ended ? w->put_node_set_checked(*s, n, ids, t, df) : w->put_node_set(*s, n, ids, t, df);
   });
 }
 }  // namespace

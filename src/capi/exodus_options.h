@@ -9,7 +9,7 @@
 namespace pario::capi {
 
 // PARIO_EXODUS_SYNC: when an Exodus writer makes a step durable before
-// readers count it (exodus/writer.h StepSync: overlap, the default; step;
+// readers count it (exodus/writer.h StepSync: step, the default; overlap;
 // none), read once; kInvalidArgument naming the variable for any other
 // value.
 Result<exodus::StepSync> exodus_step_sync();

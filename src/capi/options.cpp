@@ -113,8 +113,10 @@ Result<exodus::StepSync> exodus_step_sync() {
   // nearly every layer and this setting concerns one writer.
   static const Result<exodus::StepSync> choice = []() -> Result<exodus::StepSync> {
     const char* v = std::getenv("PARIO_EXODUS_SYNC");
-    if (!v || !*v || !std::strcmp(v, "overlap")) return exodus::StepSync::kOverlap;
-    if (!std::strcmp(v, "step")) return exodus::StepSync::kStep;
+    // step by default: a writer killed during step k leaves 1..k-1
+    // readable (issue 27; SEACAS syncs each step through ex_update too).
+    if (!v || !*v || !std::strcmp(v, "step")) return exodus::StepSync::kStep;
+    if (!std::strcmp(v, "overlap")) return exodus::StepSync::kOverlap;
     if (!std::strcmp(v, "none")) return exodus::StepSync::kNone;
     return Status(Code::kInvalidArgument,
                   std::string("PARIO_EXODUS_SYNC=") + v + ": expected overlap, step or none");

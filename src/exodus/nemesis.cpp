@@ -470,48 +470,78 @@ Status Writer::nemesis_finish() {
   const BuiltNemesis bn = add_nemesis(model, def_, procs);
   Result<Layout> placed = place_after(model, layout_);
   PARIO_RETURN_IF_ERROR(comm::agree(comm, placed.status()));
+  // From here the header changes; a failure below (agreed: every write's
+  // status is) puts the plain one back (nemesis_finish).
+  const Model plain_model = built_.model;
+  const Layout plain_layout = layout_;
   built_.model = std::move(model);
   layout_ = std::move(placed).value();
-  // Rank 0: the header (records now after the Nemesis variables, none
-  // counted yet) and the small variables. The part counts as written
-  // (nem_.done: steps may follow) only once all of it is: after a failure
-  // here the file on disk may still have the plain header, whose records
-  // begin where the Nemesis variables now lie, so no step may be written.
-  Status root;
-  if (rank_ == 0) {
-    root = [&]() -> Status {
-      PARIO_ASSIGN_OR_RETURN(std::vector<unsigned char> header, encode_header(built_.model, layout_, 0));
-      PARIO_RETURN_IF_ERROR(device_->write_at(0, header.data(), header.size()));
-      for (const VarBytes& v : nemesis_metadata(def_, built_.model, procs)) {
-        PARIO_RETURN_IF_ERROR(
-            device_->write_at(static_cast<uint64_t>(layout_.vars[v.var].begin), v.bytes.data(), v.bytes.size()));
-      }
-      return Status::Ok();
-    }();
+  Status written = [&]() -> Status {
+    // Rank 0: the header (records now after the Nemesis variables, none
+    // counted yet) and the small variables. The part counts as written
+    // (nem_.done: steps may follow) only once all of it is; after a failure
+    // the plain header is written back below and no step may follow.
+    Status root;
+    if (rank_ == 0) {
+      root = [&]() -> Status {
+        PARIO_ASSIGN_OR_RETURN(std::vector<unsigned char> header, encode_header(built_.model, layout_, 0));
+        PARIO_RETURN_IF_ERROR(device_->write_at(0, header.data(), header.size()));
+        for (const VarBytes& v : nemesis_metadata(def_, built_.model, procs)) {
+          PARIO_RETURN_IF_ERROR(
+              device_->write_at(static_cast<uint64_t>(layout_.vars[v.var].begin), v.bytes.data(), v.bytes.size()));
+        }
+        return Status::Ok();
+      }();
+    }
+    PARIO_RETURN_IF_ERROR(comm::agree(comm, root));
+    auto counts = [&](int w) {
+      std::vector<int64_t> c;
+      for (size_t r = 0; r < procs.size(); ++r) c.push_back(gathered[r * NemesisCounts::kWords + static_cast<size_t>(w)]);
+      return c;
+    };
+    PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.node_mapi, int_nodes, counts(0)));
+    PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.node_mapb, bor_nodes, counts(1)));
+    PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.elem_mapi, int_elems, counts(2)));
+    PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.elem_mapb, bor_elems, counts(3)));
+    PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.n_comm_nids, n_nids, counts(4)));
+    PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.n_comm_proc, n_proc, counts(4)));
+    PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.e_comm_eids, e_eids, counts(5)));
+    PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.e_comm_sids, e_sids, counts(5)));
+    PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.e_comm_proc, e_proc, counts(5)));
+    return Status::Ok();
+  }();
+  if (written.ok()) {
+    nem_.done = true;
+    nem_.nodes = {};
+    nem_.shared = {};
+    return written;
   }
-  PARIO_RETURN_IF_ERROR(comm::agree(comm, root));
-  auto counts = [&](int w) {
-    std::vector<int64_t> c;
-    for (size_t r = 0; r < procs.size(); ++r) c.push_back(gathered[r * NemesisCounts::kWords + static_cast<size_t>(w)]);
-    return c;
-  };
-  PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.node_mapi, int_nodes, counts(0)));
-  PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.node_mapb, bor_nodes, counts(1)));
-  PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.elem_mapi, int_elems, counts(2)));
-  PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.elem_mapb, bor_elems, counts(3)));
-  PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.n_comm_nids, n_nids, counts(4)));
-  PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.n_comm_proc, n_proc, counts(4)));
-  PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.e_comm_eids, e_eids, counts(5)));
-  PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.e_comm_sids, e_sids, counts(5)));
-  PARIO_RETURN_IF_ERROR(nemesis_write_list(bn.e_comm_proc, e_proc, counts(5)));
-  nem_.done = true;
-  nem_.nodes = {};
-  nem_.shared = {};
-  return Status::Ok();
+  // The part is not retried (its lists are gone): the file goes back to
+  // the plain header, so that what close leaves is an Exodus file of the
+  // mesh without Nemesis information, which libexodusii reads, rather than
+  // a header naming lists that hold zeros.
+  built_.model = plain_model;
+  layout_ = plain_layout;
+  Status restored;
+  if (rank_ == 0) {
+    Result<std::vector<unsigned char>> header = encode_header(built_.model, layout_, 0);
+    restored = header.ok() ? device_->write_at(0, header->data(), header->size()) : header.status();
+  }
+  restored = comm::agree(comm, restored);
+  if (restored.ok()) return written;
+  return Status(written.code(), written.message() + "; writing the header without the Nemesis variables back: " +
+                                    restored.message());
+}
+
+Status Writer::nemesis_refusal(const char* what) const {
+  return state(std::string(what) + ": the Nemesis information was not written (the put that completed the mesh "
+                                   "failed: " + nem_.failure.message() + ") and cannot be written again: no step "
+                                   "can follow; close the file (it keeps the mesh, without Nemesis information)");
 }
 
 Status Writer::nemesis_ready(const char* what) const {
   if (!options_.nemesis || nem_.done) return Status::Ok();
+  if (!nem_.failure.ok()) return nemesis_refusal(what);
   if (mesh_complete()) {
     return state(std::string(what) + ": the Nemesis information failed to be written when the mesh was put "
                                      "(that call's error); no step can follow");

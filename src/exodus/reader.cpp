@@ -74,7 +74,7 @@ int64_t dim_length(const Model& m, const std::string& name) {
 // Integers of an integer variable's bytes (big-endian), as int64.
 Result<std::vector<int64_t>> integers(const Model& m, int v, const std::vector<unsigned char>& bytes, size_t n) {
   const ElementType t = element_type_of(m.vars[v].type);
-  if (bytes.size() < n * element_size(t)) return corrupt("variable " + m.vars[v].name + " is short");
+  if (bytes.size() / element_size(t) < n) return corrupt("variable " + m.vars[v].name + " is short");
   std::vector<int64_t> out(n);
   PARIO_RETURN_IF_ERROR(convert_from(t, bytes.data(), ByteOrder::kBig, ElementType::kInt64, out.data(), n));
   return out;
@@ -83,9 +83,21 @@ Result<std::vector<int64_t>> integers(const Model& m, int v, const std::vector<u
 Result<std::vector<std::string>> names(const Model& m, const std::string& var, int64_t rows,
                                        const std::function<std::vector<unsigned char>(int)>& fetch) {
   const int v = m.find_var(var);
-  if (v < 0 || rows == 0) return std::vector<std::string>(static_cast<size_t>(rows));
+  if (rows == 0) return std::vector<std::string>();
+  // rows comes from a dimension, which costs the header nothing: without
+  // the variable there is no name to read, and at most one a variable of
+  // the file is believed (a 2^31-1 claim made 64 GiB of empty strings).
+  if (v < 0) {
+    if (rows > static_cast<int64_t>(m.vars.size())) {
+      return corrupt(std::to_string(rows) + " names and no variable " + var + " (the file has " +
+                     std::to_string(m.vars.size()) + " variables)");
+    }
+    return std::vector<std::string>(static_cast<size_t>(rows));
+  }
   const Variable& x = m.vars[v];
-  if (x.type != NcType::kChar || x.dims.size() != 2 || m.dims[x.dims[0]].length != rows) {
+  // A width of 0 would leave rows unbacked by any byte.
+  if (x.type != NcType::kChar || x.dims.size() != 2 || m.dims[x.dims[0]].length != rows ||
+      m.dims[x.dims[1]].length < 1) {
     return corrupt("variable " + var + " is not " + std::to_string(rows) + " names");
   }
   const int64_t width = m.dims[x.dims[1]].length;
@@ -238,6 +250,17 @@ Status nemesis_info(const Model& m, const std::function<std::vector<unsigned cha
         return corrupt(std::string("Nemesis: processor ") + std::to_string(q) + "'s " + p + "_comm maps run past " +
                        std::to_string(nmaps));
       }
+      // A map is found by its id (ex_get_node_cmap, pario_exodus_get_node_cmap):
+      // a processor's ids must differ, or a caller sizing its buffers by
+      // ex_get_cmap_params's counts gets the first map's entries for the
+      // second (more than it made room for).
+      std::vector<int64_t> seen;
+      for (int64_t i = begin; i < begin + count; ++i) seen.push_back(out[static_cast<size_t>(i)].id);
+      std::sort(seen.begin(), seen.end());
+      if (std::adjacent_find(seen.begin(), seen.end()) != seen.end()) {
+        return corrupt(std::string("Nemesis: processor ") + std::to_string(q) + " has two " + p +
+                       "_comm maps with the id " + std::to_string(*std::adjacent_find(seen.begin(), seen.end())));
+      }
     }
     if (e) {
       PARIO_ASSIGN_OR_RETURN(f->elem_cmap_vars[0], data("e_comm_eids", end));
@@ -306,12 +329,19 @@ Result<FileInfo> exodus_info(const Header& header, const std::function<std::vect
     const int64_t nsets = side ? f.num_side_sets : f.num_node_sets;
     if (nsets <= 0) continue;
     const std::string p = side ? "ss" : "ns";
-    // Sets without ids (a writer that leaves out *_prop1) are numbered from 1.
+    // Sets without ids (a writer that leaves out *_prop1) are numbered from
+    // 1. nsets is a dimension's length: nothing is allocated for it before
+    // bytes back it (the ids), or, without ids, beyond one set a variable
+    // of the file (a claim of 2^31-1 sets made 16 GiB of ids at once).
     PARIO_ASSIGN_OR_RETURN(int ids_var, variable(m, p + "_prop1", {side ? "num_side_sets" : "num_node_sets"}, false, false));
-    std::vector<int64_t> ids(static_cast<size_t>(nsets));
-    for (int64_t s = 0; s < nsets; ++s) ids[static_cast<size_t>(s)] = s + 1;
+    std::vector<int64_t> ids;
     if (ids_var >= 0) {
       PARIO_ASSIGN_OR_RETURN(ids, integers(m, ids_var, fetch(ids_var), static_cast<size_t>(nsets)));
+    } else if (nsets > static_cast<int64_t>(m.vars.size())) {
+      return corrupt(std::string(side ? "num_side_sets " : "num_node_sets ") + std::to_string(nsets) + " with no " +
+                     p + "_prop1 (the file has " + std::to_string(m.vars.size()) + " variables)");
+    } else {
+      for (int64_t s = 0; s < nsets; ++s) ids.push_back(s + 1);
     }
     PARIO_ASSIGN_OR_RETURN(std::vector<std::string> set_names, names(m, p + "_names", nsets, fetch));
     for (int64_t s = 0; s < nsets; ++s) {
@@ -382,8 +412,20 @@ Result<FileInfo> exodus_info(const Header& header, const std::function<std::vect
                      std::to_string(f.num_elem));
     }
   }
+  // time_whole: one real a record (the reader's count of steps rests on it).
+  PARIO_RETURN_IF_ERROR(variable(m, "time_whole", {"time_step"}, true, false).status());
   PARIO_RETURN_IF_ERROR(nemesis_info(m, fetch, &f));
   return f;
+}
+
+// Whether the file's time_whole is one value a record: then each record
+// holds at least its 4 bytes, so numrecs is bounded by the file's size (the
+// decoder checked that the records lie in the file; with only records of
+// 0 bytes, a header's numrecs of 2^31-1 needs no byte behind it, and every
+// rank allocated 8 bytes a claimed step, rank 0 reading each).
+static bool timed(const Model& m) {
+  const int t = m.find_var("time_whole");
+  return t >= 0 && m.is_record_var(t) && m.vars[static_cast<size_t>(t)].dims.size() == 1;
 }
 
 Result<Header> read_header(device::Device& device, int64_t file_size, std::vector<unsigned char>* head) {
@@ -435,7 +477,7 @@ Result<std::unique_ptr<Reader>> Reader::open(std::shared_ptr<const comm::Group> 
                                                   static_cast<size_t>(l.bytes), &got));
       }
       const int t = m.find_var("time_whole");
-      if (t >= 0 && m.is_record_var(t)) {
+      if (timed(m)) {
         const VarLayout& l = r->header_.layout.vars[t];
         const size_t size = nc_type_size(m.vars[t].type);
         for (int64_t k = 0; k < r->header_.numrecs; ++k) {
@@ -467,7 +509,7 @@ Result<std::unique_ptr<Reader>> Reader::open(std::shared_ptr<const comm::Group> 
     if (d.ok()) r->header_ = std::move(d->header);
   }
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
-  int64_t steps = r->header_.numrecs;
+  int64_t steps = timed(r->header_.model) ? r->header_.numrecs : 0;  // else exodus_info refuses the file
   times.resize(static_cast<size_t>(std::max<int64_t>(steps, 0)));
   PARIO_RETURN_IF_ERROR(group->broadcast(times.data(), times.size() * sizeof(double), 0));
 

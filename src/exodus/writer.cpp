@@ -168,12 +168,15 @@ Status fits_real(ElementType mem_type, const void* values, int64_t n, NcType rea
 }
 
 // Collective: the file at path on every rank. create: rank 0 makes it
-// (truncating one there) before the others open it.
+// (truncating one there) before the others open it. checked: this rank's
+// checks of the call, joined to the first agreement (nothing is opened
+// unless they passed everywhere).
 Result<std::unique_ptr<device::Device>> open_on_all(const comm::Comm& comm, device::Storage& storage,
-                                                    const std::string& path, bool create) {
+                                                    const std::string& path, bool create,
+                                                    Status checked = Status::Ok()) {
   device::OpenOptions o;
   std::unique_ptr<device::Device> device;
-  Status local;
+  Status local = std::move(checked);
   auto open = [&]() {
     Result<std::unique_ptr<device::Device>> d = storage.open(path, o);
     local = d.status();
@@ -181,11 +184,11 @@ Result<std::unique_ptr<device::Device>> open_on_all(const comm::Comm& comm, devi
   };
   if (create) {
     o.create = o.truncate = true;
-    if (comm.rank() == 0) open();
+    if (comm.rank() == 0 && local.ok()) open();
     PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
     o.create = o.truncate = false;
   }
-  if (!create || comm.rank() != 0) open();
+  if ((!create || comm.rank() != 0) && local.ok()) open();
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
   return device;
 }
@@ -211,9 +214,13 @@ Result<std::unique_ptr<Writer>> Writer::create(std::shared_ptr<const comm::Group
   Status local;
   if (!w->options_.storage || !w->options_.engine) local = bad("the writer needs a storage and an engine");
   else if (w->options_.steps_per_file < 0) local = bad("steps_per_file is negative");
-  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
-  if (w->options_.steps_per_file > 0) PARIO_RETURN_IF_ERROR(remove_series_files(*w->group_, path));
-  PARIO_ASSIGN_OR_RETURN(w->device_, open_on_all(comm, *w->options_.storage, path, /*create=*/true));
+  // The checks ride in the open's first agreement, unless a series' old
+  // files are to go first (their removal agrees by itself).
+  if (w->options_.steps_per_file > 0) {
+    PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+    PARIO_RETURN_IF_ERROR(remove_series_files(*w->group_, path));
+  }
+  PARIO_ASSIGN_OR_RETURN(w->device_, open_on_all(comm, *w->options_.storage, path, /*create=*/true, local));
   w->target_ = std::make_unique<collective::DeviceTarget>(w->device_.get(), w->options_.engine);
   return w;
 }
@@ -332,18 +339,25 @@ Status Writer::on_root(Work&& work) {
 }
 
 Status Writer::end_define() {
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), check_define()));
+  return end_define_checked();
+}
+
+Status Writer::check_define() {
   if (!defining_) return state("the definition is already ended");
-  Status local;
+  // Every rank holds the same definition: the same verdict everywhere.
   Result<Built> built = build(def_);
-  local = built.status();
-  Result<Layout> placed = !local.ok()        ? Result<Layout>(local)
-                          : options_.nemesis ? place_with_room_for_nemesis(*built, def_, def_.format,
-                                                                           group_->comm_object().size())
-                                             : place(*built, def_.format);
-  local = placed.status();
-  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  PARIO_RETURN_IF_ERROR(built.status());
+  Result<Layout> placed = options_.nemesis ? place_with_room_for_nemesis(*built, def_, def_.format,
+                                                                         group_->comm_object().size())
+                                           : place(*built, def_.format);
+  PARIO_RETURN_IF_ERROR(placed.status());
   built_ = std::move(built).value();
   layout_ = std::move(placed).value();
+  return Status::Ok();
+}
+
+Status Writer::end_define_checked() {
   PARIO_RETURN_IF_ERROR(on_root([&]() -> Status {
     PARIO_ASSIGN_OR_RETURN(std::vector<unsigned char> header, encode_header(built_.model, layout_, 0));
     PARIO_RETURN_IF_ERROR(device_->write_at(0, header.data(), header.size()));
@@ -418,9 +432,21 @@ Status Writer::write_array(Decomposition& d, int var, int64_t record, int64_t fi
 
 Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, const void* const coords[3]) {
   PARIO_RETURN_IF_ERROR(ready_for_data());
-  const comm::Comm& comm = group_->comm_object();
-  Status local;
-  if (have_nodes_) local = state("the nodes were already put");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), check_nodes(n, ids, mem_type, coords)));
+  return put_nodes_checked(n, ids, mem_type, coords);
+}
+
+Status Writer::mesh_call() const {
+  if (closed_) return state("the file is closed");
+  if (defining_) return state("the definition has not ended");
+  return Status::Ok();
+}
+
+Status Writer::check_nodes(int64_t n, const int64_t* ids, ElementType mem_type, const void* const coords[3]) {
+  staged_hashes_.clear();
+  Status local = mesh_call();
+  if (!local.ok()) {
+  } else if (have_nodes_) local = nem_.failure.ok() ? state("the nodes were already put") : nemesis_refusal("put_nodes");
   else if (n < 0) local = bad("n is negative");
   else if (n > 0 && !ids) local = bad("ids is null");
   for (int d = 0; local.ok() && n > 0 && d < def_.num_dim; ++d) {
@@ -429,12 +455,17 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
   if (local.ok()) local = check_ids(ids, n, "ids", def_.int64, rank_);
   // A hash of the coordinates rides with the ids through the key sort and
   // is compared where the copies of a node meet.
-  std::vector<int64_t> where;
-  if (local.ok()) local = coordinate_hashes(n, mem_type, coords, def_.num_dim, &where);
+  if (local.ok()) local = coordinate_hashes(n, mem_type, coords, def_.num_dim, &staged_hashes_);
   for (int d = 0; local.ok() && d < def_.num_dim; ++d) {
     local = fits_real(mem_type, coords[d], n, built_.real, std::string(1, "xyz"[d]));
   }
-  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  return local;
+}
+
+Status Writer::put_nodes_checked(int64_t n, const int64_t* ids, ElementType mem_type, const void* const coords[3]) {
+  const comm::Comm& comm = group_->comm_object();
+  std::vector<int64_t> where = std::move(staged_hashes_);
+  staged_hashes_.clear();
   PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr,
                          collective::rank_keys(comm, ids, static_cast<size_t>(n), where.data(), 1));
   where = {};
@@ -462,17 +493,27 @@ Status Writer::put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, co
   }
   local_nodes_ = n;
   have_nodes_ = true;
-  if (def_.num_nodes == 0) return mesh_put();
-  PARIO_ASSIGN_OR_RETURN(node_reals_, decomposition_of(kr.positions, def_.num_nodes, 1, built_.real, false, Use::kKept));
-  for (int d = 0; d < def_.num_dim; ++d) {
-    PARIO_RETURN_IF_ERROR(write_array(*node_reals_, built_.coords[d], 0, 0, mem_type, n > 0 ? coords[d] : nullptr));
-  }
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> ints,
-                         decomposition_of(kr.positions, def_.num_nodes, 1, built_.integer));
-  Status s = write_array(*ints, built_.node_map, 0, 0, ElementType::kInt64, ids);
-  Status f = free_decomposition(ints);
-  PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
-  return mesh_put();
+  // The nodes count as put from here on (a second put_nodes is refused):
+  // a failure below is kept for the Nemesis part (nemesis_failed).
+  return nemesis_failed([&]() -> Status {
+    if (def_.num_nodes == 0) return mesh_put();
+    PARIO_ASSIGN_OR_RETURN(node_reals_,
+                           decomposition_of(kr.positions, def_.num_nodes, 1, built_.real, false, Use::kKept));
+    for (int d = 0; d < def_.num_dim; ++d) {
+      PARIO_RETURN_IF_ERROR(write_array(*node_reals_, built_.coords[d], 0, 0, mem_type, n > 0 ? coords[d] : nullptr));
+    }
+    PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> ints,
+                           decomposition_of(kr.positions, def_.num_nodes, 1, built_.integer));
+    Status s = write_array(*ints, built_.node_map, 0, 0, ElementType::kInt64, ids);
+    Status f = free_decomposition(ints);
+    PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
+    return mesh_put();
+  }());
+}
+
+Status Writer::nemesis_failed(Status s) {
+  if (!s.ok() && options_.nemesis && !nem_.done && nem_.failure.ok()) nem_.failure = s;
+  return s;
 }
 
 Status Writer::mesh_put() {
@@ -482,12 +523,20 @@ Status Writer::mesh_put() {
 
 Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t* connectivity) {
   PARIO_RETURN_IF_ERROR(ready_for_data());
-  const comm::Comm& comm = group_->comm_object();
-  Status local;
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), check_block(b, n, ids, connectivity)));
+  return put_block_checked(b, n, ids, connectivity);
+}
+
+Status Writer::check_block(size_t b, int64_t n, const int64_t* ids, const int64_t* connectivity) const {
+  Status local = mesh_call();
   const BlockDef* def = b < def_.blocks.size() ? &def_.blocks[b] : nullptr;
-  if (!def) local = bad("block index " + std::to_string(b) + " is not defined");
+  if (!local.ok()) {
+  } else if (!def) local = bad("block index " + std::to_string(b) + " is not defined");
   else if (!have_nodes_ && def->count > 0) local = state("put the nodes first (the connectivity names them)");
-  else if (blocks_[b].put) local = state("element block " + std::to_string(def->id) + " was already put");
+  else if (blocks_[b].put) {
+    local = nem_.failure.ok() ? state("element block " + std::to_string(def->id) + " was already put")
+                              : nemesis_refusal("put_block");
+  }
   else if (n < 0) local = bad("n is negative");
   else if (n > 0 && (!ids || !connectivity)) local = bad("ids or connectivity is null");
   if (local.ok()) local = check_ids(ids, n, "ids", def_.int64, rank_);
@@ -496,7 +545,13 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
       local = bad("element id " + std::to_string(ids[k]) + " is in two blocks on this rank");
     }
   }
-  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  return local;
+}
+
+Status Writer::put_block_checked(size_t b, int64_t n, const int64_t* ids, const int64_t* connectivity) {
+  const comm::Comm& comm = group_->comm_object();
+  Status local;
+  const BlockDef* def = &def_.blocks[b];
   const std::string what = "element block " + std::to_string(def->id);
   PARIO_ASSIGN_OR_RETURN(collective::KeyRanks kr, collective::rank_keys(comm, ids, static_cast<size_t>(n)));
   if (kr.duplicates) return bad(what + ": an element id is passed by two ranks");
@@ -542,6 +597,16 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
   LocalBlock& lb = blocks_[b];
   lb.positions = std::move(kr.positions);
   lb.put = true;
+  // The block counts as put from here on (a second put_block is refused):
+  // a failure below is kept for the Nemesis part (nemesis_failed).
+  return nemesis_failed(put_block_data(b, n, ids, narrow, nodes32, nodes, wide));
+}
+
+Status Writer::put_block_data(size_t b, int64_t n, const int64_t* ids, bool narrow, std::vector<int32_t>& nodes32,
+                              std::vector<int64_t>& nodes, std::vector<int64_t>& wide) {
+  const BlockDef* def = &def_.blocks[b];
+  const int64_t npe = def->nodes_per_element;
+  LocalBlock& lb = blocks_[b];
   if (options_.nemesis) nemesis_faces(b, narrow ? wide : nodes);
   std::vector<int64_t>().swap(wide);
   const int64_t offset = built_.block_offset[b];
@@ -575,13 +640,23 @@ Status Writer::put_block(size_t b, int64_t n, const int64_t* ids, const int64_t*
 
 Status Writer::put_attributes(size_t b, ElementType mem_type, const void* values) {
   PARIO_RETURN_IF_ERROR(ready_for_data());
-  Status local;
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), check_attributes(b, values)));
+  return put_attributes_checked(b, mem_type, values);
+}
+
+Status Writer::check_attributes(size_t b, const void* values) const {
+  Status local = mesh_call();
   const BlockDef* def = b < def_.blocks.size() ? &def_.blocks[b] : nullptr;
-  if (!def) local = bad("block index " + std::to_string(b) + " is not defined");
+  if (!local.ok()) {
+  } else if (!def) local = bad("block index " + std::to_string(b) + " is not defined");
   else if (def->attributes == 0) local = bad("element block " + std::to_string(def->id) + " has no attributes");
   else if (!blocks_[b].put) local = state("put element block " + std::to_string(def->id) + " first");
   else if (!blocks_[b].positions.empty() && !values) local = bad("values is null");
-  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  return local;
+}
+
+Status Writer::put_attributes_checked(size_t b, ElementType mem_type, const void* values) {
+  const BlockDef* def = &def_.blocks[b];
   if (def->count == 0) return Status::Ok();
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,
                          decomposition_of(blocks_[b].positions, def->count, def->attributes, built_.real));
@@ -607,17 +682,30 @@ Status Writer::rank_entries(const std::vector<int64_t>& keys, const SetDef& def,
 
 Status Writer::put_node_set(size_t s, int64_t n, const int64_t* node_ids, ElementType mem_type, const void* df) {
   PARIO_RETURN_IF_ERROR(ready_for_data());
-  const comm::Comm& comm = group_->comm_object();
-  Status local;
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), check_node_set(s, n, node_ids, mem_type, df)));
+  return put_node_set_checked(s, n, node_ids, mem_type, df);
+}
+
+Status Writer::check_node_set(size_t s, int64_t n, const int64_t* node_ids, ElementType mem_type,
+                              const void* df) const {
+  Status local = mesh_call();
   const SetDef* def = s < def_.node_sets.size() ? &def_.node_sets[s] : nullptr;
-  if (!def) local = bad("node set index " + std::to_string(s) + " is not defined");
+  if (!local.ok()) {
+  } else if (!def) local = bad("node set index " + std::to_string(s) + " is not defined");
   else if (!have_nodes_ && def->count > 0) local = state("put the nodes first (the set names them)");
   else if (n < 0) local = bad("n is negative");
   else if (n > 0 && !node_ids) local = bad("node_ids is null");
   else if (n > 0 && def->df_per_entry > 0 && !df) local = bad("df is null; node set " + std::to_string(def->id) + " has distribution factors");
   else if (df && def->df_per_entry == 0) local = bad("df given; node set " + std::to_string(def->id) + " has no distribution factors");
   else local = fits_real(mem_type, df, n, built_.real, "df");  // the factors go in after the entries
-  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  return local;
+}
+
+Status Writer::put_node_set_checked(size_t s, int64_t n, const int64_t* node_ids, ElementType mem_type,
+                                    const void* df) {
+  const comm::Comm& comm = group_->comm_object();
+  Status local;
+  const SetDef* def = &def_.node_sets[s];
   const std::string what = "node set " + std::to_string(def->id);
   PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> nodes, resolve(comm, nodes_, node_ids, static_cast<size_t>(n)));
   for (int64_t k = 0; local.ok() && k < n; ++k) {
@@ -642,20 +730,25 @@ Status Writer::put_node_set(size_t s, int64_t n, const int64_t* node_ids, Elemen
   return st.ok() ? f : st;
 }
 
-Status Writer::side_entries(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, Status df_check,
-                            std::vector<int64_t>* positions, std::vector<int64_t>* elems) {
-  PARIO_RETURN_IF_ERROR(ready_for_data());
-  const comm::Comm& comm = group_->comm_object();
-  Status local;
+Status Writer::side_checks(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, Status df_check) const {
+  Status local = mesh_call();
   const SetDef* def = s < def_.side_sets.size() ? &def_.side_sets[s] : nullptr;
-  if (!def) local = bad("side set index " + std::to_string(s) + " is not defined");
+  if (!local.ok()) {
+  } else if (!def) local = bad("side set index " + std::to_string(s) + " is not defined");
   else if (n < 0) local = bad("n is negative");
   else if (n > 0 && (!elem_ids || !sides)) local = bad("elem_ids or sides is null");
   else local = std::move(df_check);
   for (int64_t k = 0; local.ok() && k < n; ++k) {
     if (sides[k] < 1 || sides[k] > 15) local = bad("sides[" + std::to_string(k) + "] = " + std::to_string(sides[k]) + " is not in 1..15");
   }
-  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
+  return local;
+}
+
+Status Writer::side_entries(size_t s, int64_t n, const int64_t* elem_ids, const int* sides,
+                            std::vector<int64_t>* positions, std::vector<int64_t>* elems) {
+  const comm::Comm& comm = group_->comm_object();
+  Status local;
+  const SetDef* def = &def_.side_sets[s];
   const std::string what = "side set " + std::to_string(def->id);
   PARIO_ASSIGN_OR_RETURN(*elems, resolve(comm, elements_, elem_ids, static_cast<size_t>(n)));
   std::vector<int64_t> keys(static_cast<size_t>(n));
@@ -686,16 +779,29 @@ Status Writer::write_sides(size_t s, const std::vector<int64_t>& positions, std:
 
 Status Writer::put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, ElementType mem_type,
                             const void* df) {
-  PARIO_RETURN_IF_ERROR(ready_for_data());  // built_ (the file's types) for the checks below
+  PARIO_RETURN_IF_ERROR(ready_for_data());  // built_ (the file's types) for the checks
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), check_side_set(s, n, elem_ids, sides, mem_type, df)));
+  return put_side_set_checked(s, n, elem_ids, sides, mem_type, df);
+}
+
+Status Writer::check_side_set(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, ElementType mem_type,
+                              const void* df) const {
   Status df_check;
   const SetDef* def = s < def_.side_sets.size() ? &def_.side_sets[s] : nullptr;
-  if (def && def->varying_df()) df_check = bad("side set " + std::to_string(def->id) + " has a varying number of distribution factors per side");
+  if (defining_) {
+  } else if (def && def->varying_df()) df_check = bad("side set " + std::to_string(def->id) + " has a varying number of distribution factors per side");
   else if (def && n > 0 && def->df_per_entry > 0 && !df) df_check = bad("df is null; side set " + std::to_string(def->id) + " has distribution factors");
   else if (def && df && def->df_per_entry == 0) df_check = bad("df given; side set " + std::to_string(def->id) + " has no distribution factors");
   else if (def && n > INT64_MAX / std::max<int64_t>(def->df_per_entry, 1)) df_check = bad("n is too large");
   else if (def) df_check = fits_real(mem_type, df, n * def->df_per_entry, built_.real, "df");
+  return side_checks(s, n, elem_ids, sides, std::move(df_check));
+}
+
+Status Writer::put_side_set_checked(size_t s, int64_t n, const int64_t* elem_ids, const int* sides,
+                                    ElementType mem_type, const void* df) {
+  const SetDef* def = &def_.side_sets[s];
   std::vector<int64_t> positions, elems;
-  PARIO_RETURN_IF_ERROR(side_entries(s, n, elem_ids, sides, std::move(df_check), &positions, &elems));
+  PARIO_RETURN_IF_ERROR(side_entries(s, n, elem_ids, sides, &positions, &elems));
   PARIO_RETURN_IF_ERROR(write_sides(s, positions, elems, sides));
   const BuiltSet& bs = built_.side_sets[s];
   if (def->count == 0 || bs.df < 0) return Status::Ok();
@@ -708,11 +814,25 @@ Status Writer::put_side_set(size_t s, int64_t n, const int64_t* elem_ids, const 
 
 Status Writer::put_side_set_df(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, const int* df_counts,
                                ElementType mem_type, const void* df) {
-  PARIO_RETURN_IF_ERROR(ready_for_data());  // built_ (the file's types) for the checks below
+  PARIO_RETURN_IF_ERROR(ready_for_data());  // built_ (the file's types) for the checks
+  PARIO_RETURN_IF_ERROR(
+      comm::agree(group_->comm_object(), check_side_set_df(s, n, elem_ids, sides, df_counts, mem_type, df)));
+  return put_side_set_df_checked(s, n, elem_ids, sides, df_counts, mem_type, df);
+}
+
+Status Writer::check_side_set_df(size_t s, int64_t n, const int64_t* elem_ids, const int* sides,
+                                 const int* df_counts, ElementType mem_type, const void* df) const {
+  std::vector<int64_t> memory;
+  return side_checks(s, n, elem_ids, sides, side_factors(s, n, df_counts, mem_type, df, &memory));
+}
+
+Status Writer::side_factors(size_t s, int64_t n, const int* df_counts, ElementType mem_type, const void* df,
+                            std::vector<int64_t>* where) const {
   // This rank's factors: where each side's begin in df (the caller's order).
   Status df_check;
-  const SetDef* def = s < def_.side_sets.size() ? &def_.side_sets[s] : nullptr;
-  std::vector<int64_t> memory(n > 0 ? static_cast<size_t>(n) : 0);
+  const SetDef* def = s < def_.side_sets.size() && !defining_ ? &def_.side_sets[s] : nullptr;
+  std::vector<int64_t>& memory = *where;
+  memory.assign(n > 0 && def && def->varying_df() && df_counts ? static_cast<size_t>(n) : 0, 0);
   int64_t local_sum = 0;
   if (def && !def->varying_df()) {
     df_check = bad("side set " + std::to_string(def->id) + " has a fixed number of distribution factors per side");
@@ -730,8 +850,16 @@ Status Writer::put_side_set_df(size_t s, int64_t n, const int64_t* elem_ids, con
   }
   if (df_check.ok() && def && local_sum > 0 && !df) df_check = bad("df is null; the sides carry " + std::to_string(local_sum) + " factors");
   if (df_check.ok() && def) df_check = fits_real(mem_type, df, local_sum, built_.real, "df");
+  return df_check;
+}
+
+Status Writer::put_side_set_df_checked(size_t s, int64_t n, const int64_t* elem_ids, const int* sides,
+                                       const int* df_counts, ElementType mem_type, const void* df) {
+  const SetDef* def = &def_.side_sets[s];
+  std::vector<int64_t> memory;
+  PARIO_RETURN_IF_ERROR(side_factors(s, n, df_counts, mem_type, df, &memory));  // checked already: the offsets
   std::vector<int64_t> positions, elems;
-  PARIO_RETURN_IF_ERROR(side_entries(s, n, elem_ids, sides, std::move(df_check), &positions, &elems));
+  PARIO_RETURN_IF_ERROR(side_entries(s, n, elem_ids, sides, &positions, &elems));
   if (def->count == 0) return Status::Ok();
   // Each side's first factor in the file: the factors of every side before
   // it in set order. The rank keeping a range of positions (P equal
@@ -1004,16 +1132,13 @@ void Writer::end_step_agreed() {
   pending_ = step;
 }
 
-Status Writer::end_step() {
-  if (open_ == 0) return Status::Ok();
-  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), end_step_local()));
-  end_step_agreed();
-  return Status::Ok();
-}
-
 Status Writer::prepare_flush() {
   PARIO_RETURN_IF_ERROR(usable());
-  PARIO_RETURN_IF_ERROR(nemesis_ready("flush"));
+  return end_steps_local("flush");
+}
+
+Status Writer::end_steps_local(const char* what) {
+  PARIO_RETURN_IF_ERROR(nemesis_ready(what));
   if (!sync_error_.ok()) return sync_error_;
   PARIO_RETURN_IF_ERROR(end_step_local());
   PARIO_RETURN_IF_ERROR(collect_pending());  // kOverlap: the last ended step's sync, also with no step open
@@ -1044,10 +1169,34 @@ Status Writer::flush() {
 
 Status Writer::close(bool abandon) {
   if (closed_) return state("the file is closed");
-  Status first = abandon ? Status::Ok() : ready_for_data();
-  if (first.ok() && !abandon) first = nemesis_ready("close");
-  if (first.ok() && !defining_) first = end_step();
-  if (first.ok()) first = count_pending();
+  Status first;
+  if (!abandon && !defining_) first = comm::agree(group_->comm_object(), prepare_close());
+  return close_checked(std::move(first), abandon);
+}
+
+Status Writer::prepare_close() {
+  if (closed_) return state("the file is closed");
+  if (defining_) return Status::Ok();  // ended in close_checked; no step is open
+  return end_steps_local("close");
+}
+
+Status Writer::close_checked(Status first, bool abandon) {
+  if (closed_) return state("the file is closed");
+  if (first.ok() && !abandon && defining_) {
+    first = end_define();
+    if (first.ok()) first = nemesis_ready("close");
+  }
+  if (first.ok() && !abandon) {
+    // Every rank's part of every ended step and of the open one is synced
+    // (kNone: written), as prepare_close's agreement said: all counted;
+    // rank 0's write of numrecs is agreed with the file's end below.
+    if (open_ != 0) {
+      steps_ = open_;
+      open_ = 0;
+      globals_step_ = 0;
+    }
+    if (steps_ != numrecs_) note_numrecs(steps_);
+  }
   if (pending_sync_.valid()) pending_sync_.wait();  // a failure above left a sync running: it ends before the device closes
   pending_ = 0;
   auto keep = [&](Status s) {
@@ -1055,27 +1204,32 @@ Status Writer::close(bool abandon) {
   };
   keep(free_decomposition(node_reals_));
   for (LocalBlock& b : blocks_) keep(free_decomposition(b.reals));
-  if (!defining_) keep(finish_file());
   if (reader_) {
     keep(reader_->close());
     reader_.reset();
   }
-  keep(comm::agree(group_->comm_object(), device_->close()));
+  // The file's end and every rank's close, in one agreement.
+  keep(finish_file(/*close=*/true));
   device_.reset();
   closed_ = true;
   return first;
 }
 
-Status Writer::finish_file() {
+Status Writer::finish_file(bool close) {
   // The file its full size, even where no rank wrote the last bytes (a
-  // variable nobody put, at the end of the fixed data).
+  // variable nobody put, at the end of the fixed data). Not while the
+  // definition is open: no header was written.
   Status root = carried_;  // rank 0's numrecs: the size below would not match the count in the file
-  if (rank_ == 0 && root.ok()) {
+  if (rank_ == 0 && root.ok() && !defining_) {
     Result<int64_t> want = layout_.file_size(numrecs_ - first_step_);
     Result<uint64_t> have = device_->size();
     root = want.ok() ? have.status() : want.status();
     if (root.ok() && *have < static_cast<uint64_t>(*want)) root = device_->truncate(static_cast<uint64_t>(*want));
     if (root.ok()) root = device_->sync();
+  }
+  if (close) {
+    Status closed = device_->close();
+    if (root.ok()) root = std::move(closed);
   }
   return comm::agree(group_->comm_object(), root);
 }

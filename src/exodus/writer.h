@@ -85,8 +85,10 @@ namespace pario::exodus {
 //             step k+1 ends (or at flush or close), after every rank's
 //             sync of step k succeeded. A machine crash loses at most the
 //             steps not yet counted: 1..k-1 stay when it strikes during k+1.
-//   kStep     every rank syncs when step k ends, then numrecs becomes k
-//             (the writer waits for the disk each step; 1..k stay).
+//   kStep     the default: every rank syncs when step k ends, then
+//             numrecs becomes k (the writer waits for the disk each step;
+//             1..k stay; a writer killed during step k leaves 1..k-1, as
+//             issue 27 asks and as SEACAS's ex_update each step does).
 //   kNone     numrecs becomes k when step k ends, no sync until close: a
 //             killed process leaves 1..k readable (the page cache has it),
 //             a machine crash may leave counted steps unwritten.
@@ -97,7 +99,7 @@ struct WriterOptions {
   collective::CollectiveOptions collective;  // byte order: always big-endian here
   std::shared_ptr<device::Storage> storage;  // where the file is made
   device::AsyncEngine* engine = nullptr;     // the transfers' engine (required)
-  StepSync step_sync = StepSync::kOverlap;   // when a step is durable before it is counted
+  StepSync step_sync = StepSync::kStep;      // when a step is durable before it is counted
   // File series (PXI's second file mode): 0 keeps every step in one file;
   // n > 0 puts steps 1..n in the first file (path) and each next n steps in
   // a new file path-s0002, path-s0003, ... (SEACAS/IOSS's names, which
@@ -146,7 +148,33 @@ class Writer {
   int counted_steps() const { return numrecs_; }  // steps in numrecs (kOverlap: may lag one behind)
   int open_step() const { return open_; }     // the step begun and not ended, or 0
 
+  // The mesh calls and end_define come in two halves too, as the step
+  // calls below: check_* (local: this rank's checks, and end_define's
+  // build and placement of the model, the same on every rank) before the
+  // caller's one entry agreement, the *_checked call (collective) after it
+  // succeeded on every rank; the plain call is both, with its own
+  // agreement between (docs/architecture.md, "Agreements of the mesh
+  // calls"). check_* of a mesh call needs the definition ended (kState
+  // otherwise: the plain call ends it first).
   Status end_define();
+  Status check_define();
+  Status end_define_checked();
+  Status check_nodes(int64_t n, const int64_t* ids, ElementType mem_type, const void* const coords[3]);
+  Status put_nodes_checked(int64_t n, const int64_t* ids, ElementType mem_type, const void* const coords[3]);
+  Status check_block(size_t b, int64_t n, const int64_t* ids, const int64_t* connectivity) const;
+  Status put_block_checked(size_t b, int64_t n, const int64_t* ids, const int64_t* connectivity);
+  Status check_attributes(size_t b, const void* values) const;
+  Status put_attributes_checked(size_t b, ElementType mem_type, const void* values);
+  Status check_node_set(size_t s, int64_t n, const int64_t* node_ids, ElementType mem_type, const void* df) const;
+  Status put_node_set_checked(size_t s, int64_t n, const int64_t* node_ids, ElementType mem_type, const void* df);
+  Status check_side_set(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, ElementType mem_type,
+                        const void* df) const;
+  Status put_side_set_checked(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, ElementType mem_type,
+                              const void* df);
+  Status check_side_set_df(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, const int* df_counts,
+                           ElementType mem_type, const void* df) const;
+  Status put_side_set_df_checked(size_t s, int64_t n, const int64_t* elem_ids, const int* sides,
+                                 const int* df_counts, ElementType mem_type, const void* df);
   // n nodes: global ids (> 0), coordinates of mem_type (coords[d] for each
   // of num_dim dimensions; may be null only when n == 0).
   Status put_nodes(int64_t n, const int64_t* ids, ElementType mem_type, const void* const coords[3]);
@@ -223,7 +251,15 @@ class Writer {
   Status flush();
   // Ends the step and the definition, makes the file its full size, closes.
   // abandon: closes without ending the definition (no header is written).
+  // In two halves as flush: prepare_close (local: the open step ended and
+  // synced, kOverlap's pending sync collected) and close_checked with the
+  // agreed status of every rank's prepare_close (closes whatever it is:
+  // a failure is returned, the file is closed all the same). One
+  // agreement after the entry's: the file's end (rank 0's numrecs, size
+  // and sync) with every rank's close of the device.
   Status close(bool abandon = false);
+  Status prepare_close();
+  Status close_checked(Status prepared, bool abandon);
 
  private:
   Writer() = default;
@@ -252,17 +288,21 @@ class Writer {
                                                                       NcType type, bool as_is = false,
                                                                       Use use = Use::kOnce);
   Status free_decomposition(std::unique_ptr<collective::Decomposition>& d);
+  // A mesh call's state: open, the definition ended.
+  Status mesh_call() const;
+  // prepare_flush and prepare_close: the open step ended and synced and
+  // the pending sync collected (what: the call, for messages).
+  Status end_steps_local(const char* what);
   Status check_step(int step, const char* what);
   // closed_, or the failure carried from after the last agreement.
   Status usable() const;
-  // Ends the open step (nothing when none is open; collective): by
+  // Ending the open step (nothing when none is open): by
   // options.step_sync, syncs and raises numrecs (kOverlap: the sync of
   // this step starts, numrecs counts the step before it). In two halves,
   // as the step calls: end_step_local (local, idempotent: the sync of the
   // step before collected, rank 0's writes of the global values and the
-  // time, kStep's sync), and after an agreement of its status,
-  // end_step_agreed.
-  Status end_step();
+  // time, kStep's sync), and after an agreement of its status (the entry
+  // agreement of put_time), end_step_agreed.
   Status end_step_local();
   void end_step_agreed();
   // Rank 0 writes the open step's global values (if put) and time.
@@ -284,7 +324,7 @@ class Writer {
   int64_t record_of(int step) const { return step - 1 - first_step_; }
   // Makes the current file its full size with steps_ - first_step_ records,
   // synced (rank 0); collective.
-  Status finish_file();
+  Status finish_file(bool close = false);
   // Series: the next file, made from the current one's header and fixed
   // data (the mesh), with no records yet.
   Status next_file();
@@ -294,12 +334,16 @@ class Writer {
   // Ranks a set's keys and checks the count; positions out.
   Status rank_entries(const std::vector<int64_t>& keys, const SetDef& def, const char* kind,
                       std::vector<int64_t>* positions);
-  // A side set's entries from this rank (df_check: the caller's checks of
-  // its factors, agreed with the rest): looked up and ranked, nothing
-  // written; *positions as rank_entries, *elems their 0-based element
-  // positions.
-  Status side_entries(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, Status df_check,
+  // A side set's entries from this rank, once side_checks passed on every
+  // rank: looked up and ranked, nothing written; *positions as
+  // rank_entries, *elems their 0-based element positions.
+  Status side_entries(size_t s, int64_t n, const int64_t* elem_ids, const int* sides,
                       std::vector<int64_t>* positions, std::vector<int64_t>* elems);
+  // side_entries' local checks (df_check: the caller's of its factors).
+  Status side_checks(size_t s, int64_t n, const int64_t* elem_ids, const int* sides, Status df_check) const;
+  // put_side_set_df's factors: each side's first in df (*where), checked.
+  Status side_factors(size_t s, int64_t n, const int* df_counts, ElementType mem_type, const void* df,
+                      std::vector<int64_t>* where) const;
   // Writes side_entries' result (elem_ss, side_ss), once every check of
   // the call has been agreed; elems becomes 1-based on the way.
   Status write_sides(size_t s, const std::vector<int64_t>& positions, std::vector<int64_t>& elems, const int* sides);
@@ -315,6 +359,19 @@ class Writer {
   bool mesh_complete() const;
   Status nemesis_finish();
   Status nemesis_ready(const char* what) const;
+  // The Nemesis part is written once, by the put that completes the mesh,
+  // and never again: a put_nodes or put_block that failed after it was
+  // accepted (nodes or block counted as put) or a failed nemesis_finish
+  // leaves the part unwritten for good (nem_.failure, the same on every
+  // rank: each failure there is agreed), and the file's plain header
+  // (without the Nemesis variables) in place. nemesis_failed keeps s as
+  // that failure; nemesis_refusal is what a retry of the put (or a step)
+  // gets then.
+  Status nemesis_failed(Status s);
+  Status nemesis_refusal(const char* what) const;
+  // put_block once its checks were agreed and the block counted as put.
+  Status put_block_data(size_t b, int64_t n, const int64_t* ids, bool narrow, std::vector<int32_t>& nodes32,
+                        std::vector<int64_t>& nodes, std::vector<int64_t>& wide);
   // Writes this rank's slice of a per-processor list (all_counts: every
   // rank's length, in rank order).
   Status nemesis_write_list(int var, const std::vector<int64_t>& values, const std::vector<int64_t>& all_counts);
@@ -343,6 +400,7 @@ class Writer {
   int64_t local_nodes_ = 0;
   IdTable nodes_;
   std::unique_ptr<collective::Decomposition> node_reals_;
+  std::vector<int64_t> staged_hashes_;  // check_nodes' coordinate hashes, for put_nodes_checked
   // Elements per block: position in the block of each local element, the
   // decomposition for element values; id -> element position (all blocks).
   struct LocalBlock {
@@ -361,6 +419,7 @@ class Writer {
     std::vector<std::pair<int64_t, int>> shared;
     std::vector<int64_t> faces;
     bool done = false;
+    Status failure;  // why the part was not written (see nemesis_failed)
   };
   NemesisState nem_;
 

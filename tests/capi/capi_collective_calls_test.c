@@ -17,7 +17,9 @@
  * writer's calls per time step (exodus_steps below). */
 #include <mpi.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 
@@ -179,7 +181,8 @@ static void transfers(int pattern) {
  * agreement with the transfer's preparation, and the transfer's end), a
  * flush two (the entry and numrecs): 10 a step, 23 before. No other
  * collective. Each rank one HEX8 in each block on 8 nodes of its own;
- * no_step_sync 0 and 1 (the overlapped sync, and none). The file is read
+ * no_step_sync 0 and 1 (PARIO_EXODUS_SYNC's policy: step by default,
+ * overlap in capi_collective_calls_overlap_test; and none). The file is read
  * back: every step's time and values. */
 static void exodus_steps(int no_step_sync) {
   char dir[512], path[700];
@@ -275,6 +278,148 @@ static void exodus_steps(int no_step_sync) {
   job_dir_remove(world, dir);
 }
 
+/* The mesh calls and close (issue 27's third session): each call's
+ * allreduces and other collectives, counted as the steps are, on the
+ * mesh of exodus_steps with a node set, a side set, attributes, QA, info,
+ * coordinate names and the truth table, with and without Nemesis. Every
+ * count is checked against `want` (allreduces, others) per call; with
+ * PARIO_COUNT_PRINT set, rank 0 prints them instead (how the budgets were
+ * found). */
+typedef struct {
+  const char *call;
+  long allreduces, others;                  /* without Nemesis */
+  long nemesis_allreduces, nemesis_others;  /* with */
+} budget;
+
+static int print_counts = 0;
+
+static void expect_budget(const budget *b, int nemesis) {
+  counting = 0;
+  if (print_counts) {
+    if (rank == 0) printf("  %s%s: %ld, %ld\n", b->call, nemesis ? " (Nemesis)" : "", allreduces, others);
+    return;
+  }
+  const long want = nemesis ? b->nemesis_allreduces : b->allreduces, want_others = nemesis ? b->nemesis_others : b->others;
+  if (allreduces != want || others != want_others) {
+    fprintf(stderr, "rank %d: %s%s: %ld MPI_Allreduce (want %ld) and %ld other collectives (want %ld)\n", rank,
+            b->call, nemesis ? " (Nemesis)" : "", allreduces, want, others, want_others);
+  }
+  CHECK(allreduces == want && others == want_others);
+}
+
+/* Per call, in exodus_mesh's order: (MPI_Allreduce, other collectives)
+ * at 1, 2 and 4 ranks, one aggregator per node or per rank, any sync
+ * policy. Most of a put's are the collective engine's (the key sort, the
+ * decompositions, each array's transfer: 2): the exodus layer's own are
+ * the entry agreement and, where it resolves or writes, one more each.
+ * "before": issue 27's second session, where each mesh call agreed the
+ * writer's checks once more after the entry agreement, end_define agreed
+ * its model, create its options, and close (a step open) agreed the
+ * step's end, the file's end and the devices' close one by one (6 under
+ * overlap, which also agreed its last sync and numrecs). */
+static const budget mesh_budget[] = {
+    /* call                                  plain     Nemesis   (before: plain; Nemesis) */
+    {"pario_exodus_create",                      3,  0,  3,  0},  /* 4, 0; 4, 0 */
+    {"pario_exodus_init",                        1,  0,  1,  0},
+    {"pario_exodus_define_block",                1,  0,  1,  0},
+    {"pario_exodus_define_block (2)",            1,  0,  1,  0},
+    {"pario_exodus_define_node_set",             1,  0,  1,  0},
+    {"pario_exodus_define_side_set",             1,  0,  1,  0},
+    {"pario_exodus_put_coord_names",             1,  0,  1,  0},
+    {"pario_exodus_put_qa",                      1,  0,  1,  0},
+    {"pario_exodus_put_info",                    1,  0,  1,  0},
+    {"pario_exodus_define_variables GLOBAL",     1,  0,  1,  0},
+    {"pario_exodus_define_variables NODAL",      1,  0,  1,  0},
+    {"pario_exodus_define_variables ELEMENT",    1,  0,  1,  0},
+    {"pario_exodus_put_truth_table",             1,  0,  1,  0},
+    {"pario_exodus_end_define",                  2,  0,  2,  0},  /* 3, 0; 3, 0 */
+    {"pario_exodus_put_nodes",                  24,  9, 28, 13},  /* 25, 9; 29, 13 */
+    {"pario_exodus_put_block 10",               28, 10, 28, 10},  /* 29, 10; 29, 10 */
+    {"pario_exodus_put_block 20 (the last)",    28, 10, 98, 31},  /* 29, 10; 99, 31 */
+    {"pario_exodus_put_attributes",              9,  2,  9,  2},  /* 10, 2; 10, 2 */
+    {"pario_exodus_put_node_set",               14,  6, 14,  6},  /* 15, 6; 15, 6 */
+    {"pario_exodus_put_side_set",               16,  6, 16,  6},  /* 17, 6; 17, 6 */
+    {"pario_exodus_close (step 1 open)",         2,  0,  2,  0},  /* 4, 0; 4, 0 */
+};
+
+static void exodus_mesh(int nemesis) {
+  /* The Nemesis part at one rank has no neighbours to match sides with:
+   * its last put_block is 50 allreduces and 19 others there (51, 19
+   * before). */
+  budget want[sizeof mesh_budget / sizeof mesh_budget[0]];
+  memcpy(want, mesh_budget, sizeof want);
+  if (size == 1) want[16].nemesis_allreduces = 50, want[16].nemesis_others = 19;
+  char dir[512], path[700];
+  job_dir(world, "capi_collective_calls_mesh", dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/mesh.e", dir);
+  pario_exodus_options o;
+  pario_exodus_options_init(&o);
+  o.nemesis = nemesis;
+  const char *g[1] = {"energy"}, *nv[1] = {"temperature"}, *ev[1] = {"stress"}, *coord[3] = {"X", "Y", "Z"};
+  const char *qa[4] = {"pario", "1", "2026-11-26", "16:00:00"}, *info[1] = {"calls"};
+  const int truth[2] = {1, 1};
+  int64_t nodes[8];
+  double xyz[3][8];
+  for (int k = 0; k < 8; ++k) {
+    nodes[k] = rank * 4 + k + 1; /* a column: rank r's top layer is rank r+1's bottom */
+    xyz[0][k] = k & 1;
+    xyz[1][k] = (k >> 1) & 1;
+    xyz[2][k] = rank + (k >> 2);
+  }
+  const int64_t lower = rank + 1, upper = size + rank + 1;
+  int64_t upper_conn[8];
+  for (int k = 0; k < 8; ++k) upper_conn[k] = nodes[k];
+  const double attr = 0.5 + rank;
+  const int64_t ns_nodes[4] = {nodes[0], nodes[1], nodes[2], nodes[3]};
+  const int sides[1] = {5};
+  pario_exodus_t x = PARIO_EXODUS_NULL;
+  const budget *b = want;
+#define COUNTED(call)          \
+  do {                          \
+    start_count();              \
+    CHECK((call) == PARIO_OK);  \
+    expect_budget(b++, nemesis); \
+  } while (0)
+  COUNTED(pario_exodus_create(world, path, &o, &x));
+  COUNTED(pario_exodus_init(x, "mesh", 3, 4 * (int64_t)size + 4, 2 * (int64_t)size, 2, 1, 1));
+  COUNTED(pario_exodus_define_block(x, 10, "lower", "HEX8", size, 8, 0));
+  COUNTED(pario_exodus_define_block(x, 20, "upper", "HEX8", size, 8, 1));
+  COUNTED(pario_exodus_define_node_set(x, 100, "bottom", 4 * (int64_t)size, 0));
+  COUNTED(pario_exodus_define_side_set(x, 200, "bottoms", size, 0));
+  COUNTED(pario_exodus_put_coord_names(x, coord));
+  COUNTED(pario_exodus_put_qa(x, 1, qa));
+  COUNTED(pario_exodus_put_info(x, 1, info));
+  COUNTED(pario_exodus_define_variables(x, PARIO_EXODUS_GLOBAL, 1, g));
+  COUNTED(pario_exodus_define_variables(x, PARIO_EXODUS_NODAL, 1, nv));
+  COUNTED(pario_exodus_define_variables(x, PARIO_EXODUS_ELEMENT, 1, ev));
+  COUNTED(pario_exodus_put_truth_table(x, 2, 1, truth));
+  COUNTED(pario_exodus_end_define(x));
+  COUNTED(pario_exodus_put_nodes(x, 8, nodes, PARIO_TYPE_DOUBLE, xyz[0], xyz[1], xyz[2]));
+  COUNTED(pario_exodus_put_block(x, 10, 1, &lower, nodes));
+  COUNTED(pario_exodus_put_block(x, 20, 1, &upper, upper_conn)); /* the last: Nemesis here */
+  COUNTED(pario_exodus_put_attributes(x, 20, PARIO_TYPE_DOUBLE, &attr));
+  COUNTED(pario_exodus_put_node_set(x, 100, 4, ns_nodes, PARIO_TYPE_DOUBLE, NULL));
+  COUNTED(pario_exodus_put_side_set(x, 200, 1, &lower, sides, PARIO_TYPE_DOUBLE, NULL));
+  const double t = 0.5, energy = 1;
+  double temp[8];
+  for (int k = 0; k < 8; ++k) temp[k] = 300 + (double)nodes[k];
+  CHECK(pario_exodus_put_time(x, 1, t) == PARIO_OK);
+  CHECK(pario_exodus_put_global_values(x, 1, 1, PARIO_TYPE_DOUBLE, &energy) == PARIO_OK);
+  CHECK(pario_exodus_put_nodal_values(x, 1, 1, PARIO_TYPE_DOUBLE, temp) == PARIO_OK);
+  COUNTED(pario_exodus_close(&x)); /* with step 1 open */
+#undef COUNTED
+  CHECK(pario_exodus_open(world, path, NULL, &x) == PARIO_OK);
+  int num_steps = 0;
+  int64_t num_nodes = 0;
+  CHECK(pario_exodus_get_info(x, NULL, 0, NULL, &num_nodes, NULL, NULL, NULL, NULL, &num_steps) == PARIO_OK);
+  CHECK(num_steps == 1 && num_nodes == 4 * (int64_t)size + 4);
+  double back = 0;
+  CHECK(pario_exodus_read_nodal_values(x, 1, 1, 4 * (int64_t)rank, 1, PARIO_TYPE_DOUBLE, &back) == PARIO_OK);
+  CHECK(back == 300 + (double)nodes[0]);
+  CHECK(pario_exodus_close(&x) == PARIO_OK);
+  job_dir_remove(world, dir);
+}
+
 int main(void) {
   if (pario_init() != PARIO_OK) return 1;
   CHECK(pario_group_world(&world) == PARIO_OK);
@@ -283,6 +428,9 @@ int main(void) {
   transfers(1);
   exodus_steps(0);
   exodus_steps(1);
+  print_counts = getenv("PARIO_COUNT_PRINT") != NULL;
+  exodus_mesh(0);
+  exodus_mesh(1);
   const int failures = check_failures;
   CHECK(pario_finalize() == PARIO_OK);
   if (rank == 0) printf("capi_collective_calls_test: %d checks, %d failed\n", check_passes, failures);

@@ -605,12 +605,39 @@ static pario_exodus_t make_exodus_data(const char *name) {
   return x;
 }
 
-static int c_exodus_put_nodes(int bad) {
-  return pario_exodus_put_nodes(ex_data, 8, exd_nodes, bad ? 99 : PARIO_TYPE_DOUBLE, exd_xyz[0], exd_xyz[1],
-                                exd_xyz[2]);
+/* put_nodes and put_block on a file where the call is right but for the
+ * bad argument: the definition ended (so that the writer's own checks,
+ * which join the entry agreement, run and pass on the other ranks), one
+ * HEX8 on nodes 1..8 that every rank passes alike, nothing put yet
+ * (put_block: the nodes put). On ex_data, where they are put already, the
+ * other ranks would fail on their own ("already put"), not by the bad
+ * rank. */
+static pario_exodus_t ex_mesh_fresh(const char *name, int with_nodes) {
+  pario_exodus_t x = ex_fresh(name, 1, 0, 0);
+  CHECK(pario_exodus_define_block(x, 1, "b", "HEX8", 1, 8, 0) == PARIO_OK);
+  CHECK(pario_exodus_end_define(x) == PARIO_OK);
+  if (with_nodes) {
+    const int64_t ids[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    CHECK(pario_exodus_put_nodes(x, 8, ids, PARIO_TYPE_DOUBLE, exd_xyz[0], exd_xyz[1], exd_xyz[1]) == PARIO_OK);
+  }
+  return x;
 }
 
-static int c_exodus_put_block(int bad) { return pario_exodus_put_block(ex_data, 1, 1, bad ? NULL : &exd_elem, exd_conn); }
+static int c_exodus_put_nodes(int bad) {
+  pario_exodus_t x = ex_mesh_fresh("nodes.e", 0);
+  const int64_t ids[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  const int rc = pario_exodus_put_nodes(x, 8, ids, bad ? 99 : PARIO_TYPE_DOUBLE, exd_xyz[0], exd_xyz[1], exd_xyz[1]);
+  ex_drop(&x);
+  return rc;
+}
+
+static int c_exodus_put_block(int bad) {
+  pario_exodus_t x = ex_mesh_fresh("blockput.e", 1);
+  const int64_t one = 1, conn[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  const int rc = pario_exodus_put_block(x, 1, 1, bad ? NULL : &one, conn);
+  ex_drop(&x);
+  return rc;
+}
 
 static int c_exodus_put_attributes(int bad) {
   const double a = 1.5;

@@ -331,6 +331,13 @@ TEST(ExodusNemesis, RoomInTheHeaderAndNamesAndSmallVariables) {
       return std::vector<unsigned char>();
     });
   };
+  // Two maps of one processor with one id (processor 1 given maps 1 and 2,
+  // both of id 1): ex_get_node_cmap finds a map by id, so a caller sizing
+  // its buffers by the second map's count (26) got the first's 30 entries.
+  Result<FileInfo> twice = with("n_comm_info_idx", 1, 3);
+  EXPECT_EQ(twice.status().code(), Code::kCorrupt);
+  EXPECT_NE(twice.status().message().find("processor 1 has two n_comm maps with the id 1"), std::string::npos)
+      << twice.status().message();
   Result<FileInfo> past = with("n_comm_data_idx", 2, 101);
   EXPECT_EQ(past.status().code(), Code::kCorrupt);
   EXPECT_NE(past.status().message().find("n_comm map 2 spans [74, 101) of 100"), std::string::npos)
@@ -353,6 +360,59 @@ TEST(ExodusNemesis, RoomInTheHeaderAndNamesAndSmallVariables) {
   ASSERT_TRUE(claimed.ok()) << claimed.status().message();
   EXPECT_EQ(claimed->nemesis_procs_file, INT_MAX);
   EXPECT_TRUE(claimed->loadbal.empty());
+}
+
+// A header's dimensions cost it nothing: counts that no bytes of the file
+// back are refused before anything is allocated for them (each case below
+// allocated 16 to 64 GiB before its check, or looped 2^31 times).
+TEST(ExodusReader, CountsNoBytesBackAreRefused) {
+  const Definition d = workload(3, 3, 2, false);
+  Result<Built> b = build(d);
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  Result<Layout> placed = place(*b, Format::kAuto);
+  ASSERT_TRUE(placed.ok()) << placed.status().message();
+  const std::vector<VarBytes> small = metadata(d, *b);
+  auto info = [&](const Model& m) {
+    Header h;
+    h.model = m;
+    h.layout = *placed;
+    return exodus_info(h, [&](int v) {
+      for (const VarBytes& x : small) {
+        if (x.var == v) return x.bytes;
+      }
+      return std::vector<unsigned char>();
+    });
+  };
+  ASSERT_TRUE(info(b->model).ok());
+  auto with_dim = [&](Model m, const char* name, int64_t length) {
+    m.dims[static_cast<size_t>(m.find_dim(name))].length = length;
+    return m;
+  };
+  auto renamed = [](Model m, const char* from, const char* to) {
+    m.vars[static_cast<size_t>(m.find_var(from))].name = to;
+    return m;
+  };
+  auto refused = [&](const Model& m, const std::string& words) {
+    Result<FileInfo> r = info(m);
+    EXPECT_EQ(r.status().code(), Code::kCorrupt) << words;
+    EXPECT_NE(r.status().message().find(words), std::string::npos) << r.status().message();
+  };
+  // 2^31-1 node sets: their ids (4 bytes) are short.
+  refused(with_dim(b->model, "num_node_sets", INT_MAX), "ns_prop1 is short");
+  // ... and without ids: at most one set a variable of the file.
+  refused(renamed(with_dim(b->model, "num_side_sets", INT_MAX), "ss_prop1", "ss_prop9"),
+          "num_side_sets 2147483647 with no ss_prop1");
+  // 2^31-1 global variables and no names for them.
+  refused(renamed(with_dim(b->model, "num_glo_var", INT_MAX), "name_glo_var", "name_glo_varX"),
+          "2147483647 names and no variable name_glo_var");
+  // Names 0 characters wide: no byte behind any row.
+  refused(with_dim(with_dim(b->model, "num_nod_var", INT_MAX), "len_name", 0), "names");
+  // time_whole of 0 bytes a record: numrecs would rest on nothing.
+  Model zero = b->model;
+  zero.dims.push_back(Dimension{"zero", 0});
+  Variable& t = zero.vars[static_cast<size_t>(zero.find_var("time_whole"))];
+  t.dims.push_back(static_cast<int>(zero.dims.size()) - 1);
+  refused(zero, "time_whole does not have the dimensions");
 }
 
 TEST(ExodusNemesis, SidesOfTypes) {

@@ -130,6 +130,7 @@ program exodus_test
   call check(all(v == 1000 + [(real(i, real64), i = 0, lower - 1)] + 0.25_real64), 'stress of block 10, step 1')
   call pario_exodus_read_nodal_values(exo, 3, 1, lo, x, ierr)
   call check(ierr /= PARIO_OK, 'a step the file lacks is refused')
+  call nemesis_maps()
   call pario_exodus_close(exo)
   call restart()
   call int64_ids()
@@ -140,6 +141,52 @@ program exodus_test
   if (me == 0) print '(a)', 'exodus_test: all checks passed'
 
 contains
+
+  ! The Nemesis lists of this rank's processor (rank r wrote processor r):
+  ! its nodes (file position = node index + 1, the ids being increasing)
+  ! split into internal and border ones, its elements likewise, and at 2
+  ! ranks one nodal map (the 6 nodes of the layer z = 1, shared with the
+  ! other rank) and one elemental map (the 2 top or bottom faces there).
+  subroutine nemesis_maps()
+    integer(int64), allocatable :: own(:), internal(:), border(:), external(:), eint(:), ebor(:)
+    integer(int64), allocatable :: nids(:), ncounts(:), eids(:), ecounts(:), cnodes(:), cprocs(:), celems(:), &
+                                   csides(:), eprocs(:)
+    integer(int64) :: counts(7)
+    integer :: procs
+    own = nodes_of(e0, e1) + 1
+    call pario_exodus_get_loadbal(exo, me, procs, counts)
+    call check(procs == np .and. counts(3) == 0, 'loadbal: one processor a rank, no external nodes')
+    call pario_exodus_get_node_maps(exo, me, internal, border, external)
+    call check(size(internal) == counts(1) .and. size(border) == counts(2) .and. size(external) == 0, &
+               'node maps: the loadbal counts')
+    call check(size(internal) + size(border) == size(own) .and. &
+               all([(any(own == internal(i)), i = 1, size(internal))]) .and. &
+               all([(any(own == border(i)), i = 1, size(border))]), 'node maps: this rank''s nodes')
+    call check(size(border) == merge(0, (nx + 1) * (ny + 1), np == 1), 'node maps: the shared layer is border')
+    call pario_exodus_get_elem_maps(exo, me, eint, ebor)
+    call check(size(eint) + size(ebor) == e1 - e0 .and. all([eint, ebor] > e0 .and. [eint, ebor] <= e1), &
+               'element maps: this rank''s elements (1-based positions)')
+    call pario_exodus_get_cmap_params(exo, me, nids, ncounts, eids, ecounts)
+    call check(size(nids) == counts(6) .and. size(eids) == counts(7), 'cmap params: the loadbal counts')
+    if (np == 1) then
+      call check(size(nids) == 0 .and. size(eids) == 0 .and. size(ebor) == 0, 'one rank: no maps')
+    else
+      call check(size(nids) == 1 .and. size(eids) == 1, 'two ranks: one map of each kind')
+      call pario_exodus_get_node_cmap(exo, me, nids(1), cnodes, cprocs)
+      call check(size(cnodes) == ncounts(1) .and. size(cnodes) == size(border) .and. all(cprocs == 1 - me) .and. &
+                 all([(any(border == cnodes(i)), i = 1, size(cnodes))]), 'nodal map: the border nodes, the other rank')
+      call pario_exodus_get_elem_cmap(exo, me, eids(1), celems, csides, eprocs)
+      call check(size(celems) == ecounts(1) .and. size(celems) == nx * ny .and. all(eprocs == 1 - me) .and. &
+                 all(csides == merge(6, 5, me == 0)) .and. all(celems > e0 .and. celems <= e1), &
+                 'elemental map: the faces on the other rank''s side')
+    end if
+    call pario_exodus_get_node_cmap(exo, me, 99_int64, cnodes, cprocs, ierr)
+    call check(ierr == PARIO_ERR_NOT_FOUND .and. size(cnodes) == 0, 'no map of id 99')
+    call pario_exodus_get_loadbal(exo, np, procs, counts, ierr)
+    call check(ierr == PARIO_ERR_OUT_OF_RANGE, 'a processor past the file''s')
+    call pario_exodus_get_node_maps(exo, np, internal, border, external, ierr)
+    call check(ierr == PARIO_ERR_OUT_OF_RANGE, 'node maps of a processor past the file''s')
+  end subroutine
 
   ! Step 3 appended by ranks holding the elements in reverse (rank r the
   ! share of rank np - 1 - r); then every rank reads its own part of the

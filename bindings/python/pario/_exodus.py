@@ -101,7 +101,10 @@ class ExodusFile:
         starts its definition: the title (up to 80 characters), dimensions,
         the global numbers of nodes and elements, and how many blocks and
         sets will be defined. format "auto", "cdf2" or "cdf5"; float_size 8
-        (double) or 4 (float) in the file; step_sync=False skips the
+        (double) or 4 (float) in the file; step_sync=True follows
+        PARIO_EXODUS_SYNC ("step" by default: each finished step is synced
+        before it is counted, so a writer killed during step k leaves steps
+        1..k-1 readable; "overlap" leaves 1..k-2), step_sync=False skips the
         fdatasync that makes each finished step crash-safe; steps_per_file
         n > 0 puts each n steps in a new file of a series (path, then
         path-s0002, path-s0003, ...), each with the mesh; int64=True stores
