@@ -892,7 +892,7 @@ module pario
   end type
 
   public :: pario_dataset_supported, pario_dataset_create, pario_dataset_open, pario_dataset_close, &
-            pario_dataset_create_with, pario_dataset_file_mode, &
+            pario_dataset_create_with, pario_dataset_file_mode, pario_dataset_sync_counts, &
             pario_dataset_segment_append, pario_dataset_segment_count, pario_dataset_segment_info, &
             pario_dataset_segment_find_index, pario_dataset_segment_find_time, pario_dataset_truncate, &
             pario_dataset_variable_register, pario_dataset_variable_find, pario_dataset_variable_count, &
@@ -926,6 +926,12 @@ module pario
       type(c_ptr), value :: d
       integer(c_int), intent(out) :: file_mode
       integer(c_int64_t), intent(out) :: steps_per_file, files
+    end function
+    integer(c_int) function c_ds_sync_counts(d, policy, syncs, write_backs) bind(C, name="pario_dataset_sync_counts")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: d
+      integer(c_int), intent(out) :: policy
+      integer(c_int64_t), intent(out) :: syncs, write_backs
     end function
     integer(c_int) function c_ds_open(g, path, mode, d) bind(C, name="pario_dataset_open")
       import :: c_int, c_ptr, c_char
@@ -2715,6 +2721,26 @@ contains
     file_mode = int(m)
     if (present(steps_per_file)) steps_per_file = n
     if (present(files)) files = f
+  end subroutine
+
+  !> Local: the dataset's sync policy (a PARIO_DATASET_SYNC_* other than
+  !> _DEFAULT) and what it has done since it was created or opened, the
+  !> same on every rank: file syncs (each an fsync of one file) and
+  !> write-backs (a file's metadata written without an fsync).
+  subroutine pario_dataset_sync_counts(ds, policy, syncs, write_backs, ierr)
+    type(pario_dataset), intent(in) :: ds
+    integer, intent(out), optional :: policy
+    integer(int64), intent(out), optional :: syncs, write_backs
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: p, rc
+    integer(c_int64_t) :: n, w
+    rc = c_ds_sync_counts(ds%h, p, n, w)
+    if (rc == 0) then
+      if (present(policy)) policy = int(p)
+      if (present(syncs)) syncs = n
+      if (present(write_backs)) write_backs = w
+    end if
+    call finish(rc, ierr)
   end subroutine
 
   !> Collective: an existing dataset, mode PARIO_READ (default) or PARIO_RDWR.

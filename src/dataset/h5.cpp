@@ -82,6 +82,11 @@ class Hid {
 struct FileState {
   comm::Comm comm;           // pario's duplicate, for the agreements
   std::unique_ptr<Hid> id;   // declared after comm: closed before it is freed
+  // Property lists made once per file and shared by its datasets (not
+  // per dataset: a time series makes thousands): dataset creation
+  // (contiguous, allocated early, never filled), link creation
+  // (intermediate groups), independent and collective transfers.
+  std::unique_ptr<Hid> dcpl, lcpl, independent, collective;
 };
 
 namespace {
@@ -216,6 +221,22 @@ std::unique_ptr<Hid> access_list(MPI_Comm comm) {
   return fapl;
 }
 
+// The property lists a file's datasets share (FileState); false when HDF5
+// refused one.
+bool make_lists(FileState* st) {
+  st->dcpl = owned(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  st->lcpl = owned(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  st->independent = owned(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+  st->collective = owned(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+  return st->dcpl->get() >= 0 && st->lcpl->get() >= 0 && st->independent->get() >= 0 &&
+         st->collective->get() >= 0 && H5Pset_layout(st->dcpl->get(), H5D_CONTIGUOUS) >= 0 &&
+         H5Pset_alloc_time(st->dcpl->get(), H5D_ALLOC_TIME_EARLY) >= 0 &&
+         H5Pset_fill_time(st->dcpl->get(), H5D_FILL_TIME_NEVER) >= 0 &&
+         H5Pset_create_intermediate_group(st->lcpl->get(), 1) >= 0 &&
+         H5Pset_dxpl_mpio(st->independent->get(), H5FD_MPIO_INDEPENDENT) >= 0 &&
+         H5Pset_dxpl_mpio(st->collective->get(), H5FD_MPIO_COLLECTIVE) >= 0;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- File
@@ -260,13 +281,15 @@ Result<File> File::open(const comm::Comm& comm, const std::string& path, FileMod
     }
   }
   auto file_id = owned(id, H5Fclose);
+  auto state = std::make_shared<FileState>();
+  if (local.ok() && !make_lists(state.get())) local = h5_error("H5Pcreate", path);
   const Status s = comm::agree(dup, local);
   if (!s.ok()) return s;  // a rank that opened it closes it (collectively with the others that did)
 
   File f;
   f.path_ = path;
   f.writable_ = mode != FileMode::kReadOnly;
-  f.state_ = std::make_shared<FileState>();
+  f.state_ = std::move(state);
   f.state_->comm = std::move(dup);
   f.state_->id = std::move(file_id);
   return f;
@@ -369,13 +392,6 @@ Result<double> AttrValue::as_double(const std::string& what) const {
   return out;
 }
 
-Status File::create_group(const std::string& path) {
-  if (!state_) return closed_file("H5Gcreate2", path);
-  auto g = owned(H5Gcreate2(state_->id->get(), path.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-  if (g->get() < 0) return h5_error("H5Gcreate2", path_ + ":" + path);
-  return Status::Ok();
-}
-
 Result<bool> File::exists(const std::string& path) {
   if (!state_) return closed_file("H5Lexists", path);
   // H5Lexists fails (rather than says no) when a parent is missing: walk.
@@ -409,14 +425,18 @@ Result<std::vector<std::string>> File::links(const std::string& group) {
   return names;
 }
 
-Status File::set_attribute(const std::string& object, const std::string& name, const AttrValue& value) {
-  if (!state_) return closed_file("H5Acreate2", object);
-  const std::string what = path_ + ":" + object + " attribute " + name;
-  auto obj = open_object(state_->id->get(), object);
-  if (obj->get() < 0) return h5_error("H5Oopen", what);
-  const htri_t there = H5Aexists(obj->get(), name.c_str());
-  if (there < 0) return h5_error("H5Aexists", what);
-  if (there > 0 && H5Adelete(obj->get(), name.c_str()) < 0) return h5_error("H5Adelete", what);
+namespace {
+
+// Sets attribute `name` of the open object obj. replace: one of that name
+// is deleted first (H5Aexists); else the object is known to have none (a
+// dataset or group this process just made), which saves the lookup.
+Status write_attribute(hid_t obj, const std::string& what, const std::string& name, const AttrValue& value,
+                       bool replace) {
+  if (replace) {
+    const htri_t there = H5Aexists(obj, name.c_str());
+    if (there < 0) return h5_error("H5Aexists", what);
+    if (there > 0 && H5Adelete(obj, name.c_str()) < 0) return h5_error("H5Adelete", what);
+  }
   std::unique_ptr<Hid> file_type, mem_type, space;
   if (value.is_string) {
     file_type = string_type();
@@ -435,7 +455,7 @@ Status File::set_attribute(const std::string& object, const std::string& name, c
     space = owned(value.scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, n, nullptr), H5Sclose);
   }
   if (space->get() < 0) return h5_error("H5Screate", what);
-  auto attr = owned(H5Acreate2(obj->get(), name.c_str(), file_type->get(), space->get(), H5P_DEFAULT, H5P_DEFAULT),
+  auto attr = owned(H5Acreate2(obj, name.c_str(), file_type->get(), space->get(), H5P_DEFAULT, H5P_DEFAULT),
                     H5Aclose);
   if (attr->get() < 0) return h5_error("H5Acreate2", what);
   herr_t rc;
@@ -450,15 +470,12 @@ Status File::set_attribute(const std::string& object, const std::string& name, c
   return Status::Ok();
 }
 
-Result<AttrValue> File::attribute(const std::string& object, const std::string& name) {
-  if (!state_) return closed_file("H5Aopen", object);
-  const std::string what = path_ + ":" + object + " attribute " + name;
-  auto obj = open_object(state_->id->get(), object);
-  if (obj->get() < 0) return h5_error("H5Oopen", what);
-  const htri_t there = H5Aexists(obj->get(), name.c_str());
+// Attribute `name` of the open object obj, checked (File::attribute).
+Result<AttrValue> read_attribute(hid_t obj, const std::string& what, const std::string& name) {
+  const htri_t there = H5Aexists(obj, name.c_str());
   if (there < 0) return h5_error("H5Aexists", what);
   if (there == 0) return Status(Code::kNotFound, "H5Aopen: " + what + ": no such attribute");
-  auto attr = owned(H5Aopen(obj->get(), name.c_str(), H5P_DEFAULT), H5Aclose);
+  auto attr = owned(H5Aopen(obj, name.c_str(), H5P_DEFAULT), H5Aclose);
   if (attr->get() < 0) return h5_error("H5Aopen", what);
   auto type = owned(H5Aget_type(attr->get()), H5Tclose);
   auto space = owned(H5Aget_space(attr->get()), H5Sclose);
@@ -510,6 +527,35 @@ Result<AttrValue> File::attribute(const std::string& object, const std::string& 
   return v;
 }
 
+}  // namespace
+
+Status File::set_attribute(const std::string& object, const std::string& name, const AttrValue& value) {
+  if (!state_) return closed_file("H5Acreate2", object);
+  const std::string what = path_ + ":" + object + " attribute " + name;
+  auto obj = open_object(state_->id->get(), object);
+  if (obj->get() < 0) return h5_error("H5Oopen", what);
+  return write_attribute(obj->get(), what, name, value, /*replace=*/true);
+}
+
+Result<AttrValue> File::attribute(const std::string& object, const std::string& name) {
+  if (!state_) return closed_file("H5Aopen", object);
+  const std::string what = path_ + ":" + object + " attribute " + name;
+  auto obj = open_object(state_->id->get(), object);
+  if (obj->get() < 0) return h5_error("H5Oopen", what);
+  return read_attribute(obj->get(), what, name);
+}
+
+Status File::create_group(const std::string& path, const std::vector<std::pair<std::string, AttrValue>>& attributes) {
+  if (!state_) return closed_file("H5Gcreate2", path);
+  auto g = owned(H5Gcreate2(state_->id->get(), path.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  if (g->get() < 0) return h5_error("H5Gcreate2", path_ + ":" + path);
+  for (const auto& [name, value] : attributes) {
+    PARIO_RETURN_IF_ERROR(
+        write_attribute(g->get(), path_ + ":" + path + " attribute " + name, name, value, /*replace=*/false));
+  }
+  return Status::Ok();
+}
+
 Result<std::vector<std::string>> File::attribute_names(const std::string& object) {
   if (!state_) return closed_file("H5Aiterate2", object);
   auto obj = open_object(state_->id->get(), object);
@@ -539,7 +585,11 @@ Status File::write_back() {
     return Status(Code::kState, "dataset::File::write_back: " + path_ + ": " +
                                     std::to_string(state_.use_count() - 1) + " dataset(s) still open");
   }
-  if (state_->id->release() < 0) return h5_error("H5Fclose", path_);
+  // Agreed before the reopen: H5Fopen is collective (a communicator
+  // duplicate, MPI_File_open), so a rank whose close failed must not
+  // return while the others wait in it.
+  PARIO_RETURN_IF_ERROR(
+      comm::agree(state_->comm, state_->id->release() < 0 ? h5_error("H5Fclose", path_) : Status::Ok()));
   std::unique_ptr<Hid> fapl = access_list(state_->comm.get());
   if (!fapl) return h5_error("H5Pset_fapl_mpio", path_);
   state_->id = owned(H5Fopen(path_.c_str(), H5F_ACC_RDWR, fapl->get()), H5Fclose);
@@ -556,22 +606,10 @@ Dataset& Dataset::operator=(Dataset&&) noexcept = default;
 
 namespace {
 
-// The parts every dataset has once its identifier is open: the file space,
-// the memory type and the two transfer property lists.
-Status finish_open(hid_t id, ElementType type, const std::string& what, std::unique_ptr<Hid>* space,
-                   std::unique_ptr<Hid>* mem_type, std::unique_ptr<Hid>* independent,
-                   std::unique_ptr<Hid>* collective) {
-  *space = owned(H5Dget_space(id), H5Sclose);
-  if ((*space)->get() < 0) return h5_error("H5Dget_space", what);
+// The memory type every dataset keeps once its identifier is open.
+Status finish_open(ElementType type, const std::string& what, std::unique_ptr<Hid>* mem_type) {
   *mem_type = hdf5_type(type, /*native=*/true);
   if (*mem_type == nullptr || (*mem_type)->get() < 0) return h5_error("H5Tcreate", what);
-  *independent = owned(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
-  *collective = owned(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
-  if ((*independent)->get() < 0 || (*collective)->get() < 0 ||
-      H5Pset_dxpl_mpio((*independent)->get(), H5FD_MPIO_INDEPENDENT) < 0 ||
-      H5Pset_dxpl_mpio((*collective)->get(), H5FD_MPIO_COLLECTIVE) < 0) {
-    return h5_error("H5Pset_dxpl_mpio", what);
-  }
   return Status::Ok();
 }
 
@@ -616,25 +654,25 @@ Result<Dataset> Dataset::create(File& file, const std::string& name, ElementType
     PARIO_RETURN_IF_ERROR(comm::agree_call(file.state_->comm, local, digest));
   }
 
+  // The file's property lists (FileState), and the dataspace made here
+  // kept as the dataset's (no H5Dget_space).
   Dataset ds;
   hsize_t h[kMaxDims];
   for (int d = 0; d < ndim; ++d) h[d] = static_cast<hsize_t>(dims[d]);
   auto space = owned(H5Screate_simple(ndim, h, nullptr), H5Sclose);
   auto file_type = hdf5_type(type, /*native=*/false);
-  auto dcpl = owned(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-  auto lcpl = owned(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
-  if (space->get() < 0 || file_type == nullptr || file_type->get() < 0 || dcpl->get() < 0 || lcpl->get() < 0 ||
-      H5Pset_layout(dcpl->get(), H5D_CONTIGUOUS) < 0 || H5Pset_alloc_time(dcpl->get(), H5D_ALLOC_TIME_EARLY) < 0 ||
-      H5Pset_fill_time(dcpl->get(), H5D_FILL_TIME_NEVER) < 0 || H5Pset_create_intermediate_group(lcpl->get(), 1) < 0) {
-    local = h5_error("H5Pcreate", what);
+  if (space->get() < 0 || file_type == nullptr || file_type->get() < 0) {
+    local = h5_error("H5Screate_simple", what);
   } else {
-    ds.id_ = owned(H5Dcreate2(file.state_->id->get(), name.c_str(), file_type->get(), space->get(), lcpl->get(),
-                              dcpl->get(), H5P_DEFAULT),
+    const FileState& st = *file.state_;
+    ds.id_ = owned(H5Dcreate2(st.id->get(), name.c_str(), file_type->get(), space->get(), st.lcpl->get(),
+                              st.dcpl->get(), H5P_DEFAULT),
                    H5Dclose);
     if (ds.id_->get() < 0) {
       local = h5_error("H5Dcreate2", what);
     } else {
-      local = finish_open(ds.id_->get(), type, what, &ds.space_, &ds.mem_type_, &ds.independent_, &ds.collective_);
+      ds.space_ = std::move(space);
+      local = finish_open(type, what, &ds.mem_type_);
     }
   }
   PARIO_RETURN_IF_ERROR(agreement == Agreement::kCaller ? local : comm::agree(file.state_->comm, local));
@@ -643,6 +681,7 @@ Result<Dataset> Dataset::create(File& file, const std::string& name, ElementType
   ds.ndim_ = ndim;
   ds.dims_ = dims;
   ds.elements_ = elements;
+  ds.created_ = true;
   ds.file_ = file.state_;
   ds.path_ = file.path_;
   return ds;
@@ -706,8 +745,8 @@ Result<Dataset> Dataset::open(File& file, const std::string& name, std::optional
         }
         ds.elements_ = static_cast<int64_t>(n);
         if (local.ok()) {
-          local = finish_open(ds.id_->get(), ds.type_, what, &ds.space_, &ds.mem_type_, &ds.independent_,
-                              &ds.collective_);
+          ds.space_ = std::move(space);  // the dataset's, read once
+          local = finish_open(ds.type_, what, &ds.mem_type_);
         }
       }
     }
@@ -722,8 +761,6 @@ Result<Dataset> Dataset::open(File& file, const std::string& name, std::optional
 Status Dataset::close(Agreement agreement) {
   if (!file_) return Status::Ok();
   Status local;
-  collective_.reset();
-  independent_.reset();
   mem_type_.reset();
   space_.reset();
   if (id_->release() < 0) local = h5_error("H5Dclose", path_ + ":" + name_);
@@ -731,6 +768,16 @@ Status Dataset::close(Agreement agreement) {
   const Status s = agreement == Agreement::kCaller ? local : comm::agree(file_->comm, local);
   file_.reset();
   return s;
+}
+
+Status Dataset::set_attribute(const std::string& name, const AttrValue& value) {
+  if (!file_) return Status(Code::kState, "H5Acreate2: " + name_ + ": the dataset is closed");
+  return write_attribute(id_->get(), path_ + ":" + name_ + " attribute " + name, name, value, /*replace=*/!created_);
+}
+
+Result<AttrValue> Dataset::attribute(const std::string& name) {
+  if (!file_) return Status(Code::kState, "H5Aopen: " + name_ + ": the dataset is closed");
+  return read_attribute(id_->get(), path_ + ":" + name_ + " attribute " + name, name);
 }
 
 Status Dataset::write(const Box& box, const void* buf, XferMode mode) {
@@ -767,7 +814,7 @@ Status Dataset::transfer(bool write, const Box& box, void* buf, XferMode mode) {
     rc = H5Sselect_hyperslab(space_->get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
   }
   if (rc < 0) return h5_error("H5Sselect_hyperslab", path_ + ":" + name_);
-  const hid_t dxpl = mode == XferMode::kIndependent ? independent_->get() : collective_->get();
+  const hid_t dxpl = mode == XferMode::kIndependent ? file_->independent->get() : file_->collective->get();
   rc = write ? H5Dwrite(id_->get(), mem_type_->get(), mem_space->get(), space_->get(), dxpl, buf)
              : H5Dread(id_->get(), mem_type_->get(), mem_space->get(), space_->get(), dxpl, buf);
   if (rc < 0) return h5_error(call, path_ + ":" + name_);

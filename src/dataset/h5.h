@@ -37,6 +37,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/box.h"
@@ -130,8 +131,11 @@ class File {
   // step of several calls costs one agreement. Paths are absolute
   // ("/segments/00000003") or relative to the root group.
 
-  // Creates the group (its parents must exist); kExists when taken.
-  Status create_group(const std::string& path);
+  // Creates the group (its parents must exist) with these attributes
+  // (written through the new group's identifier: no lookup by path);
+  // kExists when taken.
+  Status create_group(const std::string& path,
+                      const std::vector<std::pair<std::string, AttrValue>>& attributes = {});
   // Whether the link exists (false also when a parent does not).
   Result<bool> exists(const std::string& path);
   // Deletes the link (and so the object, once nothing else links to it).
@@ -156,9 +160,11 @@ class File {
   // driver does not sync a file it closes) and opened again read-write
   // over the same communicator. After it the file on disk is whole as of
   // now against a killed process, not against a machine's crash. Lockstep
-  // (every rank); kState when a Dataset of the file is open or the file is
-  // read-only. On failure the file stays unusable (every later call
-  // fails; close() still releases it).
+  // (every rank; the caller agrees on the status), with one agreement
+  // inside, on the close, before the collective reopen; kState when a
+  // Dataset of the file is open or the file is read-only. On failure the
+  // file stays unusable (every later call fails; close() still releases
+  // it).
   Status write_back();
 
  private:
@@ -201,6 +207,15 @@ class Dataset {
   int64_t elements() const { return elements_; }
   uint64_t bytes() const { return static_cast<uint64_t>(elements_) * element_size(type_); }
 
+  // Lockstep, as File's: sets attribute `name` of this dataset through
+  // its identifier (no lookup by path). On a dataset this object created,
+  // each name is set once (no attribute is looked for or replaced: a
+  // name set twice is kExists); on an opened one, one of that name is
+  // replaced.
+  Status set_attribute(const std::string& name, const AttrValue& value);
+  // Lockstep: attribute `name` of this dataset, checked as File::attribute.
+  Result<AttrValue> attribute(const std::string& name);
+
   // Blocking: writes the section `box` (box.ndim == ndim(), inside the
   // shape) from buf, box.elements() values of type() in C order and native
   // byte order (HDF5 converts to the file's). Local with kIndependent;
@@ -218,10 +233,11 @@ class Dataset {
   int ndim_ = 0;
   Shape dims_{};
   int64_t elements_ = 0;
-  // Released in reverse order: transfer lists, types, space, dataset,
-  // then (when the last reference goes) the file.
+  bool created_ = false;  // made by create(): it has no attributes but those set since
+  // Released in reverse order: type, space, dataset, then (when the last
+  // reference goes) the file, whose property lists the transfers use.
   std::shared_ptr<FileState> file_;
-  std::unique_ptr<Hid> id_, space_, mem_type_, independent_, collective_;
+  std::unique_ptr<Hid> id_, space_, mem_type_;
 };
 
 }  // namespace pario::dataset

@@ -66,6 +66,19 @@ Status move_words(Dataset& ds, int64_t begin, int64_t end, void* buf, bool write
   return Status::Ok();
 }
 
+// A new section dataset (lockstep; this rank's status, for the caller's
+// agreement). No lookup first: HDF5 refuses a name taken (kExists, on
+// every rank alike), which is the section being there already.
+Result<Dataset> create_section(File& f, const std::string& at, int64_t segment, const std::string& variable,
+                               ElementType word, int ndim, const Shape& dims) {
+  Result<Dataset> ds = Dataset::create(f, at, word, ndim, dims, Agreement::kCaller);
+  if (!ds.ok() && ds.status().code() == Code::kExists) {
+    return Status(Code::kExists, f.path() + ": segment " + std::to_string(segment) + " has a section of variable " +
+                                     variable + " already");
+  }
+  return ds;
+}
+
 Status corrupt(const std::string& path, const std::string& what) {
   return Status(Code::kCorrupt, path + ": " + what);
 }
@@ -106,6 +119,50 @@ Status broadcast_value(const comm::Comm& comm, AttrValue* v) {
   }
   rc = MPI_Bcast(data, static_cast<int>(head[3]), MPI_BYTE, 0, comm.get());
   return rc == MPI_SUCCESS ? Status::Ok() : comm::mpi_status(rc, "MPI_Bcast");
+}
+
+// A section's facts from its open dataset (lockstep attribute reads),
+// checked: its layout, and a rank-ordered one's pieces against its rows.
+// path: the file's; at: the section's.
+Status read_section_info(const std::string& path, const std::string& at, Dataset& ds, const VariableRecord& v,
+                         int writer, SectionInfo* info) {
+  info->ndim = ds.ndim();
+  info->dims = ds.dims();
+  info->items = ds.elements() / v.words_per_item();
+  Result<AttrValue> layout = ds.attribute("pario_layout");
+  if (!layout.ok()) return as_corrupt(layout.status());
+  if (layout->is_string && layout->text == "global") {
+    info->layout = SectionLayout::kGlobalOrdered;
+    return Status::Ok();
+  }
+  if (!layout->is_string || layout->text != "rank") {
+    return corrupt(path, at + ": pario_layout \"" + layout->text + "\" is neither rank nor global");
+  }
+  Result<AttrValue> counts = ds.attribute("pario_piece_items");
+  Result<AttrValue> writers_value = ds.attribute("pario_writers");
+  if (!counts.ok()) return as_corrupt(counts.status());
+  if (!writers_value.ok()) return as_corrupt(writers_value.status());
+  PARIO_ASSIGN_OR_RETURN(const int64_t writers, writers_value->as_int64(path + ": " + at + " attribute pario_writers"));
+  if (counts->is_string || counts->type != ElementType::kInt64 || counts->count != writers || writers < 1 ||
+      writers > INT32_MAX) {
+    return corrupt(path, at + ": pario_piece_items is not pario_writers int64 counts");
+  }
+  std::vector<int64_t> c(static_cast<size_t>(counts->count));
+  std::memcpy(c.data(), counts->bytes.data(), counts->bytes.size());
+  Result<Pieces> pieces = pieces_of(c, Code::kCorrupt);
+  if (!pieces.ok()) return corrupt(path, at + ": " + pieces.status().message());
+  if (pieces->sum != info->items || ds.ndim() != 1 + v.item_ndim) {
+    return corrupt(path, at + ": pieces of " + std::to_string(pieces->sum) + " items in a dataset of " +
+                             std::to_string(info->items));
+  }
+  info->layout = SectionLayout::kRankOrdered;
+  info->writers = static_cast<int>(writers);
+  info->max_piece = pieces->max;
+  if (writer >= 0 && writer < info->writers) {
+    info->piece_start = pieces->starts[static_cast<size_t>(writer)];
+    info->piece_count = c[static_cast<size_t>(writer)];
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -605,11 +662,10 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
   PARIO_ASSIGN_OR_RETURN(File * fp, layout_.multi_file() ? member(target) : Result<File*>(&file_));
   File& f = *fp;
   const std::string at = segment_path(position);
-  Status local = f.create_group(at);
-  if (local.ok()) local = f.set_attribute(at, "pario_kind", AttrValue::string(segment_kind_name(kind)));
-  if (local.ok()) local = f.set_attribute(at, "pario_time_index", AttrValue::int64(time_index));
-  if (local.ok()) local = f.set_attribute(at, "pario_time_value", AttrValue::float64(time_value));
-  if (local.ok()) local = synced;
+  Status local = f.create_group(at, {{"pario_kind", AttrValue::string(segment_kind_name(kind))},
+                                     {"pario_time_index", AttrValue::int64(time_index)},
+                                     {"pario_time_value", AttrValue::float64(time_value)}});
+  if (!synced.ok()) local = synced;  // the cause, rather than what it left unusable
   local = comm::agree(file_.comm(), local);
   // Marks change only after an agreement, so they stay the same on every
   // rank (a write-out is collective): on failure the files stay marked.
@@ -682,9 +738,13 @@ Status Pds::truncate(int64_t last_kept) {
     }
   }
   // The last first: a failure midway leaves segments 0..k, still in order.
+  // Agreed segment by segment: a rank whose unlink failed stops with the
+  // others (who would otherwise go on alone into the next member's open
+  // or the flush below, both collective), and every rank keeps the same
+  // records.
   while (local.ok() && n > last_kept + 1) {
     Result<File*> f = file_of(n - 1);
-    local = f.ok() ? (*f)->remove(segment_path(n - 1)) : f.status();
+    local = comm::agree(file_.comm(), f.ok() ? (*f)->remove(segment_path(n - 1)) : f.status());
     if (local.ok()) --n;
   }
   if (local.ok() && n > 0) {
@@ -711,12 +771,11 @@ Result<int> Pds::register_variable(const VariableRecord& v) {
   PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
   const std::string at = variable_path(v.name);
   const int id = static_cast<int>(variables_.size());
-  local = file_.create_group(at);
-  if (local.ok()) local = file_.set_attribute(at, "pario_id", AttrValue::int64(id));
-  if (local.ok()) local = file_.set_attribute(at, "pario_item", AttrValue::string(item_kind_name(v.item)));
-  if (local.ok()) local = file_.set_attribute(at, "pario_item_dims", AttrValue::array(ElementType::kInt64, v.item_dims, 2));
-  if (local.ok()) local = file_.set_attribute(at, "pario_word_type", AttrValue::int64(static_cast<int64_t>(v.word)));
-  if (local.ok()) local = file_.set_attribute(at, "pario_word_name", AttrValue::string(element_name(v.word)));
+  local = file_.create_group(at, {{"pario_id", AttrValue::int64(id)},
+                                  {"pario_item", AttrValue::string(item_kind_name(v.item))},
+                                  {"pario_item_dims", AttrValue::array(ElementType::kInt64, v.item_dims, 2)},
+                                  {"pario_word_type", AttrValue::int64(static_cast<int64_t>(v.word))},
+                                  {"pario_word_name", AttrValue::string(element_name(v.word))}});
   const Status synced = sync_file(file_);  // the entry file is clean between calls (crash safety)
   if (local.ok()) local = synced;
   local = comm::agree(file_.comm(), local);
@@ -735,17 +794,16 @@ Result<Dataset> Pds::open_section(int64_t segment, const VariableRecord& v, Agre
   const std::string at = section_path(segment, v.name);
   PARIO_ASSIGN_OR_RETURN(File * fp, file_of(segment));
   File& f = *fp;
-  // Lockstep: the link's existence reads the same metadata on every rank
-  // (collective metadata reads), so every rank opens it or none does.
-  Result<bool> there = f.exists(at);
-  Status local = there.status();
-  Result<Dataset> ds = Status(Code::kNotFound, f.path() + ": segment " + std::to_string(segment) +
-                                                   " has no section of variable " + v.name);
-  if (there.ok() && *there) {
-    ds = Dataset::open(f, at, std::nullopt, Agreement::kCaller);
-    local = ds.ok() ? Status::Ok() : as_corrupt(ds.status());
-  } else if (there.ok()) {
-    local = ds.status();
+  // Lockstep: every rank reads the same metadata (collective metadata
+  // reads), so every rank opens it or none does. No lookup of the link
+  // first: a missing one is HDF5's kNotFound.
+  Result<Dataset> ds = Dataset::open(f, at, std::nullopt, Agreement::kCaller);
+  Status local;
+  if (!ds.ok()) {
+    local = ds.status().code() == Code::kNotFound
+                ? Status(Code::kNotFound, f.path() + ": segment " + std::to_string(segment) +
+                                              " has no section of variable " + v.name)
+                : as_corrupt(ds.status());
   }
   if (ds.ok()) {
     // The shape must be whole items of the variable: [n] + item dims, or
@@ -769,56 +827,22 @@ Result<Dataset> Pds::open_section(int64_t segment, const VariableRecord& v, Agre
 }
 
 Result<SectionInfo> Pds::section_info(int64_t segment, int variable, int writer) {
-  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), check_segment(segment).ok() ? check_variable(variable)
-                                                                               : check_segment(segment)));
+  // Agreed at the C boundary, and the same on every rank (pds.h).
+  PARIO_RETURN_IF_ERROR(check_segment(segment));
+  PARIO_RETURN_IF_ERROR(check_variable(variable));
   const VariableRecord& v = variables_[static_cast<size_t>(variable)];
-  PARIO_ASSIGN_OR_RETURN(Dataset ds, open_section(segment, v));
-  File& sf = **file_of(segment);  // open: open_section just used it
-  const std::string at = section_path(segment, v.name);
+  // Opened, its attributes read and checked and closed (lockstep: what
+  // fails, fails alike on every rank, the file being the same), then one
+  // agreement.
+  Result<Dataset> ds = open_section(segment, v, Agreement::kCaller);
+  Status local = ds.status();
   SectionInfo info;
-  info.ndim = ds.ndim();
-  info.dims = ds.dims();
-  info.items = ds.elements() / v.words_per_item();
-  Status local;
-  Result<std::string> layout = string_attr(sf, at, "pario_layout");
-  if (!layout.ok()) {
-    local = as_corrupt(layout.status());
-  } else if (*layout == "global") {
-    info.layout = SectionLayout::kGlobalOrdered;
-  } else if (*layout != "rank") {
-    local = corrupt(sf.path(), at + ": pario_layout \"" + *layout + "\" is neither rank nor global");
-  } else {
-    Result<AttrValue> counts = sf.attribute(at, "pario_piece_items");
-    Result<int64_t> writers = int_attr(sf, at, "pario_writers");
-    if (!counts.ok() || !writers.ok()) {
-      local = as_corrupt(!counts.ok() ? counts.status() : writers.status());
-    } else if (counts->is_string || counts->type != ElementType::kInt64 || counts->count != *writers ||
-               *writers < 1 || *writers > INT32_MAX) {
-      local = corrupt(sf.path(), at + ": pario_piece_items is not pario_writers int64 counts");
-    } else {
-      std::vector<int64_t> c(static_cast<size_t>(counts->count));
-      std::memcpy(c.data(), counts->bytes.data(), counts->bytes.size());
-      Result<Pieces> pieces = pieces_of(c, Code::kCorrupt);
-      if (!pieces.ok()) {
-        local = corrupt(sf.path(), at + ": " + pieces.status().message());
-      } else if (pieces->sum != info.items || ds.ndim() != 1 + v.item_ndim) {
-        local = corrupt(sf.path(), at + ": pieces of " + std::to_string(pieces->sum) + " items in a dataset of " +
-                                          std::to_string(info.items));
-      } else {
-        info.layout = SectionLayout::kRankOrdered;
-        info.writers = static_cast<int>(*writers);
-        info.max_piece = pieces->max;
-        if (writer >= 0 && writer < info.writers) {
-          info.piece_start = pieces->starts[static_cast<size_t>(writer)];
-          info.piece_count = c[static_cast<size_t>(writer)];
-        }
-      }
-    }
+  if (ds.ok()) {
+    local = read_section_info((*file_of(segment))->path(), section_path(segment, v.name), *ds, v, writer, &info);
+    const Status closed = ds->close(Agreement::kCaller);
+    if (local.ok()) local = closed;
   }
-  local = comm::agree(file_.comm(), local);
-  const Status closed = ds.close();
-  PARIO_RETURN_IF_ERROR(local);
-  PARIO_RETURN_IF_ERROR(closed);
+  PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), local));
   return info;
 }
 
@@ -875,34 +899,25 @@ Status Pds::write_ranked(int64_t segment, int variable, ElementType mem_type, in
   // alike, whatever this rank's piece does), this rank's piece written
   // (independent), the dataset closed; then one agreement, which also
   // tells whether every rank made the dataset (then a failure unlinks it).
-  Result<bool> there = sf.exists(at);
-  local = there.status();
-  if (local.ok() && *there) {
-    local = Status(Code::kExists, sf.path() + ": segment " + std::to_string(segment) + " has a section of variable " +
-                                      v.name + " already");
-  }
-  bool made = false;
-  if (local.ok()) {
-    Shape dims{};
-    dims[0] = pieces->sum;
-    for (int d = 0; d < v.item_ndim; ++d) dims[1 + d] = v.item_dims[d];
-    Result<Dataset> ds = Dataset::create(sf, at, v.word, 1 + v.item_ndim, dims, Agreement::kCaller);
-    local = ds.status();
-    made = ds.ok();
-    if (made) {
-      const int64_t first = pieces->starts[static_cast<size_t>(file_.comm().rank())] * v.words_per_item();
-      const Status wrote = move_words(*ds, first, first + words, const_cast<void*>(data), /*write=*/true);
-      Status attrs = sf.set_attribute(at, "pario_layout", AttrValue::string("rank"));
-      if (attrs.ok()) attrs = sf.set_attribute(at, "pario_writers", AttrValue::int64(size));
-      if (attrs.ok()) {
-        attrs = sf.set_attribute(at, "pario_piece_items",
-                                 AttrValue::array(ElementType::kInt64, counts.data(), static_cast<int64_t>(size)));
-      }
-      if (attrs.ok()) attrs = sf.set_attribute(at, "pario_item_sum", AttrValue::int64(pieces->sum));
-      if (attrs.ok()) attrs = sf.set_attribute(at, "pario_item_max", AttrValue::int64(pieces->max));
-      const Status closed = ds->close(Agreement::kCaller);
-      local = !wrote.ok() ? wrote : !attrs.ok() ? attrs : closed;
+  Shape dims{};
+  dims[0] = pieces->sum;
+  for (int d = 0; d < v.item_ndim; ++d) dims[1 + d] = v.item_dims[d];
+  Result<Dataset> ds = create_section(sf, at, segment, v.name, v.word, 1 + v.item_ndim, dims);
+  local = ds.status();
+  const bool made = ds.ok();
+  if (made) {
+    const int64_t first = pieces->starts[static_cast<size_t>(file_.comm().rank())] * v.words_per_item();
+    const Status wrote = move_words(*ds, first, first + words, const_cast<void*>(data), /*write=*/true);
+    Status attrs = ds->set_attribute("pario_layout", AttrValue::string("rank"));
+    if (attrs.ok()) attrs = ds->set_attribute("pario_writers", AttrValue::int64(size));
+    if (attrs.ok()) {
+      attrs = ds->set_attribute("pario_piece_items",
+                                AttrValue::array(ElementType::kInt64, counts.data(), static_cast<int64_t>(size)));
     }
+    if (attrs.ok()) attrs = ds->set_attribute("pario_item_sum", AttrValue::int64(pieces->sum));
+    if (attrs.ok()) attrs = ds->set_attribute("pario_item_max", AttrValue::int64(pieces->max));
+    const Status closed = ds->close(Agreement::kCaller);
+    local = !wrote.ok() ? wrote : !attrs.ok() ? attrs : closed;
   }
   int64_t unmade = made ? 0 : 1;
   local = comm::agree_max(file_.comm(), local, &unmade, 1);
@@ -985,19 +1000,10 @@ Status Pds::write_global(int64_t segment, int variable, collective::Decompositio
   // part of the transfer prepared (checks, buffers, packing); one
   // agreement carries the engine's values and whether every rank made
   // the dataset (then a failure unlinks it).
-  Result<bool> there = sf.exists(at);
-  Status local = there.status();
-  if (local.ok() && *there) {
-    local = Status(Code::kExists, sf.path() + ": segment " + std::to_string(segment) + " has a section of variable " +
-                                      v.name + " already");
-  }
-  Result<Dataset> ds = Status(Code::kInternal, "not made");
-  if (local.ok()) {
-    ds = Dataset::create(sf, at, v.word, section.first, section.second, Agreement::kCaller);
-    local = ds.status();
-  }
+  Result<Dataset> ds = create_section(sf, at, segment, v.name, v.word, section.first, section.second);
+  Status local = ds.status();
   const bool made = ds.ok();
-  if (made) local = sf.set_attribute(at, "pario_layout", AttrValue::string("global"));
+  if (made) local = ds->set_attribute("pario_layout", AttrValue::string("global"));
   DatasetTarget target(made ? &*ds : nullptr);
   std::unique_ptr<collective::Transfer> t;
   constexpr int kValues = collective::Transfer::kAgreementValues;

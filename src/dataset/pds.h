@@ -266,7 +266,9 @@ class Pds {
   // made (and that file's own open).
   Result<int64_t> append_segment(SegmentKind kind, int64_t time_index, double time_value);
   // Collective: erases every segment after `last_kept` (-1: all of them)
-  // and their sections.
+  // and their sections, the last first, one agreement per segment (a
+  // failure stops every rank at the same segment: the same records
+  // everywhere, segments 0..k still in order).
   Status truncate(int64_t last_kept);
   // Collective: registers a variable; its id. A variable of that name and
   // the same definition is found again (its id); another definition is
@@ -276,6 +278,8 @@ class Pds {
   // Collective: the section of `variable` in `segment` (kNotFound when the
   // segment has none), with writer `writer`'s piece (rank-ordered, 0 <=
   // writer < writers; else 0, 0). Every rank may ask for another writer.
+  // One agreement: the section opened, its attributes read and checked,
+  // and closed.
   Result<SectionInfo> section_info(int64_t segment, int variable, int writer);
   // Collective: a rank-ordered section; this rank's piece is `items`
   // items of mem_type at buf (converted to the word type; a value that

@@ -7,7 +7,8 @@
 ! read back by even split, by writer piece and whole, converted on the way;
 ! a global-ordered section through a decomposition; a global array written
 ! and read into one of another shape and type; and a buffer refused on
-! rank 0 failing on every rank.
+! rank 0 failing on every rank; the sync policy "write" counted by
+! pario_dataset_sync_counts.
 program dataset_test
   use pario
   use test_checks
@@ -235,8 +236,17 @@ program dataset_test
     call pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, i, real(i, real64), seg)
     call pario_dataset_write_ranked(ds, seg, id, [real(10 * i + me, real64)])
   end do
+  ! The registration wrote the entry file back, the ends of segments 1
+  ! and 2 member 0 (the end of segment 0 found nothing written since).
+  call pario_dataset_sync_counts(ds, w, n, count)
+  call check(w == PARIO_DATASET_SYNC_WRITE .and. n == 0 .and. count == 3, &
+             'sync counts under "write": no fsync, three write-backs')
   call pario_dataset_close(ds)
+  call pario_dataset_sync_counts(ds, w, n, count, ierr)
+  call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'sync counts of a closed dataset: refused')
   call pario_dataset_open(ds, world, trim(path))
+  call pario_dataset_sync_counts(ds, syncs=n, write_backs=count)
+  call check(n == 0 .and. count == 0, 'sync counts start at 0 when a dataset is opened')
   call pario_dataset_file_mode(ds, w, n, count)
   call check(w == PARIO_DATASET_STEPS_PER_FILE .and. n == 2 .and. count == 3, &
              'two steps per file: the entry file and two members')

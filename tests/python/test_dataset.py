@@ -324,3 +324,49 @@ def test_bad_sync_policy_raises_on_every_rank():
                              sync="sometimes" if g.rank == last else "write")
     if g.rank == last:
         assert "sync 'sometimes'" in str(e.value)
+
+
+def test_numbers_c_cannot_take_raise_on_every_rank():
+    """Numbers the C call cannot take (past int64 or int32, not numbers at
+    all) raise on every rank together, InvalidArgument (OutOfRange for a
+    range past the section) on the rank at fault: nanobind's conversion, or
+    NumPy's allocation of a huge count, raised on that rank alone before
+    the collective call (a hang at 2 and 4 ranks; OverflowError,
+    TypeError or ValueError at 1). The dataset stays usable."""
+    g = pario.Group()
+    last = g.size - 1
+    huge = 1 << 70
+    raises = functools.partial(fault_at, g)
+    with pario.Dataset.create(shared_path("py_pds_numbers.h5"), g, overwrite=True) as ds:
+        x = ds.register("x")
+        with pytest.raises(raises(pario.InvalidArgument, last)) as e:
+            ds.append_segment("state", huge if g.rank == last else 0, 0.0)
+        if g.rank == last:
+            assert "time_index" in str(e.value)
+        with pytest.raises(raises(pario.InvalidArgument, 0)):
+            ds.append_segment("state", 0, "soon" if g.rank == 0 else 0.0)
+        seg = ds.append_segment("state", 0, 0.0)
+        assert seg.index == 0  # the failures appended nothing
+        ds.write_ranked(seg, x, [float(g.rank)])
+        with pytest.raises(raises(pario.InvalidArgument, last)):
+            ds.read(huge if g.rank == last else seg, x)
+        with pytest.raises(raises(pario.InvalidArgument, 0)):
+            ds.read(seg, x, start=huge if g.rank == 0 else 0)
+        with pytest.raises(raises(pario.InvalidArgument, last)):
+            ds.read(seg, x, writer=(1 << 40) if g.rank == last else 0)
+        with pytest.raises(raises(pario.OutOfRange, 0)):
+            ds.read(seg, x, start=0, count=(1 << 62) if g.rank == 0 else 1)
+        with pytest.raises(raises(pario.InvalidArgument, last)):
+            ds.section(seg, huge if g.rank == last else x)
+        with pytest.raises(raises(pario.InvalidArgument, 0)):
+            ds.section(seg, x, writer=huge if g.rank == 0 else 0)
+        with pytest.raises(raises(pario.InvalidArgument, last)):
+            ds.register("y", item_shape=(huge,) if g.rank == last else (2,))
+        with pytest.raises(raises(pario.InvalidArgument, 0)):
+            ds.truncate(huge if g.rank == 0 else 0)
+        assert [s.time_index for s in ds.segments] == [0]
+        assert list(ds.variables) == ["x"]
+        assert np.array_equal(ds.read(seg, x, writer=g.rank), [float(g.rank)])
+    with pytest.raises(raises(pario.InvalidArgument, last)):
+        pario.Dataset.create(shared_path("py_pds_numbers_modes.h5"), g, overwrite=True, file_mode="steps_per_file",
+                             steps_per_file=huge if g.rank == last else 2)

@@ -99,6 +99,21 @@ def _memory_code(dtype):
     return code, (None if code else _dtype_error(dt))
 
 
+def _c_int(value, what, bits=64):
+    """(value as an int that C's int<bits>_t holds, None), or (None, error)
+    for one it does not (not an integer, out of range): the caller passes
+    C an argument it refuses and raises after the collective call, as
+    nanobind's own conversion would raise on this rank alone, before it,
+    leaving the other ranks waiting."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        return None, f"{what} {value!r}: expected an integer"
+    if not -(1 << (bits - 1)) <= v < 1 << (bits - 1):
+        return None, f"{what} {v} does not fit a {bits}-bit integer"
+    return v, None
+
+
 def _decomposition(d):
     return d if isinstance(d, Decomposition) else None
 
@@ -322,12 +337,13 @@ class Dataset(_PathHandle):
         "fsync"); pario/dataset.h says what each guarantees."""
         mode = _pario.MODE_CREATE | (_pario.MODE_TRUNCATE if overwrite else _pario.MODE_EXCLUSIVE)
         code = _FILE_MODES.get(file_mode, -1)  # -1: refused by C on every rank
-        if not isinstance(steps_per_file, numbers.Integral):
+        steps, steps_error = _c_int(steps_per_file, "steps_per_file")
+        if steps_error:
             code = -1  # raised after the collective call, so no rank is left waiting
         sync_code = _SYNC_POLICIES.get(sync, -1) if isinstance(sync, (str, type(None))) else -1
         try:
             return cls._new(path, comm, lambda g, p: _pario.dataset_create(
-                g, p, mode, code, int(steps_per_file) if code != -1 else 0, sync_code))
+                g, p, mode, code, steps if code != -1 else 0, sync_code))
         except InvalidArgument:
             if code == -1:
                 raise _invalid(f"file_mode {file_mode!r} with steps_per_file {steps_per_file!r}: expected "
@@ -376,11 +392,20 @@ class Dataset(_PathHandle):
         time indices and values never decrease, a topology and a state
         segment may share a time index (topology first). Returns it."""
         code = _SEGMENT_KINDS.get(kind, -1)  # -1: refused by C on every rank
-        rc, index = _pario.dataset_segment_append(self._handle, code, int(time_index), float(time_value))
-        if rc != _pario.OK and code == -1:
-            raise _invalid(f"kind {kind!r}: expected 'topology' or 'state'")
+        error = None if code != -1 else f"kind {kind!r}: expected 'topology' or 'state'"
+        index, index_error = _c_int(time_index, "time_index")
+        try:
+            value = float(time_value)
+        except (TypeError, ValueError):
+            value, error = 0.0, error or f"time_value {time_value!r}: expected a real number"
+        error = error or index_error
+        if error:
+            code, index = -1, 0
+        rc, position = _pario.dataset_segment_append(self._handle, code, index, value)
+        if rc != _pario.OK and error:
+            raise _invalid(error)
         _check(rc)
-        return Segment(self, index)
+        return Segment(self, position)
 
     @property
     def segments(self):
@@ -410,7 +435,11 @@ class Dataset(_PathHandle):
         """Collective: erases every segment after last_kept (a Segment or a
         position; None erases them all), with their sections and infos.
         Variables stay registered."""
-        _check(_pario.dataset_truncate(self._handle, -1 if last_kept is None else operator.index(last_kept)))
+        kept, error = (-1, None) if last_kept is None else _c_int(last_kept, "last_kept")
+        rc = _pario.dataset_truncate(self._handle, -2 if error else kept)  # -2: refused by C on every rank
+        if error and rc != _pario.OK:
+            raise _invalid(error)
+        _check(rc)
 
     # ---- variables ----
 
@@ -423,9 +452,10 @@ class Dataset(_PathHandle):
         kind = (_pario.ITEM_SCALAR, _pario.ITEM_VECTOR, _pario.ITEM_TENSOR)[min(len(shape), 2)]
         error = None if len(shape) <= 2 else f"item_shape {shape}: at most 2 dimensions (a tensor)"
         code, type_error = _memory_code(np.float64 if dtype is None else dtype)
-        error = error or type_error
+        dims = [_c_int(n, "item_shape dimension") for n in shape]
+        error = error or type_error or next((e for _, e in dims if e), None)
         rc, variable = _pario.dataset_variable_register(self._handle, str(name), -1 if error else kind,
-                                                        [int(n) for n in shape], code)
+                                                        [] if error else [n for n, _ in dims], code)
         if error and rc != _pario.OK:
             raise _invalid(f"register {name!r}: {error}")
         _check(rc)
@@ -453,19 +483,20 @@ class Dataset(_PathHandle):
             if rc != _pario.OK:
                 return None, -1, f"no variable {variable!r} in {self.path}"
             return Variable(self, vid), vid, None
-        try:
-            vid = operator.index(variable)
-        except TypeError:
-            return None, -1, f"variable {variable!r}: expected a Variable, a name or an id"
+        vid, error = _c_int(variable, "variable", bits=32)
+        if error:
+            return None, -1, error if isinstance(variable, numbers.Integral) else \
+                f"variable {variable!r}: expected a Variable, a name or an id"
         rc = _pario.dataset_variable_info(self._handle, vid)[0]
         return (Variable(self, vid) if rc == _pario.OK else None), vid, None
 
     @staticmethod
     def _segment(segment):
-        try:
-            return operator.index(segment), None
-        except TypeError:
-            return -1, f"segment {segment!r}: expected a Segment or a position"
+        position, error = _c_int(segment, "segment")
+        if error:
+            return -1, error if isinstance(segment, numbers.Integral) else \
+                f"segment {segment!r}: expected a Segment or a position"
+        return position, None
 
     def _prepare(self, segment, variable):
         """(segment position, Variable or None, variable id, error)."""
@@ -483,7 +514,9 @@ class Dataset(_PathHandle):
         that segment has none), with writer `writer`'s piece (any rank may
         ask for another writer)."""
         seg, _, vid, error = self._prepare(segment, variable)
-        result = _pario.dataset_section_info(self._handle, seg, vid, int(writer))
+        writer, writer_error = _c_int(writer, "writer", bits=32)
+        error = error or writer_error
+        result = _pario.dataset_section_info(self._handle, seg, -1 if error else vid, writer or 0)
         if error and result[0] != _pario.OK:
             raise _invalid(error)
         _check(result[0])
@@ -527,8 +560,20 @@ class Dataset(_PathHandle):
         seg, var, vid, error = self._prepare(segment, variable)
         code, type_error = _memory_code(dtype)
         error = error or type_error
+        # Every number is checked before the first collective call: a
+        # conversion that raised on this rank alone would leave the others
+        # waiting in it.
+        if writer is not None:
+            writer, writer_error = _c_int(writer, "writer", bits=32)
+            error = error or writer_error
+        if start is not None:
+            start, start_error = _c_int(start, "start")
+            error = error or start_error
+        if count is not None:
+            count, count_error = _c_int(count, "count")
+            error = error or count_error
         info = _pario.dataset_section_info(self._handle, seg, -1 if error else vid,
-                                           0 if writer is None else int(writer))
+                                           0 if writer is None or error else writer)
         if error and info[0] != _pario.OK:
             raise _invalid(f"read: {error}")
         _check(info[0])
@@ -541,13 +586,23 @@ class Dataset(_PathHandle):
         elif start is None and count is None:
             start, count = _check(*_pario.dataset_even_split(items, self.group.size, self.group.rank))
         else:
-            start = 0 if start is None else int(start)
-            count = items - start if count is None else int(count)
-        shape = (max(count, 0),) + var.item_shape
-        out = np.empty(shape, _DTYPES[code] if code else var.dtype)
+            start = 0 if start is None else start
+            count = items - start if count is None else count
+            if not (0 <= start <= items and 0 <= count <= items - start):
+                range_error = f"items [{start}, +{count}) outside the section's {items} items"
+        dt = _DTYPES[code] if code else var.dtype
+        out, memory_error = np.empty((0,) + var.item_shape, dt), None
+        if not range_error:
+            try:
+                out = np.empty((count,) + var.item_shape, dt)
+            except MemoryError as e:  # raised after the collective call, as the others fail
+                memory_error = e
+        failed = range_error or memory_error
         self._set_types(vid, get=code)
-        rc = _pario.dataset_read_items(self._handle, seg, vid, -1 if range_error else start,
-                                       0 if range_error else count, out.reshape(-1))
+        rc = _pario.dataset_read_items(self._handle, seg, vid, -1 if failed else start, 0 if failed else count,
+                                       out.reshape(-1))
+        if memory_error and rc != _pario.OK:
+            raise memory_error
         if range_error and rc != _pario.OK:
             raise OutOfRange(_pario.ERR_OUT_OF_RANGE, f"read: {range_error}")
         _check(rc)
