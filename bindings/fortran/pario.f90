@@ -128,6 +128,7 @@ module pario
     integer(c_int64_t) :: buffer_size, align
     integer(c_int) :: byte_order
     integer(c_int) :: convert
+    integer(c_int) :: buffering
   end type
 
   ! A buffer as its C descriptor describes it (see buffer.c).
@@ -1792,6 +1793,7 @@ contains
     hints%align = 0
     hints%byte_order = PARIO_BYTE_ORDER_NATIVE
     hints%convert = 0  ! PARIO_COLLECTIVE_CONVERT, else auto
+    hints%buffering = 0  ! PARIO_COLLECTIVE_BUFFERING, else auto
     if (present(aggregators)) hints%aggregators = int(aggregators, c_int)
     if (present(aggregator_ranks)) then
       ranks = int(aggregator_ranks, c_int)
