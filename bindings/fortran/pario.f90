@@ -65,6 +65,9 @@ module pario
   ! Where a transfer converts (PARIO_COLLECTIVE_CONVERT decides for the module's calls).
   integer, parameter, public :: PARIO_CONVERT_DEFAULT = 0, PARIO_CONVERT_AUTO = 1, PARIO_CONVERT_SENDER = 2, &
                                 PARIO_CONVERT_AGGREGATOR = 3
+  ! Collective buffering (PARIO_COLLECTIVE_BUFFERING decides for the module's calls).
+  integer, parameter, public :: PARIO_BUFFERING_DEFAULT = 0, PARIO_BUFFERING_AUTO = 1, &
+                                PARIO_BUFFERING_ALWAYS = 2, PARIO_BUFFERING_NEVER = 3
   integer, parameter, public :: PARIO_TYPE_DOUBLE = 1, PARIO_TYPE_FLOAT = 2, PARIO_TYPE_INT32 = 3, &
                                 PARIO_TYPE_INT64 = 4, PARIO_TYPE_COMPLEX_DOUBLE = 5, PARIO_TYPE_INT8 = 6, &
                                 PARIO_TYPE_UINT8 = 7, PARIO_TYPE_INT16 = 8, PARIO_TYPE_UINT16 = 9, &
@@ -128,6 +131,7 @@ module pario
     integer(c_int64_t) :: buffer_size, align
     integer(c_int) :: byte_order
     integer(c_int) :: convert
+    integer(c_int) :: buffering
   end type
 
   ! A buffer as its C descriptor describes it (see buffer.c).
@@ -1839,6 +1843,7 @@ contains
     hints%align = 0
     hints%byte_order = PARIO_BYTE_ORDER_NATIVE
     hints%convert = 0  ! PARIO_COLLECTIVE_CONVERT, else auto
+    hints%buffering = 0  ! PARIO_COLLECTIVE_BUFFERING, else auto
     if (present(aggregators)) hints%aggregators = int(aggregators, c_int)
     if (present(aggregator_ranks)) then
       ranks = int(aggregator_ranks, c_int)

@@ -32,7 +32,13 @@
  * 16 MiB), the alignment of file domains (a stripe size; default the
  * buffer size), the file byte order, and where the conversion happens
  * (PARIO_COLLECTIVE_CONVERT=sender|aggregator|auto: on the rank holding
- * the elements or on the aggregator; auto as measured).
+ * the elements or on the aggregator; auto as measured), and whether
+ * transfers go through the aggregators at all
+ * (PARIO_COLLECTIVE_BUFFERING=auto|always|never, ROMIO's cb_write and
+ * cb_read: never, every rank writes and reads its own runs of the file
+ * directly, with no exchange; auto, the default, does that where the
+ * ranks' parts of the file do not interleave and their runs are long,
+ * decided once when the decomposition is made).
  *
  * Every call marked PARIO_COLLECTIVE is made by every rank of the
  * decomposition's group with the same shared arguments (global shape,
@@ -43,7 +49,8 @@
  *
  * Memory: an aggregator holds at most 3 buffers beyond the caller's data;
  * any rank holds a copy of its own elements (converted) during a
- * transfer. See docs/scaling.md for messages and bytes per rank.
+ * transfer (none for a read or a blocking write whose elements are in
+ * file order and type). See docs/scaling.md for messages and bytes per rank.
  */
 #ifndef PARIO_COLLECTIVE_IO_H
 #define PARIO_COLLECTIVE_IO_H
@@ -80,6 +87,14 @@ typedef struct pario_decomp_s *pario_decomp_t;
 #define PARIO_CONVERT_SENDER 2     /* the rank that holds the elements */
 #define PARIO_CONVERT_AGGREGATOR 3 /* the aggregator */
 
+/* Whether transfers go through the aggregators (pario_decomp_hints.buffering):
+ * collective buffering, ROMIO's cb_write/cb_read. Either way the file gets
+ * the same bytes and every call agrees on one status. */
+#define PARIO_BUFFERING_DEFAULT 0 /* PARIO_COLLECTIVE_BUFFERING, else AUTO */
+#define PARIO_BUFFERING_AUTO 1    /* direct where the ranks' parts do not interleave and runs are long */
+#define PARIO_BUFFERING_ALWAYS 2  /* every transfer through the aggregators (two phases) */
+#define PARIO_BUFFERING_NEVER 3   /* every rank moves its own runs directly */
+
 typedef struct pario_decomp_hints {
   int aggregators;              /* 0: PARIO_AGGREGATORS, else one per node */
   const int *aggregator_ranks;  /* NULL, or `aggregators` distinct group ranks */
@@ -87,6 +102,7 @@ typedef struct pario_decomp_hints {
   int64_t align;                /* bytes; 0: the buffer size */
   int byte_order;               /* PARIO_BYTE_ORDER_* */
   int convert;                  /* PARIO_CONVERT_*; 0: PARIO_COLLECTIVE_CONVERT, else auto */
+  int buffering;                /* PARIO_BUFFERING_*; 0: PARIO_COLLECTIVE_BUFFERING, else auto */
 } pario_decomp_hints;
 
 /* Local: every field zero (the defaults). */

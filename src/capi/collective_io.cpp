@@ -60,6 +60,7 @@ Status create(Entry& e, pario_group_t group, int file_type, const pario_decomp_h
     e.args().add("buffer_size", o.buffer_bytes).add("align", o.align_bytes);
     e.args().add("byte_order", static_cast<int64_t>(o.byte_order));
     e.args().add("convert", static_cast<int64_t>(o.convert));
+    e.args().add("buffering", static_cast<int64_t>(o.buffering));
   }
   PARIO_RETURN_IF_ERROR(e.agree());
   PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));

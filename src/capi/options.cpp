@@ -15,8 +15,34 @@
 namespace pario::capi {
 namespace {
 
+// The entry of `values` whose name the environment variable `var` holds
+// (unset or empty: the first); another name is kInvalidArgument naming
+// the variable and the names it takes.
+template <typename T, size_t N>
+Result<T> env_choice(const char* var, const char* const (&names)[N], const T (&values)[N]) {
+  const char* v = std::getenv(var);
+  if (!v || !*v) return values[0];
+  std::string expected;
+  for (size_t i = 0; i < N; ++i) {
+    if (!std::strcmp(v, names[i])) return values[i];
+    expected += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + names[i];
+  }
+  return Status(Code::kInvalidArgument, std::string(var) + "=" + v + ": expected " + expected);
+}
+
+// PARIO_COLLECTIVE_BUFFERING. Read here rather than in base/config.h,
+// which nearly every layer includes (as PARIO_EXODUS_SYNC below): it
+// concerns the collective engine alone.
+Result<collective::Buffering> buffering_from_env() {
+  static const char* const names[] = {"auto", "always", "never"};
+  static const collective::Buffering values[] = {collective::Buffering::kAuto, collective::Buffering::kAlways,
+                                                 collective::Buffering::kNever};
+  return env_choice("PARIO_COLLECTIVE_BUFFERING", names, values);
+}
+
 Result<Resources*> build() {
   PARIO_ASSIGN_OR_RETURN(const Config* cfg, config());
+  PARIO_ASSIGN_OR_RETURN(const collective::Buffering buffering, buffering_from_env());
   auto* r = new Resources();
   r->config = cfg;
   device::EngineOptions engine{cfg->io_engine, cfg->async_threads, cfg->uring_depth};
@@ -48,6 +74,7 @@ Result<Resources*> build() {
   c.convert = cfg->collective_convert == CollectiveConvertChoice::kSender       ? collective::ConvertAt::kSender
               : cfg->collective_convert == CollectiveConvertChoice::kAggregator ? collective::ConvertAt::kAggregator
                                                                                 : collective::ConvertAt::kAuto;
+  c.buffering = buffering;
   return r;
 }
 
@@ -104,6 +131,14 @@ Result<collective::CollectiveOptions> collective_options(const pario_decomp_hint
     case PARIO_CONVERT_SENDER: o.convert = collective::ConvertAt::kSender; break;
     case PARIO_CONVERT_AGGREGATOR: o.convert = collective::ConvertAt::kAggregator; break;
     default: return invalid("hints->convert " + std::to_string(hints->convert) + " is not a PARIO_CONVERT_*");
+  }
+  switch (hints->buffering) {
+    case PARIO_BUFFERING_DEFAULT: break;
+    case PARIO_BUFFERING_AUTO: o.buffering = collective::Buffering::kAuto; break;
+    case PARIO_BUFFERING_ALWAYS: o.buffering = collective::Buffering::kAlways; break;
+    case PARIO_BUFFERING_NEVER: o.buffering = collective::Buffering::kNever; break;
+    default:
+      return invalid("hints->buffering " + std::to_string(hints->buffering) + " is not a PARIO_BUFFERING_*");
   }
   return o;
 }

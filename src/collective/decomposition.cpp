@@ -110,7 +110,7 @@ int Decomposition::tag(uint64_t transfer, int64_t round) const {
 }
 
 size_t Decomposition::plan_bytes() const {
-  size_t n = memory_order_.bytes() + sends_.size() * sizeof(Send);
+  size_t n = memory_order_.bytes() + sends_.size() * sizeof(Send) + direct_runs_.size() * 16;
   for (const RoundPlan& r : rounds_) {
     n += r.pieces.size() * sizeof(RoundPlan::Piece) + r.staged.bytes() + r.covered.size() * 16;
   }
@@ -175,21 +175,60 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
   // nothing that depends on a failed call's result runs. Only an error of
   // an agreement itself returns at once; it cannot be agreed on.
 
-  // The held range and whether any rank's own indices overlap: one allreduce.
+  // Every rank's extent [first, last held index], runs, elements and
+  // whether its own indices overlap: one allgather. From it every rank
+  // computes the same held range, overlap flag and mode (direct_io_).
+  constexpr int kFacts = 5;
   int64_t lo = global_size, hi = 0;
   if (!runs.runs.empty()) {
     lo = runs.runs.front().global;
     hi = runs.runs.back().global + runs.runs.back().length;  // sorted by start; check every end
     for (const Run& r : runs.runs) hi = std::max(hi, r.global + r.length);
   }
-  int64_t extremes[3] = {-lo, hi, runs.overlaps ? 1 : 0};
-  local = comm::mpi_status(MPI_Allreduce(MPI_IN_PLACE, extremes, 3, MPI_INT64_T, MPI_MAX, group.comm()),
-                           "MPI_Allreduce");
+  // Runs of the file: sorted runs that continue each other in the file
+  // are one, whatever their memory positions (packed, they are adjacent).
+  // Counted here, kept only if the transfers go direct.
+  auto file_runs = [&](auto&& emit) {
+    int64_t at = -1, len = 0;
+    for (const Run& r : runs.runs) {
+      if (len > 0 && at + len == r.global) {
+        len += r.length;
+        continue;
+      }
+      if (len > 0) emit(at, len);
+      at = r.global;
+      len = r.length;
+    }
+    if (len > 0) emit(at, len);
+  };
+  int64_t my_file_runs = 0;
+  file_runs([&](int64_t, int64_t) { ++my_file_runs; });
+  const int64_t mine[kFacts] = {lo, hi, my_file_runs, runs.elements, runs.overlaps ? 1 : 0};
+  std::vector<int64_t> facts(static_cast<size_t>(size) * kFacts);
+  local = comm::mpi_status(
+      MPI_Allgather(mine, kFacts, MPI_INT64_T, facts.data(), kFacts, MPI_INT64_T, group.comm()), "MPI_Allgather");
   std::unique_ptr<Decomposition> d;
   if (local.ok()) {
-    lo = -extremes[0];
-    hi = extremes[1];
     const int64_t esize = static_cast<int64_t>(element_size(file_type));
+    bool overlaps = false;
+    double total_runs = 0, total_bytes = 0;
+    std::vector<std::pair<int64_t, int64_t>> extents;  // of the ranks holding something
+    for (int r = 0; r < size; ++r) {
+      const int64_t* f = &facts[static_cast<size_t>(r) * kFacts];
+      overlaps |= f[4] != 0;
+      if (f[2] == 0) continue;
+      extents.push_back({f[0], f[1]});
+      total_runs += static_cast<double>(f[2]);
+      total_bytes += static_cast<double>(f[3]) * static_cast<double>(esize);
+    }
+    std::sort(extents.begin(), extents.end());
+    lo = extents.empty() ? global_size : extents.front().first;
+    hi = 0;
+    bool interleaved = false;
+    for (const auto& [first, end] : extents) {
+      interleaved |= first < hi;  // starts before an earlier extent ends
+      hi = std::max(hi, end);
+    }
     d.reset(new Decomposition(
         DomainPlan(lo, hi, esize, std::move(aggregators).value(), options.buffer_bytes, options.align_bytes)));
     d->rank_ = group.rank();
@@ -198,7 +237,19 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
     d->local_count_ = runs.elements;
     d->file_type_ = file_type;
     d->options_ = options;
-    d->overlaps_ = extremes[2] != 0;
+    d->overlaps_ = overlaps;
+    d->interleaved_ = interleaved;
+    // Direct where every rank's part is its own stretch of the file and
+    // comes in long runs: the aggregators could only join a few runs
+    // that meet at the extents' ends, at the price of the whole exchange
+    // (docs/performance.md, "Collective I/O: direct transfers").
+    d->direct_io_ = options.buffering == Buffering::kNever ||
+                    (options.buffering == Buffering::kAuto && !interleaved &&
+                     total_bytes >= total_runs * static_cast<double>(kDirectMinRunBytes));
+    if (d->direct_io_) {
+      d->direct_runs_.reserve(static_cast<size_t>(my_file_runs));
+      file_runs([&](int64_t at, int64_t len) { d->direct_runs_.push_back({at, len}); });
+    }
     d->my_aggregator_ = d->plan_.aggregator_index(d->rank_);
     const auto on_my_node = std::count(node_of.begin(), node_of.end(), node_of[d->rank_]);
     const unsigned cores = std::thread::hardware_concurrency();
@@ -216,6 +267,25 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
     if (found && ub) d->tag_ub_ = *ub;
   }
   PARIO_RETURN_IF_ERROR(comm::agree(group.comm_object(), local));
+  auto keep_memory_order = [&]() {
+    d->memory_order_ = PositionList::of(runs.runs.size(), [&](size_t i) {
+      return std::pair<int64_t, int64_t>{runs.runs[i].memory, runs.runs[i].length};
+    });
+    runs.runs.clear();
+    runs.runs.shrink_to_fit();
+  };
+  auto record_setup = [&]() {
+    if (StatsRegistry::global().enabled()) {
+      StatsRegistry::global().collective().record_setup(now_nanos() - t0, d->plan_bytes());
+    }
+  };
+  // Direct with the extents apart: no aggregator will see these runs, and
+  // no two ranks hold one index (every rank knows both alike).
+  if (d->direct_io_ && !d->interleaved_) {
+    keep_memory_order();
+    record_setup();
+    return d;
+  }
 
   // Messages of this rank, and in the same pass what each aggregator
   // learns of them (the setup's wire format above). Sends are in global
@@ -259,11 +329,7 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
       send_counts[plan.aggregator_rank(a)] = end - send_displs[plan.aggregator_rank(a)];
     }
   }
-  d->memory_order_ = PositionList::of(runs.runs.size(), [&](size_t i) {
-    return std::pair<int64_t, int64_t>{runs.runs[i].memory, runs.runs[i].length};
-  });
-  runs.runs.clear();
-  runs.runs.shrink_to_fit();
+  keep_memory_order();
   std::vector<int64_t> recv_counts(size, 0);
   local = comm::mpi_status(
       MPI_Alltoall(send_counts.data(), 1, MPI_INT64_T, recv_counts.data(), 1, MPI_INT64_T, d->comm_.get()),
@@ -301,9 +367,7 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
   if (local.ok()) local = reduced;
   PARIO_RETURN_IF_ERROR(comm::agree(d->comm_, local));
   d->overlaps_ = overlap != 0;
-  if (StatsRegistry::global().enabled()) {
-    StatsRegistry::global().collective().record_setup(now_nanos() - t0, d->plan_bytes());
-  }
+  record_setup();
   return d;
 }
 

@@ -5,8 +5,13 @@
 //
 // Setup (create):
 //   1. each rank sorts its runs (collective/layout.h) and checks them;
-//   2. one allreduce gives the held range [lo, hi), the total and whether
-//      any rank's own indices overlap;
+//   2. one allgather of every rank's extent [first, last held index],
+//      run count, element count and whether its own indices overlap gives
+//      every rank the held range [lo, hi) and the same verdict on whether
+//      transfers skip the aggregators (Buffering: kAuto goes direct where
+//      no two extents interleave and runs average kDirectMinRunBytes or
+//      more); direct with extents apart, no two ranks can hold one index
+//      and the setup ends here: no plan, no messages;
 //   3. every rank computes the same domains (collective/plan.h) and cuts
 //      its runs into messages, one per (aggregator, round) it meets;
 //   4. an all-to-all of counts and an all-to-all-v of the runs
@@ -46,9 +51,21 @@ namespace pario::collective {
 // a read), on the aggregator, or as the rule of transfer.h decides.
 enum class ConvertAt { kAuto = 0, kSender = 1, kAggregator = 2 };
 
+// Whether transfers go through the aggregators (collective buffering,
+// ROMIO's cb_write/cb_read; PARIO_COLLECTIVE_BUFFERING,
+// pario_decomp_hints.buffering): always, never (every rank writes and
+// reads its own runs of the target directly: no exchange, no windows), or
+// as create() decides once for the decomposition (kAuto: direct where the
+// ranks' extents of the file do not interleave and their runs average at
+// least kDirectMinRunBytes).
+enum class Buffering { kAuto = 0, kAlways = 1, kNever = 2 };
+// kAuto's least average run, in bytes of the file (docs/performance.md,
+// "Collective I/O: direct transfers").
+constexpr int64_t kDirectMinRunBytes = int64_t{64} << 10;
+
 // What capi hands down (PARIO_AGGREGATORS, PARIO_AGGREGATOR_RANKS,
-// PARIO_AGGREGATOR_BUFFER, PARIO_COLLECTIVE_CONVERT, and the per-call
-// hints over them).
+// PARIO_AGGREGATOR_BUFFER, PARIO_COLLECTIVE_CONVERT,
+// PARIO_COLLECTIVE_BUFFERING, and the per-call hints over them).
 struct CollectiveOptions {
   int aggregators = 0;                 // 0: one per node
   std::vector<int> aggregator_ranks;   // explicit choice (group ranks)
@@ -56,6 +73,7 @@ struct CollectiveOptions {
   int64_t align_bytes = 0;             // file domain alignment; 0: buffer_bytes
   ByteOrder byte_order = ByteOrder::kNative;
   ConvertAt convert = ConvertAt::kAuto;
+  Buffering buffering = Buffering::kAuto;
 };
 // Largest buffer: one round's message must fit an MPI int count of bytes.
 constexpr int64_t kMaxBufferBytes = int64_t{1} << 30;
@@ -137,6 +155,17 @@ class Decomposition {
   // Whether two ranks (or one twice) hold one index: writes are refused.
   bool overlaps() const { return overlaps_; }
   bool is_aggregator() const { return my_aggregator_ >= 0; }
+  // Whether transfers skip the aggregators: every rank moves its own runs
+  // (direct_runs()) between its packed copy and the target, with no
+  // exchange (Buffering; the same on every rank).
+  bool direct_io() const { return direct_io_; }
+  // Whether some ranks' extents of the file [first, last held index]
+  // interleave (or overlap): found in create(), whatever the mode.
+  bool interleaved() const { return interleaved_; }
+  // Direct transfers: this rank's runs of the file in increasing order
+  // (global index, length), one request each; run k starts in the packed
+  // copy where runs 0..k-1 end. Empty in the aggregators' mode.
+  const std::vector<std::pair<int64_t, int64_t>>& direct_runs() const { return direct_runs_; }
   const comm::Comm& comm() const { return comm_; }
   int rank() const { return rank_; }
   // Whether this rank's node runs more of the group's ranks than it has
@@ -187,6 +216,8 @@ class Decomposition {
   DomainPlan plan_;
   bool overlaps_ = false;
   bool overlaps_found_ = false;  // by this aggregator, before the agreement
+  bool direct_io_ = false, interleaved_ = false;
+  std::vector<std::pair<int64_t, int64_t>> direct_runs_;
   bool oversubscribed_ = false;
   int my_aggregator_ = -1;
   PositionList memory_order_;

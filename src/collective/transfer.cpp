@@ -124,7 +124,8 @@ Status Transfer::check() const {
 // to or from one memory type, so the start agreement also compares the
 // memory types (go_ahead()).
 void Transfer::choose_side() {
-  aggregator_converts_ = aggregator_converts(d_.convert_at(), mem_type_, d_.file_type(), d_.byte_order(), kind_);
+  aggregator_converts_ = !d_.direct_io() &&
+                         aggregator_converts(d_.convert_at(), mem_type_, d_.file_type(), d_.byte_order(), kind_);
   wire_size_ = aggregator_converts_ ? element_size(mem_type_) : file_size_;
 }
 
@@ -139,7 +140,8 @@ void Transfer::agreement_values(int64_t values[kAgreementValues]) const {
 // that prepared for the aggregator prepare again, and the ranks agree once
 // more (only then: the common case costs no allreduce beyond the one).
 Status Transfer::go_ahead(const int64_t agreed[kAgreementValues]) {
-  if (agreed[0] == -agreed[1] || d_.convert_at() == ConvertAt::kSender) return Status::Ok();
+  // Direct: every rank converts its own elements, whatever the others' types.
+  if (agreed[0] == -agreed[1] || d_.convert_at() == ConvertAt::kSender || d_.direct_io()) return Status::Ok();
   Status local;
   if (aggregator_converts_) {
     aggregator_converts_ = false;
@@ -165,7 +167,7 @@ Status Transfer::prepare() {
     counts_.buffer_bytes += d_.local_count() * wire_size_;
   }
   find_direct();
-  if (s.ok() && d_.is_aggregator() && uses_windows()) {
+  if (s.ok() && d_.is_aggregator() && !d_.direct_io() && uses_windows()) {
     const int wire_windows = aggregator_converts_ ? (kind_ == device::IoKind::kWrite ? 1 : 2) : 0;
     Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_, wire_size_, wire_windows);
     if (!b.ok()) return b.status();
@@ -175,7 +177,8 @@ Status Transfer::prepare() {
     counts_.buffer_bytes += static_cast<uint64_t>(window) * file_size_ * (d_.rounds().size() > 1 ? 2 : 1) +
                             d_.staging_elements() * wire_size_ + static_cast<uint64_t>(window) * wire_size_ * wire_windows;
   }
-  if (s.ok() && kind_ == device::IoKind::kRead && d_.is_aggregator() && !d_.rounds().empty()) {
+  const bool reads_target = d_.direct_io() ? !d_.direct_runs().empty() : d_.is_aggregator() && !d_.rounds().empty();
+  if (s.ok() && kind_ == device::IoKind::kRead && reads_target) {
     Result<uint64_t> size = target_.size();
     if (!size.ok()) return size.status();
     target_size_ = *size;
@@ -190,7 +193,17 @@ Status Transfer::prepare() {
 // thing the window would add.
 void Transfer::find_direct() {
   direct_.clear();
-  direct_reads_.clear();
+  direct_runs_.clear();
+  if (d_.direct_io()) {  // every rank: its own runs, one request each
+    if (!packed_) return;  // its allocation failed
+    int64_t packed = 0;
+    for (const auto& [global, length] : d_.direct_runs()) {
+      direct_runs_.push_back({offset_ + static_cast<uint64_t>(global) * file_size_, packed_ + packed * file_size_,
+                               static_cast<size_t>(length) * file_size_});
+      packed += length;
+    }
+    return;
+  }
   if (!d_.is_aggregator() || aggregator_converts_) return;
   const std::vector<RoundPlan>& rounds = d_.rounds();
   direct_.assign(rounds.size(), -1);
@@ -218,11 +231,11 @@ void Transfer::find_direct() {
       const uint64_t at = offset_ + static_cast<uint64_t>(round.begin + p.at) * file_size_;
       char* to = packed_ + p.self_offset * file_size_;
       const size_t bytes = static_cast<size_t>(p.count) * file_size_;
-      DirectRead* last = direct_reads_.empty() ? nullptr : &direct_reads_.back();
-      if (last && last->at + last->bytes == at && last->to + last->bytes == to) {
+      DirectRun* last = direct_runs_.empty() ? nullptr : &direct_runs_.back();
+      if (last && last->at + last->bytes == at && last->buf + last->bytes == to) {
         last->bytes += bytes;
       } else {
-        direct_reads_.push_back({at, to, bytes});
+        direct_runs_.push_back({at, to, bytes});
       }
     }
   }
@@ -518,7 +531,7 @@ void Transfer::write_rounds() {
 }
 
 // Read: round r's held span into its window, ending at the target's end
-// (a direct round's piece is one of direct_reads_).
+// (a direct round's piece is one of direct_runs_).
 void Transfer::submit_read(int64_t r) {
   const RoundPlan& round = d_.rounds()[r];
   if (round.covered.empty() || (!direct_.empty() && direct_[r] >= 0)) return;
@@ -541,15 +554,20 @@ void Transfer::submit_read(int64_t r) {
   counts_.largest_request = std::max<uint64_t>(counts_.largest_request, have);
 }
 
-// Read, aggregator: the direct runs (direct_reads_), ending at the
-// target's end, on this thread (`here`) or through the target's engine.
-void Transfer::read_direct(bool here) {
-  direct_reads_started_ = true;
-  for (const DirectRead& run : direct_reads_) {
-    const uint64_t have = run.at >= target_size_ ? 0 : std::min<uint64_t>(run.bytes, target_size_ - run.at);
-    std::memset(run.to + have, 0, run.bytes - have);
+// The direct runs (direct_runs_: an aggregator's own read rounds, or
+// every run of a direct transfer), on this thread (`here`) or through the
+// target's engine; a read's end at the target's end.
+void Transfer::move_direct(bool here) {
+  direct_started_ = true;
+  const bool read = kind_ == device::IoKind::kRead;
+  for (const DirectRun& run : direct_runs_) {
+    uint64_t have = run.bytes;
+    if (read) {
+      have = run.at >= target_size_ ? 0 : std::min<uint64_t>(run.bytes, target_size_ - run.at);
+      std::memset(run.buf + have, 0, run.bytes - have);
+    }
     if (have == 0 || !local_.ok()) continue;
-    if (!direct_request(device::IoKind::kRead, run.at, run.to, have, here)) return;
+    if (!direct_request(kind_, run.at, run.buf, have, here)) return;
   }
 }
 
@@ -676,7 +694,7 @@ bool Transfer::progress_read(bool block) {
   // Every round that needed a window sent: the direct runs, on this
   // thread when blocking (nothing else is left for it to do), unless
   // begin() started them.
-  if (!direct_reads_started_) read_direct(/*here=*/block);
+  if (!direct_started_) move_direct(/*here=*/block);
   if (!io_done(2, block)) return false;
   zero_short_reads(2);
   return requests_done(staging_sends_, block) && requests_done(window_sends_[0], block) &&
@@ -687,6 +705,17 @@ bool Transfer::progress_read(bool block) {
 // write's file I/O and messages finished, a read's data in the caller's
 // buffer. Without `block` it never waits.
 bool Transfer::progress(bool block) {
+  if (d_.direct_io()) {  // started in begin(): no message
+    if (!io_done(2, block)) return false;
+    if (kind_ == device::IoKind::kRead) {
+      zero_short_reads(2);
+      if (!unpacked_) {
+        unpacked_ = true;
+        if (local_.ok()) fail(unpack());
+      }
+    }
+    return true;
+  }
   if (kind_ == device::IoKind::kWrite) {
     if (block && !d_.is_aggregator() && d_.oversubscribed()) wait_quietly(own_messages_);
     return io_done(0, block) && io_done(1, block) && io_done(2, block) && requests_done(own_messages_, block);
@@ -725,6 +754,12 @@ Status Transfer::begin(const int64_t agreed[kAgreementValues]) {
   PARIO_RETURN_IF_ERROR(go_ahead(agreed));
   waited_ = false;
   seq_ = d_.next_transfer();
+  if (d_.direct_io()) {
+    // Nothing to exchange: this rank's runs now, on this thread in a
+    // blocking call (nothing is left to overlap), else through the engine.
+    move_direct(/*here=*/blocking_);
+    return Status::Ok();
+  }
   post_own_messages(kind_);
   if (!d_.is_aggregator()) return Status::Ok();
   if (kind_ == device::IoKind::kWrite) {
@@ -734,7 +769,7 @@ Status Transfer::begin(const int64_t agreed[kAgreementValues]) {
     for (; next_read_ < std::min<int64_t>(n, 2); ++next_read_) submit_read(next_read_);
     // Overlapping the caller's work: the direct runs now, behind the
     // first windows' reads. A blocking call reads them last (progress_read).
-    if (!blocking_) read_direct(/*here=*/false);
+    if (!blocking_) move_direct(/*here=*/false);
   }
   return Status::Ok();
 }

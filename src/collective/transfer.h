@@ -17,6 +17,14 @@
 // ahead), send each owner its part, and owners unpack; the conversion
 // happens on the owner or on the aggregator before it sends.
 //
+// Direct (Decomposition::direct_io(): collective buffering off, chosen
+// once for the decomposition): no exchange at all. Every rank packs (and
+// converts) its elements in file order as above and moves each of its
+// runs of the file as one request between the packed copy (the caller's
+// buffer when it is in file order and type) and the target: in begin()
+// on the calling thread for a blocking call, else through the target's
+// engine. The start and end agreements are the same as in two phases.
+//
 // Failures never hang: arguments and buffers are checked and allocated on
 // every rank, then one agreement decides whether the transfer goes ahead
 // (nothing is written when any rank fails here, e.g. a value that does
@@ -140,7 +148,7 @@ class Transfer {
   void receive_round(int64_t r);
   void submit_writes(int64_t r);
   void submit_read(int64_t r);
-  void read_direct(bool here);
+  void move_direct(bool here);
   bool direct_request(device::IoKind kind, uint64_t at, char* buf, size_t bytes, bool here);
   void zero_short_reads(int slot);
   void send_round(int64_t r);
@@ -214,13 +222,16 @@ class Transfer {
   // and no message, so they are read after the rounds that do, while the
   // owners unpack: a blocking call on the calling thread (Target::run),
   // else through the target's engine, started in begin().
-  struct DirectRead {
+  // A direct transfer (Decomposition::direct_io), every rank, either way:
+  // its runs of the file, each one request between the packed copy and
+  // the target, moved in begin() (on this thread when blocking).
+  struct DirectRun {
     uint64_t at = 0;
-    char* to = nullptr;
+    char* buf = nullptr;  // in the packed copy
     size_t bytes = 0;
   };
-  std::vector<DirectRead> direct_reads_;
-  bool direct_reads_started_ = false;
+  std::vector<DirectRun> direct_runs_;
+  bool direct_started_ = false;
   uint64_t target_size_ = 0;                // read: the target's end
   int64_t next_read_ = 0;                   // read: the next round to submit
   int64_t next_round_ = 0;                  // read: the next round to send out

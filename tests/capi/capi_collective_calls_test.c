@@ -13,7 +13,9 @@
  * start agreement into the entry agreement a blocking write made three
  * allreduces, and this test failed. At 1, 2 and 4 ranks, with one
  * aggregator per node and (PARIO_RANKS_PER_NODE=1) one per rank, slabs
- * and 2x2-style blocks, several rounds per aggregator. And the Exodus
+ * and 2x2-style blocks, several rounds per aggregator, with collective
+ * buffering on and off (the direct transfers' mode is chosen once, when
+ * the decomposition is made: no collective of their own). And the Exodus
  * writer's calls per time step (exodus_steps below). */
 #include <mpi.h>
 #include <stdint.h>
@@ -100,7 +102,7 @@ static void write_then_read(pario_decomp_t d, pario_shared_file_t f, int mem_typ
 /* A dims[0] x dims[1] x 64 array of doubles, in z-slabs (pattern 0) or cut
  * over y into size pieces of whole rows (pattern 1: each rank's piece is
  * dims[0] runs). Buffers of 4 KiB: several rounds per aggregator. */
-static void transfers(int pattern) {
+static void transfers(int pattern, int buffering) {
   const int64_t dims[3] = {16, 8, 64}, n = 16 * 8 * 64;
   int64_t start[3] = {0, 0, 0}, count[3] = {16, 8, 64};
   const int cut = pattern == 0 ? 0 : 1;
@@ -120,6 +122,7 @@ static void transfers(int pattern) {
   pario_decomp_hints hints;
   pario_decomp_hints_init(&hints);
   hints.buffer_size = 4096;
+  hints.buffering = buffering;
   pario_decomp_t d = PARIO_DECOMP_NULL;
   CHECK(pario_decomp_create_blocks(world, PARIO_TYPE_DOUBLE, 3, dims, PARIO_ORDER_C, 1, start, count, &hints, &d) ==
         PARIO_OK);
@@ -147,13 +150,14 @@ static void transfers(int pattern) {
 
   /* Different memory types on different ranks: the aggregators cannot
    * convert for all, every rank converts its own, and the ranks that had
-   * prepared for the aggregators agree once more. */
+   * prepared for the aggregators agree once more. With collective
+   * buffering off every rank converts its own anyway: no more agreement. */
   if (size > 1) {
     start_count();
     CHECK(pario_decomp_write(d, f, 0, rank == 0 ? PARIO_TYPE_INT32 : PARIO_TYPE_DOUBLE, rank == 0 ? (void *)ints
                                                                                                      : (void *)buf) ==
           PARIO_OK);
-    expect_count("pario_decomp_write, mixed memory types", 3);
+    expect_count("pario_decomp_write, mixed memory types", buffering == PARIO_BUFFERING_NEVER ? 2 : 3);
   }
 
   /* A failing rank: the others learn it in the entry agreement, and
@@ -424,8 +428,10 @@ int main(void) {
   if (pario_init() != PARIO_OK) return 1;
   CHECK(pario_group_world(&world) == PARIO_OK);
   CHECK(pario_group_rank(world, &rank) == PARIO_OK && pario_group_size(world, &size) == PARIO_OK);
-  transfers(0);
-  transfers(1);
+  for (int buffering = PARIO_BUFFERING_ALWAYS; buffering <= PARIO_BUFFERING_NEVER; ++buffering) {
+    transfers(0, buffering);
+    transfers(1, buffering);
+  }
   exodus_steps(0);
   exodus_steps(1);
   print_counts = getenv("PARIO_COUNT_PRINT") != NULL;

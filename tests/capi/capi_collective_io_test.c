@@ -5,7 +5,8 @@
  * empty ranks, type conversion and byte order on the way, holes left
  * untouched, overlap and narrowing refused on every rank with the file
  * unchanged, nonblocking transfers, and a file written by all ranks read
- * back by half of them with another decomposition. Every value written is
+ * back by half of them with another decomposition; collective buffering
+ * on, off and auto. Every value written is
  * a function of its global index, checked element by element in the file
  * itself (read whole through the shared file) and through pario's read. */
 #include <stdint.h>
@@ -364,6 +365,64 @@ static void mixed_memory_types(void) {
   CHECK(pario_decomp_free(&d) == PARIO_OK);
 }
 
+/* Collective buffering (pario_decomp_hints.buffering): round trips with
+ * it on (always), off (never: every rank moves its own runs, no exchange)
+ * and auto, the file's bytes checked each time; scattered indices with it
+ * off (the holes stay untouched, int64 converted to big-endian int32 on
+ * each rank); a file written with it off read with it on and the other
+ * way; a hint that is no PARIO_BUFFERING_* refused on every rank. */
+static void buffering_modes(void) {
+  for (int b = PARIO_BUFFERING_AUTO; b <= PARIO_BUFFERING_NEVER; ++b) {
+    pario_decomp_hints h = small;
+    h.buffering = b;
+    blocks_c_order(&h);
+  }
+  const pario_decomp_hints was = small;
+  small.buffering = PARIO_BUFFERING_NEVER;
+  random_indices();
+  small = was;
+
+  const int64_t n = 3000, lo = n * rank / size, hi = n * (rank + 1) / size, mine = hi - lo;
+  int64_t *idx = malloc((size_t)mine * sizeof(int64_t) + 1);
+  double *vals = malloc((size_t)mine * sizeof(double) + 1), *back = malloc((size_t)mine * sizeof(double) + 1);
+  for (int64_t k = 0; k < mine; ++k) idx[k] = hi - 1 - k; /* reversed in memory */
+  pario_shared_file_t f = fresh_file("modes.dat", n * 8);
+  for (int w = 0; w < 2; ++w) {
+    pario_decomp_hints hw = small, hr = small;
+    hw.buffering = w ? PARIO_BUFFERING_ALWAYS : PARIO_BUFFERING_NEVER;
+    hr.buffering = w ? PARIO_BUFFERING_NEVER : PARIO_BUFFERING_ALWAYS;
+    pario_decomp_t dw = PARIO_DECOMP_NULL, dr = PARIO_DECOMP_NULL;
+    CHECK(pario_decomp_create_indices(world, PARIO_TYPE_DOUBLE, n, mine, idx, &hw, &dw) == PARIO_OK);
+    CHECK(pario_decomp_create_indices(world, PARIO_TYPE_DOUBLE, n, mine, idx, &hr, &dr) == PARIO_OK);
+    for (int64_t k = 0; k < mine; ++k) {
+      vals[k] = value_of(idx[k]) + w;
+      back[k] = -1;
+    }
+    CHECK(pario_decomp_write(dw, f, 0, PARIO_TYPE_DOUBLE, vals) == PARIO_OK);
+    CHECK(pario_group_barrier(world) == PARIO_OK);
+    double *all = file_doubles(f, n);
+    int good = 1;
+    for (int64_t g = 0; g < n; ++g) good &= all[g] == value_of(g) + w;
+    CHECK(good);
+    free(all);
+    CHECK(pario_decomp_read(dr, f, 0, PARIO_TYPE_DOUBLE, back) == PARIO_OK);
+    good = 1;
+    for (int64_t k = 0; k < mine; ++k) good &= back[k] == vals[k];
+    CHECK(good);
+    CHECK(pario_decomp_free(&dw) == PARIO_OK && pario_decomp_free(&dr) == PARIO_OK);
+  }
+  pario_decomp_hints bad = small;
+  bad.buffering = 9;
+  pario_decomp_t d = PARIO_DECOMP_NULL;
+  CHECK_FAILS(pario_decomp_create_indices(world, PARIO_TYPE_DOUBLE, n, mine, idx, &bad, &d),
+              PARIO_ERR_INVALID_ARGUMENT, "hints->buffering 9");
+  CHECK(d == PARIO_DECOMP_NULL);
+  CHECK(pario_shared_file_destroy(&f) == PARIO_OK);
+  free(back);
+  free(vals);
+  free(idx);
+}
+
 /* Failures: every rank gets an error and the file keeps what it had. */
 static void refused(void) {
   const int64_t n = 16;
@@ -554,6 +613,7 @@ int main(void) {
   if (little) mixed_memory_types();
   if (rest) {
     refused();
+    buffering_modes();
     nonblocking();
     write_n_read_m();
   }

@@ -365,15 +365,23 @@ static int64_t my_rows(int64_t *start, int64_t *count) {
   return count[0] * 6;
 }
 
-static pario_decomp_t make_decomp(void) {
+/* buffering: a PARIO_BUFFERING_* (0: the default). */
+static pario_decomp_t make_decomp(int buffering) {
   const int64_t dims[2] = {8, 6};
   int64_t start[2], count[2];
   my_rows(start, count);
+  pario_decomp_hints h;
+  pario_decomp_hints_init(&h);
+  h.buffering = buffering;
   pario_decomp_t d = PARIO_DECOMP_NULL;
-  CHECK(pario_decomp_create_blocks(world, PARIO_TYPE_DOUBLE, 2, dims, PARIO_ORDER_C, 1, start, count, NULL, &d) ==
+  CHECK(pario_decomp_create_blocks(world, PARIO_TYPE_DOUBLE, 2, dims, PARIO_ORDER_C, 1, start, count, &h, &d) ==
         PARIO_OK);
   return d;
 }
+
+/* The same rows with collective buffering off: every rank moves its own
+ * runs, no exchange; a failure on one rank must still fail every rank. */
+static pario_decomp_t shared_decomp_direct;
 
 static int c_decomp_create_blocks(int bad) {
   const int64_t dims[2] = {8, 6};
@@ -406,37 +414,44 @@ static int c_decomp_create_keys(int bad) {
 }
 
 static int c_decomp_free(int bad) {
-  pario_decomp_t d = make_decomp(), none = PARIO_DECOMP_NULL;
+  pario_decomp_t d = make_decomp(0), none = PARIO_DECOMP_NULL;
   const int rc = pario_decomp_free(bad ? &none : &d);
   if (d != PARIO_DECOMP_NULL) CHECK(pario_decomp_free(&d) == PARIO_OK); /* it lived on everywhere */
   return rc;
 }
 
-static int c_decomp_write(int bad) {
-  return pario_decomp_write(shared_decomp, shared_sf, 0, PARIO_TYPE_DOUBLE, bad ? NULL : decomp_vals);
+static int decomp_write(pario_decomp_t d, int bad) {
+  return pario_decomp_write(d, shared_sf, 0, PARIO_TYPE_DOUBLE, bad ? NULL : decomp_vals);
 }
 
-/* Fails after the exchange, in this rank's conversion alone: 1000.0 does
- * not fit int8. */
-static int c_decomp_read(int bad) {
+/* Fails after the exchange (or this rank's own read), in this rank's
+ * conversion alone: 1000.0 does not fit int8. */
+static int decomp_read(pario_decomp_t d, int bad) {
   int8_t small[48];
   double back[48];
-  return pario_decomp_read(shared_decomp, shared_sf, 0, bad ? PARIO_TYPE_INT8 : PARIO_TYPE_DOUBLE,
+  return pario_decomp_read(d, shared_sf, 0, bad ? PARIO_TYPE_INT8 : PARIO_TYPE_DOUBLE,
                            bad ? (void *)small : (void *)back);
 }
 
-static int c_decomp_iwrite(int bad) {
+static int decomp_iwrite(pario_decomp_t d, int bad) {
   pario_request_t req = PARIO_REQUEST_NULL;
-  return wait_if_ok(pario_decomp_iwrite(shared_decomp, shared_sf, 0, PARIO_TYPE_DOUBLE, decomp_vals,
-                                        bad ? NULL : &req),
-                    &req);
+  return wait_if_ok(pario_decomp_iwrite(d, shared_sf, 0, PARIO_TYPE_DOUBLE, decomp_vals, bad ? NULL : &req), &req);
 }
 
-static int c_decomp_iread(int bad) {
+static int decomp_iread(pario_decomp_t d, int bad) {
   double back[48];
   pario_request_t req = PARIO_REQUEST_NULL;
-  return wait_if_ok(pario_decomp_iread(shared_decomp, shared_sf, 0, bad ? 99 : PARIO_TYPE_DOUBLE, back, &req), &req);
+  return wait_if_ok(pario_decomp_iread(d, shared_sf, 0, bad ? 99 : PARIO_TYPE_DOUBLE, back, &req), &req);
 }
+
+static int c_decomp_write(int bad) { return decomp_write(shared_decomp, bad); }
+static int c_decomp_read(int bad) { return decomp_read(shared_decomp, bad); }
+static int c_decomp_iwrite(int bad) { return decomp_iwrite(shared_decomp, bad); }
+static int c_decomp_iread(int bad) { return decomp_iread(shared_decomp, bad); }
+static int c_decomp_write_direct(int bad) { return decomp_write(shared_decomp_direct, bad); }
+static int c_decomp_read_direct(int bad) { return decomp_read(shared_decomp_direct, bad); }
+static int c_decomp_iwrite_direct(int bad) { return decomp_iwrite(shared_decomp_direct, bad); }
+static int c_decomp_iread_direct(int bad) { return decomp_iread(shared_decomp_direct, bad); }
 
 /* ---- Exodus files: a fresh definition per case, and one file with its
  * mesh put and step 1 begun, shared by the data cases ---- */
@@ -819,6 +834,13 @@ static int d_decomp_create_blocks_convert(void) {
   return decomp_blocks(6, &h);
 }
 
+static int d_decomp_create_blocks_buffering(void) {
+  pario_decomp_hints h;
+  pario_decomp_hints_init(&h);
+  h.buffering = rank % 2 ? PARIO_BUFFERING_NEVER : PARIO_BUFFERING_ALWAYS;
+  return decomp_blocks(6, &h);
+}
+
 static int d_decomp_write(void) {
   return pario_decomp_write(shared_decomp, shared_sf, 8 * (rank % 2), PARIO_TYPE_DOUBLE, decomp_vals);
 }
@@ -1190,6 +1212,9 @@ static const struct {
     CASE(disk_array_write_pieces),   CASE(decomp_create_blocks),    CASE(decomp_create_indices),
     CASE(decomp_create_keys),        CASE(decomp_free),             CASE(decomp_write),
     CASE(decomp_read),               CASE(decomp_iwrite),           CASE(decomp_iread),
+    /* the same calls on a decomposition with collective buffering off */
+    {"pario_decomp_write, direct", c_decomp_write_direct}, {"pario_decomp_read, direct", c_decomp_read_direct},
+    {"pario_decomp_iwrite, direct", c_decomp_iwrite_direct}, {"pario_decomp_iread, direct", c_decomp_iread_direct},
     CASE(shared_file_open),
     CASE(exodus_create),             CASE(exodus_close),            CASE(exodus_init),
     CASE(exodus_define_block),       CASE(exodus_define_node_set),  CASE(exodus_define_side_set),
@@ -1235,6 +1260,7 @@ static const struct {
     {"pario_decomp_create_blocks", d_decomp_create_blocks, "(dims)"},
     {"pario_decomp_create_blocks", d_decomp_create_blocks_byte_order, "(byte_order)"},
     {"pario_decomp_create_blocks", d_decomp_create_blocks_convert, "(convert)"},
+    {"pario_decomp_create_blocks", d_decomp_create_blocks_buffering, "(buffering)"},
     {"pario_decomp_write", d_decomp_write, "(offset)"},
     {"pario_exodus_define_block", d_exodus_define_block, "(numbers)"},
     {"pario_exodus_put_time", d_exodus_put_time, "(time)"},
@@ -1273,7 +1299,8 @@ int main(void) {
   job_dir(world, "matrix", dir, sizeof dir);
   shared_array = make_array();
   shared_disk_array = make_disk_array("da");
-  shared_decomp = make_decomp();
+  shared_decomp = make_decomp(0);
+  shared_decomp_direct = make_decomp(PARIO_BUFFERING_NEVER);
   ex_data = make_exodus_data("data.e");
   {
     pario_exodus_t w = make_exodus_data("read.e");
@@ -1358,6 +1385,12 @@ int main(void) {
     for (int64_t k = 0; k < mine; ++k) good &= back[k] == decomp_vals[k];
     CHECK(good);
     CHECK(pario_decomp_free(&shared_decomp) == PARIO_OK);
+    for (int64_t k = 0; k < mine; ++k) back[k] = -1;
+    CHECK(pario_decomp_read(shared_decomp_direct, shared_sf, 0, PARIO_TYPE_DOUBLE, back) == PARIO_OK);
+    good = 1;
+    for (int64_t k = 0; k < mine; ++k) good &= back[k] == decomp_vals[k];
+    CHECK(good);
+    CHECK(pario_decomp_free(&shared_decomp_direct) == PARIO_OK);
     CHECK(pario_shared_file_destroy(&shared_sf) == PARIO_OK);
   }
   /* The Exodus file survived every failed call: step 1 takes its values,

@@ -69,6 +69,7 @@ int main(void) {
   pario_decomp_hints_init(&hints);
   hints.buffer_size = 400;
   hints.align = 8;
+  hints.buffering = PARIO_BUFFERING_ALWAYS; /* the counts below are the aggregators' */
   for (int pass = 0; pass < 2; ++pass) {
     hints.aggregators = pass == 0 ? 1 : np;
     pario_decomp_t d = PARIO_DECOMP_NULL;

@@ -48,6 +48,7 @@ int main(int argc, char **argv) {
       pario_decomp_hints hints;
       pario_decomp_hints_init(&hints);
       hints.buffer_size = kBuffers[b];
+      hints.buffering = PARIO_BUFFERING_ALWAYS; /* the model is the aggregators' */
       pario_decomp_t d = PARIO_DECOMP_NULL;
       int64_t n = 0;
       if (pattern == 0) { /* z-slabs */

@@ -46,9 +46,13 @@ extern "C" {
 
 int MPI_Allreduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   const int rc = PMPI_Allreduce(in, out, count, type, op, comm);
-  if (type == MPI_INT64_T && count == 3) return maybe_fail(Site::kExtremes, rc);
   if (type == MPI_INT && count == 1) return maybe_fail(Site::kOverlap, rc);
   return rc;
+}
+
+// Every rank's extent, runs and elements (the held range and the mode).
+int MPI_Allgather(const void* in, int sc, MPI_Datatype st, void* out, int rc_, MPI_Datatype rt, MPI_Comm comm) {
+  return maybe_fail(Site::kExtremes, PMPI_Allgather(in, sc, st, out, rc_, rt, comm));
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* out) {
@@ -72,7 +76,8 @@ int MPI_Alltoallv(const void* in, const int* sc, const int* sd, MPI_Datatype st,
 namespace pario::collective {
 namespace {
 
-std::unique_ptr<Decomposition> reversed_slabs(const comm::Group& g, Status* status) {
+std::unique_ptr<Decomposition> reversed_slabs(const comm::Group& g, Status* status,
+                                              Buffering buffering = Buffering::kAlways) {
   const int64_t n = 1000;
   const int64_t lo = n * g.rank() / g.size(), hi = n * (g.rank() + 1) / g.size();
   std::vector<int64_t> idx;
@@ -80,6 +85,7 @@ std::unique_ptr<Decomposition> reversed_slabs(const comm::Group& g, Status* stat
   auto runs = runs_of_indices(n, idx.data(), static_cast<int64_t>(idx.size()));
   EXPECT_TRUE(runs.ok());
   CollectiveOptions o;
+  o.buffering = buffering;
   o.buffer_bytes = 256;
   o.aggregators = g.size() > 1 ? 2 : 1;
   auto d = Decomposition::create(g, std::move(runs).value(), n, ElementType::kDouble, o);
@@ -109,6 +115,34 @@ TEST(DecompositionSetup, AnMpiErrorOnOneRankIsAgreedAtEveryStep) {
     // Every rank is at the same point: a decomposition can be made again.
     auto again = reversed_slabs(g, &s);
     ASSERT_TRUE(s.ok()) << s.message();
+    ASSERT_TRUE(again->free().ok());
+  }
+}
+
+// Direct transfers with the ranks' extents apart: the setup ends after
+// the allgather and the communicator's duplicate, each agreed.
+TEST(DecompositionSetup, AnMpiErrorOnOneRankIsAgreedInADirectSetup) {
+  auto made = comm::Group::create(MPI_COMM_WORLD, 0);
+  ASSERT_TRUE(made.ok());
+  const comm::Group& g = **made;
+  for (Site site : {Site::kExtremes, Site::kDup}) {
+    SCOPED_TRACE(static_cast<int>(site));
+    armed = site;
+    armed_rank = g.size() - 1;
+    fired = 0;
+    Status s;
+    auto d = reversed_slabs(g, &s, Buffering::kNever);
+    armed = Site::kNone;
+    EXPECT_EQ(d, nullptr);
+    if (g.rank() == armed_rank) {
+      EXPECT_EQ(fired, 1);
+      EXPECT_EQ(s.code(), Code::kMpi) << s.message();
+    } else {
+      EXPECT_EQ(s.code(), Code::kRemote) << s.message();
+    }
+    auto again = reversed_slabs(g, &s, Buffering::kNever);
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_TRUE(again->direct_io());
     ASSERT_TRUE(again->free().ok());
   }
 }

@@ -41,6 +41,7 @@ std::unique_ptr<Decomposition> slabs(const comm::Group& g, int64_t n, int64_t bu
   auto runs = runs_of_indices(n, idx.data(), static_cast<int64_t>(idx.size()));
   EXPECT_TRUE(runs.ok());
   CollectiveOptions o;
+  o.buffering = Buffering::kAlways;  // through the aggregators, whatever auto would choose
   o.buffer_bytes = buffer;
   o.aggregators = g.size() > 1 ? 2 : 1;
   auto d = Decomposition::create(g, std::move(runs).value(), n, ElementType::kDouble, o);
@@ -307,6 +308,7 @@ TEST(Transfer, TheAggregatorConvertsWhenAsked) {
     auto runs = runs_of_indices(n, idx.data(), static_cast<int64_t>(idx.size()));
     ASSERT_TRUE(runs.ok());
     CollectiveOptions o;
+    o.buffering = Buffering::kAlways;  // through the aggregators, whatever auto would choose
     o.buffer_bytes = 256;
     o.aggregators = g->size() > 1 ? 2 : 1;
     o.byte_order = ByteOrder::kBig;
@@ -368,6 +370,7 @@ TEST(Transfer, AnAggregatorsOwnRoundsAreWrittenFromItsPackedCopy) {
     auto runs = ascending(n, lo, hi);
     ASSERT_TRUE(runs.ok());
     CollectiveOptions o;
+    o.buffering = Buffering::kAlways;  // through the aggregators, whatever auto would choose
     o.buffer_bytes = 64 * 8;
     o.aggregator_ranks = {0};
     o.byte_order = order;
@@ -414,6 +417,7 @@ TEST(Transfer, AnAggregatorsOwnRoundsAreReadInOneRequest) {
   auto runs = ascending(n, lo, hi);
   ASSERT_TRUE(runs.ok());
   CollectiveOptions o;
+  o.buffering = Buffering::kAlways;  // through the aggregators, whatever auto would choose
   o.buffer_bytes = round * 8;
   o.aggregator_ranks = {0};
   auto d = Decomposition::create(*g, std::move(runs).value(), n, ElementType::kDouble, o);
@@ -477,6 +481,7 @@ TEST(Transfer, DecompositionsShareOneSetOfSpareBuffers) {
     auto runs = ascending(n, lo, hi);
     ASSERT_TRUE(runs.ok());
     CollectiveOptions o;
+    o.buffering = Buffering::kAlways;  // through the aggregators, whatever auto would choose
     o.buffer_bytes = 4096;
     o.aggregator_ranks = {0};
     o.convert = ConvertAt::kAggregator;
@@ -501,6 +506,229 @@ TEST(Transfer, DecompositionsShareOneSetOfSpareBuffers) {
     EXPECT_EQ(back, v[k]);
     ASSERT_TRUE(d[k]->free().ok());
   }
+}
+
+
+// ------------------------------------------------------ direct transfers ---
+
+// Global indices of a 2-D array of `rows` x (per * size) elements cut by
+// columns: rank r holds columns [per * r, per * (r + 1)) of every row, its
+// rows one after another in memory. Runs of `per` elements, interleaved
+// with the other ranks' at more than one rank.
+std::vector<int64_t> columns(const comm::Group& g, int64_t rows, int64_t per) {
+  std::vector<int64_t> idx;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < per; ++j) idx.push_back(i * per * g.size() + per * g.rank() + j);
+  return idx;
+}
+
+// A decomposition of `idx` (n elements in all), doubles in the file.
+std::unique_ptr<Decomposition> of_indices(const comm::Group& g, int64_t n, const std::vector<int64_t>& idx,
+                                          Buffering buffering, ByteOrder order = ByteOrder::kNative) {
+  auto runs = runs_of_indices(n, idx.data(), static_cast<int64_t>(idx.size()));
+  EXPECT_TRUE(runs.ok());
+  CollectiveOptions o;
+  o.buffer_bytes = 4096;
+  o.buffering = buffering;
+  o.byte_order = order;
+  auto d = Decomposition::create(g, std::move(runs).value(), n, ElementType::kDouble, o);
+  EXPECT_TRUE(d.ok()) << d.status().message();
+  return d.ok() ? std::move(d).value() : nullptr;
+}
+
+// Every rank of the group has the same value.
+bool same_everywhere(const comm::Group& g, bool value) {
+  int v[2] = {value ? 1 : 0, value ? -1 : 0};
+  EXPECT_EQ(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_MAX, g.comm()), MPI_SUCCESS);
+  return v[0] == -v[1];
+}
+
+// The mode auto chooses, once, the same on every rank, at 1, 2 and 4
+// ranks (and with one emulated node per rank): direct for slabs of long
+// runs and for slabs with empty ranks between them; through the
+// aggregators for slabs of short runs (kDirectMinRunBytes), for columns
+// and for random indices, whose extents interleave at more than one rank
+// (at one rank they are one run: direct). always and never override it.
+TEST(Decomposition, AutoGoesDirectWhereExtentsDoNotInterleaveAndRunsAreLong) {
+  auto g = world_group();
+  const int p = g->size(), me = g->rank();
+  const int64_t long_run = kDirectMinRunBytes / 8;  // elements
+  struct Case {
+    const char* name;
+    int64_t n;
+    std::vector<int64_t> idx;
+    bool direct, interleaved;
+  };
+  std::vector<Case> cases;
+  auto slab = [&](int64_t lo, int64_t hi) {
+    std::vector<int64_t> idx;
+    for (int64_t i = hi - 1; i >= lo; --i) idx.push_back(i);  // reversed: a permutation in memory, one run in the file
+    return idx;
+  };
+  const int64_t big = 2 * long_run * p;
+  cases.push_back({"slabs of long runs", big, slab(big * me / p, big * (me + 1) / p), true, false});
+  const int64_t small = 100 * p;
+  cases.push_back({"slabs of short runs", small, slab(small * me / p, small * (me + 1) / p), false, false});
+  // Even ranks hold a slab each (of 2 long runs), odd ranks nothing.
+  const int holders = (p + 1) / 2;
+  cases.push_back({"slabs and empty ranks", big,
+                   me % 2 ? std::vector<int64_t>{} : slab(big * (me / 2) / holders, big * (me / 2 + 1) / holders), true,
+                   false});
+  cases.push_back({"columns", 4 * long_run * p, columns(*g, 4, long_run), p == 1, p > 1});
+  {
+    const int64_t n = 4 * long_run * p;
+    std::vector<int64_t> idx;
+    for (int64_t k = me; k < n; k += p) idx.push_back((k * 7919) % n);  // 7919 is prime: a permutation of [0, n)
+    cases.push_back({"random indices", n, idx, p == 1, p > 1});
+  }
+  // Every other element of a long slab: runs of one element, apart.
+  {
+    const int64_t n = 4 * long_run * p;
+    std::vector<int64_t> idx;
+    for (int64_t i = n * me / p; i < n * (me + 1) / p; i += 2) idx.push_back(i);
+    cases.push_back({"every other element", n, idx, false, false});
+  }
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    for (Buffering b : {Buffering::kAuto, Buffering::kAlways, Buffering::kNever}) {
+      auto d = of_indices(*g, c.n, c.idx, b);
+      ASSERT_NE(d, nullptr);
+      const bool want = b == Buffering::kNever || (b == Buffering::kAuto && c.direct);
+      EXPECT_EQ(d->direct_io(), want) << "buffering " << static_cast<int>(b);
+      EXPECT_EQ(d->interleaved(), c.interleaved);
+      EXPECT_TRUE(same_everywhere(*g, d->direct_io()));
+      // Direct with the extents apart: no plan was made (no aggregator rounds).
+      if (d->direct_io() && !d->interleaved()) {
+        EXPECT_TRUE(d->rounds().empty());
+      }
+      if (d->direct_io()) {
+        int64_t held = 0;
+        for (const auto& [global, length] : d->direct_runs()) held += length;
+        EXPECT_EQ(held, static_cast<int64_t>(c.idx.size()));
+      }
+      ASSERT_TRUE(d->free().ok());
+    }
+  }
+}
+
+// Direct transfers move each rank's own runs, one request each, with no
+// message: int32 in memory, doubles big endian in the file (converted on
+// the rank), blocking (on the calling thread) and not (through the
+// engine). Each rank's memory device then holds exactly its own runs,
+// and a read gives the values back, zeros past the target's end. Slabs
+// (auto: direct) and columns (never: direct although they interleave).
+TEST(Transfer, DirectTransfersMoveEachRanksOwnRunsWithoutMessages) {
+  auto g = world_group();
+  const int p = g->size(), me = g->rank();
+  const int64_t per = kDirectMinRunBytes / 8;
+  struct Layout {
+    const char* name;
+    int64_t n;
+    std::vector<int64_t> idx;
+    Buffering buffering;
+  };
+  std::vector<Layout> layouts;
+  {
+    const int64_t n = 3 * per * p;
+    std::vector<int64_t> idx;
+    for (int64_t i = n * (me + 1) / p - 1; i >= n * me / p; --i) idx.push_back(i);
+    layouts.push_back({"slabs", n, idx, Buffering::kAuto});
+  }
+  layouts.push_back({"columns", 3 * per * p, columns(*g, 3, per), Buffering::kNever});
+  for (const Layout& l : layouts) {
+    SCOPED_TRACE(l.name);
+    auto d = of_indices(*g, l.n, l.idx, l.buffering, ByteOrder::kBig);
+    ASSERT_NE(d, nullptr);
+    ASSERT_TRUE(d->direct_io());
+    std::vector<int32_t> v;
+    for (int64_t i : l.idx) v.push_back(static_cast<int32_t>(i * 3 - 5));
+    for (bool blocking : {true, false}) {
+      SCOPED_TRACE(blocking ? "blocking" : "nonblocking");
+      MemoryTarget mem;
+      auto run = [&](device::IoKind kind, uint64_t offset, void* buf) -> std::unique_ptr<Transfer> {
+        Status local;
+        std::unique_ptr<Transfer> t = Transfer::prepare(*d, mem.target, offset, kind, ElementType::kInt32, buf,
+                                                        blocking ? Transfer::kBlocking : Transfer::kNonblocking,
+                                                        &local);
+        int64_t values[Transfer::kAgreementValues];
+        t->agreement_values(values);
+        EXPECT_TRUE(comm::agree_max(d->comm(), local, values, Transfer::kAgreementValues).ok());
+        EXPECT_TRUE(t->begin(values).ok());
+        EXPECT_TRUE(t->wait().ok());
+        return t;
+      };
+      auto w = run(device::IoKind::kWrite, 8, v.data());
+      const TransferCounts& c = w->counts();
+      EXPECT_EQ(c.messages_sent + c.messages_received, 0u);
+      EXPECT_EQ(c.io_requests, d->direct_runs().size());
+      EXPECT_EQ(c.io_bytes, v.size() * 8);
+      // This rank's device: its own elements, big endian, and nothing else.
+      std::vector<double> file(static_cast<size_t>(l.n) + 1, 0.0);
+      size_t got = 0;
+      ASSERT_TRUE(mem.dev->read_at(0, file.data(), file.size() * 8, &got).ok());
+      swap_bytes(ElementType::kDouble, file.data(), file.size());
+      std::vector<bool> mine(static_cast<size_t>(l.n), false);
+      for (int64_t i : l.idx) mine[static_cast<size_t>(i)] = true;
+      size_t wrong = 0;
+      for (int64_t i = 0; i < l.n; ++i) {
+        const double at = i + 1 < static_cast<int64_t>(got / 8) ? file[static_cast<size_t>(i) + 1] : 0.0;
+        wrong += mine[static_cast<size_t>(i)] ? at != static_cast<double>(i * 3 - 5) : at != 0.0;
+      }
+      EXPECT_EQ(wrong, 0u);
+      for (int64_t shift : {int64_t{0}, per}) {
+        std::vector<int32_t> back(v.size(), -1);
+        auto r = run(device::IoKind::kRead, 8 + static_cast<uint64_t>(shift) * 8, back.data());
+        EXPECT_EQ(r->counts().messages_sent + r->counts().messages_received, 0u);
+        size_t bad = 0;
+        for (size_t k = 0; k < l.idx.size(); ++k) {
+          const int64_t i = l.idx[k] + shift;
+          bad += back[k] != (i < l.n && mine[static_cast<size_t>(i)] ? static_cast<int32_t>(i * 3 - 5) : 0);
+        }
+        EXPECT_EQ(bad, 0u) << "shift " << shift;
+      }
+    }
+    ASSERT_TRUE(d->free().ok());
+  }
+}
+
+// A direct write whose device fails on the last rank only: every rank
+// gets an error (that rank kNoSpace, the others kRemote naming it), none
+// hangs, and the decomposition goes on working. A direct read failing on
+// one rank likewise (narrowing into int8).
+TEST(Transfer, ADirectTransferFailingOnOneRankFailsEveryRank) {
+  auto g = world_group();
+  const int last = g->size() - 1;
+  const int64_t per = kDirectMinRunBytes / 8, n = 2 * per * g->size();
+  auto d = of_indices(*g, n, columns(*g, 2, per), Buffering::kNever);
+  ASSERT_NE(d, nullptr);
+  ASSERT_TRUE(d->direct_io());
+  device::FaultPlan plan;
+  if (g->rank() == last) {
+    plan.fail_errno = ENOSPC;
+    plan.fail_after_bytes = 1000;
+  }
+  auto dev = device::make_fault_device(device::make_memory_device("mem"), plan);
+  auto engine = device::make_thread_engine(2);
+  DeviceTarget target(dev.get(), engine.get());
+  std::vector<double> v(static_cast<size_t>(2 * per), 1000.5);
+  auto w = Transfer::start_write(*d, target, 0, ElementType::kDouble, v.data());
+  ASSERT_TRUE(w.ok());
+  Status s = (*w)->wait();
+  EXPECT_EQ(s.code(), g->rank() == last ? Code::kNoSpace : (g->size() > 1 ? Code::kRemote : Code::kNoSpace))
+      << s.message();
+  MemoryTarget good;
+  w = Transfer::start_write(*d, good.target, 0, ElementType::kDouble, v.data());
+  ASSERT_TRUE(w.ok());
+  EXPECT_TRUE((*w)->wait().ok());
+  std::vector<int8_t> small(v.size());
+  std::vector<double> fine(v.size());
+  auto r = g->rank() == last ? Transfer::start_read(*d, good.target, 0, ElementType::kInt8, small.data())
+                             : Transfer::start_read(*d, good.target, 0, ElementType::kDouble, fine.data());
+  ASSERT_TRUE(r.ok());
+  s = (*r)->wait();
+  EXPECT_EQ(s.code(), g->rank() == last ? Code::kOutOfRange : (g->size() > 1 ? Code::kRemote : Code::kOutOfRange))
+      << s.message();
+  ASSERT_TRUE(d->free().ok());
 }
 
 }  // namespace
