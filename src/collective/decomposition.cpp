@@ -110,7 +110,7 @@ int Decomposition::tag(uint64_t transfer, int64_t round) const {
 }
 
 size_t Decomposition::plan_bytes() const {
-  size_t n = memory_order_.bytes() + sends_.size() * sizeof(Send) + direct_runs_.size() * 16;
+  size_t n = memory_order_.bytes() + memory_slots_.bytes() + sends_.size() * sizeof(Send) + direct_runs_.size() * 16;
   for (const RoundPlan& r : rounds_) {
     n += r.pieces.size() * sizeof(RoundPlan::Piece) + r.staged.bytes() + r.covered.size() * 16;
   }
@@ -128,13 +128,13 @@ Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t fi
   if (!b) b = std::make_unique<AggregatorBuffers>();
   bool ok = true;
   // A buffer too small goes before its replacement is made.
-  auto fit = [&](std::unique_ptr<char[]>& p, size_t& capacity, size_t bytes) {
+  auto fit = [&](LargeBuffer& p, size_t& capacity, size_t bytes) {
     if (bytes == 0 || (p && capacity >= bytes)) return;
     p.reset();
     capacity = 0;
-    p.reset(new (std::nothrow) char[bytes + 1]);
+    p = LargeBuffer::allocate(bytes);
     if (p) capacity = bytes;
-    ok &= p != nullptr;
+    ok &= static_cast<bool>(p);
   };
   fit(b->window[0], b->window_bytes[0], window_bytes);
   if (rounds_.size() > 1) fit(b->window[1], b->window_bytes[1], window_bytes);
@@ -271,6 +271,12 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
     d->memory_order_ = PositionList::of(runs.runs.size(), [&](size_t i) {
       return std::pair<int64_t, int64_t>{runs.runs[i].memory, runs.runs[i].length};
     });
+    if (d->memory_order_.runs() == 0 && d->memory_order_.elements() > 0) {
+      // One entry per element: kept inverted (decomposition.h, memory_slots()),
+      // unless the memory positions leave holes (then there is no inverse).
+      d->memory_slots_ = d->memory_order_.inverse();
+      if (d->memory_slots_.elements() > 0) d->memory_order_ = PositionList();
+    }
     runs.runs.clear();
     runs.runs.shrink_to_fit();
   };

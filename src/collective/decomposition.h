@@ -36,6 +36,7 @@
 
 #include "base/convert.h"
 #include "base/element_type.h"
+#include "base/large_buffer.h"
 #include "base/status.h"
 #include "collective/layout.h"
 #include "collective/plan.h"
@@ -102,10 +103,13 @@ struct RoundPlan {
 // its capacities, whatever its element sizes. One set is kept between
 // transfers (SpareBuffers), so the pages are not faulted in again on
 // every call.
+// The buffers are LargeBuffers: huge pages back them where the kernel
+// allows, so the staged elements' scatter into a window (and a read's
+// gather out of it) does not miss the TLB at every element.
 struct AggregatorBuffers {
-  std::unique_ptr<char[]> window[2];
-  std::unique_ptr<char[]> staging;
-  std::unique_ptr<char[]> wire[2];
+  LargeBuffer window[2];
+  LargeBuffer staging;
+  LargeBuffer wire[2];
   size_t window_bytes[2] = {0, 0}, staging_bytes = 0, wire_bytes[2] = {0, 0};  // capacities
   size_t bytes() const {
     return window_bytes[0] + window_bytes[1] + staging_bytes + wire_bytes[0] + wire_bytes[1];
@@ -173,9 +177,23 @@ class Decomposition {
   // to do then wait without spinning (transfer.cpp, wait_quietly).
   bool oversubscribed() const { return oversubscribed_; }
 
-  // Sender side: the memory position of each packed element (sorted global
-  // order), and the messages.
+  // Sender side: where each packed element (sorted global order) is in
+  // memory, as runs: memory_order() gives the memory position of packed
+  // element k. Where the runs are short (one entry per element, e.g. an
+  // unstructured mesh's index list) and the memory positions are all of
+  // [0, local_count()) (no holes: the Exodus writer's can skip elements),
+  // the list is kept the other way round instead, memory_slots(): the
+  // packed position of memory element m, so
+  // that packing and unpacking read and write the caller's buffer in
+  // order and the random accesses fall in the packed copy, which the
+  // engine owns and backs with huge pages (base/large_buffer.h;
+  // docs/performance.md, "Collective I/O: permuting elements"). Exactly
+  // one of the two is non-empty where the rank holds elements.
   const PositionList& memory_order() const { return memory_order_; }
+  const PositionList& memory_slots() const { return memory_slots_; }
+  // Whether the packed copy is the caller's elements as they are.
+  bool memory_in_file_order() const { return memory_slots_.elements() == 0 && memory_order_.identity(); }
+  // The messages.
   const std::vector<Send>& sends() const { return sends_; }
   // Aggregator side: one plan per round of this rank's domain.
   const std::vector<RoundPlan>& rounds() const { return rounds_; }
@@ -220,7 +238,8 @@ class Decomposition {
   std::vector<std::pair<int64_t, int64_t>> direct_runs_;
   bool oversubscribed_ = false;
   int my_aggregator_ = -1;
-  PositionList memory_order_;
+  PositionList memory_order_;  // runs form
+  PositionList memory_slots_;  // or the one-per-element form, inverted
   std::vector<Send> sends_;
   std::vector<RoundPlan> rounds_;
   int64_t staging_elements_ = 0;

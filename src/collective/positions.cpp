@@ -1,7 +1,9 @@
 #include "collective/positions.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace pario::collective {
 namespace {
@@ -88,6 +90,43 @@ int64_t PositionList::at(int64_t k) const {
   if (!dense64_.empty()) return dense64_[k];
   const size_t i = std::upper_bound(run_start_.begin(), run_start_.end(), k) - run_start_.begin() - 1;
   return runs_[i].first + (k - run_start_[i]);
+}
+
+int64_t PositionList::find(int64_t pos) const {
+  int64_t k = 0, found = -1;
+  for_each([&](int64_t p, int64_t length) {
+    if (found < 0 && pos >= p && pos < p + length) found = k + (pos - p);
+    k += length;
+  });
+  return found;
+}
+
+PositionList PositionList::inverse() const {
+  PositionList inv;
+  if (limit_ != elements_ || elements_ == 0) return inv;  // not a permutation of [0, elements)
+  // Each slot is written once: a slot found written already (a position
+  // twice) leaves the list empty too.
+  bool twice = false;
+  auto fill = [&](auto& dense, auto unset) {
+    using T = typename std::decay_t<decltype(dense)>::value_type;
+    dense.assign(static_cast<size_t>(elements_), unset);
+    T* out = dense.data();
+    int64_t k = 0;
+    for_each([&](int64_t p, int64_t length) {
+      for (int64_t i = 0; i < length; ++i, ++k) {
+        twice |= out[p + i] != unset;
+        out[p + i] = static_cast<T>(k);
+      }
+    });
+  };
+  if (elements_ < (int64_t{1} << 32)) {
+    fill(inv.dense32_, UINT32_MAX);
+  } else {
+    fill(inv.dense64_, int64_t{-1});
+  }
+  if (twice) return PositionList();
+  inv.elements_ = inv.limit_ = elements_;
+  return inv;
 }
 
 template <bool kGather>

@@ -104,6 +104,14 @@ class PositionList {
   }
   // The position of element k (0 <= k < elements()); for messages.
   int64_t at(int64_t k) const;
+  // The k with at(k) == pos, or -1: a linear search, for messages.
+  int64_t find(int64_t pos) const;
+  // The inverse of a list whose positions are a permutation of
+  // [0, elements()) (a decomposition's memory order): element m of the
+  // result is the k with at(k) == m, one entry per element. Empty where
+  // the positions are not such a permutation (a position outside it, or
+  // one twice: a caller's buffer with holes).
+  PositionList inverse() const;
 
   // Copies elements of `size` bytes: out[k] = base[pos(k)] (gather) or
   // base[pos(k)] = in[k] (scatter), for the positions k in [first, first + count)

@@ -17,9 +17,9 @@ namespace {
 // copy: the temporary stays small (at most 1 MiB of complex doubles).
 constexpr int64_t kChunk = int64_t{1} << 16;
 
-std::unique_ptr<char[]> allocate(int64_t bytes, const char* what, Status* status) {
-  if (bytes <= 0 || !status->ok()) return nullptr;
-  std::unique_ptr<char[]> p(new (std::nothrow) char[static_cast<size_t>(bytes)]);
+LargeBuffer allocate(int64_t bytes, const char* what, Status* status) {
+  if (bytes <= 0 || !status->ok()) return LargeBuffer();
+  LargeBuffer p = LargeBuffer::allocate(static_cast<size_t>(bytes));
   if (!p) *status = Status(Code::kNoMemory, std::string(what) + " (" + std::to_string(bytes) + " bytes)");
   return p;
 }
@@ -251,73 +251,98 @@ bool Transfer::uses_windows() const {
 }
 
 bool Transfer::direct() const {
-  if (!d_.memory_order().identity()) return false;
+  if (!d_.memory_in_file_order()) return false;
   return aggregator_converts_ || (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative);
 }
 
 // Packed copy, in file order: converted to the file type and byte order,
 // or as it is where the aggregators convert. Then the values are checked
 // there too, if the conversion can fail, so that a value that does not fit
-// is refused before anything is written.
+// is refused before anything is written. Elements kept one per entry
+// (memory_slots(): an index list) are moved in memory order into their
+// slots of the packed copy, the random side in the engine's buffer; runs
+// are copied in file order. A value that does not fit is named by its
+// memory index.
 Status Transfer::pack() {
   const PositionList& order = d_.memory_order();
+  const PositionList& slots = d_.memory_slots();
+  const bool by_slot = slots.elements() > 0;
   const int64_t n = d_.local_count();
   const size_t mem_size = element_size(mem_type_);
   const char* user = static_cast<const char*>(buf_);
+  auto refused = [&](const Status& s, int64_t memory_index) {
+    return Status(s.code(), "buf[" + std::to_string(memory_index) + "] does not fit the file type: " + s.message());
+  };
   if (aggregator_converts_ || (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative)) {
-    if (packed_ != buf_) order.gather(user, mem_size, 0, n, packed_);
+    if (packed_ != buf_) {
+      if (by_slot) slots.scatter(packed_, mem_size, 0, n, user);
+      else order.gather(user, mem_size, 0, n, packed_);
+    }
     if (!aggregator_converts_ || !conversion_can_fail(mem_type_, d_.file_type())) return Status::Ok();
     size_t bad = 0;
     Status s = check_convertible(mem_type_, packed_, d_.file_type(), static_cast<size_t>(n), &bad);
-    if (!s.ok()) {
-      return Status(s.code(), "buf[" + std::to_string(order.at(static_cast<int64_t>(bad))) +
-                                  "] does not fit the file type: " + s.message());
-    }
-    return Status::Ok();
+    if (s.ok()) return s;
+    return refused(s, by_slot ? slots.find(static_cast<int64_t>(bad)) : order.at(static_cast<int64_t>(bad)));
   }
-  const bool in_order = order.identity();  // converted from the caller's buffer, not a gathered copy
-  std::unique_ptr<char[]> temp;             // the gathered chunk, only when memory is out of order
+  // Converted chunk by chunk: from the caller's buffer where memory is in
+  // file order, else through a temporary (gathered from memory before the
+  // conversion, or converted in memory order and then moved to its slots).
+  const bool in_order = !by_slot && order.identity();
+  std::unique_ptr<char[]> temp;
   if (!in_order) {
-    temp.reset(new (std::nothrow) char[static_cast<size_t>(std::min(n, kChunk)) * mem_size + 1]);
+    temp.reset(new (std::nothrow) char[static_cast<size_t>(std::min(n, kChunk)) * std::max(mem_size, file_size_) + 1]);
     if (!temp) return Status(Code::kNoMemory, "a conversion buffer");
   }
   for (int64_t k = 0; k < n; k += kChunk) {
     const int64_t count = std::min(kChunk, n - k);
-    if (!in_order) order.gather(user, mem_size, k, count, temp.get());
     size_t bad = 0;
-    Status s = convert(mem_type_, in_order ? user + k * mem_size : temp.get(), d_.file_type(),
-                       packed_ + k * file_size_, count, d_.byte_order(), &bad);
-    if (!s.ok()) {
-      return Status(s.code(), "buf[" + std::to_string(order.at(k + static_cast<int64_t>(bad))) +
-                                  "] does not fit the file type: " + s.message());
+    Status s;
+    if (by_slot) {
+      s = convert(mem_type_, user + k * mem_size, d_.file_type(), temp.get(), count, d_.byte_order(), &bad);
+      if (s.ok()) slots.scatter(packed_, file_size_, k, count, temp.get());
+    } else {
+      if (!in_order) order.gather(user, mem_size, k, count, temp.get());
+      s = convert(mem_type_, in_order ? user + k * mem_size : temp.get(), d_.file_type(), packed_ + k * file_size_,
+                  count, d_.byte_order(), &bad);
     }
+    if (!s.ok()) return refused(s, by_slot ? k + static_cast<int64_t>(bad) : order.at(k + static_cast<int64_t>(bad)));
   }
   return Status::Ok();
 }
 
-// The caller's buffer from the packed copy (read).
+// The caller's buffer from the packed copy (read): the reverse of pack().
 Status Transfer::unpack() {
   if (packed_ == buf_) return Status::Ok();
   const PositionList& order = d_.memory_order();
+  const PositionList& slots = d_.memory_slots();
+  const bool by_slot = slots.elements() > 0;
   const int64_t n = d_.local_count();
   const size_t mem_size = element_size(mem_type_);
   char* user = static_cast<char*>(buf_);
   if (aggregator_converts_ || (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative)) {
-    order.scatter(user, mem_size, 0, n, packed_);  // converted by the aggregators, or nothing to convert
+    // converted by the aggregators, or nothing to convert
+    if (by_slot) slots.gather(packed_, mem_size, 0, n, user);
+    else order.scatter(user, mem_size, 0, n, packed_);
     return Status::Ok();
   }
-  std::unique_ptr<char[]> temp(new (std::nothrow) char[static_cast<size_t>(std::min(n, kChunk)) * mem_size + 1]);
+  std::unique_ptr<char[]> temp(
+      new (std::nothrow) char[static_cast<size_t>(std::min(n, kChunk)) * std::max(mem_size, file_size_) + 1]);
   if (!temp) return Status(Code::kNoMemory, "a conversion buffer");
   for (int64_t k = 0; k < n; k += kChunk) {
     const int64_t count = std::min(kChunk, n - k);
     size_t bad = 0;
-    Status s = convert_from(d_.file_type(), packed_ + k * file_size_, d_.byte_order(), mem_type_, temp.get(),
-                            count, &bad);
-    if (!s.ok()) {
-      return Status(s.code(), "buf[" + std::to_string(order.at(k + static_cast<int64_t>(bad))) +
-                                  "] cannot hold the value in the file: " + s.message());
+    Status s;
+    if (by_slot) {
+      slots.gather(packed_, file_size_, k, count, temp.get());
+      s = convert_from(d_.file_type(), temp.get(), d_.byte_order(), mem_type_, user + k * mem_size, count, &bad);
+    } else {
+      s = convert_from(d_.file_type(), packed_ + k * file_size_, d_.byte_order(), mem_type_, temp.get(), count, &bad);
+      if (s.ok()) order.scatter(user, mem_size, k, count, temp.get());
     }
-    order.scatter(user, mem_size, k, count, temp.get());
+    if (!s.ok()) {
+      const int64_t at = by_slot ? k + static_cast<int64_t>(bad) : order.at(k + static_cast<int64_t>(bad));
+      return Status(s.code(), "buf[" + std::to_string(at) + "] cannot hold the value in the file: " + s.message());
+    }
   }
   return Status::Ok();
 }

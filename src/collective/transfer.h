@@ -56,6 +56,7 @@
 #include <mpi.h>
 
 #include "base/element_type.h"
+#include "base/large_buffer.h"
 #include "base/status.h"
 #include "collective/decomposition.h"
 #include "collective/target.h"
@@ -192,7 +193,7 @@ class Transfer {
   // This rank's elements in file order and type: packed_storage_, or the
   // caller's buffer itself when nothing moves or converts.
   char* packed_ = nullptr;
-  std::unique_ptr<char[]> packed_storage_;
+  LargeBuffer packed_storage_;  // huge pages where it is large: the random side of a permutation
   std::unique_ptr<AggregatorBuffers> buffers_;  // aggregators: from the decomposition
   std::vector<MPI_Request> own_messages_;          // this rank as a sender (write) or owner receives (read)
   std::vector<MPI_Request> round_recvs_;    // aggregator: the current round's receives (write)

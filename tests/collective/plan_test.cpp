@@ -166,6 +166,54 @@ TEST(Positions, RunsAndDenseFormsGatherAndScatterAlike) {
   }
 }
 
+// A decomposition's memory order kept inverted (memory_slots()): the
+// inverse of a permutation in either form, and copies through it that
+// undo the forward list's, for each element size, in ranges that start
+// and end inside the list.
+TEST(Positions, TheInverseOfAPermutationUndoesIt) {
+  const int64_t n = 1003;
+  std::vector<int64_t> perm(n);
+  for (int64_t k = 0; k < n; ++k) perm[k] = (k * 389 + 17) % n;  // 389 and 1003 are coprime
+  for (bool runs : {false, true}) {
+    PositionList list = runs ? PositionList::of(3, [&](size_t i) {
+      const int64_t starts[3] = {700, 0, 300}, lengths[3] = {303, 300, 400};
+      return std::pair<int64_t, int64_t>{starts[i], lengths[i]};
+    })
+                             : PositionList::of(static_cast<size_t>(n), [&](size_t k) {
+                                 return std::pair<int64_t, int64_t>{perm[k], 1};
+                               });
+    EXPECT_EQ(list.runs() == 0, !runs);
+    const PositionList inv = list.inverse();
+    ASSERT_EQ(inv.elements(), n);
+    EXPECT_EQ(inv.runs(), 0u);
+    for (int64_t k = 0; k < n; ++k) {
+      ASSERT_EQ(inv.at(list.at(k)), k);
+      ASSERT_EQ(list.find(list.at(k)), k);
+    }
+    EXPECT_EQ(list.find(n), -1);
+    for (size_t size : {1, 3, 4, 8, 16}) {
+      std::vector<char> memory(n * size), packed(n * size, 0), by_inverse(n * size, 0), back(n * size, 0);
+      for (size_t i = 0; i < memory.size(); ++i) memory[i] = static_cast<char>(i * 7 + 3);
+      list.gather(memory.data(), size, 0, n, packed.data());
+      // The same packed copy from memory order: into the slots, in two ranges.
+      inv.scatter(by_inverse.data(), size, 0, 401, memory.data());
+      inv.scatter(by_inverse.data(), size, 401, n - 401, memory.data() + 401 * size);
+      ASSERT_EQ(by_inverse, packed) << "size " << size;
+      inv.gather(packed.data(), size, 0, 17, back.data());
+      inv.gather(packed.data(), size, 17, n - 17, back.data() + 17 * size);
+      ASSERT_EQ(back, memory) << "size " << size;
+    }
+  }
+  EXPECT_EQ(PositionList().inverse().elements(), 0);
+  // No inverse where memory has a hole or a position occurs twice.
+  auto dense = [](std::vector<int64_t> pos) {
+    return PositionList::of(pos.size(), [&](size_t k) { return std::pair<int64_t, int64_t>{pos[k], 1}; });
+  };
+  EXPECT_EQ(dense({3, 0, 2, 1}).inverse().elements(), 4);
+  EXPECT_EQ(dense({4, 0, 2, 1}).inverse().elements(), 0);
+  EXPECT_EQ(dense({3, 0, 3, 1}).inverse().elements(), 0);
+}
+
 TEST(Aggregators, OnePerNodeSpreadOverNodesOrChosen) {
   const std::vector<int> node_of = {0, 0, 0, 1, 1, 1, 2, 2};
   EXPECT_EQ(*choose_aggregators(node_of, 0, {}), (std::vector<int>{0, 3, 6}));

@@ -348,6 +348,68 @@ struct MemoryTarget {
   DeviceTarget target{dev.get(), engine.get()};
 };
 
+// Index lists in random order (the packed copy filled through
+// memory_slots(): in memory order, into its slots), more elements than
+// one conversion chunk (65536) and a count that is not a multiple of it:
+// a round trip with the sender converting (int32 into big-endian int64,
+// read back into double) and with the aggregator converting, and a value
+// that does not fit the file type named by its index in memory on either
+// side.
+TEST(Transfer, ScatteredIndicesPackIntoTheirSlotsInEveryConversion) {
+  auto g = world_group();
+  const int64_t n = 3 * 65536 + 1001;
+  std::vector<int64_t> all(n);
+  for (int64_t k = 0; k < n; ++k) all[k] = (k * 40503 + 11) % n;  // a permutation: gcd(40503, n) = 1
+  const int64_t lo = n * g->rank() / g->size(), hi = n * (g->rank() + 1) / g->size();
+  const std::vector<int64_t> idx(all.begin() + lo, all.begin() + hi);
+  std::vector<int32_t> v;
+  for (int64_t i : idx) v.push_back(static_cast<int32_t>(i * 3 - 100000));
+  for (ConvertAt side : {ConvertAt::kSender, ConvertAt::kAggregator}) {
+    auto runs = runs_of_indices(n, idx.data(), static_cast<int64_t>(idx.size()));
+    ASSERT_TRUE(runs.ok());
+    CollectiveOptions o;
+    o.buffer_bytes = 64 << 10;
+    o.aggregators = g->size() > 1 ? 2 : 1;
+    o.byte_order = ByteOrder::kBig;
+    o.convert = side;
+    auto d = Decomposition::create(*g, std::move(runs).value(), n, ElementType::kInt64, o);
+    ASSERT_TRUE(d.ok()) << d.status().message();
+    if (!idx.empty()) {
+      EXPECT_EQ((*d)->memory_slots().elements(), static_cast<int64_t>(idx.size()));
+      EXPECT_EQ((*d)->memory_order().elements(), 0);
+      EXPECT_FALSE((*d)->memory_in_file_order());
+    }
+    MemoryTarget t;
+    auto w = Transfer::start_write(**d, t.target, 0, ElementType::kInt32, v.data());
+    ASSERT_TRUE(w.ok() && (*w)->wait().ok());
+    std::vector<double> back(v.size(), -1);
+    auto r = Transfer::start_read(**d, t.target, 0, ElementType::kDouble, back.data());
+    ASSERT_TRUE(r.ok() && (*r)->wait().ok());
+    bool good = true;
+    for (size_t k = 0; k < v.size(); ++k) good &= back[k] == static_cast<double>(v[k]);
+    EXPECT_TRUE(good) << "side " << static_cast<int>(side);
+    // int8 in the file: every value but one fits on the last rank (the
+    // others' first value is refused too on their own, if they have any).
+    auto runs8 = runs_of_indices(n, idx.data(), static_cast<int64_t>(idx.size()));
+    ASSERT_TRUE(runs8.ok());
+    auto d8 = Decomposition::create(*g, std::move(runs8).value(), n, ElementType::kInt8, o);
+    ASSERT_TRUE(d8.ok()) << d8.status().message();
+    std::vector<int32_t> small(v.size());
+    for (size_t k = 0; k < small.size(); ++k) small[k] = static_cast<int32_t>(k % 100);
+    const bool last = g->rank() == g->size() - 1;
+    const size_t at = small.size() * 2 / 3 + 5;
+    if (last) small[at] = 1000;
+    auto bad = Transfer::start_write(**d8, t.target, 0, ElementType::kInt32, small.data());
+    const Status s = bad.ok() ? (*bad)->wait() : bad.status();
+    EXPECT_EQ(s.code(), last || g->size() == 1 ? Code::kOutOfRange : Code::kRemote) << s.message();
+    if (last) {
+      EXPECT_NE(s.message().find("buf[" + std::to_string(at) + "]"), std::string::npos) << s.message();
+    }
+    ASSERT_TRUE((*d8)->free().ok());
+    ASSERT_TRUE((*d)->free().ok());
+  }
+}
+
 // Global indices [lo, hi) of n, held in that order in memory (one run).
 Result<SortedRuns> ascending(int64_t n, int64_t lo, int64_t hi) {
   std::vector<int64_t> idx;
