@@ -1,6 +1,9 @@
 // Global arrays on MPI-3 RMA with node-shared memory.
 //
-// Where the bytes live. Every rank's patch is page-aligned, first touched
+// Where the bytes live. Every rank's patch starts on a page of its window
+// segment (the segment itself lies where MPI puts it: Open MPI mallocs a
+// one-rank window, 16-160 bytes into a page; docs/performance.md, issue 30,
+// "Tried, measured, reverted"), is first touched
 // (zeroed) by its owner so its pages sit near that rank's core, and mapped
 // by every rank of its node (real, or emulated by PARIO_RANKS_PER_NODE), so
 // node-local get, put and accumulate are plain memory copies with no MPI
