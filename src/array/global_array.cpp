@@ -291,14 +291,14 @@ void GlobalArray::lay_out(bool shared, uint64_t* my_bytes, uint64_t* my_node_byt
       if (shared) {
         target_[r] = r;
         disp_[r] = i == 0 ? off : 0;
-        if (r == me) *my_bytes = disp_[r] + patch;
+        if (r == me) *my_bytes = disp_[r] + patch + kPage;  // + the shift to a page (map_node)
       } else {
         target_[r] = ranks[0];
         disp_[r] = off;
         off += patch;
       }
     }
-    if (!shared && n == my_node && ranks[0] == me) *my_bytes = off;
+    if (!shared && n == my_node && ranks[0] == me) *my_bytes = off + kPage;
     if (n == my_node) *my_node_bytes = node_bytes;
   }
 }
@@ -363,6 +363,27 @@ Status GlobalArray::map_node(bool shared, const WindowSet& w, char** header) {
     return q;
   };
   Status s = shared ? mapped(w.rma.get(), g.master_of_node(my_node), header) : mapped(w.node.get(), 0, header);
+  // MPI need not hand back page-aligned memory (Open MPI's osc/sm mallocs a
+  // one-rank window: 16 bytes into a page), and a kernel copy into a patch
+  // a few bytes off the file's page offset is several times slower on some
+  // CPUs (docs/performance.md, "Nonaligned disk-array reads"). So each
+  // window's patches move up to the next page: lay_out allocated a page
+  // more, and every rank learns each target's shift for its RMA
+  // displacements. The shift is the same in every mapping of a segment.
+  char* segment = nullptr;  // this rank's RMA target segment: its own (shared) or its node's
+  if (s.ok()) s = shared ? mapped(w.rma.get(), g.rank(), &segment) : Status::Ok();
+  if (!shared) segment = *header;
+  int64_t shift = 0;
+  if (s.ok() && segment != nullptr) {
+    shift = static_cast<int64_t>((kPage - reinterpret_cast<uintptr_t>(segment) % kPage) % kPage);
+  }
+  std::vector<int64_t> shifts(g.size(), 0);
+  Status gathered = mpi(MPI_Allgather(&shift, 1, MPI_INT64_T, shifts.data(), 1, MPI_INT64_T, g.comm()),
+                        "MPI_Allgather");
+  if (s.ok()) s = gathered;
+  if (s.ok()) {
+    for (int r = 0; r < g.size(); ++r) disp_[r] += static_cast<uint64_t>(shifts[r]);
+  }
   for (int r : g.ranks_of_node(my_node)) {
     if (!s.ok()) break;
     if (shared) {

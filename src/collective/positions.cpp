@@ -21,6 +21,20 @@ inline void move_element(char* to, const char* from, size_t size) {
   }
 }
 
+// A run's bytes: short runs (a vector item of 2-4 words) with fixed-size
+// moves rather than a memcpy call each (a dataset's vector variable made
+// 2 million such calls per write series, 10 instructions each).
+inline void move_run(char* to, const char* from, size_t bytes) {
+  switch (bytes) {
+    case 8: std::memcpy(to, from, 8); break;
+    case 12: std::memcpy(to, from, 12); break;
+    case 16: std::memcpy(to, from, 16); break;
+    case 24: std::memcpy(to, from, 24); break;
+    case 32: std::memcpy(to, from, 32); break;
+    default: std::memcpy(to, from, bytes);
+  }
+}
+
 template <size_t kSize, bool kGather, typename Index>
 void copy_dense(char* base, const Index* pos, int64_t count, char* other) {
   for (int64_t k = 0; k < count; ++k) {
@@ -142,9 +156,9 @@ void PositionList::copy(char* base, size_t size, int64_t first, int64_t count, c
     const int64_t n = std::min(runs_[i].second - skip, count - done);
     char* at = base + (runs_[i].first + skip) * static_cast<int64_t>(size);
     if (kGather) {
-      std::memcpy(other + done * size, at, n * size);
+      move_run(other + done * size, at, n * size);
     } else {
-      std::memcpy(at, other + done * size, n * size);
+      move_run(at, other + done * size, n * size);
     }
     done += n;
     ++i;

@@ -140,17 +140,22 @@ TEST(Layout, LongIndexListsSortLikeAStableSort) {
 }
 
 TEST(Positions, RunsAndDenseFormsGatherAndScatterAlike) {
-  for (size_t size : {1, 2, 3, 4, 8, 16}) {
-    for (bool scattered : {false, true}) {
+  // Runs of 50, one entry per element, and runs of 3 (a vector item's
+  // words: 3 to 120 bytes a run, the short ones moved by fixed sizes).
+  enum Form { kLongRuns, kScattered, kShortRuns };
+  for (size_t size : {1, 2, 3, 4, 8, 16, 40}) {
+    for (Form form : {kLongRuns, kScattered, kShortRuns}) {
       PositionList list;
       std::vector<int64_t> pos;
       for (int64_t k = 0; k < 200; ++k) {
-        const int64_t p = scattered ? (k * 37) % 211 : 300 + k + (k / 50) * 7;
+        const int64_t p = form == kScattered ? (k * 37) % 211
+                          : form == kShortRuns ? (k / 3) * 5 + k % 3
+                                               : 300 + k + (k / 50) * 7;
         list.add(p, 1);
         pos.push_back(p);
       }
       list.finish();
-      EXPECT_EQ(list.runs() == 0, scattered);
+      EXPECT_EQ(list.runs() == 0, form == kScattered);
       std::vector<char> base(600 * size), out(200 * size), back(600 * size, 0);
       for (size_t i = 0; i < base.size(); ++i) base[i] = static_cast<char>(i * 13 + 1);
       list.gather(base.data(), size, 10, 150, out.data());
