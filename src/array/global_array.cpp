@@ -1,13 +1,11 @@
 // Global arrays on MPI-3 RMA with node-shared memory.
 //
-// Where the bytes live. Every rank's patch starts on a page of its window
-// segment (the segment itself lies where MPI puts it: Open MPI mallocs a
-// one-rank window, 16-160 bytes into a page; docs/performance.md, issue 30,
-// "Tried, measured, reverted"), is first touched
-// (zeroed) by its owner so its pages sit near that rank's core, and mapped
-// by every rank of its node (real, or emulated by PARIO_RANKS_PER_NODE), so
-// node-local get, put and accumulate are plain memory copies with no MPI
-// call and no help from the owner: DDI's FULL model without data servers.
+// Where the bytes live. Every rank's patch starts half a page into a page
+// (map_node), is first touched (zeroed) by its owner so its pages sit near
+// that rank's core, and is mapped by every rank of its node (real, or
+// emulated by PARIO_RANKS_PER_NODE), so node-local get, put and accumulate
+// are plain memory copies with no MPI call and no help from the owner:
+// DDI's FULL model without data servers.
 // Each node master's memory starts with a small header: one
 // process-shared mutex per rank of the node (and, on node 0, the group's
 // reader/writer lock word).
@@ -363,19 +361,25 @@ Status GlobalArray::map_node(bool shared, const WindowSet& w, char** header) {
     return q;
   };
   Status s = shared ? mapped(w.rma.get(), g.master_of_node(my_node), header) : mapped(w.node.get(), 0, header);
-  // MPI need not hand back page-aligned memory (Open MPI's osc/sm mallocs a
-  // one-rank window: 16 bytes into a page), and a kernel copy into a patch
-  // a few bytes off the file's page offset is several times slower on some
-  // CPUs (docs/performance.md, "Nonaligned disk-array reads"). So each
-  // window's patches move up to the next page: lay_out allocated a page
-  // more, and every rank learns each target's shift for its RMA
-  // displacements. The shift is the same in every mapping of a segment.
+  // Where a patch lies within its pages decides how fast the kernel copies
+  // between it and a file's pages: `rep movsb` is 3-5x slower when its
+  // destination lies 1-31 bytes past its source, modulo a page, on the AMD
+  // EPYC of issue 30 (docs/performance.md, "Where a patch starts"). MPI
+  // places a window where it likes (Open MPI's osc/sm mallocs a one-rank
+  // window, 16 bytes into a page: aligned disk-array reads at 0.8x raw);
+  // at a page start, a section shifted by one element puts every row 8
+  // bytes past its memory (nonaligned writes 2.2-2.6x slower). Half a page
+  // in, every shift under 2 KiB either way, and every buffer a few bytes
+  // into its page (malloc's), is far from that band in both directions. So
+  // each window's patches move there: lay_out allocated a page more, and
+  // every rank learns each target's shift for its RMA displacements. The
+  // shift is the same in every mapping of a segment.
   char* segment = nullptr;  // this rank's RMA target segment: its own (shared) or its node's
   if (s.ok()) s = shared ? mapped(w.rma.get(), g.rank(), &segment) : Status::Ok();
   if (!shared) segment = *header;
   int64_t shift = 0;
   if (s.ok() && segment != nullptr) {
-    shift = static_cast<int64_t>((kPage - reinterpret_cast<uintptr_t>(segment) % kPage) % kPage);
+    shift = static_cast<int64_t>((kPage + kPage / 2 - reinterpret_cast<uintptr_t>(segment) % kPage) % kPage);
   }
   std::vector<int64_t> shifts(g.size(), 0);
   Status gathered = mpi(MPI_Allgather(&shift, 1, MPI_INT64_T, shifts.data(), 1, MPI_INT64_T, g.comm()),

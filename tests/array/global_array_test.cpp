@@ -308,10 +308,11 @@ TEST(GlobalArray, NodeLocalPatchesAreDirectlyAddressable) {
   int next = peers[(g->topology().node_rank + 1) % peers.size()];
   Box patch;
   char* p = a->access(next, &patch).value();
-  // Every patch starts on a page, whatever address MPI gave its window
-  // (a one-rank window is malloc'ed, 16 bytes into a page): a kernel copy
-  // between a file's pages and a patch then runs at distance 0.
-  for (int r : peers) EXPECT_EQ(reinterpret_cast<uintptr_t>(a->access(r, nullptr).value()) % 4096, 0u) << r;
+  // Every patch starts half a page into a page, whatever address MPI gave
+  // its window (a one-rank window is malloc'ed, 16 bytes into a page), so
+  // kernel copies between it and a file's pages stay fast for any small
+  // shift (global_array.cpp, map_node).
+  for (int r : peers) EXPECT_EQ(reinterpret_cast<uintptr_t>(a->access(r, nullptr).value()) % 4096, 2048u) << r;
   for (int64_t i = 0; i < patch.elements(); ++i) reinterpret_cast<int64_t*>(p)[i] = 7000 + next;
   ASSERT_TRUE(a->sync().ok());
   std::vector<int64_t> all(32 * 3);

@@ -256,19 +256,27 @@ static void many_shards(const char *dir) {
  * drops the bytes outside its section: what is outside must stay. */
 static double big(int64_t i, int64_t j) { return (double)(i * 1000 + j) + 0.25; }
 
+/* Two double arrays of dims (rows x cols), the first holding big(i, j)
+ * (all: the caller's rows x cols buffer for it). */
+static void two_arrays(const char *src, const char *dst, const int64_t dims[2], double *all, pario_array_t *a,
+                       pario_array_t *b) {
+  const int64_t zero[2] = {0, 0};
+  CHECK(pario_array_create(world, src, PARIO_TYPE_DOUBLE, 2, dims, a) == PARIO_OK);
+  CHECK(pario_array_create(world, dst, PARIO_TYPE_DOUBLE, 2, dims, b) == PARIO_OK);
+  for (int64_t i = 0; i < dims[0]; ++i)
+    for (int64_t j = 0; j < dims[1]; ++j) all[i * dims[1] + j] = big(i, j);
+  if (me == 0) CHECK(pario_array_put(*a, zero, dims, all, NULL) == PARIO_OK);
+  CHECK(pario_array_sync(*a) == PARIO_OK);
+}
+
 static void in_place(const char *dir) {
   enum { R = 70, C = 600 };
   const int64_t dims[2] = {R, C}, chunks[2] = {16, 256}, zero[2] = {0, 0};
   const int64_t from[2] = {5, 7}, count[2] = {40, 400}, to[2] = {20, 100};
   pario_array_t a, b;
   pario_disk_array_t d;
-  CHECK(pario_array_create(world, "inplace_src", PARIO_TYPE_DOUBLE, 2, dims, &a) == PARIO_OK);
-  CHECK(pario_array_create(world, "inplace_dst", PARIO_TYPE_DOUBLE, 2, dims, &b) == PARIO_OK);
   static double all[R * C], back[R * C];
-  for (int64_t i = 0; i < R; ++i)
-    for (int64_t j = 0; j < C; ++j) all[i * C + j] = big(i, j);
-  if (me == 0) CHECK(pario_array_put(a, zero, dims, all, NULL) == PARIO_OK);
-  CHECK(pario_array_sync(a) == PARIO_OK);
+  two_arrays("inplace_src", "inplace_dst", dims, all, &a, &b);
   CHECK(pario_disk_array_create(world, dir, PARIO_TYPE_DOUBLE, 2, dims, chunks, &d) == PARIO_OK);
   CHECK(pario_disk_array_write(d, a, zero, dims, zero) == PARIO_OK);
   CHECK(pario_disk_array_write(d, a, from, count, to) == PARIO_OK);
@@ -310,6 +318,63 @@ static void in_place(const char *dir) {
   CHECK(pario_disk_array_delete(world, dir) == PARIO_OK);
 }
 
+/* A 1-d section written 1 and 257 elements past where it lies in memory,
+ * then a 2-d one 257 columns past. Patches lie half a page into a page
+ * (global_array.cpp), so at 1 rank the shift of 257 puts every chunk's
+ * bytes 8 bytes past their memory, modulo 4096: a short distance, which
+ * the chunk store writes through a bounce buffer (chunk_store.cpp), whole
+ * 512 KiB chunks in two slices of 256 KiB, and the rows of partial chunks
+ * run by run. The bytes must come back whole. */
+static void shifted(const char *dir) {
+  for (int64_t shift = 1; shift <= 257; shift += 256) {
+    const int64_t n[1] = {4 * 65536 + 100}, disk[1] = {n[0] + shift}, chunk[1] = {65536}, zero[1] = {0};
+    const int64_t at[1] = {shift};
+    pario_array_t a, b;
+    pario_disk_array_t d;
+    CHECK(pario_array_create(world, "shifted_src", PARIO_TYPE_DOUBLE, 1, n, &a) == PARIO_OK);
+    CHECK(pario_array_create(world, "shifted_dst", PARIO_TYPE_DOUBLE, 1, disk, &b) == PARIO_OK);
+    int64_t start[1], count[1];
+    CHECK(pario_array_distribution(a, me, start, count) == PARIO_OK);
+    double *mine = malloc((size_t)(count[0] ? count[0] : 1) * sizeof *mine);
+    for (int64_t i = 0; i < count[0]; ++i) mine[i] = big(0, start[0] + i);
+    if (count[0]) CHECK(pario_array_put(a, start, count, mine, NULL) == PARIO_OK);
+    free(mine);
+    CHECK(pario_array_sync(a) == PARIO_OK);
+    CHECK(pario_disk_array_create(world, dir, PARIO_TYPE_DOUBLE, 1, disk, chunk, &d) == PARIO_OK);
+    CHECK(pario_disk_array_write(d, a, zero, n, at) == PARIO_OK);
+    CHECK(pario_disk_array_read(d, b, zero, disk, zero) == PARIO_OK);
+    double *back = malloc((size_t)disk[0] * sizeof *back);
+    CHECK(pario_array_get(b, zero, disk, back, NULL) == PARIO_OK);
+    int bad = 0;
+    for (int64_t i = 0; i < shift; ++i) bad += back[i] != 0;
+    for (int64_t i = 0; i < n[0]; ++i) bad += back[i + shift] != big(0, i);
+    CHECK(bad == 0);
+    free(back);
+    CHECK(pario_disk_array_close(&d) == PARIO_OK);
+    CHECK(pario_array_destroy(&a) == PARIO_OK && pario_array_destroy(&b) == PARIO_OK);
+    CHECK(pario_disk_array_delete(world, dir) == PARIO_OK);
+  }
+
+  enum { R = 64, C = 1024, S = 257 };
+  const int64_t dims[2] = {R, C}, chunks[2] = {16, 512}, zero2[2] = {0, 0};
+  const int64_t count2[2] = {R, C - S}, at2[2] = {0, S};
+  pario_array_t a, b;
+  pario_disk_array_t d;
+  static double all[R * C];
+  two_arrays("shifted2_src", "shifted2_dst", dims, all, &a, &b);
+  CHECK(pario_disk_array_create(world, dir, PARIO_TYPE_DOUBLE, 2, dims, chunks, &d) == PARIO_OK);
+  CHECK(pario_disk_array_write(d, a, zero2, count2, at2) == PARIO_OK);
+  CHECK(pario_disk_array_read(d, b, zero2, dims, zero2) == PARIO_OK);
+  CHECK(pario_array_get(b, zero2, dims, all, NULL) == PARIO_OK);
+  int bad = 0;
+  for (int64_t i = 0; i < R; ++i)
+    for (int64_t j = 0; j < C; ++j) bad += all[i * C + j] != (j < S ? 0 : big(i, j - S));
+  CHECK(bad == 0);
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
+  CHECK(pario_array_destroy(&a) == PARIO_OK && pario_array_destroy(&b) == PARIO_OK);
+  CHECK(pario_disk_array_delete(world, dir) == PARIO_OK);
+}
+
 int main(void) {
   CHECK(pario_init() == PARIO_OK);
   pario_world_rank(&me);
@@ -328,6 +393,7 @@ int main(void) {
   other_shapes(d1, d3);
   many_shards(d1);
   in_place(d1);
+  shifted(d1);
   CHECK(pario_disk_array_delete(world, d2) == PARIO_OK);
   CHECK_FAILS(pario_disk_array_delete(world, d2), me == 0 ? PARIO_ERR_NOT_FOUND : PARIO_ERR_REMOTE,
               "no zarr.json");
