@@ -65,7 +65,7 @@ module pario
   ! Where a transfer converts (PARIO_COLLECTIVE_CONVERT decides for the module's calls).
   integer, parameter, public :: PARIO_CONVERT_DEFAULT = 0, PARIO_CONVERT_AUTO = 1, PARIO_CONVERT_SENDER = 2, &
                                 PARIO_CONVERT_AGGREGATOR = 3
-  ! Collective buffering (PARIO_COLLECTIVE_BUFFERING decides for the module's calls).
+  ! Collective buffering (the decompositions' buffering argument; absent: PARIO_COLLECTIVE_BUFFERING).
   integer, parameter, public :: PARIO_BUFFERING_DEFAULT = 0, PARIO_BUFFERING_AUTO = 1, &
                                 PARIO_BUFFERING_ALWAYS = 2, PARIO_BUFFERING_NEVER = 3
   integer, parameter, public :: PARIO_TYPE_DOUBLE = 1, PARIO_TYPE_FLOAT = 2, PARIO_TYPE_INT32 = 3, &
@@ -1832,10 +1832,11 @@ contains
 
   ! The hints of the optional arguments (absent: the environment's, then
   ! the defaults); ranks keeps aggregator_ranks alive for the C call.
-  subroutine make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order, align, convert)
+  subroutine make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order, align, convert, &
+                        buffering)
     type(decomp_hints), intent(out) :: hints
     integer(c_int), allocatable, target, intent(inout) :: ranks(:)
-    integer, intent(in), optional :: aggregators, aggregator_ranks(:), byte_order, convert
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), byte_order, convert, buffering
     integer(int64), intent(in), optional :: buffer_size, align
     hints%aggregators = 0
     hints%aggregator_ranks = c_null_ptr
@@ -1854,6 +1855,7 @@ contains
     if (present(byte_order)) hints%byte_order = int(byte_order, c_int)
     if (present(align)) hints%align = align
     if (present(convert)) hints%convert = int(convert, c_int)
+    if (present(buffering)) hints%buffering = int(buffering, c_int)
   end subroutine
 
   !> Collective: decomp describes this rank's block starts..starts+counts-1
@@ -1862,31 +1864,33 @@ contains
   !> aggregators, aggregator_ranks (0-based group ranks), buffer_size
   !> (bytes), byte_order (PARIO_BYTE_ORDER_*), convert (PARIO_CONVERT_*:
   !> where a transfer converts between memory and file types; absent:
-  !> PARIO_COLLECTIVE_CONVERT, else auto) and align (bytes: where file
+  !> PARIO_COLLECTIVE_CONVERT, else auto), buffering (PARIO_BUFFERING_*:
+  !> whether transfers go through the aggregators at all; absent:
+  !> PARIO_COLLECTIVE_BUFFERING, else auto) and align (bytes: where file
   !> domains start, e.g. a stripe size; default the buffer size) are hints.
   subroutine decomp_create_block(decomp, group, file_type, dims, starts, counts, order, aggregators, &
-                                 aggregator_ranks, buffer_size, byte_order, align, convert, ierr)
+                                 aggregator_ranks, buffer_size, byte_order, align, convert, buffering, ierr)
     type(pario_decomp), intent(out) :: decomp
     type(pario_group), intent(in) :: group
     integer, intent(in) :: file_type
     integer(int64), intent(in) :: dims(:), starts(:), counts(:)
-    integer, intent(in), optional :: order, aggregators, aggregator_ranks(:), byte_order, convert
+    integer, intent(in), optional :: order, aggregators, aggregator_ranks(:), byte_order, convert, buffering
     integer(int64), intent(in), optional :: buffer_size, align
     integer, intent(out), optional :: ierr
     call decomp_create_blocks(decomp, group, file_type, dims, reshape(starts, [size(starts), 1]), &
                               reshape(counts, [size(counts), 1]), order, aggregators, aggregator_ranks, &
-                              buffer_size, byte_order, align, convert, ierr)
+                              buffer_size, byte_order, align, convert, buffering, ierr)
   end subroutine
 
   !> Collective: as above, with block b at starts(:, b), counts(:, b), held
   !> one after the other in memory (size(starts, 2) blocks; 0 for none).
   subroutine decomp_create_blocks(decomp, group, file_type, dims, starts, counts, order, aggregators, &
-                                  aggregator_ranks, buffer_size, byte_order, align, convert, ierr)
+                                  aggregator_ranks, buffer_size, byte_order, align, convert, buffering, ierr)
     type(pario_decomp), intent(out) :: decomp
     type(pario_group), intent(in) :: group
     integer, intent(in) :: file_type
     integer(int64), intent(in) :: dims(:), starts(:, :), counts(:, :)
-    integer, intent(in), optional :: order, aggregators, aggregator_ranks(:), byte_order, convert
+    integer, intent(in), optional :: order, aggregators, aggregator_ranks(:), byte_order, convert, buffering
     integer(int64), intent(in), optional :: buffer_size, align
     integer, intent(out), optional :: ierr
     character(*), parameter :: call = 'pario_decomp_create_blocks'
@@ -1895,7 +1899,8 @@ contains
     integer(c_int64_t), allocatable :: c_starts(:, :), c_counts(:, :)
     integer(c_int) :: rc, c_order, nblocks
     character(len=160) :: why
-    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order, align, convert)
+    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order, align, convert, &
+                    buffering)
     c_order = PARIO_ORDER_FORTRAN
     if (present(order)) c_order = int(order, c_int)
     why = ' '
@@ -1919,18 +1924,19 @@ contains
   !> element k of its buffers at global index indices(k) (1-based, any
   !> order: an unstructured mesh remapped by index).
   subroutine pario_decomp_create_indices(decomp, group, file_type, global_size, indices, aggregators, &
-                                         aggregator_ranks, buffer_size, byte_order, align, convert, ierr)
+                                         aggregator_ranks, buffer_size, byte_order, align, convert, buffering, ierr)
     type(pario_decomp), intent(out) :: decomp
     type(pario_group), intent(in) :: group
     integer, intent(in) :: file_type
     integer(int64), intent(in) :: global_size, indices(:)
-    integer, intent(in), optional :: aggregators, aggregator_ranks(:), byte_order, convert
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), byte_order, convert, buffering
     integer(int64), intent(in), optional :: buffer_size, align
     integer, intent(out), optional :: ierr
     type(decomp_hints) :: hints
     integer(c_int), allocatable, target :: ranks(:)
     integer(c_int64_t), allocatable :: c_indices(:)
-    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order, align, convert)
+    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order, align, convert, &
+                    buffering)
     allocate (c_indices(size(indices)))
     c_indices = indices - 1
     call finish(c_decomp_create_indices(group%h, int(file_type, c_int), global_size, &
@@ -1945,13 +1951,13 @@ contains
   !> 1-based position in it, global_size (optional) the number of distinct
   !> keys. Hints as for pario_decomp_create_blocks.
   subroutine pario_decomp_create_keys(decomp, group, file_type, keys, positions, global_size, aggregators, &
-                                      aggregator_ranks, buffer_size, byte_order, align, convert, ierr)
+                                      aggregator_ranks, buffer_size, byte_order, align, convert, buffering, ierr)
     type(pario_decomp), intent(out) :: decomp
     type(pario_group), intent(in) :: group
     integer, intent(in) :: file_type
     integer(int64), intent(in) :: keys(:)
     integer(int64), intent(out), optional :: positions(:), global_size
-    integer, intent(in), optional :: aggregators, aggregator_ranks(:), byte_order, convert
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), byte_order, convert, buffering
     integer(int64), intent(in), optional :: buffer_size, align
     integer, intent(out), optional :: ierr
     character(*), parameter :: call = 'pario_decomp_create_keys'
@@ -1961,7 +1967,8 @@ contains
     integer(c_int64_t) :: n, distinct
     integer(c_int) :: rc
     character(len=160) :: why
-    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order, align, convert)
+    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, byte_order, align, convert, &
+                    buffering)
     why = ' '
     n = size(keys, kind=c_int64_t)
     if (present(positions)) then

@@ -145,29 +145,21 @@ Result<collective::CollectiveOptions> collective_options(const pario_decomp_hint
 
 Result<exodus::StepSync> exodus_step_sync() {
   // Read here, next to config(), because base/config.h is included by
-  // nearly every layer and this setting concerns one writer.
-  static const Result<exodus::StepSync> choice = []() -> Result<exodus::StepSync> {
-    const char* v = std::getenv("PARIO_EXODUS_SYNC");
-    // step by default: a writer killed during step k leaves 1..k-1
-    // readable (issue 27; SEACAS syncs each step through ex_update too).
-    if (!v || !*v || !std::strcmp(v, "step")) return exodus::StepSync::kStep;
-    if (!std::strcmp(v, "overlap")) return exodus::StepSync::kOverlap;
-    if (!std::strcmp(v, "none")) return exodus::StepSync::kNone;
-    return Status(Code::kInvalidArgument,
-                  std::string("PARIO_EXODUS_SYNC=") + v + ": expected overlap, step or none");
-  }();
+  // nearly every layer and this setting concerns one writer. step by
+  // default: a writer killed during step k leaves 1..k-1 readable (issue
+  // 27; SEACAS syncs each step through ex_update too).
+  static const char* const names[] = {"step", "overlap", "none"};
+  static const exodus::StepSync values[] = {exodus::StepSync::kStep, exodus::StepSync::kOverlap,
+                                            exodus::StepSync::kNone};
+  static const Result<exodus::StepSync> choice = env_choice("PARIO_EXODUS_SYNC", names, values);
   return choice;
 }
 
 Result<int> dataset_sync_policy() {
   // Read here, next to config(), for the reason exodus_step_sync says.
-  static const Result<int> choice = []() -> Result<int> {
-    const char* v = std::getenv("PARIO_DATASET_SYNC");
-    if (!v || !*v || !std::strcmp(v, "fsync")) return PARIO_DATASET_SYNC_FSYNC;
-    if (!std::strcmp(v, "write")) return PARIO_DATASET_SYNC_WRITE;
-    if (!std::strcmp(v, "none")) return PARIO_DATASET_SYNC_NONE;
-    return Status(Code::kInvalidArgument, std::string("PARIO_DATASET_SYNC=") + v + ": expected fsync, write or none");
-  }();
+  static const char* const names[] = {"fsync", "write", "none"};
+  static const int values[] = {PARIO_DATASET_SYNC_FSYNC, PARIO_DATASET_SYNC_WRITE, PARIO_DATASET_SYNC_NONE};
+  static const Result<int> choice = env_choice("PARIO_DATASET_SYNC", names, values);
   return choice;
 }
 

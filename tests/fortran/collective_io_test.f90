@@ -6,8 +6,8 @@
 ! and read with a 1-based index decomposition into integer(int64); a
 ! buffer too small on one rank failing on every rank; sparse keys (1-based
 ! positions and the global size returned), read back by pario_test alone;
-! and the align and convert hints reaching C (refused when out of range or
-! when they differ between ranks).
+! and the align, convert and buffering hints reaching C (refused when out
+! of range or when they differ between ranks).
 program collective_io_test
   use pario
   use test_checks
@@ -176,6 +176,38 @@ program collective_io_test
                                      ierr=ierr)
     call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), '(convert)') > 0, &
                'a convert that differs between ranks is refused, named')
+  end if
+  ! The buffering hint reaches C: written each way (round robin indices,
+  ! interleaved with several ranks), the file the same, and read back the
+  ! other way; an unknown one is refused, and so is one that differs
+  ! between ranks, named alone.
+  do i = PARIO_BUFFERING_DEFAULT, PARIO_BUFFERING_NEVER
+    call pario_decomp_create_indices(d, world, PARIO_TYPE_DOUBLE, int(nkeys, int64), gk, &
+                                     aggregators=min(2, np), buffer_size=64_int64, buffering=i)
+    call pario_decomp_write(d, f, 0_int64, real(gk, real64) * 0.25_real64 + i)
+    call pario_decomp_free(d)
+    call pario_group_barrier(world)
+    if (me == 0) then
+      call pario_shared_file_read(f, 0_int64, kdisk)
+      call check(all(kdisk == [(0.25_real64 * j + i, j = 1, nkeys)]), 'buffering: the file in index order')
+    end if
+    call pario_decomp_create_indices(d, world, PARIO_TYPE_DOUBLE, int(nkeys, int64), gk, &
+                                     buffering=merge(PARIO_BUFFERING_ALWAYS, PARIO_BUFFERING_NEVER, &
+                                                     i == PARIO_BUFFERING_NEVER))
+    vals = -1
+    call pario_decomp_read(d, f, 0_int64, vals)
+    call check(all(vals == real(gk, real64) * 0.25_real64 + i), 'buffering: read back the other way')
+    call pario_decomp_free(d)
+  end do
+  call pario_decomp_create_indices(d, world, PARIO_TYPE_DOUBLE, int(nkeys, int64), gk, buffering=99, ierr=ierr)
+  call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), 'buffering') > 0, &
+             'an unknown buffering is refused')
+  if (np > 1) then
+    call pario_decomp_create_indices(d, world, PARIO_TYPE_DOUBLE, int(nkeys, int64), gk, &
+                                     buffering=merge(PARIO_BUFFERING_ALWAYS, PARIO_BUFFERING_NEVER, me == 0), &
+                                     ierr=ierr)
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), '(buffering)') > 0, &
+               'a buffering that differs between ranks is refused, named')
   end if
   call pario_shared_file_destroy(f)
 

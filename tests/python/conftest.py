@@ -29,6 +29,19 @@ def run_fresh(script, args, **env):
                           text=True, timeout=120)
 
 
+def run_with_stats(tmp_path, body, args, **env):
+    """Runs body (Python after `import json, sys, numpy as np, pario` and
+    pario.init(); it prints JSON on its last line) as a fresh singleton job
+    with statistics on (PARIO_STATS=1, read at start-up) and extra
+    environment variables. Returns what that JSON line holds."""
+    import json
+    script = tmp_path / "with_stats.py"
+    script.write_text("import json, sys, numpy as np, pario\npario.init()\n" + body + "pario.finalize()\n")
+    out = run_fresh(script, args, PARIO_STATS="1", **env)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def sub_communicator(g, n):
     """An mpi4py communicator of ranks 0..n-1 of the world (None on the
     others; every rank calls it)."""

@@ -3,8 +3,10 @@ and Fortran order, random global indices, sparse keys, conversion and byte
 order on the way (int64 in memory, ">i4" in the file), a value that does
 not fit raising on every rank, nonblocking transfers, and a file written by
 every rank read back by half of them with another decomposition
-(SharedFile.open, an mpi4py communicator). The file's bytes are checked
-with numpy.fromfile on rank 0 after a barrier."""
+(SharedFile.open, an mpi4py communicator), and the buffering hint (the
+same file through the aggregators or not; refused values; the way taken,
+seen in the statistics). The file's bytes are checked with numpy.fromfile
+on rank 0 after a barrier."""
 import time
 
 import numpy as np
@@ -273,3 +275,78 @@ def test_convert_refused_and_mismatched():
     with pytest.raises(pario.InvalidArgument) as e:
         pario.Decomposition.indices(4 * g.size, idx, np.float64, convert="sender" if g.rank == 0 else "aggregator")
     assert "(convert)" in e.value.message
+
+
+def test_buffering_refused_and_mismatched():
+    """buffering takes "auto", "always", "never" or None; anything else is
+    a ValueError (InvalidArgument) naming the argument, on every rank."""
+    g = pario.Group()
+    idx = np.arange(g.rank * 4, g.rank * 4 + 4)
+    for bad in ("sometimes", 3, True):
+        with pytest.raises(ValueError, match=rf"buffering {bad!r}: expected 'auto', 'always', 'never' or None"):
+            pario.Decomposition.indices(4 * g.size, idx, buffering=bad)
+    with pytest.raises(ValueError, match="buffering 'ALWAYS'"):
+        pario.Decomposition.blocks(4 * g.size, [g.rank * 4], [4], buffering="ALWAYS")
+    with pytest.raises(ValueError, match="buffering 'off'"):
+        pario.Decomposition.keys(idx, buffering="off")
+    if g.size == 1:
+        return
+    with pytest.raises(pario.InvalidArgument) as e:
+        pario.Decomposition.indices(4 * g.size, idx, buffering="always" if g.rank == 0 else "never")
+    assert "(buffering)" in e.value.message
+
+
+@pytest.mark.parametrize("buffering", ["never", "always", "auto", None])
+def test_buffering_gives_the_same_file(buffering):
+    """Interleaved indices (each rank every size-th element, in reverse),
+    contiguous blocks and keys, in three file dtypes: the same bytes
+    through the aggregators or not."""
+    g = pario.Group()
+    n = 3000
+    mine = np.arange(g.rank, n, g.size)[::-1].copy()
+    lo, hi = split(n, g.rank, g.size)
+
+    def vals(i):
+        return np.asarray(i, np.float64) * 7 - 3
+
+    path = shared_path("py_buffering.dat")
+    with pario.SharedFile(path, g) as f:
+        for d, idx in ((pario.Decomposition.indices(n, mine, ">f8", buffering=buffering, **SMALL), mine),
+                       (pario.Decomposition.blocks(n, [lo], [hi - lo], buffering=buffering, **SMALL),
+                        np.arange(lo, hi)),
+                       (pario.Decomposition.keys(mine * 3 + 1, np.float32, buffering=buffering), mine)):
+            with d:
+                d.write(f, vals(idx))
+                disk = on_disk(f, path, d.dtype, count=n)
+                if g.rank == 0:
+                    assert np.array_equal(disk, vals(np.arange(n)))
+                assert np.array_equal(d.read(f, dtype=np.float64), vals(idx))
+
+
+def test_buffering_chosen(tmp_path):
+    """Which way a decomposition went: the C API has no query for it, but
+    the collective statistics show it (aggregator rounds only through the
+    aggregators). Statistics are switched on at start-up (PARIO_STATS=1),
+    so this runs a fresh one-rank process."""
+    from conftest import run_with_stats
+    if pario.Group().rank != 0:
+        return
+    rounds = run_with_stats(
+        tmp_path,
+        "rounds = {}\n"
+        "with pario.SharedFile(sys.argv[1]) as f:\n"
+        "    for name, idx in (('long', np.arange(8192)), ('strided', np.arange(0, 8192, 2))):\n"
+        "        for b in ('never', 'always', 'auto'):\n"
+        "            before = pario.stats()['collective']\n"
+        "            with pario.Decomposition.indices(8192, idx, buffering=b) as d:\n"
+        "                d.write(f, np.ones(idx.size))\n"
+        "                d.read(f)\n"
+        "            after = pario.stats()['collective']\n"
+        "            rounds[f'{name} {b}'] = [after[k]['rounds'] - before[k]['rounds'] for k in ('write', 'read')]\n"
+        "print(json.dumps(rounds))\n",
+        [tmp_path / "buffering.dat"], PARIO_COLLECTIVE_BUFFERING="always")
+    assert rounds["long never"] == [0, 0] and rounds["strided never"] == [0, 0]
+    assert min(rounds["long always"] + rounds["strided always"]) >= 1
+    # auto: direct for one 64 KiB run, through the aggregator for 8-byte runs
+    # (the hint overrides PARIO_COLLECTIVE_BUFFERING=always).
+    assert rounds["long auto"] == [0, 0] and min(rounds["strided auto"]) >= 1

@@ -83,24 +83,18 @@ def test_shared_file_round_robin_then_cross_read():
 def test_stats_as_a_dict(tmp_path):
     """pario.stats() gives the counters as a dict. Statistics are switched
     on at start-up (PARIO_STATS=1), so this runs a fresh process."""
-    from conftest import run_fresh
+    from conftest import run_with_stats
     if pario.Group().rank != 0:
         return
-    script = tmp_path / "stats.py"
-    script.write_text(
-        "import json, sys, numpy as np, pario\n"
-        "pario.init()\n"
+    (record,) = run_with_stats(
+        tmp_path,
         "path = sys.argv[1]\n"
         "with pario.File(path, 'w+') as f:\n"
         "    for i in range(3):\n"
         "        f.write(i * 4096, np.zeros(512))\n"
         "    f.read(0, np.empty(512))\n"
         "s = pario.stats()\n"
-        "print(json.dumps([x for x in s['files'] if x['path'] == path]))\n"
-        "pario.finalize()\n")
-    out = run_fresh(script, [tmp_path / "counted.dat"], PARIO_STATS="1")
-    assert out.returncode == 0, out.stderr
-    import json
-    (record,) = json.loads(out.stdout.strip().splitlines()[-1])
+        "print(json.dumps([x for x in s['files'] if x['path'] == path]))\n",
+        [tmp_path / "counted.dat"])
     assert record["write"]["calls"] == 3 and record["write"]["bytes"] == 3 * 4096
     assert record["read"]["calls"] == 1 and record["read"]["bytes"] == 4096

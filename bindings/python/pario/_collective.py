@@ -29,6 +29,11 @@ _BYTE_ORDERS = {"=": _pario.BYTE_ORDER_NATIVE, "|": _pario.BYTE_ORDER_NATIVE,
 # environment's PARIO_COLLECTIVE_CONVERT, else "auto".
 _CONVERTS = {None: _pario.CONVERT_DEFAULT, "auto": _pario.CONVERT_AUTO, "sender": _pario.CONVERT_SENDER,
              "aggregator": _pario.CONVERT_AGGREGATOR}
+# Whether transfers go through the aggregators (pario_decomp_hints.buffering,
+# collective buffering); None: the environment's PARIO_COLLECTIVE_BUFFERING,
+# else "auto".
+_BUFFERINGS = {None: _pario.BUFFERING_DEFAULT, "auto": _pario.BUFFERING_AUTO, "always": _pario.BUFFERING_ALWAYS,
+               "never": _pario.BUFFERING_NEVER}
 
 
 def _invalid(message):
@@ -55,23 +60,29 @@ def _file_type(dtype, byteorder):
     return code, _BYTE_ORDERS[order], file_dtype, None
 
 
-def _convert_error(convert):
-    """The message for a convert this package refuses, else None."""
-    if isinstance(convert, str) or convert is None:
-        if convert in _CONVERTS:
-            return None
-    return f"convert {convert!r}: expected 'sender', 'aggregator', 'auto' or None"
+def _choice_error(name, value, choices):
+    """The message for a value of hint `name` that is not one of choices
+    (a str, or None), else None."""
+    if (isinstance(value, str) or value is None) and value in choices:
+        return None
+    return f"{name} {value!r}: expected {', '.join(repr(c) for c in choices if c is not None)} or None"
 
 
-def _hints(aggregators, aggregator_ranks, buffer_size, align, byte_order, convert):
+def _hints_error(convert, buffering):
+    """The message for a convert or buffering this package refuses, else None."""
+    return _choice_error("convert", convert, _CONVERTS) or _choice_error("buffering", buffering, _BUFFERINGS)
+
+
+def _hints(aggregators, aggregator_ranks, buffer_size, align, byte_order, convert, buffering):
     ranks = [] if aggregator_ranks is None else [int(r) for r in aggregator_ranks]
     if ranks and aggregators is None:
         aggregators = len(ranks)
-    # A refused convert goes in as the default: the file type 0 of
-    # Decomposition._make fails the call on every rank.
-    code = _CONVERTS[convert] if _convert_error(convert) is None else _pario.CONVERT_DEFAULT
+    # A refused convert or buffering goes in as the default: the file type 0
+    # of Decomposition._make fails the call on every rank.
+    refused = _hints_error(convert, buffering) is not None
     return _pario.DecompHints(int(aggregators or 0), ranks, int(buffer_size or 0), int(align or 0), byte_order,
-                              code)
+                              _pario.CONVERT_DEFAULT if refused else _CONVERTS[convert],
+                              _pario.BUFFERING_DEFAULT if refused else _BUFFERINGS[buffering])
 
 
 def _memory_type(dtype):
@@ -91,10 +102,15 @@ class Decomposition:
     per node), aggregator_ranks (group ranks), buffer_size and align
     (bytes), convert (where a transfer converts between the memory dtype
     and the file's dtype and byte order: "sender", the rank holding the
-    elements; "aggregator"; or "auto", the measured rule); None takes
+    elements; "aggregator"; or "auto", the measured rule), buffering
+    (whether transfers go through the aggregators at all, collective
+    buffering: "always"; "never", every rank moving its own runs directly;
+    or "auto", direct where the ranks' parts do not interleave and runs are
+    long; the file's bytes are the same either way); None takes
     PARIO_AGGREGATORS, PARIO_AGGREGATOR_RANKS, PARIO_AGGREGATOR_BUFFER,
-    PARIO_COLLECTIVE_CONVERT, then the defaults. Like the C hints, convert
-    must be the same on every rank."""
+    PARIO_COLLECTIVE_CONVERT, PARIO_COLLECTIVE_BUFFERING, then the
+    defaults. Like the C hints, convert and buffering must be the same on
+    every rank; a value not listed raises InvalidArgument (a ValueError)."""
 
     def __init__(self, *args, **kwargs):
         raise TypeError("use Decomposition.blocks(), .indices() or .keys()")
@@ -125,7 +141,8 @@ class Decomposition:
 
     @classmethod
     def blocks(cls, shape, starts, counts, dtype=np.float64, order="C", group=None, aggregators=None,
-               aggregator_ranks=None, buffer_size=None, align=None, byteorder="=", convert=None):
+               aggregator_ranks=None, buffer_size=None, align=None, byteorder="=", convert=None,
+               buffering=None):
         """N-d blocks of a global array of `shape`: one block as sequences
         starts, counts; several as 2-D arrays (one row per block; None or
         zero rows for none), held one after the other, each dense in
@@ -134,7 +151,7 @@ class Decomposition:
         shape = (shape,) if np.ndim(shape) == 0 else tuple(int(n) for n in shape)
         ndim = len(shape)
         error = None if order in _ORDERS else f"order {order!r}: expected 'C' or 'F'"
-        error = error or _convert_error(convert)
+        error = error or _hints_error(convert, buffering)
         if starts is None and counts is None:
             starts = counts = np.empty((0, ndim), np.int64)
         s = np.asarray(starts if starts is not None else [], np.int64)
@@ -148,7 +165,7 @@ class Decomposition:
         nblocks = 0 if error else s.shape[0]
 
         def create(g, code, byte_order):
-            hints = _hints(aggregators, aggregator_ranks, buffer_size, align, byte_order, convert)
+            hints = _hints(aggregators, aggregator_ranks, buffer_size, align, byte_order, convert, buffering)
             if error:  # file type 0: fails here, and on the other ranks as RemoteError
                 return _pario.decomp_create_blocks(g, code, list(shape), 0, 0, [], [], hints)
             return _pario.decomp_create_blocks(g, code, list(shape), _ORDERS[order], nblocks,
@@ -161,7 +178,8 @@ class Decomposition:
 
     @classmethod
     def indices(cls, global_size, indices, dtype=np.float64, group=None, aggregators=None,
-                aggregator_ranks=None, buffer_size=None, align=None, byteorder="=", convert=None):
+                aggregator_ranks=None, buffer_size=None, align=None, byteorder="=", convert=None,
+                buffering=None):
         """A global space of global_size elements; this rank holds element k
         of its arrays at flat (0-based) index indices[k], in any order."""
         idx = np.ascontiguousarray(np.asarray(indices, np.int64).ravel())
@@ -169,14 +187,14 @@ class Decomposition:
         def create(g, code, byte_order):
             return _pario.decomp_create_indices(g, code, int(global_size), idx,
                                                 _hints(aggregators, aggregator_ranks, buffer_size, align,
-                                                       byte_order, convert))
+                                                       byte_order, convert, buffering))
 
-        self = cls._make(group, dtype, byteorder, "C", create, _convert_error(convert))
+        self = cls._make(group, dtype, byteorder, "C", create, _hints_error(convert, buffering))
         return self
 
     @classmethod
     def keys(cls, keys, dtype=np.float64, group=None, aggregators=None, aggregator_ranks=None,
-             buffer_size=None, align=None, byteorder="=", convert=None):
+             buffer_size=None, align=None, byteorder="=", convert=None, buffering=None):
         """Elements ordered by an int64 key (a sparse global id): the global
         space is every rank's distinct keys in increasing order. Sets
         .positions (each element's dense position) and .global_size."""
@@ -186,9 +204,9 @@ class Decomposition:
         def create(g, code, byte_order):
             return _pario.decomp_create_keys(g, code, k, positions,
                                              _hints(aggregators, aggregator_ranks, buffer_size, align,
-                                                    byte_order, convert))
+                                                    byte_order, convert, buffering))
 
-        self = cls._make(group, dtype, byteorder, "C", create, _convert_error(convert))
+        self = cls._make(group, dtype, byteorder, "C", create, _hints_error(convert, buffering))
         self.positions = positions
         return self
 

@@ -121,6 +121,10 @@ void bind_constants(nb::module_& m) {
   PARIO_CONSTANT(CONVERT_AUTO);
   PARIO_CONSTANT(CONVERT_SENDER);
   PARIO_CONSTANT(CONVERT_AGGREGATOR);
+  PARIO_CONSTANT(BUFFERING_DEFAULT);
+  PARIO_CONSTANT(BUFFERING_AUTO);
+  PARIO_CONSTANT(BUFFERING_ALWAYS);
+  PARIO_CONSTANT(BUFFERING_NEVER);
 
   PARIO_CONSTANT(ARRAY_MAX_DIMS);
   PARIO_CONSTANT(COUNTER_GLOBAL);
@@ -472,12 +476,13 @@ using Int64s = nb::ndarray<const int64_t, nb::ndim<1>, nb::device::cpu, nb::c_co
 using Int64sOut = nb::ndarray<int64_t, nb::ndim<1>, nb::device::cpu, nb::c_contig>;
 
 // pario_decomp_hints from the package's arguments: (aggregators,
-// aggregator_ranks (empty: none), buffer_size, align, byte_order).
+// aggregator_ranks (empty: none), buffer_size, align, byte_order, convert,
+// buffering).
 struct Hints {
   pario_decomp_hints c;
   std::vector<int> ranks;
   Hints(int aggregators, std::vector<int> aggregator_ranks, int64_t buffer_size, int64_t align, int byte_order,
-        int convert)
+        int convert, int buffering)
       : ranks(std::move(aggregator_ranks)) {
     pario_decomp_hints_init(&c);
     c.aggregators = aggregators;
@@ -486,6 +491,7 @@ struct Hints {
     c.align = align;
     c.byte_order = byte_order;
     c.convert = convert;
+    c.buffering = buffering;
   }
 };
 
@@ -508,9 +514,9 @@ std::pair<int, uintptr_t> decomp_transfer(bool write, uintptr_t h, uintptr_t fil
 
 void bind_collective(nb::module_& m) {
   nb::class_<Hints>(m, "DecompHints")
-      .def(nb::init<int, std::vector<int>, int64_t, int64_t, int, int>(), nb::arg("aggregators"),
+      .def(nb::init<int, std::vector<int>, int64_t, int64_t, int, int, int>(), nb::arg("aggregators"),
            nb::arg("aggregator_ranks"), nb::arg("buffer_size"), nb::arg("align"), nb::arg("byte_order"),
-           nb::arg("convert"));
+           nb::arg("convert"), nb::arg("buffering"));
   // starts and counts: nblocks * len(dims) entries, block after block.
   m.def("decomp_create_blocks", [](uintptr_t group, int file_type, const Dims& dims, int order, int nblocks,
                                    const Dims& starts, const Dims& counts, const Hints& hints) {
