@@ -859,8 +859,8 @@ TABLE1_BOUND = 0.85
 # Samples per Table 1 row (buffer x aggregators x mode x implementation) in
 # a full run, in rounds spread over the repetitions (table1_rounds): this
 # VM's page cache moves a row 2-5x between samples, and two could not tell
-# a 15 % cliff from noise. A round is 20 jobs (both modes in each) of
-# ~4-5 s: 4 samples add ~3 minutes to the full run (docs/performance.md).
+# a 15 % cliff from noise. A round is 20 launches, both modes in each: 4
+# samples run 80 launches as 2 did, and add ~2 minutes (docs/performance.md).
 TABLE1_SAMPLES = 4
 TABLE1_TOL_CAP = 0.15  # however noisy the run, no row passes below 0.85 x 0.85 = 0.72x the best
 
