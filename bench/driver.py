@@ -1400,15 +1400,17 @@ def plot_collective(result, png):
             parts = r["case"].split(", ")
             mib = int(parts[4].split()[0])
             for impl, v in r["values"].items():
-                curves.setdefault(f"{impl}, {parts[2]}, {parts[3]}", []).append((mib, v))
+                lo, hi = r.get("spread", {}).get(impl, (v, v))
+                curves.setdefault(f"{impl}, {parts[2]}, {parts[3]}", []).append((mib, v, v - lo, hi - v))
     for name, pts in sorted(curves.items()):
         pts.sort()
-        ax.plot([x for x, _ in pts], [y for _, y in pts], marker="o", ls="--" if "flushed" in name else "-",
-                label=name)
+        # the median, and the samples' min-max as the bar (old results have no spread: none)
+        ax.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[[p[2] for p in pts], [p[3] for p in pts]],
+                    marker="o", ls="--" if "flushed" in name else "-", capsize=3, label=name)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("aggregator buffer (MiB)")
     ax.set_ylabel("write MB/s (median)")
-    ax.set_title("PDS Table 1 on this machine: 2x2 blocks at 4 ranks (dashed: flushed)")
+    ax.set_title("PDS Table 1 on this machine: 2x2 blocks at 4 ranks (dashed: flushed; bars: min-max)")
     ax.grid(True, alpha=0.3)
     if curves:
         ax.legend(fontsize=7, ncol=2)
