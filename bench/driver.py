@@ -1259,12 +1259,12 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
                "ratios": ratios, "target": target, "met": met,
                "subject": "pario", "best_peer": best_peer, "data_mib_per_rank": data_mib.get(case),
                "extra_memory_mib": {k: round(med(v), 1) for k, v in memory.get(case, {}).items()}}
-        indexed = ", ".join(k for k in INDEXED_PEERS if k in values)
+        indexed_names = ", ".join(k for k in INDEXED_PEERS if k in values)
         if same_size:
-            row["note"] = (f"pario and {indexed} (indexed file type) on the same {indexed_elements} doubles, "
+            row["note"] = (f"pario and {indexed_names} (indexed file type) on the same {indexed_elements} doubles, "
                            "page cache, in the same run: the row of pario's target against the indexed file type")
-        elif "unstructured" in case and indexed:
-            row["note"] = (f"{indexed} (indexed file type) on {indexed_elements} doubles, page cache only; the "
+        elif "unstructured" in case and indexed_names:
+            row["note"] = (f"{indexed_names} (indexed file type) on {indexed_elements} doubles, page cache only; the "
                            f"others on {elements}: pario against them in the row '{SAME_SIZE}'")
         rows.append(row)
 
