@@ -830,6 +830,65 @@ MPIIO_PEERS = ("romio", "ompio")        # "the best MPI-IO peer"
 INDEXED_PEERS = ("romio", "ompio", "write_at")  # unstructured through an indexed file type
 
 
+# The unstructured rows' indexed-file-type peers run on fewer elements
+# (they move 1-500 MB/s); their row with pario on the same elements:
+SAME_SIZE = "unstructured (indexed peers' size)"
+
+
+def table1_rounds(buffers, labels, samples, reps, rep):
+    """The Table 1 launches of repetition `rep` as (label, buffer,
+    aggregators, flushed modes in order): rounds rep, rep + reps, ... below
+    `samples`, each one sample of every row. Round k starts at buffer k
+    (the order turns); at each buffer both aggregator counts, and for each
+    the implementations in an order, and the two modes in an order, that
+    flip with the round, so each comes first in half the rounds."""
+    out = []
+    for k in range(rep, samples, reps):
+        turn = k % len(buffers)
+        for buf in buffers[turn:] + buffers[:turn]:
+            b = buffers.index(buf)
+            for j, aggs in enumerate(("1", "2")):
+                for label in (labels[::-1] if (k + b + j) % 2 else labels):
+                    out.append((label, buf, aggs, ["1", "0"] if (k + j) % 2 else ["0", "1"]))
+    return out
+
+
+# Issue 25's Table 1 target: every buffer >= 0.85x the best buffer (no
+# cliff), judged on medians, less a tolerance for the noise of the run.
+TABLE1_BOUND = 0.85
+# Samples per Table 1 row (buffer x aggregators x mode x implementation) in
+# a full run, in rounds spread over the repetitions (table1_rounds): this
+# VM's page cache moves a row 2-5x between samples, and two could not tell
+# a 15 % cliff from noise. A round is 20 launches, both modes in each: 4
+# samples run 80 launches as 2 did, and add ~2 minutes (docs/performance.md).
+TABLE1_SAMPLES = 4
+TABLE1_TOL_CAP = 0.15  # however noisy the run, no row passes below 0.85 x 0.85 = 0.72x the best
+
+
+def table1_tolerance(group):
+    """(tolerance, relative MAD, samples per row) of one Table 1 setting
+    (aggregators and mode): `group` is its rows' {impl: [MB/s]}. The MAD
+    is the median of every sample's distance from its own row's median,
+    relative to it, over all the setting's rows and implementations (the
+    machine's noise, measured where both ran). A median of n samples then
+    has a standard error of about 1.25 x 1.48 x MAD / sqrt(n), a ratio of
+    two such medians sqrt(2) times that: the tolerance is one standard
+    error of the ratio, capped."""
+    devs, counts = [], []
+    for by_impl in group:
+        for v in by_impl.values():
+            counts.append(len(v))
+            m = statistics.median(v)
+            if len(v) > 1 and m > 0:
+                devs += [abs(x / m - 1) for x in v]
+    if not devs:
+        return 0.0, 0.0, max(counts, default=0)
+    n = statistics.median(counts)
+    mad = statistics.median(devs)
+    tol = min(TABLE1_TOL_CAP, 2 ** 0.5 * 1.2533 * 1.4826 * mad / n ** 0.5)
+    return round(tol, 3), round(mad, 3), int(n) if n == int(n) else n
+
+
 def collective_build(build_dir):
     """(binary, {"impls": [...], "mpi": "..."}) of a build's collective_bench, or None."""
     exe = Path(build_dir) / "bench" / "collective_bench"
@@ -868,6 +927,7 @@ def bench_collective(args):
     convert_dims = (8, 128, 512) if quick else (32, 1024, 1024)  # 0.5 Mi, or 32 Mi elements
     convert_passes = 1 if quick else 7
     table1_buffers = [1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20]
+    table1_samples = 1 if quick else TABLE1_SAMPLES
     # quick: half the array (20 cases per job; the buffers above 4 MiB then
     # hold an aggregator's whole domain, so read its rows as a smoke test)
     table1_dims = (8, 128, 512) if quick else dims
@@ -942,6 +1002,12 @@ def bench_collective(args):
                             and label != "fpp" and tag == "" else [])
                     flushed = ["0"] if indexed else ["0", "1"]
                     cases.append((p, label, pattern, size, flushed, keep, "io"))
+                    if (pattern == "unstructured" and label == "pario" and tag == ""
+                            and any(k in labels for k in INDEXED_PEERS)):
+                        # pario again on the indexed peers' size (their row's target compares
+                        # the two): same run, same elements, page cache like them (--keep as theirs, so
+                        # --quick runs it in their job; the small file goes with the repetition's files)
+                        cases.append((p, label, pattern, ["--elements", str(indexed_elements)], ["0"], keep, "io"))
             # quick: the conversion and the setup at the most ranks only (rows with no
             # target; the setup's target is at 10^7 indices, 4 ranks, full runs)
             if tag == "" and p in (2, 4) and "pario" in impls and (not quick or p == biggest):
@@ -967,20 +1033,24 @@ def bench_collective(args):
                                       ["--read-only", "--writer-ranks", str(biggest)], "nm"))
         # PDS Table 1: aggregator buffer x aggregators, 2x2 blocks at 4 ranks.
         if tag == "" and 4 in counts:
-            for label in ("pario", "romio"):
-                if label in labels:
-                    # quick: every buffer size and aggregator count in one job (the program
-                    # loops over both lists), on a smaller array
-                    for aggs in (["1,2"] if quick else ["1", "2"]):
-                        for bufs in ([table1_buffers] if quick else [[b] for b in table1_buffers]):
-                            cases.append((4, label, "blocks", ["--dims", ",".join(map(str, table1_dims)),
-                                          "--buffer", ",".join(map(str, bufs)), "--aggregators", aggs],
-                                          ["0", "1"], [], "table1"))
+            t1_labels = [label for label in ("pario", "romio") if label in labels]
+            dims_arg = ["--dims", ",".join(map(str, table1_dims))]
+            if quick:
+                # every buffer size and aggregator count in one job per implementation (the
+                # program loops over both lists), on a smaller array
+                for label in t1_labels:
+                    cases.append((4, label, "blocks", dims_arg + ["--buffer", ",".join(map(str, table1_buffers)),
+                                  "--aggregators", "1,2"], ["0", "1"], [], "table1"))
+            else:
+                for label, buf, aggs, flushed in table1_rounds(table1_buffers, t1_labels, table1_samples, reps, rep):
+                    cases.append((4, label, "blocks", dims_arg + ["--buffer", str(buf), "--aggregators", aggs],
+                                  flushed, [], "table1"))
         jobs = []
         if not quick:
             for p, label, pattern, size, flushed, extra, kind in cases:
-                for fl in flushed:
-                    jobs.append((p, [label], pattern, size, [fl], extra, kind))
+                # one case per launch; Table 1's two modes share one (their order alternates)
+                for fl in ([flushed] if kind == "table1" else [[f] for f in flushed]):
+                    jobs.append((p, [label], pattern, size, fl, extra, kind))
         else:
             groups = {}
             for p, label, pattern, size, flushed, extra, kind in cases:
@@ -1021,6 +1091,11 @@ def bench_collective(args):
             return
         label = r["impl"]
         where = f"{p} rank{'s' if p > 1 else ''}{tag}"
+        # pario's extra case on the indexed peers' size, and those peers: the row that compares them
+        same_size = kind == "io" and pattern == "unstructured" and tag == ""
+        if same_size and label == "pario" and r["bytes"] == indexed_elements_all * 8 != elements_all * 8:
+            r = dict(r, pattern=SAME_SIZE)
+            same_size = False
         mode = "flushed" if r["flushed"] else "page cache"
         if kind == "table1":
             case = (f"Table 1: {r['pattern']}, {p} ranks, {r['aggregators']} aggregator"
@@ -1036,6 +1111,8 @@ def bench_collective(args):
         else:
             case = f"read {r['pattern']}, {where}"  # warm: right after the write, flushed or not
         names = [case]
+        if same_size and label in INDEXED_PEERS:
+            names.append(case.replace("unstructured", SAME_SIZE))
         if pattern == "slabs" and p == 1 and kind == "io":
             names.append(case.replace("slabs", "blocks 1x1"))  # the same case
         if label == "fpp" and pattern == "slabs" and p > 1 and kind == "io":
@@ -1063,12 +1140,14 @@ def bench_collective(args):
         stop.append(signum)
 
     previous = signal.signal(signal.SIGINT, on_sigint)
+    job_seconds, job_counts = {}, {}
     try:
         for jobs in planned:
             for p, labels_, pattern, kind, cmd, env, tag in jobs:
                 if stop:
                     break
                 progress(step, total, f"{pattern} {','.join(labels_)} {p}{tag}")
+                began = time.time()
                 try:
                     lines = run_json_lines(cmd, env)
                 except SystemExit:
@@ -1077,6 +1156,10 @@ def bench_collective(args):
                     raise
                 for r in lines:
                     record(p, pattern, kind, tag, r)
+                # wall seconds per kind of job (launch, setup and checks included): what a
+                # change of the plan costs
+                job_seconds[kind] = job_seconds.get(kind, 0) + time.time() - began
+                job_counts[kind] = job_counts.get(kind, 0) + 1
                 step += 1
             for f in workdir.glob("collective_bench.*"):  # the files kept for N-to-M reads
                 f.unlink()
@@ -1089,14 +1172,15 @@ def bench_collective(args):
         shutil.rmtree(workdir, ignore_errors=True)
     stopped = f"interrupted after {step} of {total} jobs" if stop else None
     result = collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
-                               decomp_indices, reps, convert, table1_dims)
+                               decomp_indices, reps, convert, table1_dims, table1_samples)
+    result["job_seconds"] = {k: {"jobs": job_counts[k], "seconds": round(v, 1)} for k, v in job_seconds.items()}
     if stopped:
         result["partial"] = stopped
     return result
 
 
 def collective_result(args, samples, memory, data_mib, setup, builds, dims, elements, indexed_elements,
-                      decomp_indices, reps, convert=None, table1_dims=None):
+                      decomp_indices, reps, convert=None, table1_dims=None, table1_samples=None):
     """Rows with medians, ratios against the limit and the best peer, and
     issue 25's targets (met is None where pario was not measured)."""
     med = statistics.median
@@ -1113,11 +1197,14 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
     for case, by_impl in samples.items():
         values = {k: med(v) for k, v in by_impl.items()}
         ratios, target = {}, {}
-        peers = [k for k in values if k not in ("pario", "fpp")]
+        same_size = SAME_SIZE in case
+        # the indexed peers ran on fewer elements: not the best peer of pario's full-size rows
+        other_size = INDEXED_PEERS if "unstructured" in case and not same_size else ()
+        peers = [k for k in values if k not in ("pario", "fpp") + other_size]
         mpiio = [k for k in MPIIO_PEERS if k in values]
         best_peer = max(peers, key=lambda k: values[k]) if peers else None
         best_mpiio = max(mpiio, key=lambda k: values[k]) if mpiio else None
-        flushed = case.endswith("flushed")
+        flushed = case.endswith("flushed") or ", flushed, " in case  # Table 1: the mode, then the buffer
         page = case.endswith("page cache")
         if case.startswith("Table 1"):
             pass  # ratios against the best buffer size are added below
@@ -1128,7 +1215,7 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
             for k in values:
                 if k != "fpp" and limit:
                     ratios[f"{k}/fpp"] = round(values[k] / limit, 3)
-            one = onewriter(case) if page and case.startswith("write") else None
+            one = onewriter(case) if page and case.startswith("write") and not same_size else None
             if one:
                 values["one writer"] = one
             subject = "pario" if "pario" in values else None
@@ -1150,13 +1237,13 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
                     target["pario/one writer"] = 0.8
                     if best_mpiio:
                         target[f"pario/{best_mpiio}"] = 1.5
-                if unstructured and not mpich:
+                indexed = [k for k in INDEXED_PEERS if k in values]
+                if same_size and page and indexed and not mpich:
+                    # >= 10x the indexed file type: on the elements both wrote
+                    target[f"pario/{max(indexed, key=lambda k: values[k])}"] = 10.0
+                elif unstructured and not mpich:
                     target["pario/twophase"] = 1.0
                     target["pario/fpp"] = 0.5
-                    indexed = [k for k in INDEXED_PEERS if k in values]
-                    if page and indexed:
-                        best_indexed = max(indexed, key=lambda k: values[k])
-                        target[f"pario/{best_indexed}"] = 10.0
                 for key in target:
                     other = key.split("/")[1]
                     if subject and other in values and values[other] > 0:
@@ -1172,9 +1259,13 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
                "ratios": ratios, "target": target, "met": met,
                "subject": "pario", "best_peer": best_peer, "data_mib_per_rank": data_mib.get(case),
                "extra_memory_mib": {k: round(med(v), 1) for k, v in memory.get(case, {}).items()}}
-        if "unstructured" in case:
-            row["note"] = (f"{', '.join(k for k in INDEXED_PEERS if k in values)} (indexed file type) on "
-                           f"{indexed_elements} doubles, page cache only; the others on {elements}")
+        indexed_names = ", ".join(k for k in INDEXED_PEERS if k in values)
+        if same_size:
+            row["note"] = (f"pario and {indexed_names} (indexed file type) on the same {indexed_elements} doubles, "
+                           "page cache, in the same run: the row of pario's target against the indexed file type")
+        elif "unstructured" in case and indexed_names:
+            row["note"] = (f"{indexed_names} (indexed file type) on {indexed_elements} doubles, page cache only; the "
+                           f"others on {elements}: pario against them in the row '{SAME_SIZE}'")
         rows.append(row)
 
     by_case = {r["case"]: r for r in rows}
@@ -1192,18 +1283,26 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
                 if "pario" in r["values"]:
                     r["target"] = {f"pario/pario at {writers}": 0.9}
                     r["met"] = target_rules.met(r["ratios"], r["target"])
-    # Table 1: each buffer against the best buffer of the same implementation and setting.
-    for r in rows:
-        if r["case"].startswith("Table 1"):
-            parts = r["case"].split(", ")
-            peers = [x for x in rows if x["case"].startswith("Table 1") and x["case"].split(", ")[:4] == parts[:4]]
-            for k, v in r["values"].items():
-                best = max(x["values"].get(k, 0) for x in peers)
-                if best:
-                    r["ratios"][f"{k}/best buffer"] = round(v / best, 3)
-            if "pario" in r["values"]:
-                r["target"] = {"pario/best buffer": 0.85}
-                r["met"] = target_rules.met(r["ratios"], r["target"])
+    # Table 1: each buffer's median against the best buffer's of the same implementation and
+    # setting (aggregators, mode), the spread beside it; the bound allows the run's noise.
+    table1 = [r for r in rows if r["case"].startswith("Table 1")]
+    for r in table1:
+        group = [x for x in table1 if x["case"].split(", ")[:4] == r["case"].split(", ")[:4]]
+        r["spread"] = {k: [min(v), max(v)] for k, v in r["samples"].items()}
+        for k, v in r["values"].items():
+            best = max(x["values"].get(k, 0) for x in group)
+            if best:
+                r["ratios"][f"{k}/best buffer"] = round(v / best, 3)
+        if "pario" in r["values"]:
+            tol, mad, n = table1_tolerance([x["samples"] for x in group])
+            r["tolerance"] = tol
+            r["target"] = {"pario/best buffer": round(TABLE1_BOUND * (1 - tol), 3)}
+            r["met"] = target_rules.met(r["ratios"], r["target"])
+            r["note"] = (f"median of {n} samples; target {TABLE1_BOUND} x the best buffer's median, less "
+                         f"{100 * tol:.1f} % for the noise (samples {100 * mad:.1f} % from their row's median, "
+                         f"median over this setting's rows of pario and the peer"
+                         + (f"; capped at {100 * TABLE1_TOL_CAP:.0f} %: too noisy to judge a 15 % cliff"
+                            if tol >= TABLE1_TOL_CAP else "") + ")")
     for case, by_impl in setup.items():
         values = {k: med(v) for k, v in by_impl.items()}
         ratios = {f"pario/{k}": round(values["pario"] / values[k], 3) for k in values
@@ -1260,6 +1359,13 @@ def collective_result(args, samples, memory, data_mib, setup, builds, dims, elem
             "unstructured": f"{elements} doubles (indexed-file-type peers: {indexed_elements})",
             "decomposition_indices": decomp_indices,
             "repetitions": reps, "mpi": mpis, "statistic": "median", "summary": summary,
+            **({"table1_samples": table1_samples,
+                "table1_method": "each Table 1 row (buffer x aggregators x mode x implementation) has "
+                                 f"{table1_samples} samples, one per round; the rounds are spread over the "
+                                 "repetitions, and within a round the buffer order turns and pario and ROMIO "
+                                 "alternate, one job per buffer, aggregator count and implementation (both "
+                                 "modes, in an order that alternates); rows are judged by their median, "
+                                 "min-max beside it ('spread')"} if table1_samples else {}),
             "method": "bench/collective/collective_bench.cpp, one case per MPI job (--quick: the cases of one "
                       "pattern, rank count and io component in one job), implementations in an order that "
                       "turns with the repetition; time from a barrier before the open to a barrier after "
@@ -1294,15 +1400,17 @@ def plot_collective(result, png):
             parts = r["case"].split(", ")
             mib = int(parts[4].split()[0])
             for impl, v in r["values"].items():
-                curves.setdefault(f"{impl}, {parts[2]}, {parts[3]}", []).append((mib, v))
+                lo, hi = r.get("spread", {}).get(impl, (v, v))
+                curves.setdefault(f"{impl}, {parts[2]}, {parts[3]}", []).append((mib, v, v - lo, hi - v))
     for name, pts in sorted(curves.items()):
         pts.sort()
-        ax.plot([x for x, _ in pts], [y for _, y in pts], marker="o", ls="--" if "flushed" in name else "-",
-                label=name)
+        # the median, and the samples' min-max as the bar (old results have no spread: none)
+        ax.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[[p[2] for p in pts], [p[3] for p in pts]],
+                    marker="o", ls="--" if "flushed" in name else "-", capsize=3, label=name)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("aggregator buffer (MiB)")
     ax.set_ylabel("write MB/s (median)")
-    ax.set_title("PDS Table 1 on this machine: 2x2 blocks at 4 ranks (dashed: flushed)")
+    ax.set_title("PDS Table 1 on this machine: 2x2 blocks at 4 ranks (dashed: flushed; bars: min-max)")
     ax.grid(True, alpha=0.3)
     if curves:
         ax.legend(fontsize=7, ncol=2)
@@ -1602,6 +1710,9 @@ def print_table(result):
                         (f" (>={r['target'][k]})" if k in r["target"] else "") for k, v in r["ratios"].items())
         flag = "" if r["met"] is None else ("  ok" if r["met"] else "  MISSED")
         print(f"{r['case']:<{width}}{vals}   {rat}{flag}")
+        if r.get("spread"):
+            print(f"{'':<{width}}min-max: " + ", ".join(f"{k} {a:.0f}-{b:.0f}" for k, (a, b) in r["spread"].items())
+                  + (f"; noise tolerance {100 * r['tolerance']:.1f} %" if "tolerance" in r else ""))
         if r["met"] is False and r.get("paired"):
             print(f"{'':<{width}}side by side, per pass: " + ", ".join(
                 f"{k.split('/')[1]} {q[1]:.2f} (quartiles {q[0]:.2f}-{q[2]:.2f})" for k, q in r["paired"].items()))

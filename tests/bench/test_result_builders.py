@@ -207,3 +207,167 @@ def test_eaf_fortran_target_is_capped_by_raw():
     assert fast_fortran["random write 1.6 kB"]["target"]["pario/fortran"] == 1.099
     assert fast_fortran["random write 1.6 kB"]["met"] is True  # 1.1x Fortran, 0.971x raw
     assert "pario/fortran" not in fast_fortran["random write 16 kB"]["target"]
+
+
+# ------------------------------------------------- collective's plan ------
+# bench_collective with its launches answered by a fake collective_bench:
+# which jobs a full run makes, and how their records land in rows.
+
+def fake_collective_bench(cmd, mbps):
+    """The JSON records collective_bench would print for `cmd` (every
+    implementation, mode, buffer and aggregator count it loops over), MB/s
+    from mbps(impl, bytes, buffer, aggregators, flushed)."""
+    arg = lambda name, default=None: cmd[cmd.index(name) + 1] if name in cmd else default  # noqa: E731
+    p, pattern = int(arg("-n")), arg("--pattern")
+    impls = arg("--impl").split(",")
+    if pattern == "decomp":
+        return [{"impl": i, "indices": int(arg("--elements")), "seconds": 0.1} for i in impls]
+    if "--convert" in cmd:
+        return []
+    label = arg("--label")
+    if pattern == "unstructured":
+        n, shape = int(arg("--elements")), "unstructured"
+    else:
+        dims = [int(x) for x in arg("--dims").split(",")]
+        n = dims[0] * dims[1] * dims[2]
+        shape = "slabs" if pattern == "slabs" else f"blocks {2 if p >= 2 else 1}x{p // (2 if p >= 2 else 1)}"
+    out = []
+    for impl in impls:
+        shown = label if impl == "mpiio" and label else impl
+        for fl in arg("--flushed").split(","):
+            for buf in arg("--buffer", "0").split(","):
+                for aggs in arg("--aggregators", "0").split(","):
+                    for op in (("read",) if "--read-only" in cmd else ("write", "read")):
+                        out.append({"impl": shown, "pattern": shape, "op": op, "flushed": fl == "1",
+                                    "buffer": int(buf), "aggregators": int(aggs), "bytes": n * 8,
+                                    "writer_ranks": int(arg("--writer-ranks", p)),
+                                    "mbps": mbps(shown, n * 8, int(buf), int(aggs), fl == "1"),
+                                    "data_mib_per_rank": n * 8 / p / 2 ** 20, "extra_mib_max": 1.0})
+    return out
+
+
+def run_collective(monkeypatch, quick, mbps=lambda impl, size, buf, aggs, flushed: 100.0):
+    """(launch commands in order, result) of bench_collective on the fake."""
+    impls = ["mpiio", "write_at", "hdf5", "twophase", "gather", "fpp", "pario"]
+    monkeypatch.setattr(driver, "collective_build", lambda d: ("collective_bench", {
+        "impls": impls, "mpi": "Open MPI v4.1.4"}) if Path(d) == driver.BUILD else None)
+    monkeypatch.setattr(driver, "mpiexec", lambda: (["mpiexec"], {}))
+    monkeypatch.setattr(driver, "progress", lambda *a: None)
+    cmds = []
+
+    def launch(cmd, env=None):
+        cmds.append(cmd)
+        return fake_collective_bench(cmd, mbps)
+    monkeypatch.setattr(driver, "run_json_lines", launch)
+    return cmds, driver.bench_collective(Namespace(quick=quick, ranks=None))
+
+
+def test_table1_rounds_interleave():
+    """Issue 25's Table 1 in a full run: 6 samples of every row, 3 rounds
+    per repetition; in each round the buffer order turns and pario and
+    ROMIO run side by side at each buffer and aggregator count, each first
+    in half the rounds, as is each mode."""
+    bufs = [1, 2, 4, 8, 16]
+    seen = {}
+    for rep in range(2):
+        launches = driver.table1_rounds(bufs, ["pario", "romio"], 6, 2, rep)
+        assert len(launches) == 3 * len(bufs) * 2 * 2
+        rounds = [launches[i:i + 20] for i in range(0, len(launches), 20)]
+        assert len({r[0][1] for r in rounds}) == 3  # each round starts at another buffer
+        for r in rounds:
+            for pair in zip(r[::2], r[1::2]):  # pario and ROMIO back to back, same buffer and mode order
+                assert {pair[0][0], pair[1][0]} == {"pario", "romio"}
+                assert pair[0][1:] == pair[1][1:]
+        for label, buf, aggs, modes in launches:
+            assert sorted(modes) == ["0", "1"]
+            seen.setdefault((label, buf, aggs), []).append(modes[0])
+    assert len(seen) == 20 and all(sorted(v) == ["0"] * 3 + ["1"] * 3 for v in seen.values())
+    firsts = {}
+    for rep in range(2):
+        launches = driver.table1_rounds(bufs, ["pario", "romio"], 6, 2, rep)
+        for (label, buf, aggs, _), (other, *_rest) in zip(launches[::2], launches[1::2]):
+            firsts.setdefault((buf, aggs), []).append(label)
+    assert all(sorted(v) == ["pario"] * 3 + ["romio"] * 3 for v in firsts.values())
+
+
+def test_collective_full_plan_and_rows(monkeypatch):
+    """A full run's jobs and rows: Table 1 rows with 4 samples, median,
+    spread and a noise tolerance; pario on the indexed peers' elements at
+    every rank count, in the row that holds the 10x target."""
+    def mbps(impl, size, buf, aggs, flushed):
+        if impl in driver.INDEXED_PEERS and size == (1 << 21) * 8:
+            return 20.0
+        return 300.0 if impl == "pario" and size == (1 << 21) * 8 else 100.0
+    cmds, result = run_collective(monkeypatch, False, mbps)
+    table1 = [c for c in cmds if "--buffer" in c]
+    n = driver.TABLE1_SAMPLES
+    assert n >= 4 and len(table1) == n * 5 * 2 * 2  # a launch per sample, buffer, aggregator count, impl
+    assert all(c[c.index("--flushed") + 1] in ("0,1", "1,0") for c in table1)
+    small = [c for c in cmds if c[c.index("--impl") + 1] == "pario" and c[c.index("--pattern") + 1] ==
+             "unstructured" and c[c.index("--elements") + 1] == str(1 << 21) and "--read-only" not in c]
+    assert sorted(int(c[c.index("-n") + 1]) for c in small) == [1, 1, 2, 2, 4, 4]
+    rows = {r["case"]: r for r in result["rows"]}
+    t1 = [r for c, r in rows.items() if c.startswith("Table 1")]
+    assert len(t1) == 20 and result["table1_samples"] == n
+    assert result["job_seconds"]["table1"]["jobs"] == len(table1)
+    for r in t1:
+        assert len(r["samples"]["pario"]) == n and len(r["samples"]["romio"]) == n
+        assert r["spread"] == {"pario": [100.0, 100.0], "romio": [100.0, 100.0]}
+        assert r["tolerance"] == 0 and r["target"] == {"pario/best buffer": 0.85} and r["met"] is True
+    for p in ("1 rank", "2 ranks", "4 ranks"):
+        same = rows[f"write {driver.SAME_SIZE}, {p}, page cache"]
+        assert same["values"] == {"romio": 20.0, "ompio": 20.0, "write_at": 20.0, "pario": 300.0}
+        assert same["target"] == {"pario/romio": 10.0} and same["ratios"]["pario/romio"] == 15.0
+        assert same["met"] is True
+        assert f"read {driver.SAME_SIZE}, {p}" in rows
+        full = rows[f"write unstructured, {p}, page cache"]
+        assert full["target"] == {"pario/twophase": 1.0, "pario/fpp": 0.5}
+        assert full["best_peer"] not in driver.INDEXED_PEERS and full["values"]["pario"] == 100.0
+        assert driver.SAME_SIZE in full["note"]
+    assert rows["Table 1: blocks 2x2, 4 ranks, 1 aggregator, flushed, 1 MiB buffer"]["page_cache"] == "cold"
+
+
+def test_table1_target_allows_the_measured_noise():
+    """The bound is 0.85 less one standard error of a ratio of two medians,
+    from the setting's own spread (capped at 15 %): a 30 % cliff in a quiet
+    setting is missed; a 20 % dip where samples scatter +-20 % is not
+    judged a cliff; the spread and the tolerance are in the row."""
+    def rows(pario, romio):
+        samples = {}
+        for i, buf in enumerate((1, 2, 4, 8, 16)):
+            case = f"Table 1: blocks 2x2, 4 ranks, 1 aggregator, page cache, {buf} MiB buffer"
+            samples[case] = {"pario": pario(i), "romio": romio(i)}
+        res = driver.collective_result(Namespace(quick=False), samples, {}, {}, {}, [], (64, 1024, 1024), 1 << 25,
+                                       1 << 21, 10 ** 7, 2, None, None, 6)
+        return [r for r in res["rows"] if r["case"].startswith("Table 1")]
+    quiet = [1000.0, 1010.0, 990.0, 1005.0, 995.0, 1000.0]
+    cliff = rows(lambda i: [x * (0.7 if i == 4 else 1) for x in quiet], lambda i: quiet)
+    assert cliff[-1]["ratios"]["pario/best buffer"] == pytest.approx(0.7, abs=0.01)
+    assert 0 < cliff[-1]["tolerance"] < 0.02 and cliff[-1]["met"] is False
+    assert all(r["met"] for r in cliff[:-1])
+    assert cliff[-1]["spread"]["pario"] == [693.0, 707.0]
+    noisy = [800.0, 1200.0, 1000.0, 900.0, 1100.0, 1000.0]  # +-10 % MAD around 1000
+    dip = rows(lambda i: [x * (0.8 if i == 2 else 1) for x in noisy], lambda i: noisy)
+    row = next(r for r in dip if r["case"].endswith(" 4 MiB buffer"))
+    assert row["ratios"]["pario/best buffer"] == pytest.approx(0.8, abs=0.01)
+    assert 0.08 < row["tolerance"] < 0.15 and row["met"] is True
+    wild = rows(lambda i: [300.0, 1700.0, 1000.0, 500.0, 1500.0, 1000.0], lambda i: noisy)
+    assert all(r["tolerance"] == driver.TABLE1_TOL_CAP for r in wild)
+    assert all(r["target"]["pario/best buffer"] == round(0.85 * 0.85, 3) for r in wild)
+
+
+def test_collective_quick_plan_and_compare(monkeypatch, tmp_path, no_render):
+    """--quick: Table 1 stays one job per implementation (one sample), pario
+    on the indexed peers' elements joins their job (no extra launch); its
+    result still reports, prints and compares with the committed full run."""
+    cmds, result = run_collective(monkeypatch, True)
+    assert len([c for c in cmds if "--buffer" in c]) == 2
+    small = [c for c in cmds if "unstructured" in c and str(1 << 16) in c and "--read-only" not in c]
+    assert all("pario" in c[c.index("--impl") + 1].split(",") for c in small if "write_at" in c[c.index("--impl") + 1])
+    assert {f"write {driver.SAME_SIZE}, {p}, page cache" for p in ("1 rank", "2 ranks", "4 ranks")} <= {
+        r["case"] for r in result["rows"]}
+    full = driver.report("collective", result, {"name": "test-machine", "commit": "abc1234"},
+                         tmp_path / "collective.json", 1.0)
+    import compare
+    lines = compare.lines(committed("collective"), full, "collective")
+    assert any(driver.SAME_SIZE in line for line in lines) and "ratios in both" in lines[-1]
