@@ -289,7 +289,7 @@ void GlobalArray::lay_out(bool shared, uint64_t* my_bytes, uint64_t* my_node_byt
       if (shared) {
         target_[r] = r;
         disp_[r] = i == 0 ? off : 0;
-        if (r == me) *my_bytes = disp_[r] + patch + kPage;  // + the shift to a page (map_node)
+        if (r == me) *my_bytes = disp_[r] + patch + kPage;  // + room for map_node's shift
       } else {
         target_[r] = ranks[0];
         disp_[r] = off;

@@ -149,7 +149,8 @@ class GlobalArray {
   // node_slot_), the bytes this rank allocates and its node's segment
   // holds. A node's header (one mutex per rank, then on node 0 the
   // group's lock word) leads its master's memory. Shared window: each rank
-  // allocates its own page-aligned patch (the master after the header)
+  // allocates its own patch, a whole number of pages (the master after the
+  // header), plus a page for map_node to start it half a page into a page,
   // and is the RMA target for it. Created window: the master allocates the
   // whole node segment (header, then every patch of the node) and is the
   // RMA target for all of it.
