@@ -297,10 +297,11 @@ int main(int argc, char** argv) {
       Impl& impl = impls[(k + rep) % impls.size()];
       impl.create();
       // The aligned and the nonaligned pass, in an order that turns with
-      // --rep: the second read of a job ran slower whatever its kind (4
-      // ranks, cold, 5 jobs per order: the first read's median 1300 MB/s,
-      // the second's 1100, nonaligned first 1404 against aligned 1080), so
-      // a fixed order charged the nonaligned rows for their place. An
+      // --rep: pario's second read of a job ran slower whatever its kind
+      // (4 ranks, cold, 8 jobs per order: first reads' median 1414 MB/s,
+      // second 1242, nonaligned first 1426 against aligned second 1260;
+      // with both passes aligned, the second 697-1177 against 1068-1253),
+      // so a fixed order charged the nonaligned rows for their place. An
       // impl without a layout (posix) moves its aligned patch in both
       // passes; the one in the nonaligned place is that row's stand-in.
       for (const int64_t slot : {rep % 2, 1 - rep % 2}) {
