@@ -449,8 +449,11 @@ def dra_case(op, ranks, cold):
 def bench_dra(args):
     quick = args.quick
     n = 2048 if quick else 8192  # doubles per side: 32 MB, or 512 MB
-    # First writes into fresh pages vary 3-5x between runs on this VM.
-    reps = 2 if quick else 5
+    # First writes into fresh pages vary 3-5x between runs on this VM. An
+    # even count: dra_bench's two passes swap places with the repetition,
+    # and a job's second cold read runs slower, so half of every row's
+    # samples come from each place.
+    reps = 2 if quick else 6
     rank_counts = [args.ranks] if args.ranks else [1, 2, 4]
     scratch = Path(os.environ.get("PARIO_SCRATCH", "/tmp").split(":")[0])
     launcher, base_env = mpiexec()
