@@ -19,8 +19,8 @@ same on every rank); the file's bytes do not depend on them. There is no
 byteorder: netCDF's is big-endian.
 
 A rank whose arguments this package refuses (a path os.fspath refuses, a
-size that is no integer, a wrong array length or shape, a dtype pario
-lacks) still goes into the C call, with a path, count or type C refuses,
+size that is no integer, a hint Decomposition refuses, a wrong array
+length or shape, a dtype pario lacks) still goes into the C call, with a path, count or type C refuses,
 so that every rank fails together (the others with RemoteError); this rank
 then raises its own message.
 """
