@@ -2165,6 +2165,19 @@ contains
     if (size(a) > 0) address = c_loc(a)
   end function
 
+  ! Exodus options of zeros pointing at the hints of the optional arguments
+  ! (make_hints'); hints and ranks must stay alive for the C call.
+  subroutine exodus_hinted(o, hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
+    type(exodus_options), intent(out) :: o
+    type(decomp_hints), target, intent(out) :: hints
+    integer(c_int), allocatable, target, intent(inout) :: ranks(:)
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
+    integer(int64), intent(in), optional :: buffer_size, align
+    call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, align=align, convert=convert, &
+                    buffering=buffering)
+    o = exodus_options(0, 0, 0, c_loc(hints), 0, 0, 0)
+  end subroutine
+
   !> Collective: makes the file at path (replacing one there) for every
   !> rank of group. format: PARIO_EXODUS_FORMAT_* (default AUTO);
   !> float_size: bytes of a real in the file, 8 (default) or 4.
@@ -2174,15 +2187,24 @@ contains
   !> partition (written once the nodes and every block are put).
   !> Each step is synced before readers count it (PARIO_EXODUS_SYNC, "step"
   !> by default: a writer killed during step k leaves steps 1..k-1 readable).
-  subroutine pario_exodus_create(exo, group, path, format, float_size, ierr, steps_per_file, int64, nemesis)
+  !> aggregators, aggregator_ranks, buffer_size, align, convert, buffering:
+  !> the collective engine's hints as pario_decomp_create_blocks takes them
+  !> (no byte_order: netCDF's is big-endian); the file's bytes do not
+  !> depend on them. After ierr, which came first: pass them by name.
+  subroutine pario_exodus_create(exo, group, path, format, float_size, ierr, steps_per_file, int64, nemesis, &
+                                 aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
     type(pario_exodus), intent(out) :: exo
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
     integer, intent(in), optional :: format, float_size, steps_per_file
     logical, intent(in), optional :: int64, nemesis
     integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
+    integer(c_int64_t), intent(in), optional :: buffer_size, align  ! c_int64_t: the argument int64 hides the kind
     type(exodus_options) :: o
-    o = exodus_options(0, 0, 0, c_null_ptr, 0, 0, 0)
+    type(decomp_hints), target :: hints
+    integer(c_int), allocatable, target :: ranks(:)
+    call exodus_hinted(o, hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
     if (present(int64)) o%int64 = merge(1_c_int, 0_c_int, int64)
     if (present(nemesis)) o%nemesis = merge(1_c_int, 0_c_int, nemesis)
     if (present(format)) o%format = int(format, c_int)
@@ -2192,16 +2214,24 @@ contains
   end subroutine
 
   !> Collective: an existing Exodus II file for reading by every rank of group.
-  subroutine pario_exodus_open(exo, group, path, ierr)
+  !> The hints (after ierr) as for pario_exodus_create.
+  subroutine pario_exodus_open(exo, group, path, ierr, aggregators, aggregator_ranks, buffer_size, align, &
+                               convert, buffering)
     type(pario_exodus), intent(out) :: exo
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
     integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
+    integer(int64), intent(in), optional :: buffer_size, align
     integer(c_int) :: rc
     integer(c_int64_t) :: nn, ne
     integer(c_int) :: dims, nb, nns, nss, steps
     character(kind=c_char) :: title(1)
-    rc = c_exo_open(group%h, cstr(path), c_null_ptr, exo%h)
+    type(exodus_options), target :: o
+    type(decomp_hints), target :: hints
+    integer(c_int), allocatable, target :: ranks(:)
+    call exodus_hinted(o, hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
+    rc = c_exo_open(group%h, cstr(path), c_loc(o), exo%h)
     if (rc == 0) rc = c_exo_get_info(exo%h, title, 1_c_size_t, dims, nn, ne, nb, nns, nss, steps)
     if (rc == 0) exo%num_dim = int(dims)
     call finish(rc, ierr)
@@ -3331,15 +3361,20 @@ contains
   !> any number of ranks); then pario_exodus_attach_nodes / _attach_block.
   !> steps_per_file n > 0: path is the first file of a series of n steps
   !> per file, continued in its last file (pario_exodus_get_series gives
-  !> the run's steps so far).
-  subroutine pario_exodus_open_append(exo, group, path, ierr, steps_per_file)
+  !> the run's steps so far). The hints as for pario_exodus_create.
+  subroutine pario_exodus_open_append(exo, group, path, ierr, steps_per_file, aggregators, aggregator_ranks, &
+                                      buffer_size, align, convert, buffering)
     type(pario_exodus), intent(out) :: exo
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
     integer, intent(out), optional :: ierr
     integer, intent(in), optional :: steps_per_file
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
+    integer(int64), intent(in), optional :: buffer_size, align
     type(exodus_options), target :: o
-    o = exodus_options(0, 0, 0, c_null_ptr, 0, 0, 0)
+    type(decomp_hints), target :: hints
+    integer(c_int), allocatable, target :: ranks(:)
+    call exodus_hinted(o, hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
     if (present(steps_per_file)) o%steps_per_file = int(steps_per_file, c_int)
     call finish(c_exo_open_append(group%h, cstr(path), c_loc(o), exo%h), ierr)
   end subroutine

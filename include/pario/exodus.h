@@ -144,7 +144,8 @@ typedef struct pario_exodus_options {
   int format;                      /* PARIO_EXODUS_FORMAT_* */
   int float_size;                  /* bytes of a real in the file: 0 or 8 (double), 4 (float) */
   int no_step_sync;                /* 1: no sync before a step is counted (PARIO_EXODUS_SYNC=none) */
-  const pario_decomp_hints *hints; /* the collective engine's hints (NULL: the environment's); byte order ignored */
+  const pario_decomp_hints *hints; /* the collective engine's hints (NULL: the environment's), the same on every
+                                      rank (else PARIO_ERR_INVALID_ARGUMENT naming the field); byte order ignored */
   int steps_per_file;              /* 0: one file; n > 0: a new file (path-s0002, ...) every n steps (create);
                                       path names such a series (open_append, open) */
   int int64;                       /* 1: 64-bit integers in the file (CDF-5, EX_ALL_INT64_DB; create only) */

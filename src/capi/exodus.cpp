@@ -227,6 +227,10 @@ int make_file(const char* call, pario_group_t group, const char* path, const par
     if (copts.ok()) {
       e.args().add("aggregators", copts->aggregators).add("buffer_size", copts->buffer_bytes);
       e.args().add("aggregator_ranks", copts->aggregator_ranks.data(), copts->aggregator_ranks.size());
+      // As a decomposition's create agrees them: ranks taking different
+      // ways (buffering) or file domains (align) would wait for each other.
+      e.args().add("align", copts->align_bytes).add("convert", static_cast<int64_t>(copts->convert));
+      e.args().add("buffering", static_cast<int64_t>(copts->buffering));
     }
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));

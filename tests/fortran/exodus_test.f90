@@ -13,10 +13,14 @@
 ! reverse, read back by range and by id. And a side set of a varying
 ! number of distribution factors per side (num_df, df_counts), a part whose
 ! counts do not add up refused on every rank, read back by pario's reader.
+! And the collective engine's hints on create, open and open_append: a
+! file written through one aggregator in 64-byte rounds is the default's
+! byte for byte; hints C refuses fail every rank with C's message, and a
+! buffering that differs between ranks fails naming it.
 program exodus_test
   use pario
   use test_checks
-  use, intrinsic :: iso_fortran_env, only: int64, real32, real64
+  use, intrinsic :: iso_fortran_env, only: int8, int64, real32, real64
   implicit none
   integer, parameter :: nx = 2, ny = 1, nz = 2, nn = (nx + 1) * (ny + 1) * (nz + 1), ne = nx * ny * nz
   integer, parameter :: lower = nx * ny  ! block 10: the cells with k = 0
@@ -135,6 +139,7 @@ program exodus_test
   call restart()
   call int64_ids()
   call side_df()
+  call hinted()
 
   call pario_finalize()
   if (failures > 0) error stop 1
@@ -356,6 +361,86 @@ contains
                'its factors, side after side')
     call pario_exodus_close(exo)
   end subroutine
+
+  ! The hints: the file of the defaults and of hints, written, compared,
+  ! read and appended to with hints; hints refused.
+  subroutine hinted()
+    character(len=256) :: plain, hinted_path, refused
+    integer(int64), allocatable :: own(:)
+    real(real64), allocatable :: vals(:)
+    plain = scratch_file('fortran_hints_default.exo')
+    hinted_path = scratch_file('fortran_hints.exo')
+    refused = scratch_file('fortran_hints_refused.exo')
+    own = nodes_of(e0, e1)
+    call pario_exodus_create(exo, world, plain)
+    call write_small(own)
+    call pario_exodus_create(exo, world, hinted_path, aggregators=1, buffer_size=64_int64, &
+                             buffering=PARIO_BUFFERING_ALWAYS)
+    call write_small(own)
+    call pario_group_barrier(world)
+    if (me == 0) call check(same_bytes(plain, hinted_path), 'hints: the default''s file byte for byte')
+
+    call pario_exodus_open_append(exo, world, hinted_path, aggregator_ranks=[np - 1], align=512_int64, &
+                                  convert=PARIO_CONVERT_SENDER, buffering=PARIO_BUFFERING_NEVER)
+    call pario_exodus_attach_nodes(exo, 2 * (own + 1))
+    call pario_exodus_put_time(exo, 2, 0.5_real64)
+    call pario_exodus_put_nodal_values(exo, 2, 1, 300 + 10 * xof(own) + 0.5_real64)
+    call pario_exodus_close(exo)
+    call pario_exodus_open(exo, world, hinted_path, aggregators=1, buffer_size=64_int64, &
+                           buffering=PARIO_BUFFERING_ALWAYS)
+    allocate (vals(size(own)))
+    call pario_exodus_read_nodal_values_by_id(exo, 2, 1, 2 * (own + 1), vals)
+    call check(all(vals == 300 + 10 * xof(own) + 0.5_real64), 'hints: appended and read back with hints')
+    call pario_exodus_close(exo)
+
+    call pario_exodus_create(exo, world, refused, aggregators=-1, ierr=ierr)
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. &
+               index(pario_error_message(), 'hints->aggregators is negative') > 0, 'hints: negative aggregators')
+    call pario_exodus_open(exo, world, plain, ierr, buffering=99)
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), 'hints->buffering 99') > 0, &
+               'hints: an unknown buffering')
+    call pario_exodus_open_append(exo, world, plain, ierr, buffer_size=-1_int64)
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), 'hints->buffer_size -1') > 0, &
+               'hints: a negative buffer size')
+    if (np > 1) then
+      call pario_exodus_create(exo, world, refused, ierr=ierr, &
+                               buffering=merge(PARIO_BUFFERING_ALWAYS, PARIO_BUFFERING_NEVER, me == 0))
+      call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), '(buffering)') > 0, &
+                 'hints: a buffering that differs between ranks, named')
+    end if
+  end subroutine
+
+  ! One block of every cell, this rank's, and one step of temperature, into
+  ! the file exo was just created as; closes it.
+  subroutine write_small(own)
+    integer(int64), intent(in) :: own(:)
+    call pario_exodus_init(exo, 'fortran hints', 3, int(nn, int64), int(ne, int64), 1, 0, 0)
+    call pario_exodus_define_block(exo, 10_int64, 'all', 'HEX8', int(ne, int64), 8)
+    call pario_exodus_define_variables(exo, PARIO_EXODUS_NODAL, [character(len=11) :: 'temperature'])
+    call pario_exodus_put_nodes(exo, 2 * (own + 1), xof(own), yof(own), zof(own))
+    call pario_exodus_put_block(exo, 10_int64, 2 * (mine + 1), 2 * (conn(:, mine + 1) + 1))
+    call pario_exodus_put_time(exo, 1, 0.25_real64)
+    call pario_exodus_put_nodal_values(exo, 1, 1, 300 + 10 * xof(own) + 0.25_real64)
+    call pario_exodus_close(exo)
+  end subroutine
+
+  ! Whether the two files hold the same bytes (and some).
+  logical function same_bytes(a, b)
+    character(*), intent(in) :: a, b
+    integer(int8), allocatable :: x1(:), x2(:)
+    integer :: u1, u2, n1, n2
+    open (newunit=u1, file=trim(a), access='stream', form='unformatted', status='old', action='read')
+    open (newunit=u2, file=trim(b), access='stream', form='unformatted', status='old', action='read')
+    inquire (unit=u1, size=n1)
+    inquire (unit=u2, size=n2)
+    allocate (x1(n1), x2(n2))
+    read (u1) x1
+    read (u2) x2
+    close (u1)
+    close (u2)
+    same_bytes = n1 == n2 .and. n1 > 0
+    if (same_bytes) same_bytes = all(x1 == x2)
+  end function
 
   ! The nodes (0-based) that cells [c0, c1) use, in increasing order.
   function nodes_of(c0, c1) result(n)

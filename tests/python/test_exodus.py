@@ -54,7 +54,7 @@ def stress(e, t):
     return 1000 + x.mean(axis=-1) + 2 * y.mean(axis=-1) + 3 * z.mean(axis=-1) + t
 
 
-def write_workload(path, group, nemesis=False):
+def write_workload(path, group, nemesis=False, **hints):
     g = pario.Group(group) if group is not None else pario.Group()
     lo, hi = split(E, g.rank, g.size)  # this rank's elements
     mine = np.arange(lo, hi)
@@ -62,7 +62,7 @@ def write_workload(path, group, nemesis=False):
     x, y, z = coords(nodes)
     with pario.ExodusFile.create(path, g, title=f"pario-exodus-workload HEX {NX}x{NY}x{NZ} T={T}",
                                  num_nodes=NN, num_elem=E, num_blocks=2, num_node_sets=1,
-                                 num_side_sets=1, nemesis=nemesis) as ex:
+                                 num_side_sets=1, nemesis=nemesis, **hints) as ex:
         ex.define_block(10, "HEX8", LOWER, name="lower")
         ex.define_block(20, "HEX8", E - LOWER, name="upper")
         ex.define_node_set(100, (NY + 1) * (NZ + 1), name="x0")
@@ -506,3 +506,118 @@ def test_a_path_one_rank_cannot_use_fails_on_every_rank(entry):
         if g.rank == 0:
             assert "num_elem 'many': expected an integer" in str(e.value)
     g.barrier()
+
+
+# The collective engine's hints on create, open and append: through the
+# aggregators in 64-byte rounds, or each rank directly.
+HINTS = [dict(aggregators=1, buffer_size=64, buffering="always"),
+         dict(aggregator_ranks=[pario.size() - 1], buffer_size=4096, align=512, convert="sender",
+              buffering="never")]
+
+
+@pytest.mark.parametrize("hints", HINTS)
+def test_hints_give_the_default_file_and_read_it_back(hints):
+    """The workload written with hints is the default's file byte for
+    byte (netCDF4 checks it too); it is read back and appended to with
+    them."""
+    g = pario.Group()
+    default = pario.scratch_path("py_hints_default.exo", per_rank=False)
+    hinted = pario.scratch_path("py_hints.exo", per_rank=False)
+    write_workload(default, None)
+    write_workload(hinted, None, **hints)
+    g.barrier()
+    if g.rank == 0:
+        with open(default, "rb") as a, open(hinted, "rb") as b:
+            assert a.read() == b.read()
+        check_with_netcdf(hinted)
+    lo, hi = split(NN, g.rank, g.size)
+    x, y, z = coords(np.arange(lo, hi))
+    with pario.ExodusFile.open(hinted, g, **hints) as ex:
+        assert np.array_equal(ex.read_nodal_values(T, "temperature", lo, hi - lo), temperature(x, y, z, 0.25 * T))
+    with pario.ExodusFile.append(hinted, g, step_sync=False, **hints) as ex:
+        ex.attach_nodes(2 * (np.arange(lo, hi) + 1))
+        ex.put_time(T + 1, 1.0)
+        ex.put_nodal_values(T + 1, "temperature", temperature(x, y, z, 1.0))
+    with pario.ExodusFile.open(hinted, g) as ex:
+        assert np.array_equal(ex.read_nodal_values(T + 1, "temperature", lo, hi - lo), temperature(x, y, z, 1.0))
+    g.barrier()
+
+
+def hints_error(hints, make):
+    """The InvalidArgument (or RemoteError) make(hints) raises on this rank."""
+    with pytest.raises((pario.InvalidArgument, pario.RemoteError)) as e:
+        make(hints)
+    return e.value
+
+
+@pytest.mark.parametrize("hints, message", [
+    (dict(aggregators=-1), "hints->aggregators is negative"),
+    (dict(buffer_size=-64), "hints->buffer_size -64 is not in 0.."),
+    (dict(buffering="sometimes"), "buffering 'sometimes': expected 'auto', 'always', 'never' or None"),
+    (dict(convert="here"), "convert 'here': expected 'auto', 'sender', 'aggregator' or None"),
+    (dict(aggregators="two"), "aggregators 'two': expected an integer or None"),
+])
+def test_a_hint_decomposition_refuses_is_refused_by_create_open_and_append(hints, message):
+    """Refused with the message Decomposition.indices gives for it, on
+    every rank (each passes it); the files stay usable."""
+    g = pario.Group()
+    path = pario.scratch_path("py_hints_refused.exo", per_rank=False)
+    write_ids(path, g, 0, False)
+    e = hints_error(hints, lambda h: pario.Decomposition.indices(4, [], **h))
+    assert isinstance(e, pario.InvalidArgument) and message in str(e)
+    for make in (lambda h: pario.ExodusFile.create(path + "-new", g, num_nodes=NN, num_elem=E, num_blocks=1, **h),
+                 lambda h: pario.ExodusFile.open(path, g, **h),
+                 lambda h: pario.ExodusFile.append(path, g, **h)):
+        e = hints_error(hints, make)
+        assert isinstance(e, pario.InvalidArgument) and message in str(e)
+    with pario.ExodusFile.open(path, g) as ex:
+        assert ex.info.num_steps == 1
+    g.barrier()
+
+
+def test_a_hint_on_one_rank_fails_on_every_rank():
+    """A count that is no integer on one rank: InvalidArgument there,
+    RemoteError on the others. A buffering that differs between the ranks
+    (which would send them different ways): InvalidArgument naming it
+    everywhere, as for a decomposition."""
+    g = pario.Group()
+    if g.size < 2:
+        pytest.skip("needs 2 ranks or more")
+    path = pario.scratch_path("py_hints_one_rank.exo", per_rank=False)
+    last = g.rank == g.size - 1
+    e = hints_error(dict(buffer_size="big" if last else None),
+                    lambda h: pario.ExodusFile.create(path, g, num_nodes=NN, num_elem=E, num_blocks=1, **h))
+    assert isinstance(e, pario.InvalidArgument if last else pario.RemoteError)
+    if last:
+        assert "buffer_size 'big': expected an integer or None" in str(e)
+    e = hints_error(dict(buffering="never" if last else "always"),
+                    lambda h: pario.ExodusFile.create(path, g, num_nodes=NN, num_elem=E, num_blocks=1, **h))
+    assert isinstance(e, pario.InvalidArgument) and "(buffering)" in str(e)
+    g.barrier()
+
+
+def test_buffering_hint_is_the_way_taken(tmp_path):
+    """The hint, not PARIO_COLLECTIVE_BUFFERING, decides whether the
+    file's data goes through the aggregators: aggregator rounds in the
+    collective statistics, writing and reading (statistics and the
+    variable are read at start-up, so fresh one-rank processes)."""
+    import os
+    from conftest import run_with_stats
+    if pario.Group().rank != 0:
+        return
+    body = (f"sys.path.insert(0, {os.path.dirname(__file__)!r})\n"
+            "from test_exodus import write_workload\n"
+            "rounds = {}\n"
+            "for hint in (None, sys.argv[2]):\n"
+            "    path = sys.argv[1] + str(hint)\n"
+            "    before = pario.stats()['collective']\n"
+            "    write_workload(path, None, buffering=hint)\n"
+            "    with pario.ExodusFile.open(path, buffering=hint) as ex:\n"
+            "        ex.read_coords()\n"
+            "    after = pario.stats()['collective']\n"
+            "    rounds[str(hint)] = [after[k]['rounds'] - before[k]['rounds'] for k in ('write', 'read')]\n"
+            "print(json.dumps(rounds))\n")
+    way = {env: run_with_stats(tmp_path, body, [tmp_path / "way.exo", hint], PARIO_COLLECTIVE_BUFFERING=env)
+           for env, hint in (("always", "never"), ("never", "always"))}
+    assert min(way["always"]["None"]) >= 1 and way["always"]["never"] == [0, 0]
+    assert way["never"]["None"] == [0, 0] and min(way["never"]["always"]) >= 1

@@ -68,21 +68,39 @@ def _choice_error(name, value, choices):
     return f"{name} {value!r}: expected {', '.join(repr(c) for c in choices if c is not None)} or None"
 
 
-def _hints_error(convert, buffering):
-    """The message for a convert or buffering this package refuses, else None."""
-    return _choice_error("convert", convert, _CONVERTS) or _choice_error("buffering", buffering, _BUFFERINGS)
+_DEFAULT_HINTS = (0, [], 0, 0, _pario.CONVERT_DEFAULT, _pario.BUFFERING_DEFAULT)
 
 
-def _hints(aggregators, aggregator_ranks, buffer_size, align, byte_order, convert, buffering):
-    ranks = [] if aggregator_ranks is None else [int(r) for r in aggregator_ranks]
+def _hint_values(aggregators, aggregator_ranks, buffer_size, align, convert, buffering):
+    """The hints as pario_decomp_hints takes them (aggregators, ranks,
+    buffer_size, align, convert, buffering) and None; or, for a hint this
+    package refuses (a convert or buffering not listed, a count that is no
+    integer), the defaults and this rank's message: the caller then makes
+    the C call fail on every rank, instead of raising here alone and
+    leaving the others waiting. Shared by Decomposition and ExodusFile."""
+    error = _choice_error("convert", convert, _CONVERTS) or _choice_error("buffering", buffering, _BUFFERINGS)
+    numbers = {}
+    for name, value in (("aggregators", aggregators), ("buffer_size", buffer_size), ("align", align)):
+        try:
+            numbers[name] = int(value or 0)
+        except (TypeError, ValueError):
+            error = error or f"{name} {value!r}: expected an integer or None"
+    try:
+        ranks = [] if aggregator_ranks is None else [int(r) for r in aggregator_ranks]
+    except (TypeError, ValueError):
+        error = error or f"aggregator_ranks {aggregator_ranks!r}: expected a sequence of integers or None"
+    if error:
+        return _DEFAULT_HINTS, error
     if ranks and aggregators is None:
-        aggregators = len(ranks)
-    # A refused convert or buffering goes in as the default: the file type 0
-    # of Decomposition._make fails the call on every rank.
-    refused = _hints_error(convert, buffering) is not None
-    return _pario.DecompHints(int(aggregators or 0), ranks, int(buffer_size or 0), int(align or 0), byte_order,
-                              _pario.CONVERT_DEFAULT if refused else _CONVERTS[convert],
-                              _pario.BUFFERING_DEFAULT if refused else _BUFFERINGS[buffering])
+        numbers["aggregators"] = len(ranks)
+    return (numbers["aggregators"], ranks, numbers["buffer_size"], numbers["align"], _CONVERTS[convert],
+            _BUFFERINGS[buffering]), None
+
+
+def _hints(values, byte_order):
+    """pario_decomp_hints of _hint_values' values and a PARIO_BYTE_ORDER_*."""
+    aggregators, ranks, buffer_size, align, convert, buffering = values
+    return _pario.DecompHints(aggregators, ranks, buffer_size, align, byte_order, convert, buffering)
 
 
 def _memory_type(dtype):
@@ -110,7 +128,8 @@ class Decomposition:
     PARIO_AGGREGATORS, PARIO_AGGREGATOR_RANKS, PARIO_AGGREGATOR_BUFFER,
     PARIO_COLLECTIVE_CONVERT, PARIO_COLLECTIVE_BUFFERING, then the
     defaults. Like the C hints, convert and buffering must be the same on
-    every rank; a value not listed raises InvalidArgument (a ValueError)."""
+    every rank; a value not listed, or a count that is no integer, raises
+    InvalidArgument (a ValueError) there and RemoteError on the other ranks."""
 
     def __init__(self, *args, **kwargs):
         raise TypeError("use Decomposition.blocks(), .indices() or .keys()")
@@ -150,8 +169,9 @@ class Decomposition:
         index, and so the file, follows `order` too."""
         shape = (shape,) if np.ndim(shape) == 0 else tuple(int(n) for n in shape)
         ndim = len(shape)
+        values, hints_error = _hint_values(aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
         error = None if order in _ORDERS else f"order {order!r}: expected 'C' or 'F'"
-        error = error or _hints_error(convert, buffering)
+        error = error or hints_error
         if starts is None and counts is None:
             starts = counts = np.empty((0, ndim), np.int64)
         s = np.asarray(starts if starts is not None else [], np.int64)
@@ -165,7 +185,7 @@ class Decomposition:
         nblocks = 0 if error else s.shape[0]
 
         def create(g, code, byte_order):
-            hints = _hints(aggregators, aggregator_ranks, buffer_size, align, byte_order, convert, buffering)
+            hints = _hints(values, byte_order)
             if error:  # file type 0: fails here, and on the other ranks as RemoteError
                 return _pario.decomp_create_blocks(g, code, list(shape), 0, 0, [], [], hints)
             return _pario.decomp_create_blocks(g, code, list(shape), _ORDERS[order], nblocks,
@@ -183,13 +203,12 @@ class Decomposition:
         """A global space of global_size elements; this rank holds element k
         of its arrays at flat (0-based) index indices[k], in any order."""
         idx = np.ascontiguousarray(np.asarray(indices, np.int64).ravel())
+        values, error = _hint_values(aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
 
         def create(g, code, byte_order):
-            return _pario.decomp_create_indices(g, code, int(global_size), idx,
-                                                _hints(aggregators, aggregator_ranks, buffer_size, align,
-                                                       byte_order, convert, buffering))
+            return _pario.decomp_create_indices(g, code, int(global_size), idx, _hints(values, byte_order))
 
-        self = cls._make(group, dtype, byteorder, "C", create, _hints_error(convert, buffering))
+        self = cls._make(group, dtype, byteorder, "C", create, error)
         return self
 
     @classmethod
@@ -200,13 +219,12 @@ class Decomposition:
         .positions (each element's dense position) and .global_size."""
         k = np.ascontiguousarray(np.asarray(keys, np.int64).ravel())
         positions = np.empty(k.size, np.int64)
+        values, error = _hint_values(aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
 
         def create(g, code, byte_order):
-            return _pario.decomp_create_keys(g, code, k, positions,
-                                             _hints(aggregators, aggregator_ranks, buffer_size, align,
-                                                    byte_order, convert, buffering))
+            return _pario.decomp_create_keys(g, code, k, positions, _hints(values, byte_order))
 
-        self = cls._make(group, dtype, byteorder, "C", create, _hints_error(convert, buffering))
+        self = cls._make(group, dtype, byteorder, "C", create, error)
         self.positions = positions
         return self
 

@@ -12,9 +12,15 @@ steps, and append(..., steps_per_file=n) / open(..., steps_per_file=n)
 continue / read such a series from its first name. Every method is
 collective unless its docstring says local.
 
+create, open and append take the collective engine's hints as
+Decomposition does: aggregators, aggregator_ranks, buffer_size, align,
+convert and buffering (None: the environment's, then the defaults; the
+same on every rank); the file's bytes do not depend on them. There is no
+byteorder: netCDF's is big-endian.
+
 A rank whose arguments this package refuses (a path os.fspath refuses, a
-size that is no integer, a wrong array length or shape, a dtype pario
-lacks) still goes into the C call, with a path, count or type C refuses,
+size that is no integer, a hint Decomposition refuses, a wrong array
+length or shape, a dtype pario lacks) still goes into the C call, with a path, count or type C refuses,
 so that every rank fails together (the others with RemoteError); this rank
 then raises its own message.
 """
@@ -26,6 +32,7 @@ import numpy as np
 
 from . import _pario
 from ._arrays import _TYPES, _group
+from ._collective import _hint_values, _hints
 from ._errors import InvalidArgument, _check
 
 _KINDS = {"global": _pario.EXODUS_GLOBAL, "nodal": _pario.EXODUS_NODAL, "element": _pario.EXODUS_ELEMENT}
@@ -96,7 +103,8 @@ class ExodusFile:
     @classmethod
     def create(cls, path, group=None, *, title="", num_dim=3, num_nodes, num_elem, num_blocks, num_node_sets=0,
                num_side_sets=0, format="auto", float_size=8, step_sync=True, steps_per_file=0, int64=False,
-               nemesis=False):
+               nemesis=False, aggregators=None, aggregator_ranks=None, buffer_size=None, align=None, convert=None,
+               buffering=None):
         """Collective: makes the file at path (replacing one there) and
         starts its definition: the title (up to 80 characters), dimensions,
         the global numbers of nodes and elements, and how many blocks and
@@ -111,8 +119,11 @@ class ExodusFile:
         ids, maps and connectivity as 64-bit integers (CDF-5); nemesis=True
         adds the Nemesis load-balance information of the ranks' partition
         (rank r = processor r), written once the nodes and every block are
-        put (steps only after that)."""
+        put (steps only after that). aggregators, aggregator_ranks,
+        buffer_size, align, convert, buffering: the collective engine's
+        hints, as Decomposition.blocks takes them."""
         self = cls._new(group, path, True)
+        hints = self._hints(aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
         fmt = _FORMATS.get(format, -1)  # -1: refused by C on every rank
         if fmt == -1 and self._error is None:
             self._error = _invalid(f"format {format!r}: expected 'auto', 'cdf2' or 'cdf5'")
@@ -125,7 +136,7 @@ class ExodusFile:
         if self._error is not None:
             fmt = -1
         rc, handle = _pario.exodus_create(self.group._handle, self.path, fmt, counts["float_size"], not step_sync,
-                                          counts["steps_per_file"], bool(int64), bool(nemesis))
+                                          counts["steps_per_file"], bool(int64), bool(nemesis), hints)
         self._handle = self._opened(rc, handle)
         try:
             _check(_pario.exodus_init(self._handle, str(title), counts["num_dim"], counts["num_nodes"],
@@ -137,6 +148,16 @@ class ExodusFile:
             raise
         self.num_dim = counts["num_dim"]
         return self
+
+    def _hints(self, aggregators, aggregator_ranks, buffer_size, align, convert, buffering):
+        """pario_decomp_hints of the arguments; a hint _hint_values refuses
+        gives the defaults and, first, this rank's error (the caller then
+        makes C refuse on every rank). The byte order is netCDF's, whatever
+        the hints say."""
+        values, error = _hint_values(aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
+        if error and self._error is None:
+            self._error = _invalid(error)
+        return _hints(values, _pario.BYTE_ORDER_NATIVE)
 
     def _integers(self, **values):
         """The values as ints; one that is not makes it 0 and, first, this
@@ -161,16 +182,19 @@ class ExodusFile:
         return _check(rc, handle)
 
     @classmethod
-    def open(cls, path, group=None, *, steps_per_file=0):
+    def open(cls, path, group=None, *, steps_per_file=0, aggregators=None, aggregator_ranks=None, buffer_size=None,
+             align=None, convert=None, buffering=None):
         """Collective: an existing Exodus II file (pario's, libexodusii's,
         meshio's) for reading by every rank of group. steps_per_file n > 0:
         path is the first file of a series of n steps per file, and the
-        last file holding steps opens (see series)."""
+        last file holding steps opens (see series). The hints as for
+        create."""
         self = cls._new(group, path, False)
+        hints = self._hints(aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
         spf = self._integers(steps_per_file=steps_per_file)["steps_per_file"]
         if self._error is not None:
             spf = -1  # refused by C on every rank
-        self._handle = self._opened(*_pario.exodus_open(self.group._handle, self.path, spf))
+        self._handle = self._opened(*_pario.exodus_open(self.group._handle, self.path, spf, hints))
         self.num_dim = self.info.num_dim
         for kind, code in _KINDS.items():
             n = _check(*_pario.exodus_get_variable(self._handle, code, 0))[1]
@@ -179,21 +203,24 @@ class ExodusFile:
         return self
 
     @classmethod
-    def append(cls, path, group=None, *, step_sync=True, steps_per_file=0):
+    def append(cls, path, group=None, *, step_sync=True, steps_per_file=0, aggregators=None, aggregator_ranks=None,
+               buffer_size=None, align=None, convert=None, buffering=None):
         """Collective: an existing Exodus II file reopened to add steps
         after a restart, on any number of ranks. Name this rank's part with
         attach_nodes and attach_block, then put_time(num_steps + 1, ...)
         and the values as for a new file. steps_per_file n > 0: path is
         the first file of a series of n steps per file, continued in its
         last file and then in new ones every n steps (num_steps counts the
-        whole series' steps)."""
+        whole series' steps). The hints as for create."""
+        hint_args = dict(aggregators=aggregators, aggregator_ranks=aggregator_ranks, buffer_size=buffer_size,
+                         align=align, convert=convert, buffering=buffering)
         # The names and blocks, for the checks here; a bad argument on one
-        # rank fails this open on every rank.
-        with cls.open(path, group, steps_per_file=steps_per_file) as r:
+        # rank (hints included) fails this open on every rank.
+        with cls.open(path, group, steps_per_file=steps_per_file, **hint_args) as r:
             variables, blocks = r.variables, r.blocks
         self = cls._new(group, path, True)
         self._handle = _check(*_pario.exodus_open_append(self.group._handle, self.path, not step_sync,
-                                                         int(steps_per_file)))
+                                                         int(steps_per_file), self._hints(**hint_args)))
         self._variables = variables
         self._blocks = {b.id: [b.nodes_per_element, 0, 0] for b in blocks}
         self.num_dim = None

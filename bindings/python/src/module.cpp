@@ -588,9 +588,12 @@ std::string text_of(const std::vector<char>& buf) { return std::string(buf.data(
 
 void bind_exodus(nb::module_& m) {
   using Ints = nb::ndarray<const int, nb::ndim<1>, nb::device::cpu, nb::c_contig>;
-  auto opts = [](int format, int float_size, bool no_step_sync, int steps_per_file, bool int64, bool nemesis) {
+  // hints: borrowed by the options, alive until the C call returns.
+  auto opts = [](int format, int float_size, bool no_step_sync, int steps_per_file, bool int64, bool nemesis,
+                 const Hints& hints) {
     pario_exodus_options o;
     pario_exodus_options_init(&o);
+    o.hints = &hints.c;
     o.format = format;
     o.float_size = float_size;
     o.no_step_sync = no_step_sync ? 1 : 0;
@@ -600,22 +603,23 @@ void bind_exodus(nb::module_& m) {
     return o;
   };
   m.def("exodus_create", [opts](uintptr_t group, const std::string& path, int format, int float_size,
-                                bool no_step_sync, int steps_per_file, bool int64, bool nemesis) {
+                                bool no_step_sync, int steps_per_file, bool int64, bool nemesis,
+                                const Hints& hints) {
     pario_exodus_t x = PARIO_EXODUS_NULL;
-    const pario_exodus_options o = opts(format, float_size, no_step_sync, steps_per_file, int64, nemesis);
+    const pario_exodus_options o = opts(format, float_size, no_step_sync, steps_per_file, int64, nemesis, hints);
     int rc = unlocked([&] { return pario_exodus_create(as<pario_group_t>(group), path.c_str(), &o, &x); });
     return std::make_pair(rc, id(x));
   });
-  m.def("exodus_open", [opts](uintptr_t group, const std::string& path, int steps_per_file) {
+  m.def("exodus_open", [opts](uintptr_t group, const std::string& path, int steps_per_file, const Hints& hints) {
     pario_exodus_t x = PARIO_EXODUS_NULL;
-    const pario_exodus_options o = opts(0, 0, false, steps_per_file, false, false);
+    const pario_exodus_options o = opts(0, 0, false, steps_per_file, false, false, hints);
     int rc = unlocked([&] { return pario_exodus_open(as<pario_group_t>(group), path.c_str(), &o, &x); });
     return std::make_pair(rc, id(x));
   });
   m.def("exodus_open_append", [opts](uintptr_t group, const std::string& path, bool no_step_sync,
-                                     int steps_per_file) {
+                                     int steps_per_file, const Hints& hints) {
     pario_exodus_t x = PARIO_EXODUS_NULL;
-    const pario_exodus_options o = opts(0, 0, no_step_sync, steps_per_file, false, false);
+    const pario_exodus_options o = opts(0, 0, no_step_sync, steps_per_file, false, false, hints);
     int rc = unlocked([&] { return pario_exodus_open_append(as<pario_group_t>(group), path.c_str(), &o, &x); });
     return std::make_pair(rc, id(x));
   });
