@@ -24,7 +24,7 @@ length or shape, a dtype pario lacks) still goes into the C call, with a path, c
 so that every rank fails together (the others with RemoteError); this rank
 then raises its own message.
 """
-import collections
+import collections.abc
 import os
 import re
 
@@ -212,6 +212,8 @@ class ExodusFile:
         the first file of a series of n steps per file, continued in its
         last file and then in new ones every n steps (num_steps counts the
         whole series' steps). The hints as for create."""
+        if isinstance(aggregator_ranks, collections.abc.Iterator):
+            aggregator_ranks = list(aggregator_ranks)  # read twice below: a generator would be empty the second time
         hint_args = dict(aggregators=aggregators, aggregator_ranks=aggregator_ranks, buffer_size=buffer_size,
                          align=align, convert=convert, buffering=buffering)
         # The names and blocks, for the checks here; a bad argument on one
