@@ -110,7 +110,8 @@ int Decomposition::tag(uint64_t transfer, int64_t round) const {
 }
 
 size_t Decomposition::plan_bytes() const {
-  size_t n = memory_order_.bytes() + memory_slots_.bytes() + sends_.size() * sizeof(Send) + direct_runs_.size() * 16;
+  size_t n = memory_order_.bytes() + memory_slots_.bytes() + sends_.size() * sizeof(Send) + direct_runs_.size() * 16 +
+             own_memory_.size() * 4 + own_chunk_start_.size() * 8;
   for (const RoundPlan& r : rounds_) {
     n += r.pieces.size() * sizeof(RoundPlan::Piece) + r.staged.bytes() + r.covered.size() * 16;
   }
@@ -121,6 +122,8 @@ Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t fi
                                                                        int wire_windows) {
   int64_t window = 0;
   for (const RoundPlan& r : rounds_) window = std::max(window, r.end - r.begin);
+  const bool two = own_memory_.empty() ? rounds_.size() > 1 : local_count_ > chunk_elements_;
+  if (!own_memory_.empty()) window = std::min(local_count_, chunk_elements_);  // direct: the chunks
   const size_t window_bytes = static_cast<size_t>(window) * file_size;
   const size_t wire_bytes = static_cast<size_t>(window) * wire_size;
   const size_t staging_bytes = static_cast<size_t>(staging_elements_) * wire_size;
@@ -137,7 +140,7 @@ Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t fi
     ok &= static_cast<bool>(p);
   };
   fit(b->window[0], b->window_bytes[0], window_bytes);
-  if (rounds_.size() > 1) fit(b->window[1], b->window_bytes[1], window_bytes);
+  if (two) fit(b->window[1], b->window_bytes[1], window_bytes);
   fit(b->staging, b->staging_bytes, staging_bytes);
   for (int w = 0; w < wire_windows && w < 2; ++w) fit(b->wire[w], b->wire_bytes[w], wire_bytes);
   if (!ok) {
@@ -279,6 +282,7 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
     }
     runs.runs.clear();
     runs.runs.shrink_to_fit();
+    if (d->direct_io_) d->build_own_memory();
   };
   auto record_setup = [&]() {
     if (StatsRegistry::global().enabled()) {
@@ -471,6 +475,22 @@ Status Decomposition::build_rounds(const std::vector<int64_t>& from, const std::
     }
   }
   return Status::Ok();
+}
+
+// See own_memory() in decomposition.h: a counting pass, then the memory
+// positions in order into their chunk's part.
+void Decomposition::build_own_memory() {
+  const int64_t n = memory_slots_.elements();
+  if (n == 0 || n >= (int64_t{1} << 32)) return;
+  chunk_elements_ = std::max<int64_t>(1, options_.buffer_bytes / static_cast<int64_t>(element_size(file_type_)));
+  const int64_t chunks = (n + chunk_elements_ - 1) / chunk_elements_;
+  own_chunk_start_.assign(static_cast<size_t>(chunks) + 1, 0);
+  memory_slots_.for_each([&](int64_t packed, int64_t) { ++own_chunk_start_[packed / chunk_elements_ + 1]; });
+  for (int64_t c = 0; c < chunks; ++c) own_chunk_start_[c + 1] += own_chunk_start_[c];
+  own_memory_.resize(static_cast<size_t>(n));
+  std::vector<int64_t> next(own_chunk_start_.begin(), own_chunk_start_.end() - 1);
+  uint32_t m = 0;
+  memory_slots_.for_each([&](int64_t packed, int64_t) { own_memory_[next[packed / chunk_elements_]++] = m++; });
 }
 
 }  // namespace pario::collective

@@ -198,6 +198,19 @@ class Decomposition {
   // Aggregator side: one plan per round of this rank's domain.
   const std::vector<RoundPlan>& rounds() const { return rounds_; }
   int64_t staging_elements() const { return staging_elements_; }
+  // Direct transfers whose elements are kept by slot (memory_slots(): one
+  // entry per element, e.g. an unstructured mesh's index list): a write
+  // moves them from the caller's buffer into one of two chunk buffers of
+  // chunk_elements() packed positions at a time (the buffer options'
+  // size), with no packed copy of them all: own_memory() holds the memory
+  // positions of chunk c's elements, ascending, at [own_chunk_start()[c],
+  // own_chunk_start()[c + 1]), so the caller's buffer is read forward and
+  // the random writes fall in one chunk (docs/performance.md, "Collective
+  // I/O: the unstructured write at full size"). 4 bytes per element;
+  // empty otherwise (and from 2^32 elements on).
+  const std::vector<uint32_t>& own_memory() const { return own_memory_; }
+  const std::vector<int64_t>& own_chunk_start() const { return own_chunk_start_; }
+  int64_t chunk_elements() const { return chunk_elements_; }
   // An MPI tag for round r of the transfer numbered `transfer`, unique
   // among the transfers that can be in flight at once.
   int tag(uint64_t transfer, int64_t round) const;
@@ -225,6 +238,7 @@ class Decomposition {
   // The aggregator's rounds from the messages received (sender s's at
   // received[from[s] .. from[s + 1]), in the wire format of decomposition.cpp).
   Status build_rounds(const std::vector<int64_t>& from, const std::vector<uint32_t>& received);
+  void build_own_memory();
 
   comm::Comm comm_;
   int rank_ = 0, size_ = 1;
@@ -243,6 +257,9 @@ class Decomposition {
   std::vector<Send> sends_;
   std::vector<RoundPlan> rounds_;
   int64_t staging_elements_ = 0;
+  std::vector<uint32_t> own_memory_;
+  std::vector<int64_t> own_chunk_start_;
+  int64_t chunk_elements_ = 0;
   int tag_ub_ = 32767;
   int64_t max_rounds_ = 1;
   uint64_t transfers_ = 0;

@@ -67,6 +67,28 @@ void copy_dense_any(char* base, size_t size, const Index* pos, int64_t count, ch
   }
 }
 
+template <size_t kSize, typename Index>
+void scatter_chosen_sized(char* base, size_t size, const Index* pos, int64_t shift, const uint32_t* which,
+                          int64_t count, const char* in) {
+  const size_t s = kSize ? kSize : size;
+  for (int64_t i = 0; i < count; ++i) {
+    const uint32_t k = which[i];
+    char* to = base + (static_cast<int64_t>(pos[k]) - shift) * static_cast<int64_t>(s);
+    if (kSize) std::memcpy(to, in + static_cast<size_t>(k) * s, kSize);
+    else move_element(to, in + static_cast<size_t>(k) * s, s);
+  }
+}
+
+template <typename Index>
+void scatter_chosen_any(char* base, size_t size, const Index* pos, int64_t shift, const uint32_t* which,
+                        int64_t count, const char* in) {
+  switch (size) {
+    case 4: return scatter_chosen_sized<4>(base, size, pos, shift, which, count, in);
+    case 8: return scatter_chosen_sized<8>(base, size, pos, shift, which, count, in);
+    default: return scatter_chosen_sized<0>(base, size, pos, shift, which, count, in);
+  }
+}
+
 }  // namespace
 
 void PositionList::finish() {
@@ -171,6 +193,12 @@ void PositionList::gather(const char* base, size_t size, int64_t first, int64_t 
 
 void PositionList::scatter(char* base, size_t size, int64_t first, int64_t count, const char* in) const {
   copy<false>(base, size, first, count, const_cast<char*>(in));
+}
+
+void PositionList::scatter_chosen(char* base, size_t size, int64_t shift, const uint32_t* which, int64_t count,
+                                  const char* in) const {
+  if (!dense32_.empty()) return scatter_chosen_any(base, size, dense32_.data(), shift, which, count, in);
+  if (!dense64_.empty()) return scatter_chosen_any(base, size, dense64_.data(), shift, which, count, in);
 }
 
 }  // namespace pario::collective

@@ -118,6 +118,11 @@ class PositionList {
   // of this list. Per-element forms are specialised by element size.
   void gather(const char* base, size_t size, int64_t first, int64_t count, char* out) const;
   void scatter(char* base, size_t size, int64_t first, int64_t count, const char* in) const;
+  // base[pos(k) - shift] = in[k] for the elements k = which[0 .. count)
+  // (one-per-element form only): a scatter of chosen elements, e.g. one
+  // aggregator round's share of the caller's buffer into its window.
+  void scatter_chosen(char* base, size_t size, int64_t shift, const uint32_t* which, int64_t count,
+                      const char* in) const;
 
  private:
   void index_runs();  // run_start_ for the runs form

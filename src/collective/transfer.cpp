@@ -127,6 +127,8 @@ void Transfer::choose_side() {
   aggregator_converts_ = !d_.direct_io() &&
                          aggregator_converts(d_.convert_at(), mem_type_, d_.file_type(), d_.byte_order(), kind_);
   wire_size_ = aggregator_converts_ ? element_size(mem_type_) : file_size_;
+  from_caller_ = kind_ == device::IoKind::kWrite && d_.direct_io() && !d_.own_memory().empty() &&
+                 mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative;
 }
 
 void Transfer::agreement_values(int64_t values[kAgreementValues]) const {
@@ -158,7 +160,14 @@ Status Transfer::go_ahead(const int64_t agreed[kAgreementValues]) {
 // Every buffer, before the ranks agree to go ahead.
 Status Transfer::prepare() {
   Status s;
-  if (direct() && (kind_ == device::IoKind::kRead || borrow_)) {
+  if (from_caller_) {
+    // No packed copy: chunk by chunk through the decomposition's kept
+    // buffers (write_chunks).
+    Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_, wire_size_, 0);
+    if (!b.ok()) return b.status();
+    buffers_ = std::move(b).value();
+    counts_.buffer_bytes += buffers_->window_bytes[0] + buffers_->window_bytes[1];
+  } else if (direct() && (kind_ == device::IoKind::kRead || borrow_)) {
     packed_ = static_cast<char*>(buf_);  // sent from / received into the caller's buffer
   } else {
     packed_storage_ = allocate(d_.local_count() * static_cast<int64_t>(wire_size_),
@@ -264,6 +273,7 @@ bool Transfer::direct() const {
 // are copied in file order. A value that does not fit is named by its
 // memory index.
 Status Transfer::pack() {
+  if (from_caller_) return Status::Ok();  // no packed copy (write_chunks)
   const PositionList& order = d_.memory_order();
   const PositionList& slots = d_.memory_slots();
   const bool by_slot = slots.elements() > 0;
@@ -477,7 +487,7 @@ void Transfer::flush_direct(bool last) {
 // this thread (`here`, Target::run; a short read's rest reads as zeros, a
 // short write fails) or started through the target's engine into io_[2].
 // False when it could not be started.
-bool Transfer::direct_request(device::IoKind kind, uint64_t at, char* buf, size_t bytes, bool here) {
+bool Transfer::direct_request(device::IoKind kind, uint64_t at, char* buf, size_t bytes, bool here, int slot) {
   if (here) {
     const uint64_t t0 = now_nanos();
     size_t moved = 0;
@@ -494,12 +504,50 @@ bool Transfer::direct_request(device::IoKind kind, uint64_t at, char* buf, size_
       fail(req.status());
       return false;
     }
-    io_[2].push_back(*req);
+    io_[slot].push_back(*req);
   }
   counts_.io_requests++;
   counts_.io_bytes += bytes;
   counts_.largest_request = std::max<uint64_t>(counts_.largest_request, bytes);
   return true;
+}
+
+// A direct write without a packed copy (from_caller_): chunk c of the
+// packed positions is filled from the caller's buffer in its buffer
+// (window c % 2, whose writes of chunk c - 2 are waited for first) by the
+// decomposition's lists, and the parts of this rank's file runs that fall
+// in it are written from there, through the engine (so chunk c's writes
+// overlap chunk c + 1's filling), the last chunk on this thread when
+// blocking.
+void Transfer::write_chunks() {
+  const std::vector<std::pair<int64_t, int64_t>>& runs = d_.direct_runs();
+  const std::vector<int64_t>& start = d_.own_chunk_start();
+  const int64_t size = d_.chunk_elements(), n = d_.local_count();
+  const int64_t chunks = static_cast<int64_t>(start.size()) - 1;
+  size_t run = 0;
+  int64_t run_packed = 0;  // the packed position where runs[run] starts
+  for (int64_t c = 0; c < chunks && local_.ok(); ++c) {
+    const int slot = static_cast<int>(c % 2);
+    wait_io(slot);
+    io_[slot].clear();
+    char* chunk = buffers_->window[slot].get();
+    const int64_t lo = c * size, hi = std::min(n, lo + size);
+    d_.memory_slots().scatter_chosen(chunk, file_size_, lo, d_.own_memory().data() + start[c], start[c + 1] - start[c],
+                                     static_cast<const char*>(buf_));
+    const bool here = blocking_ && c + 1 == chunks;
+    while (run < runs.size() && run_packed < hi && local_.ok()) {
+      const auto [global, length] = runs[run];
+      const int64_t from = std::max(run_packed, lo), to = std::min(run_packed + length, hi);
+      const uint64_t at = offset_ + static_cast<uint64_t>(global + from - run_packed) * file_size_;
+      if (!direct_request(device::IoKind::kWrite, at, chunk + (from - lo) * file_size_,
+                          static_cast<size_t>(to - from) * file_size_, here, slot)) {
+        return;
+      }
+      if (run_packed + length > hi) break;  // the run goes on in the next chunk
+      run_packed += length;
+      ++run;
+    }
+  }
 }
 
 // Where the aggregator converts: round r's held ranges between the
@@ -737,7 +785,7 @@ bool Transfer::progress_read(bool block) {
 // buffer. Without `block` it never waits.
 bool Transfer::progress(bool block) {
   if (d_.direct_io()) {  // started in begin(): no message
-    if (!io_done(2, block)) return false;
+    if (!io_done(0, block) || !io_done(1, block) || !io_done(2, block)) return false;
     if (kind_ == device::IoKind::kRead) {
       zero_short_reads(2);
       if (!unpacked_) {
@@ -788,7 +836,8 @@ Status Transfer::begin(const int64_t agreed[kAgreementValues]) {
   if (d_.direct_io()) {
     // Nothing to exchange: this rank's runs now, on this thread in a
     // blocking call (nothing is left to overlap), else through the engine.
-    move_direct(/*here=*/blocking_);
+    if (from_caller_) write_chunks();
+    else move_direct(/*here=*/blocking_);
     return Status::Ok();
   }
   post_own_messages(kind_);

@@ -41,7 +41,9 @@
 //
 // Memory beyond the caller's data: every rank a packed copy of its own
 // elements as they travel (none when its buffer is in file order and
-// travels as it is); an aggregator also two window buffers, a staging
+// travels as it is; in a direct write of elements kept by slot, two chunk
+// buffers of the aggregator buffer's size instead, kept between transfers
+// as an aggregator's windows are: Decomposition::own_memory()); an aggregator also two window buffers, a staging
 // buffer of at most one window each and, where it converts, one (write)
 // or two (read) windows of memory-typed elements (no windows where no
 // round needs one).
@@ -150,7 +152,8 @@ class Transfer {
   void submit_writes(int64_t r);
   void submit_read(int64_t r);
   void move_direct(bool here);
-  bool direct_request(device::IoKind kind, uint64_t at, char* buf, size_t bytes, bool here);
+  bool direct_request(device::IoKind kind, uint64_t at, char* buf, size_t bytes, bool here, int slot = 2);
+  void write_chunks();
   void zero_short_reads(int slot);
   void send_round(int64_t r);
   bool progress_read(bool block);
@@ -184,6 +187,10 @@ class Transfer {
   const size_t file_size_;  // bytes per element in the file
   size_t wire_size_;        // bytes per element in messages and the packed copy
   bool aggregator_converts_ = false;  // else the sender (write) or owner (read) converts
+  // A direct write with no packed copy: the elements go from the caller's
+  // buffer into two chunk buffers in turn (write_chunks;
+  // Decomposition::own_memory()); no conversion.
+  bool from_caller_ = false;
   uint64_t seq_ = 0;
   Status local_;            // this rank's first failure after the start agreement
   bool waited_ = false;

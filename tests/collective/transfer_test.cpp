@@ -8,6 +8,7 @@
 // bytes of a failing aggregator's own device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -407,6 +408,62 @@ TEST(Transfer, ScatteredIndicesPackIntoTheirSlotsInEveryConversion) {
     }
     ASSERT_TRUE((*d8)->free().ok());
     ASSERT_TRUE((*d)->free().ok());
+  }
+}
+
+// Direct transfers (each rank a scattered permutation of its own slab,
+// chunks of 4096 elements): a native write takes no packed copy, its
+// elements go from the caller's buffer into two chunk buffers in turn
+// (Decomposition::own_memory()); with an index missing in the middle of
+// the slab its two file runs are cut at the chunks' ends. The file holds
+// every value, a read gives them back, and a big-endian write (through the
+// packed copy) agrees.
+TEST(Transfer, ADirectWriteOfScatteredElementsGoesThroughChunksWithoutAPackedCopy) {
+  auto g = world_group();
+  const int64_t n = 4 * 10000 + 3, chunk = 4096;
+  const int64_t lo = n * g->rank() / g->size(), hi = n * (g->rank() + 1) / g->size();
+  for (bool hole : {false, true}) {
+    std::vector<int64_t> idx;
+    for (int64_t k = 0; k < hi - lo; ++k) idx.push_back(lo + (k * 7919 + 5) % (hi - lo));  // gcd(7919, size) = 1
+    const int64_t missing = lo + 5000;
+    if (hole) idx.erase(std::find(idx.begin(), idx.end(), missing));
+    std::vector<double> v;
+    for (int64_t i : idx) v.push_back(static_cast<double>(i) * 1.5 + 1);
+    for (ByteOrder order : {ByteOrder::kNative, ByteOrder::kBig}) {
+      auto runs = runs_of_indices(n, idx.data(), static_cast<int64_t>(idx.size()));
+      ASSERT_TRUE(runs.ok());
+      CollectiveOptions o;
+      o.buffering = Buffering::kNever;
+      o.buffer_bytes = chunk * 8;
+      o.byte_order = order;
+      auto d = Decomposition::create(*g, std::move(runs).value(), n, ElementType::kDouble, o);
+      ASSERT_TRUE(d.ok()) << d.status().message();
+      ASSERT_TRUE((*d)->direct_io());
+      ASSERT_EQ((*d)->own_memory().size(), idx.size());
+      EXPECT_EQ((*d)->own_chunk_start().size(), static_cast<size_t>((v.size() + chunk - 1) / chunk) + 1);
+      MemoryTarget mem;
+      auto w = Transfer::start_write(**d, mem.target, 8, ElementType::kDouble, v.data());
+      ASSERT_TRUE(w.ok() && (*w)->wait().ok());
+      // Native: two chunk buffers; big-endian: the packed copy.
+      EXPECT_EQ((*w)->counts().buffer_bytes, order == ByteOrder::kNative ? 2 * chunk * 8 : v.size() * 8);
+      // One request a chunk, and one more where the hole cuts chunk 1.
+      const uint64_t chunks = (v.size() + chunk - 1) / chunk, requests = order == ByteOrder::kNative ? chunks : 1;
+      EXPECT_EQ((*w)->counts().io_requests, requests + (hole ? 1 : 0));
+      std::vector<double> file(static_cast<size_t>(hi - lo), -1);
+      size_t got = 0;
+      ASSERT_TRUE(mem.dev->read_at(8 + lo * 8, file.data(), file.size() * 8, &got).ok());
+      if (order == ByteOrder::kBig) swap_bytes(ElementType::kDouble, file.data(), file.size());
+      size_t wrong = 0;
+      for (int64_t i = lo; i < hi; ++i) {
+        if (!(hole && i == missing)) wrong += file[i - lo] != static_cast<double>(i) * 1.5 + 1;
+      }
+      EXPECT_EQ(wrong, 0u) << "hole " << hole << " order " << static_cast<int>(order);
+      std::vector<double> back(v.size(), -1);
+      auto r = Transfer::start_read(**d, mem.target, 8, ElementType::kDouble, back.data());
+      ASSERT_TRUE(r.ok() && (*r)->wait().ok());
+      EXPECT_EQ(back, v);
+      ASSERT_TRUE((*d)->free().ok());
+    }
   }
 }
 
