@@ -556,6 +556,8 @@ def hints_error(hints, make):
     (dict(buffering="sometimes"), "buffering 'sometimes': expected 'auto', 'always', 'never' or None"),
     (dict(convert="here"), "convert 'here': expected 'auto', 'sender', 'aggregator' or None"),
     (dict(aggregators="two"), "aggregators 'two': expected an integer or None"),
+    (dict(aggregators=1 << 40), "aggregators 1099511627776: expected an integer or None"),
+    (dict(aggregator_ranks=[0, 1 << 40]), "aggregator_ranks [0, 1099511627776]: expected a sequence"),
 ])
 def test_a_hint_decomposition_refuses_is_refused_by_create_open_and_append(hints, message):
     """Refused with the message Decomposition.indices gives for it, on

@@ -80,14 +80,21 @@ def _hint_values(aggregators, aggregator_ranks, buffer_size, align, convert, buf
     leaving the others waiting. Shared by Decomposition and ExodusFile."""
     error = _choice_error("convert", convert, _CONVERTS) or _choice_error("buffering", buffering, _BUFFERINGS)
     numbers = {}
-    for name, value in (("aggregators", aggregators), ("buffer_size", buffer_size), ("align", align)):
+    # The C fields' widths: a value past them would raise in the binding on
+    # this rank alone.
+    for name, value, bits in (("aggregators", aggregators, 31), ("buffer_size", buffer_size, 63),
+                              ("align", align, 63)):
         try:
             numbers[name] = int(value or 0)
-        except (TypeError, ValueError):
+            if abs(numbers[name]) >= 1 << bits:
+                raise ValueError
+        except (TypeError, ValueError, OverflowError):
             error = error or f"{name} {value!r}: expected an integer or None"
     try:
         ranks = [] if aggregator_ranks is None else [int(r) for r in aggregator_ranks]
-    except (TypeError, ValueError):
+        if any(abs(r) >= 1 << 31 for r in ranks):
+            raise ValueError
+    except (TypeError, ValueError, OverflowError):
         error = error or f"aggregator_ranks {aggregator_ranks!r}: expected a sequence of integers or None"
     if error:
         return _DEFAULT_HINTS, error
@@ -128,7 +135,8 @@ class Decomposition:
     PARIO_AGGREGATORS, PARIO_AGGREGATOR_RANKS, PARIO_AGGREGATOR_BUFFER,
     PARIO_COLLECTIVE_CONVERT, PARIO_COLLECTIVE_BUFFERING, then the
     defaults. Like the C hints, convert and buffering must be the same on
-    every rank; a value not listed, or a count that is no integer, raises
+    every rank; a value not listed, or a count that is no integer or past
+    its C field (int, int64), raises
     InvalidArgument (a ValueError) there and RemoteError on the other ranks."""
 
     def __init__(self, *args, **kwargs):
