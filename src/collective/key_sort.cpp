@@ -170,8 +170,7 @@ Status shared_failure(const comm::Comm& comm, const Status& local) {
 }
 
 // s regular samples of the distinct sorted keys uniq[0 .. u), weighted.
-void take_samples(const std::vector<int64_t>& uniq, int s, Sample* out) {
-  const int64_t u = static_cast<int64_t>(uniq.size());
+void take_samples(const int64_t* uniq, int64_t u, int s, Sample* out) {
   if (u <= s) {
     for (int i = 0; i < s; ++i) out[i] = i < u ? Sample{uniq[i], 1} : Sample{0, 0};
     return;
@@ -237,6 +236,15 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   std::vector<Pair> sorted;    // (key, caller's index) by key, then index; empty when in_order
   std::vector<int64_t> uniq;   // the distinct keys, increasing; after step 6 their position << 1 | owner
   std::vector<int64_t> upay;   // their payloads (first occurrence's), width words each
+  // Keys in increasing order with no repeat (a mesh's ids, usually) are
+  // their own distinct keys: they and their payloads travel from the
+  // caller's arrays, and step 6 answers into out.positions, so neither
+  // uniq nor upay is made (16 bytes a key with a payload of one word: 32
+  // MB of the Exodus writer's peak for 2 x 10^6 nodes on a rank).
+  bool direct = false;
+  const int64_t* send_keys = nullptr;  // uniq's data, or keys when direct
+  const int64_t* send_payload = nullptr;
+  int64_t u = 0;
   std::vector<Sample> mine, all;  // this rank's samples, every rank's
   KeyConflict own_conflict;       // a key this rank holds twice with different words
   Status local;
@@ -257,13 +265,19 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
         sort_pairs(sorted.data(), scratch.data(), n);
       }
       auto key_at = [&](size_t i) { return in_order ? keys[i] : sorted[i].key; };
-      size_t u = n > 0 ? 1 : 0;
+      u = n > 0 ? 1 : 0;
       for (size_t i = 1; i < n; ++i) u += key_at(i) != key_at(i - 1);
-      uniq.reserve(u);
-      for (size_t i = 0; i < n; ++i) {
-        if (i == 0 || key_at(i) != key_at(i - 1)) uniq.push_back(key_at(i));
+      direct = in_order && static_cast<size_t>(u) == n;
+      if (!direct) {
+        uniq.reserve(static_cast<size_t>(u));
+        for (size_t i = 0; i < n; ++i) {
+          if (i == 0 || key_at(i) != key_at(i - 1)) uniq.push_back(key_at(i));
+        }
       }
-      if (width > 0) {
+      send_keys = direct ? keys : uniq.data();
+      if (width > 0 && direct) {
+        send_payload = payload;
+      } else if (width > 0) {
         // A key this rank holds twice travels with its first occurrence's
         // words; a later copy's words are compared with those here (the
         // bucket sees only one copy per rank).
@@ -278,10 +292,11 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
           }
           upay.insert(upay.end(), w, w + width);
         }
+        send_payload = upay.data();
       }
       mine.resize(s);
       all.resize(static_cast<size_t>(size) * s);
-      take_samples(uniq, s, mine.data());
+      take_samples(send_keys, u, s, mine.data());
     } catch (const std::bad_alloc&) {
       local = Status(Code::kNoMemory, "rank_keys: " + std::to_string(n) + " keys on this rank");
     }
@@ -310,9 +325,9 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   std::vector<int64_t> scount(size), sdispl(size + 1), rcount(size), rdispl(size + 1);
   sdispl[0] = 0;
   for (int p = 0; p + 1 < size; ++p) {
-    sdispl[p + 1] = std::upper_bound(uniq.begin(), uniq.end(), split_at[p]) - uniq.begin();
+    sdispl[p + 1] = std::upper_bound(send_keys, send_keys + u, split_at[p]) - send_keys;
   }
-  sdispl[size] = static_cast<int64_t>(uniq.size());
+  sdispl[size] = u;
   for (int p = 0; p < size; ++p) scount[p] = sdispl[p + 1] - sdispl[p];
   PARIO_RETURN_IF_ERROR(comm::mpi_status(
       MPI_Alltoall(scount.data(), 1, MPI_INT64_T, rcount.data(), 1, MPI_INT64_T, comm.get()), "MPI_Alltoall"));
@@ -339,14 +354,14 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   split = any[1] != 0;
 
   // Step 4: keys to their buckets; number the bucket's distinct keys.
-  PARIO_RETURN_IF_ERROR(exchange(comm, uniq.data(), scount, sdispl, bucket.data(), rcount, rdispl, split,
+  PARIO_RETURN_IF_ERROR(exchange(comm, send_keys, scount, sdispl, bucket.data(), rcount, rdispl, split,
                                  max_message));
   if (width > 0) {
     auto scaled = [width](std::vector<int64_t> v) {
       for (int64_t& x : v) x *= width;
       return v;
     };
-    PARIO_RETURN_IF_ERROR(exchange(comm, upay.data(), scaled(scount), scaled(sdispl), bpay.data(), scaled(rcount),
+    PARIO_RETURN_IF_ERROR(exchange(comm, send_payload, scaled(scount), scaled(sdispl), bpay.data(), scaled(rcount),
                                    scaled(rdispl), split, max_message));
   }
   const double t2 = MPI_Wtime();
@@ -354,7 +369,7 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   KeyConflict conflict;
   const int64_t distinct = number_bucket(bucket.data(), rdispl, &bucket_dup, bpay.data(), width, &conflict);
   if (own_conflict.found() && (!conflict.found() || own_conflict.key < conflict.key)) conflict = own_conflict;
-  const int64_t dup = uniq.size() < n || bucket_dup ? 1 : 0;
+  const int64_t dup = static_cast<size_t>(u) < n || bucket_dup ? 1 : 0;
   const double t3 = MPI_Wtime();
 
   // Step 5: global offsets, the total, the duplicate and conflict flags.
@@ -379,10 +394,14 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   for (int64_t& r : bucket) r += offset << 1;
 
   // Step 6: positions back to the senders, then to the caller's order.
-  PARIO_RETURN_IF_ERROR(exchange(comm, bucket.data(), rcount, rdispl, uniq.data(), scount, sdispl, split,
-                                 max_message));
+  PARIO_RETURN_IF_ERROR(exchange(comm, bucket.data(), rcount, rdispl, direct ? out.positions.data() : uniq.data(),
+                                 scount, sdispl, split, max_message));
+  for (size_t i = 0; direct && i < n; ++i) {
+    out.owner[i] = (out.positions[i] & 1) != 0;
+    out.positions[i] >>= 1;
+  }
   int64_t k = -1;
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; !direct && i < n; ++i) {
     const size_t at = in_order ? i : static_cast<size_t>(sorted[i].index);
     const bool first = i == 0 || (in_order ? keys[i] != keys[i - 1] : sorted[i].key != sorted[i - 1].key);
     k += first;
@@ -392,7 +411,7 @@ Result<KeyRanks> rank_keys(const comm::Comm& comm, const int64_t* keys, size_t n
   out.distinct = totals[0];
   out.duplicates = totals[1] != 0;
   if (stats) {
-    *stats = KeySortStats{static_cast<int64_t>(uniq.size()), m, split};
+    *stats = KeySortStats{u, m, split};
     stats->local_seconds = t1 - t0;
     stats->bucket_seconds = t3 - t2;
     stats->other_seconds = MPI_Wtime() - t0 - stats->local_seconds - stats->bucket_seconds;

@@ -30,8 +30,12 @@
 // keys (each rank's share of a bucket is off its weighted share by at most
 // two sample gaps of ceil(u_r/s) keys): about 3U/P for s >= P, also when
 // all keys sit on one rank. Memory per rank: about 40 bytes per local key
-// (32 after the local sort; 16 when the keys come in order), 8 per bucket
-// key (positions overwrite the keys in place) and 16*P*s for the samples.
+// (32 after the local sort; 16 when the keys come in order; 8, the
+// positions returned, when they come in increasing order with no repeat:
+// then they and their payload travel from the caller's arrays), 8 per
+// bucket key (positions overwrite the keys in place) and 16*P*s for the
+// samples; with a payload, 8 per word per local key (none when the keys
+// come increasing) and per bucket key.
 // Repeated keys leave a rank once, so many equal keys do not overload a
 // bucket; many distinct keys in a narrow range are split by the samples
 // like any others.

@@ -57,16 +57,70 @@ Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>&
 }
 
 void IdTable::add(const int64_t* ids, const int64_t* positions, const bool* owned, size_t n) {
-  const size_t old = entries_.size();
-  entries_.reserve(old + n);
-  for (size_t k = 0; k < n; ++k) {
-    entries_.push_back(Entry{ids[k], positions[k] * 2 + ((!owned || owned[k]) ? 1 : 0)});
-  }
   auto by_id = [](const Entry& a, const Entry& b) { return a.id < b.id; };
-  const auto mid = entries_.begin() + static_cast<std::ptrdiff_t>(old);
-  if (!std::is_sorted(mid, entries_.end(), by_id)) std::sort(mid, entries_.end(), by_id);
-  std::inplace_merge(entries_.begin(), mid, entries_.end(), by_id);
+  std::vector<Entry> fresh;
+  fresh.reserve(n);
+  for (size_t k = 0; k < n; ++k) fresh.push_back(Entry{ids[k], positions[k] * 2 + ((!owned || owned[k]) ? 1 : 0)});
+  if (!std::is_sorted(fresh.begin(), fresh.end(), by_id)) std::sort(fresh.begin(), fresh.end(), by_id);
+  std::vector<Entry> rest;
+  const size_t old_runs = runs_.size();
+  split_runs(fresh, &rest);
+  std::vector<Entry>().swap(fresh);
+  if (old_runs > 0 && runs_.size() > old_runs) {
+    // Runs of two adds may interleave (ids 2, 4, ... and 3, 5, ...): those
+    // that overlap a neighbour go back to entries, so that the runs left
+    // are disjoint and one binary search finds an id's only candidate.
+    std::sort(runs_.begin(), runs_.end(), [](const Run& a, const Run& b) { return a.id < b.id; });
+    std::vector<bool> overlaps(runs_.size(), false);
+    for (size_t r = 1; r < runs_.size(); ++r) {
+      if (runs_[r - 1].last() >= runs_[r].id) overlaps[r - 1] = overlaps[r] = true;
+    }
+    std::vector<Run> kept;
+    for (size_t r = 0; r < runs_.size(); ++r) {
+      const Run& x = runs_[r];
+      if (!overlaps[r]) {
+        kept.push_back(x);
+        continue;
+      }
+      for (int64_t k = 0; k < x.count; ++k) rest.push_back(Entry{x.id_at(k), (x.position + k) * 2 + (x.owned ? 1 : 0)});
+    }
+    runs_.swap(kept);
+    std::sort(rest.begin(), rest.end(), by_id);
+  }
+  const size_t old = entries_.size();
+  entries_.reserve(old + rest.size());
+  entries_.insert(entries_.end(), rest.begin(), rest.end());
+  std::inplace_merge(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(old), entries_.end(), by_id);
+  size_ += n;
   index();
+}
+
+void IdTable::split_runs(const std::vector<Entry>& sorted, std::vector<Entry>* rest) {
+  const size_t n = sorted.size();
+  size_t i = 0;
+  while (i < n) {
+    // The longest run from i: ids rising by the first step (a positive one
+    // that fits an int64), positions by one, one owned flag (owned_position
+    // rises by exactly 2).
+    size_t j = i + 1;
+    uint64_t stride = 0;
+    if (j < n && sorted[j].id > sorted[i].id) {
+      stride = static_cast<uint64_t>(sorted[j].id) - static_cast<uint64_t>(sorted[i].id);
+      while (stride <= static_cast<uint64_t>(INT64_MAX) && j < n && sorted[j].id > sorted[j - 1].id &&
+             static_cast<uint64_t>(sorted[j].id) - static_cast<uint64_t>(sorted[j - 1].id) == stride &&
+             sorted[j].owned_position == sorted[j - 1].owned_position + 2) {
+        ++j;
+      }
+    }
+    if (j - i >= kMinRun) {
+      runs_.push_back(Run{sorted[i].id, static_cast<int64_t>(stride), sorted[i].owned_position >> 1,
+                          static_cast<int64_t>(j - i), (sorted[i].owned_position & 1) != 0});
+      i = j;
+    } else {
+      rest->push_back(sorted[i]);
+      ++i;
+    }
+  }
 }
 
 void IdTable::index() {
@@ -93,6 +147,16 @@ void IdTable::index() {
 }
 
 int64_t IdTable::find(int64_t id) const {
+  if (!runs_.empty()) {
+    auto after = std::upper_bound(runs_.begin(), runs_.end(), id, [](int64_t v, const Run& r) { return v < r.id; });
+    if (after != runs_.begin()) {
+      const Run& r = *(after - 1);
+      const uint64_t d = static_cast<uint64_t>(id) - static_cast<uint64_t>(r.id);
+      if (id <= r.last() && d % static_cast<uint64_t>(r.stride) == 0) {
+        return r.position + static_cast<int64_t>(d / static_cast<uint64_t>(r.stride));
+      }
+    }
+  }
   auto first = entries_.begin(), last = entries_.end();
   if (!bucket_.empty()) {
     if (id < base_) return kUnknownId;

@@ -37,31 +37,68 @@ constexpr int64_t kUnknownId = -1;
 // ((id - first id) >> shift, at most one bucket per two entries, 4 bytes
 // each for the bucket's first entry): a connectivity's 8 * 10^6 lookups
 // took a binary search of ~20 steps, most of them cache misses, each
-// (issue 27, the profile in docs/performance.md). Local; not thread-safe.
+// (issue 27, the profile in docs/performance.md).
+//
+// Runs: kMinRun or more entries in a row (by id) whose ids step by one
+// stride and whose positions by one, with one owned flag, are kept as one
+// Run of 40 bytes. A rank's ids usually come so (a partition numbered by
+// rank: 2 x 10^6 nodes and as many elements of issue 27's size L per rank
+// took 64 MB of entries, the writer's largest table, now a few runs); ids
+// in no order cost 16 bytes each as before. Local; not thread-safe.
 class IdTable {
  public:
-  // Adds n entries (positions >= 0; owned may be null: all owned). Ids
-  // must not repeat within the table (the writer checks that first).
-  // Merges with what is there, in O(size + n log n).
+  // Adds n entries (positions >= 0; owned may be null: all owned). The
+  // writer's ids do not repeat (it checks that first); a reader's map may
+  // repeat one, and find then answers one of its positions. Merges with
+  // what is there, in O(size + n log n).
   void add(const int64_t* ids, const int64_t* positions, const bool* owned, size_t n);
   // The position of id, or kUnknownId.
   int64_t find(int64_t id) const;
-  size_t size() const { return entries_.size(); }
+  size_t size() const { return size_; }
+  size_t runs() const { return runs_.size(); }  // for tests and measurements
   // Calls f(id, position) for each owned entry, in id order.
   template <typename F>
   void for_each_owned(F&& f) const {
-    for (const Entry& e : entries_) {
-      if (e.owned_position & 1) f(e.id, e.owned_position >> 1);
+    size_t e = 0;
+    auto entries_before = [&](int64_t id, bool all) {
+      for (; e < entries_.size() && (all || entries_[e].id < id); ++e) {
+        if (entries_[e].owned_position & 1) f(entries_[e].id, entries_[e].owned_position >> 1);
+      }
+    };
+    for (const Run& r : runs_) {
+      for (int64_t k = 0; k < r.count; ++k) {
+        const int64_t id = r.id_at(k);
+        entries_before(id, false);
+        if (r.owned) f(id, r.position + k);
+      }
     }
+    entries_before(0, true);
   }
+
+  static constexpr size_t kMinRun = 16;
 
  private:
   struct Entry {
     int64_t id;
     int64_t owned_position;  // position * 2 + owned (positions are below 2^62)
   };
+  // Ids id + k * stride, positions position + k, k < count (stride > 0;
+  // the last id is a real id, so no sum overflows).
+  struct Run {
+    int64_t id, stride, position, count;
+    bool owned;
+    int64_t id_at(int64_t k) const {
+      return static_cast<int64_t>(static_cast<uint64_t>(id) + static_cast<uint64_t>(stride) * static_cast<uint64_t>(k));
+    }
+    int64_t last() const { return id_at(count - 1); }
+  };
   void index();  // bucket_ for entries_
+  // Runs of at least kMinRun out of sorted, into runs_ (appended) and the
+  // rest into rest.
+  void split_runs(const std::vector<Entry>& sorted, std::vector<Entry>* rest);
+  std::vector<Run> runs_;  // by id, their [id, last] ranges disjoint
   std::vector<Entry> entries_;
+  size_t size_ = 0;
   // Bucket b holds the entries [bucket_[b], bucket_[b + 1]) whose ids have
   // (id - base_) >> shift_ == b; empty (binary search) for small tables
   // and tables of 2^32 entries or more.

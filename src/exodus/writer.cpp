@@ -610,25 +610,38 @@ Status Writer::put_block_data(size_t b, int64_t n, const int64_t* ids, bool narr
   if (options_.nemesis) nemesis_faces(b, narrow ? wide : nodes);
   std::vector<int64_t>().swap(wide);
   const int64_t offset = built_.block_offset[b];
-  {
+  // The block's elements join the table of this rank's elements (the side
+  // sets' lookup) once the resolved connectivity is gone, so that the two
+  // (16 and 4 x nodes per element bytes an element) never meet at the
+  // writer's peak; also when its write failed, as the block counts as put.
+  auto add_elements = [&] {
     std::vector<int64_t> at(lb.positions);
     for (int64_t& x : at) x += offset;
     elements_.add(ids, at.data(), nullptr, static_cast<size_t>(n));
+  };
+  if (def->count == 0) {
+    add_elements();
+    return mesh_put();
   }
-  if (def->count == 0) return mesh_put();
   // The writer's peak: the caller's connectivity and the resolved one both
   // live while an aggregator receives the block's. The windows kept for
   // the steps (the nodes' reals, since put_nodes) go now, and come back
   // at the first step; the connectivity's own are at most
   // kOnceBufferBytes each, and go with it.
   spare_buffers_.clear();
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> conn,
-                         decomposition_of(lb.positions, def->count, npe, built_.integer, /*as_is=*/narrow));
-  Status s = narrow ? write_array(*conn, built_.blocks[b].connect, 0, 0, ElementType::kInt32, nodes32.data())
-                    : write_array(*conn, built_.blocks[b].connect, 0, 0, ElementType::kInt64, nodes.data());
-  Status f = free_decomposition(conn);
+  Status s, f;
+  Result<std::unique_ptr<Decomposition>> conn =
+      decomposition_of(lb.positions, def->count, npe, built_.integer, /*as_is=*/narrow);
+  if (!conn.ok()) {
+    s = conn.status();
+  } else {
+    s = narrow ? write_array(**conn, built_.blocks[b].connect, 0, 0, ElementType::kInt32, nodes32.data())
+               : write_array(**conn, built_.blocks[b].connect, 0, 0, ElementType::kInt64, nodes.data());
+    f = free_decomposition(*conn);
+  }
   std::vector<int32_t>().swap(nodes32);  // the largest array of the block: gone before the next transfers
   std::vector<int64_t>().swap(nodes);
+  add_elements();
   PARIO_RETURN_IF_ERROR(s.ok() ? f : s);
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> map, decomposition_of(lb.positions, def->count, 1, built_.integer));
   s = write_array(*map, built_.elem_map, 0, offset, ElementType::kInt64, ids);

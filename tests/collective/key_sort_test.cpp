@@ -275,12 +275,21 @@ TEST(KeySort, NullKeysOnOneRankFailEverywhere) {
 // then one rank changes one word of two keys that another rank holds too,
 // and every rank learns the smaller key and the two ranks, with split
 // messages as with whole ones.
+void payloads_that_agree_and_one_that_does_not(bool ascending);
+
 TEST(KeySort, PayloadsThatAgreeAndOneThatDoesNot) {
+  for (bool ascending : {false, true}) payloads_that_agree_and_one_that_does_not(ascending);
+}
+
+// Keys 0..99 on every rank (all shared), plus 1000 + rank (its own);
+// ascending: in increasing order with no repeat, so that they and their
+// payloads travel from the caller's arrays.
+void payloads_that_agree_and_one_that_does_not(bool ascending) {
   const int me = world().rank(), size = world().size();
-  // Keys 0..99 on every rank (all shared), plus 1000 + rank (its own).
   Keys k;
   for (int64_t x = 0; x < 100; ++x) k.push_back(x * 7 % 100);
   k.push_back(1000 + me);
+  if (ascending) std::sort(k.begin(), k.end());
   const int width = 3;
   auto words = [&](int bump) {
     Keys w;

@@ -520,5 +520,103 @@ TEST(IdTable, FindsWhatWasAddedAndNothingElse) {
   }
 }
 
+// Runs (ids by one stride, positions by one, one owned flag) kept as one
+// Run each, against a std::map: the number of runs, every id at, between,
+// below and above them, the owned ones in id order; runs of two adds that
+// interleave (back to entries), a run ending at INT64_MAX, runs cut short
+// by a repeated id (a reader's map), and short runs left as entries.
+TEST(IdTable, KeepsRunsOfIdsAndAnswersAsAnEntryTableWould) {
+  struct Part {
+    std::vector<int64_t> ids, positions;
+    std::vector<char> owned;
+  };
+  auto run = [](int64_t id, int64_t stride, int64_t position, int64_t count, bool owned, Part* p) {
+    for (int64_t k = 0; k < count; ++k) {
+      p->ids.push_back(id + stride * k);
+      p->positions.push_back(position + k);
+      p->owned.push_back(owned);
+    }
+  };
+  struct Case {
+    std::vector<Part> parts;
+    size_t runs;  // expected after every part
+  };
+  std::vector<Case> cases(5);
+  // Node ids 2 (n + 1) of a rank whose first 1000 are another rank's: two runs.
+  run(2, 2, 0, 1000, false, &(cases[0].parts.emplace_back()));
+  run(2002, 2, 1000, 9000, true, &cases[0].parts[0]);
+  cases[0].runs = 2;
+  // Two adds whose runs interleave (even, then odd ids): entries.
+  run(2, 2, 0, 500, true, &(cases[1].parts.emplace_back()));
+  run(3, 2, 500, 500, true, &(cases[1].parts.emplace_back()));
+  cases[1].runs = 0;
+  // Disjoint adds: runs merged; one ends at INT64_MAX, one starts below 0.
+  run(INT64_MAX - 3 * 99, 3, 7, 100, true, &(cases[2].parts.emplace_back()));
+  run(-1000, 7, 200, 50, false, &(cases[2].parts.emplace_back()));
+  run(10, 1, 300, 16, true, &cases[2].parts[1]);
+  cases[2].runs = 3;
+  // A map repeating an id (a reader's): the runs stop there; a run of 15
+  // (one short of kMinRun) stays entries; then entries in no order, one
+  // of them repeating an id inside a run.
+  run(100, 1, 0, 40, true, &(cases[3].parts.emplace_back()));
+  run(139, 1, 40, 30, true, &cases[3].parts[0]);
+  run(1000, 5, 70, 15, true, &cases[3].parts[0]);
+  cases[3].parts.emplace_back();
+  for (int64_t id : {77777, 5, 99999, 123}) run(id, 1, 900 + id % 7, 1, true, &cases[3].parts[1]);
+  cases[3].runs = 2;
+  // Shuffled positions: no run.
+  run(2, 2, 0, 300, true, &(cases[4].parts.emplace_back()));
+  std::shuffle(cases[4].parts[0].positions.begin(), cases[4].parts[0].positions.end(), std::mt19937_64(5));
+  cases[4].runs = 0;
+  static_assert(IdTable::kMinRun == 16, "the cases above are cut for 16");
+  for (size_t c = 0; c < cases.size(); ++c) {
+    IdTable table;
+    std::map<int64_t, std::vector<int64_t>> want;  // every position of each id
+    std::map<int64_t, int64_t> owned_want;
+    size_t added = 0;
+    for (Part& p : cases[c].parts) {
+      std::unique_ptr<bool[]> flags(new bool[p.ids.size()]);
+      for (size_t k = 0; k < p.ids.size(); ++k) {
+        flags[k] = p.owned[k] != 0;
+        want[p.ids[k]].push_back(p.positions[k]);
+        if (flags[k]) owned_want.emplace(p.ids[k], p.positions[k]);
+      }
+      table.add(p.ids.data(), p.positions.data(), flags.get(), p.ids.size());
+      added += p.ids.size();
+    }
+    EXPECT_EQ(table.runs(), cases[c].runs) << "case " << c;
+    EXPECT_EQ(table.size(), added) << "case " << c;
+    size_t wrong = 0;
+    auto probe = [&](int64_t id) {
+      auto it = want.find(id);
+      const int64_t got = table.find(id);
+      if (it == want.end() ? got != kUnknownId : std::find(it->second.begin(), it->second.end(), got) == it->second.end()) {
+        ++wrong;
+      }
+    };
+    for (const auto& [id, unused] : want) {
+      probe(id);
+      if (id > INT64_MIN) probe(id - 1);
+      if (id < INT64_MAX) probe(id + 1);
+    }
+    for (int64_t id : {INT64_MIN, int64_t{-1}, int64_t{0}, INT64_MAX}) probe(id);
+    EXPECT_EQ(wrong, 0u) << "case " << c;
+    std::vector<std::pair<int64_t, int64_t>> owned_seen;
+    table.for_each_owned([&](int64_t id, int64_t position) { owned_seen.emplace_back(id, position); });
+    // In id order; a repeated id may come twice (each of its owned entries).
+    EXPECT_TRUE(std::is_sorted(owned_seen.begin(), owned_seen.end(),
+                               [](const auto& a, const auto& b) { return a.first < b.first; })) << "case " << c;
+    owned_seen.erase(std::unique(owned_seen.begin(), owned_seen.end(),
+                                 [](const auto& a, const auto& b) { return a.first == b.first; }),
+                     owned_seen.end());
+    ASSERT_EQ(owned_seen.size(), owned_want.size()) << "case " << c;
+    for (const auto& [id, position] : owned_seen) {
+      const std::vector<int64_t>& all = want.at(id);
+      wrong += std::find(all.begin(), all.end(), position) == all.end();
+    }
+    EXPECT_EQ(wrong, 0u) << "case " << c;
+  }
+}
+
 }  // namespace
 }  // namespace pario::exodus
