@@ -2214,13 +2214,16 @@ contains
   end subroutine
 
   !> Collective: an existing Exodus II file for reading by every rank of group.
-  !> The hints (after ierr) as for pario_exodus_create.
-  subroutine pario_exodus_open(exo, group, path, ierr, aggregators, aggregator_ranks, buffer_size, align, &
-                               convert, buffering)
+  !> steps_per_file n > 0: path is the first file of a series written with n
+  !> steps per file, and the last file holding steps opens. The hints (after
+  !> ierr) as for pario_exodus_create.
+  subroutine pario_exodus_open(exo, group, path, ierr, steps_per_file, aggregators, aggregator_ranks, buffer_size, &
+                               align, convert, buffering)
     type(pario_exodus), intent(out) :: exo
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
     integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: steps_per_file
     integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
     integer(int64), intent(in), optional :: buffer_size, align
     integer(c_int) :: rc
@@ -2231,6 +2234,7 @@ contains
     type(decomp_hints), target :: hints
     integer(c_int), allocatable, target :: ranks(:)
     call exodus_hinted(o, hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
+    if (present(steps_per_file)) o%steps_per_file = int(steps_per_file, c_int)
     rc = c_exo_open(group%h, cstr(path), c_loc(o), exo%h)
     if (rc == 0) rc = c_exo_get_info(exo%h, title, 1_c_size_t, dims, nn, ne, nb, nns, nss, steps)
     if (rc == 0) exo%num_dim = int(dims)

@@ -10,7 +10,8 @@
 ! global id, and the sets by ranges. Last, 64-bit integers (int64 =
 ! .true.): ids beyond 2^32 in a series of one step per file, continued
 ! from its first name (steps_per_file on open_append) by the ranks in
-! reverse, read back by range and by id. And a side set of a varying
+! reverse, read back by range and by id, and opened for reading by its first
+! name (steps_per_file on open: its last file). And a side set of a varying
 ! number of distribution factors per side (num_df, df_counts), a part whose
 ! counts do not add up refused on every rank, read back by pario's reader.
 ! And the collective engine's hints on create, open and open_append: a
@@ -314,6 +315,13 @@ contains
     call check(all(vals == 300 + 10 * xof(own) + 0.5_real64), 'values by 64-bit id')
     call pario_exodus_read_block_by_id(exo, 10_int64, base + 2 * (mine + 1), cn)
     call check(all(cn == base + 2 * (conn(:, mine + 1) + 1)), 'connectivity as 64-bit node ids')
+    call pario_exodus_close(exo)
+
+    ! Opened for reading by the series' first name: its last file.
+    call pario_exodus_open(exo, world, path64, steps_per_file=1)
+    call pario_exodus_get_series(exo, file_index, first, nsteps)
+    call pario_exodus_get_time(exo, 1, t)
+    call check(file_index == 2 .and. first == 1 .and. t == 0.5_real64, 'open by the first name, steps_per_file=1')
     call pario_exodus_close(exo)
   end subroutine
 
