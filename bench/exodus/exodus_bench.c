@@ -295,6 +295,10 @@ static void write_pario(const exo_workload *w, const part *p, const char *path, 
   const char *qa[4] = {"pario", "1", "2026-01-01", "00:00:00"}, *infos[1] = {info};
   const int truth[2] = {1, 1};
   double *temp = ALLOC(double, p->n_used), *disp = ALLOC(double, p->n_used), *stress = ALLOC(double, ne);
+  /* Touched now, so that the caller's data phase holds all of the caller's
+   * arrays and the later phases' growth is pario's own. */
+  memset(temp, 0, sizeof(double) * (size_t)p->n_used), memset(disp, 0, sizeof(double) * (size_t)p->n_used);
+  memset(stress, 0, sizeof(double) * (size_t)ne);
 
   phase(1);
   start_clock(); /* the caller's arrays above are its data, made before the clock as the other writers' */
