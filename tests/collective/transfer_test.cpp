@@ -850,6 +850,70 @@ TEST(Transfer, ADirectTransferFailingOnOneRankFailsEveryRank) {
   ASSERT_TRUE(d->free().ok());
 }
 
+// A read whose memory is in file order and at least as wide as the file's
+// elements lands in the caller's buffer and is widened or swapped there
+// (int32 big endian in the file; int64, double and int32 in memory): no
+// packed copy, so a direct transfer holds no buffer at all. Direct and
+// through one aggregator, with the read shifted so that the last elements
+// lie past the (device's) end and read as zeros. A value the memory type
+// cannot hold (-5 into uint32) fails naming its index in the buffer.
+TEST(Transfer, AReadInFileOrderIsConvertedInTheCallersBuffer) {
+  auto g = world_group();
+  const int last = g->size() - 1;
+  const int64_t n = 3 * (kDirectMinRunBytes / 4) * g->size();
+  const int64_t lo = n * g->rank() / g->size(), hi = n * (g->rank() + 1) / g->size(), negative = n - 7;
+  auto value = [&](int64_t i) -> int64_t { return i == negative ? -5 : i * 3 + 1; };
+  std::vector<int32_t> v;
+  for (int64_t i = lo; i < hi; ++i) v.push_back(static_cast<int32_t>(value(i)));
+  for (Buffering buffering : {Buffering::kNever, Buffering::kAlways}) {
+    const bool direct = buffering == Buffering::kNever;
+    SCOPED_TRACE(direct ? "direct" : "one aggregator");
+    auto runs = ascending(n, lo, hi);
+    ASSERT_TRUE(runs.ok());
+    CollectiveOptions o;
+    o.buffering = buffering;
+    o.buffer_bytes = 4096;
+    o.byte_order = ByteOrder::kBig;
+    o.aggregator_ranks = {0};
+    auto made = Decomposition::create(*g, std::move(runs).value(), n, ElementType::kInt32, o);
+    ASSERT_TRUE(made.ok()) << made.status().message();
+    Decomposition& d = **made;
+    MemoryTarget mem;  // this rank's own device: its own range (direct) or all of it (rank 0, the aggregator)
+    auto w = Transfer::start_write(d, mem.target, 0, ElementType::kInt32, v.data());
+    ASSERT_TRUE(w.ok() && (*w)->wait().ok());
+    const int64_t shift = 5, end = direct ? hi : n;
+    auto want = [&](int64_t i) { return i + shift < end ? value(i + shift) : 0; };
+    std::vector<int64_t> as_int64(v.size(), -1);
+    std::vector<double> as_double(v.size(), -1);
+    std::vector<int32_t> as_int32(v.size(), -1);
+    const std::pair<ElementType, void*> reads[] = {{ElementType::kInt64, as_int64.data()},
+                                                   {ElementType::kDouble, as_double.data()},
+                                                   {ElementType::kInt32, as_int32.data()}};
+    for (const auto& [type, buf] : reads) {
+      auto r = Transfer::start_read(d, mem.target, shift * 4, type, buf);
+      ASSERT_TRUE(r.ok() && (*r)->wait().ok()) << element_name(type);
+      if (direct) EXPECT_EQ((*r)->counts().buffer_bytes, 0u) << element_name(type);
+    }
+    size_t wrong = 0;
+    for (int64_t i = lo; i < hi; ++i) {
+      const size_t k = static_cast<size_t>(i - lo);
+      wrong += as_int64[k] != want(i) || as_double[k] != static_cast<double>(want(i)) || as_int32[k] != want(i);
+    }
+    EXPECT_EQ(wrong, 0u);
+    std::vector<uint32_t> unsigned_back(v.size());
+    auto r = Transfer::start_read(d, mem.target, 0, ElementType::kUInt32, unsigned_back.data());
+    ASSERT_TRUE(r.ok());
+    const Status s = (*r)->wait();
+    if (g->rank() == last) {
+      EXPECT_EQ(s.code(), Code::kOutOfRange);
+      EXPECT_NE(s.message().find("buf[" + std::to_string(negative - lo) + "]"), std::string::npos) << s.message();
+    } else {
+      EXPECT_EQ(s.code(), Code::kRemote) << s.message();
+    }
+    ASSERT_TRUE(d.free().ok());
+  }
+}
+
 }  // namespace
 }  // namespace pario::collective
 
