@@ -49,11 +49,8 @@
  *
  * Memory: an aggregator holds at most 3 buffers beyond the caller's data;
  * any rank holds a copy of its own elements (converted) during a
- * transfer (none for a blocking write whose elements are in file order
- * and type, nor for a read whose elements are in file order and at least
- * as wide as the file type: the file's bytes land in the tail of buf and
- * are converted there, so until the read completes buf holds them). See
- * docs/scaling.md for messages and bytes per rank.
+ * transfer (none for a read or a blocking write whose elements are in
+ * file order and type). See docs/scaling.md for messages and bytes per rank.
  */
 #ifndef PARIO_COLLECTIVE_IO_H
 #define PARIO_COLLECTIVE_IO_H

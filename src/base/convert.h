@@ -44,14 +44,7 @@ Status convert(ElementType from, const void* src, ElementType to, void* dst, siz
 
 // The reverse direction for reads: src holds n elements of `from` in byte
 // order `order`; dst gets them as native `to`, checked the same way. src
-// is not modified, unless it lies in dst: src may be the last
-// n * size(from) bytes of dst's n * size(to) (size(to) >= size(from); the
-// same address when the sizes are equal). Elements are converted front to
-// back, each block read into a local copy before any of it is written, and
-// element i is written no further than src's element i ends, so a read
-// that landed in the tail of the caller's buffer widens or swaps in place
-// (collective/transfer.h). On failure dst's elements after the bad one
-// then hold src's bytes.
+// is not modified.
 Status convert_from(ElementType from, const void* src, ByteOrder order, ElementType to, void* dst,
                     size_t n, size_t* first_bad = nullptr);
 

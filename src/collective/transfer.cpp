@@ -160,7 +160,6 @@ Status Transfer::go_ahead(const int64_t agreed[kAgreementValues]) {
 // Every buffer, before the ranks agree to go ahead.
 Status Transfer::prepare() {
   Status s;
-  in_place_ = false;
   if (from_caller_) {
     // No packed copy: chunk by chunk through the decomposition's kept
     // buffers (write_chunks).
@@ -170,12 +169,6 @@ Status Transfer::prepare() {
     counts_.buffer_bytes += buffers_->window_bytes[0] + buffers_->window_bytes[1];
   } else if (direct() && (kind_ == device::IoKind::kRead || borrow_)) {
     packed_ = static_cast<char*>(buf_);  // sent from / received into the caller's buffer
-  } else if (reads_in_place()) {
-    // The file's bytes land in the tail of the caller's buffer and unpack()
-    // widens or swaps them there: no packed copy, whose fresh pages cost a
-    // fault each (docs/performance.md, "Exodus reads in place").
-    packed_ = static_cast<char*>(buf_) + d_.local_count() * static_cast<int64_t>(element_size(mem_type_) - file_size_);
-    in_place_ = true;
   } else {
     packed_storage_ = allocate(d_.local_count() * static_cast<int64_t>(wire_size_),
                                "the packed copy of this rank's elements", &s);
@@ -271,11 +264,6 @@ bool Transfer::direct() const {
   return aggregator_converts_ || (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative);
 }
 
-bool Transfer::reads_in_place() const {
-  return kind_ == device::IoKind::kRead && buf_ != nullptr && d_.local_count() > 0 && d_.memory_in_file_order() &&
-         !aggregator_converts_ && element_size(mem_type_) >= file_size_;
-}
-
 // Packed copy, in file order: converted to the file type and byte order,
 // or as it is where the aggregators convert. Then the values are checked
 // there too, if the conversion can fail, so that a value that does not fit
@@ -334,13 +322,6 @@ Status Transfer::pack() {
 
 // The caller's buffer from the packed copy (read): the reverse of pack().
 Status Transfer::unpack() {
-  if (in_place_) {  // the file's elements in the tail of buf: converted front to back (convert.h)
-    size_t bad = 0;
-    Status s = convert_from(d_.file_type(), packed_, d_.byte_order(), mem_type_, buf_,
-                            static_cast<size_t>(d_.local_count()), &bad);
-    if (s.ok()) return s;
-    return Status(s.code(), "buf[" + std::to_string(bad) + "] cannot hold the value in the file: " + s.message());
-  }
   if (packed_ == buf_) return Status::Ok();
   const PositionList& order = d_.memory_order();
   const PositionList& slots = d_.memory_slots();

@@ -41,9 +41,7 @@
 //
 // Memory beyond the caller's data: every rank a packed copy of its own
 // elements as they travel (none when its buffer is in file order and
-// travels as it is, nor for a read into a buffer in file order whose
-// elements are at least as wide as the file's: the bytes land in the
-// buffer's tail and are converted there; in a direct write of elements kept by slot, two chunk
+// travels as it is; in a direct write of elements kept by slot, two chunk
 // buffers of the aggregator buffer's size instead, kept between transfers
 // as an aggregator's windows are: Decomposition::own_memory()); an aggregator also two window buffers, a staging
 // buffer of at most one window each and, where it converts, one (write)
@@ -176,10 +174,6 @@ class Transfer {
   // Whether the caller's buffer can be the packed copy: the elements are in
   // file order, and travel as they are in memory.
   bool direct() const;
-  // Whether a read can land in the caller's buffer all the same: its
-  // elements in file order and at least as wide as the file's, converted
-  // by the owner (in_place_).
-  bool reads_in_place() const;
   void fail(const Status& s) {
     if (local_.ok() && !s.ok()) local_ = s;
   }
@@ -204,11 +198,8 @@ class Transfer {
   bool blocking_ = false;
 
   // This rank's elements in file order and type: packed_storage_, or the
-  // caller's buffer itself when nothing moves or converts, or (a read,
-  // in_place_) the last local_count() * file_size_ bytes of the caller's
-  // buffer, widened or swapped in place by unpack().
+  // caller's buffer itself when nothing moves or converts.
   char* packed_ = nullptr;
-  bool in_place_ = false;
   LargeBuffer packed_storage_;  // huge pages where it is large: the random side of a permutation
   std::unique_ptr<AggregatorBuffers> buffers_;  // aggregators: from the decomposition
   std::vector<MPI_Request> own_messages_;          // this rank as a sender (write) or owner receives (read)

@@ -471,28 +471,6 @@ TEST(Convert, LargeBuffers) {
   ASSERT_EQ(swapped, back);
 }
 
-// A read landing in the tail of the caller's buffer (collective/transfer.h)
-// is widened or swapped in place: every pair whose memory type is at least
-// as wide as the file's, over several blocks, as convert_from gives it
-// into a separate buffer.
-TEST(Convert, FromTheTailOfTheDestination) {
-  const size_t n = 2600;  // past two blocks, not a multiple of one
-  for (ElementType file : all_types()) {
-    for (ElementType mem : all_types()) {
-      const size_t fs = element_size(file), ms = element_size(mem);
-      if (ms < fs) continue;
-      const std::vector<Value> values = common_values(file, mem);
-      Bytes native(n * fs), big(n * fs), want(n * ms), buf(n * ms);
-      for (size_t i = 0; i < n; ++i) put(file, native.data(), i, values[i % values.size()]);
-      ASSERT_TRUE(convert(file, native.data(), file, big.data(), n, ByteOrder::kBig).ok());
-      ASSERT_TRUE(convert_from(file, big.data(), ByteOrder::kBig, mem, want.data(), n).ok()) << pair_name(file, mem);
-      std::memcpy(buf.data() + n * (ms - fs), big.data(), big.size());
-      ASSERT_TRUE(convert_from(file, buf.data() + n * (ms - fs), ByteOrder::kBig, mem, buf.data(), n).ok());
-      ASSERT_EQ(buf, want) << pair_name(file, mem);
-    }
-  }
-}
-
 TEST(Convert, BadArguments) {
   double x = 1, y = 0;
   EXPECT_EQ(convert(static_cast<ElementType>(0), &x, ElementType::kDouble, &y, 1).code(), Code::kInvalidArgument);
