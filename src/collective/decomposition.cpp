@@ -111,7 +111,7 @@ int Decomposition::tag(uint64_t transfer, int64_t round) const {
 
 size_t Decomposition::plan_bytes() const {
   size_t n = memory_order_.bytes() + memory_slots_.bytes() + sends_.size() * sizeof(Send) + direct_runs_.size() * 16 +
-             own_memory_.size() * 4 + own_chunk_start_.size() * 8;
+             own_memory_.size() * 4 + own_chunk_start_.size() * 8 + send_places_.size() * sizeof(SendPlace);
   for (const RoundPlan& r : rounds_) {
     n += r.pieces.size() * sizeof(RoundPlan::Piece) + r.staged.bytes() + r.covered.size() * 16;
   }
@@ -119,14 +119,16 @@ size_t Decomposition::plan_bytes() const {
 }
 
 Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t file_size, size_t wire_size,
-                                                                       int wire_windows) {
+                                                                       int wire_windows, bool send_buffers) {
   int64_t window = 0;
   for (const RoundPlan& r : rounds_) window = std::max(window, r.end - r.begin);
-  const bool two = own_memory_.empty() ? rounds_.size() > 1 : local_count_ > chunk_elements_;
-  if (!own_memory_.empty()) window = std::min(local_count_, chunk_elements_);  // direct: the chunks
+  const bool chunks = direct_io_ && !own_memory_.empty();
+  const bool two = chunks ? local_count_ > chunk_elements_ : rounds_.size() > 1;
+  if (chunks) window = std::min(local_count_, chunk_elements_);  // direct: the chunks
   const size_t window_bytes = static_cast<size_t>(window) * file_size;
   const size_t wire_bytes = static_cast<size_t>(window) * wire_size;
   const size_t staging_bytes = static_cast<size_t>(staging_elements_) * wire_size;
+  const size_t send_bytes = send_buffers ? static_cast<size_t>(send_buffer_elements_) * wire_size : 0;
   std::unique_ptr<AggregatorBuffers> b = spare().take();
   if (!b) b = std::make_unique<AggregatorBuffers>();
   bool ok = true;
@@ -143,9 +145,11 @@ Result<std::unique_ptr<AggregatorBuffers>> Decomposition::take_buffers(size_t fi
   if (two) fit(b->window[1], b->window_bytes[1], window_bytes);
   fit(b->staging, b->staging_bytes, staging_bytes);
   for (int w = 0; w < wire_windows && w < 2; ++w) fit(b->wire[w], b->wire_bytes[w], wire_bytes);
+  for (int w = 0; send_buffers && w < send_buffers_; ++w) fit(b->send[w], b->send_bytes[w], send_bytes);
   if (!ok) {
     return Status(Code::kNoMemory, "an aggregator's buffers (" +
-                                       std::to_string(2 * window_bytes + staging_bytes + wire_windows * wire_bytes) +
+                                       std::to_string(2 * window_bytes + staging_bytes + wire_windows * wire_bytes +
+                                                      send_buffers_ * send_bytes) +
                                        " bytes)");
   }
   return b;
@@ -282,7 +286,7 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
     }
     runs.runs.clear();
     runs.runs.shrink_to_fit();
-    if (d->direct_io_) d->build_own_memory();
+    d->build_own_memory();
   };
   auto record_setup = [&]() {
     if (StatsRegistry::global().enabled()) {
@@ -389,10 +393,13 @@ Status Decomposition::build_rounds(const std::vector<int64_t>& from, const std::
     rounds_[r].begin = plan_.round_begin(a, r);
     rounds_[r].end = plan_.round_end(a, r);
   }
-  // This rank's own messages: their packed offsets, by round.
+  // This rank's own messages: their packed offsets and indices, by round.
   std::vector<int64_t> self_offset(nrounds, -1);
-  for (const Send& s : sends_) {
-    if (s.aggregator == a) self_offset[s.round] = s.offset;
+  std::vector<int32_t> self_send(nrounds, -1);
+  for (size_t i = 0; i < sends_.size(); ++i) {
+    if (sends_[i].aggregator != a) continue;
+    self_offset[sends_[i].round] = sends_[i].offset;
+    self_send[sends_[i].round] = static_cast<int32_t>(i);
   }
   auto malformed = [](int s) {
     return Status(Code::kInternal, "the setup message from rank " + std::to_string(s) + " is malformed");
@@ -450,7 +457,10 @@ Status Decomposition::build_rounds(const std::vector<int64_t>& from, const std::
       RoundPlan::Piece piece;
       piece.sender = span.sender;
       piece.count = count;
-      if (span.sender == rank_) piece.self_offset = self_offset[r];
+      if (span.sender == rank_) {
+        piece.self_offset = self_offset[r];
+        piece.self_send = self_send[r];
+      }
       if (runs == 1) {
         piece.in_place = true;
         piece.at = only_pos;
@@ -478,19 +488,31 @@ Status Decomposition::build_rounds(const std::vector<int64_t>& from, const std::
 }
 
 // See own_memory() in decomposition.h: a counting pass, then the memory
-// positions in order into their chunk's part.
+// positions in order into their part. The parts are fixed-size chunks
+// (direct) or the messages, whose packed ranges follow each other in
+// sends_ (a binary search: a few dozen messages per rank).
 void Decomposition::build_own_memory() {
   const int64_t n = memory_slots_.elements();
   if (n == 0 || n >= (int64_t{1} << 32)) return;
   chunk_elements_ = std::max<int64_t>(1, options_.buffer_bytes / static_cast<int64_t>(element_size(file_type_)));
-  const int64_t chunks = (n + chunk_elements_ - 1) / chunk_elements_;
-  own_chunk_start_.assign(static_cast<size_t>(chunks) + 1, 0);
-  memory_slots_.for_each([&](int64_t packed, int64_t) { ++own_chunk_start_[packed / chunk_elements_ + 1]; });
-  for (int64_t c = 0; c < chunks; ++c) own_chunk_start_[c + 1] += own_chunk_start_[c];
+  std::vector<int64_t> send_end;  // through the aggregators: each message's packed end
+  for (const Send& s : sends_) send_end.push_back(s.offset + s.count);
+  auto part_of = [&](int64_t packed) -> int64_t {
+    if (direct_io_) return packed / chunk_elements_;
+    return std::upper_bound(send_end.begin(), send_end.end(), packed) - send_end.begin();
+  };
+  const int64_t parts = direct_io_ ? (n + chunk_elements_ - 1) / chunk_elements_ : static_cast<int64_t>(sends_.size());
+  own_chunk_start_.assign(static_cast<size_t>(parts) + 1, 0);
+  memory_slots_.for_each([&](int64_t packed, int64_t) { ++own_chunk_start_[part_of(packed) + 1]; });
+  for (int64_t c = 0; c < parts; ++c) own_chunk_start_[c + 1] += own_chunk_start_[c];
   own_memory_.resize(static_cast<size_t>(n));
   std::vector<int64_t> next(own_chunk_start_.begin(), own_chunk_start_.end() - 1);
   uint32_t m = 0;
-  memory_slots_.for_each([&](int64_t packed, int64_t) { own_memory_[next[packed / chunk_elements_]++] = m++; });
+  memory_slots_.for_each([&](int64_t packed, int64_t) { own_memory_[next[part_of(packed)]++] = m++; });
+  if (direct_io_) return;
+  send_buffer_elements_ = send_buffer_capacity(sends_, my_aggregator_, plan_.window_elements());
+  send_places_ = place_sends(sends_, my_aggregator_, send_buffer_elements_);
+  for (const SendPlace& p : send_places_) send_buffers_ = std::max(send_buffers_, p.buffer + 1);
 }
 
 }  // namespace pario::collective

@@ -89,7 +89,8 @@ struct RoundPlan {
     // there (received in place), else at staging offset `at`.
     int64_t at = 0;
     bool in_place = false;
-    int64_t self_offset = -1;  // the sender is this rank: its packed offset
+    int32_t self_send = -1;    // the sender is this rank: its message's index in sends()
+    int64_t self_offset = -1;  // and its packed offset
   };
   std::vector<Piece> pieces;        // by sender rank
   PositionList staged;              // window positions of the staged elements, in order
@@ -106,13 +107,17 @@ struct RoundPlan {
 // The buffers are LargeBuffers: huge pages back them where the kernel
 // allows, so the staged elements' scatter into a window (and a read's
 // gather out of it) does not miss the TLB at every element.
+// A write from the caller's buffer through the aggregators adds two send
+// buffers (every rank, Decomposition::send_places()).
 struct AggregatorBuffers {
   LargeBuffer window[2];
   LargeBuffer staging;
   LargeBuffer wire[2];
-  size_t window_bytes[2] = {0, 0}, staging_bytes = 0, wire_bytes[2] = {0, 0};  // capacities
+  LargeBuffer send[2];
+  size_t window_bytes[2] = {0, 0}, staging_bytes = 0, wire_bytes[2] = {0, 0}, send_bytes[2] = {0, 0};  // capacities
   size_t bytes() const {
-    return window_bytes[0] + window_bytes[1] + staging_bytes + wire_bytes[0] + wire_bytes[1];
+    return window_bytes[0] + window_bytes[1] + staging_bytes + wire_bytes[0] + wire_bytes[1] + send_bytes[0] +
+           send_bytes[1];
   }
 };
 
@@ -198,19 +203,31 @@ class Decomposition {
   // Aggregator side: one plan per round of this rank's domain.
   const std::vector<RoundPlan>& rounds() const { return rounds_; }
   int64_t staging_elements() const { return staging_elements_; }
-  // Direct transfers whose elements are kept by slot (memory_slots(): one
-  // entry per element, e.g. an unstructured mesh's index list): a write
-  // moves them from the caller's buffer into one of two chunk buffers of
-  // chunk_elements() packed positions at a time (the buffer options'
-  // size), with no packed copy of them all: own_memory() holds the memory
-  // positions of chunk c's elements, ascending, at [own_chunk_start()[c],
-  // own_chunk_start()[c + 1]), so the caller's buffer is read forward and
-  // the random writes fall in one chunk (docs/performance.md, "Collective
-  // I/O: the unstructured write at full size"). 4 bytes per element;
-  // empty otherwise (and from 2^32 elements on).
+  // Elements kept by slot (memory_slots(): one entry per element, e.g. an
+  // unstructured mesh's index list): a write moves them from the caller's
+  // buffer into small kept buffers a part at a time, with no packed copy
+  // of them all. own_memory() holds the memory positions of part c's
+  // elements, ascending, at [own_chunk_start()[c], own_chunk_start()[c + 1]),
+  // so the caller's buffer is read forward and the random writes fall in
+  // one small buffer. The parts: in a direct transfer, chunks of
+  // chunk_elements() packed positions (the buffer options' size), each
+  // moved into one of two chunk buffers and written from there
+  // (docs/performance.md, "Collective I/O: the unstructured write at full
+  // size"); through the aggregators, the messages (part c is sends()[c]),
+  // each packed into one of two send buffers as send_places() says and
+  // sent from there (docs/performance.md, "Collective I/O: the
+  // unstructured write at 4 ranks"). 4 bytes per element; empty otherwise
+  // (and from 2^32 elements on).
   const std::vector<uint32_t>& own_memory() const { return own_memory_; }
   const std::vector<int64_t>& own_chunk_start() const { return own_chunk_start_; }
   int64_t chunk_elements() const { return chunk_elements_; }
+  // Through the aggregators, with own_memory(): where each message to
+  // another rank is packed (collective/plan.h, place_sends), in the order
+  // it is sent; send_buffers() buffers (0-2) of send_buffer_elements()
+  // elements each.
+  const std::vector<SendPlace>& send_places() const { return send_places_; }
+  int64_t send_buffer_elements() const { return send_buffer_elements_; }
+  int send_buffers() const { return send_buffers_; }
   // An MPI tag for round r of the transfer numbered `transfer`, unique
   // among the transfers that can be in flight at once.
   int tag(uint64_t transfer, int64_t round) const;
@@ -220,10 +237,13 @@ class Decomposition {
   size_t plan_bytes() const;
   // An aggregator's buffers for elements of file_size bytes in the file
   // and wire_size bytes in messages (staging), with wire_windows windows of
-  // wire elements: the kept set, its buffers that are too small replaced
+  // wire elements, and where `send_buffers` (a write from the caller's
+  // buffer through the aggregators) send_buffers() send buffers of wire
+  // elements: the kept set, its buffers that are too small replaced
   // (kNoMemory when an allocation fails). give_back keeps one set for the
   // next transfer.
-  Result<std::unique_ptr<AggregatorBuffers>> take_buffers(size_t file_size, size_t wire_size, int wire_windows);
+  Result<std::unique_ptr<AggregatorBuffers>> take_buffers(size_t file_size, size_t wire_size, int wire_windows,
+                                                          bool send_buffers = false);
   void give_back(std::unique_ptr<AggregatorBuffers> buffers);
   // From now on the transfers' buffers are kept in `spare` (borrowed: it
   // must outlive every transfer on this decomposition), shared with the
@@ -260,6 +280,9 @@ class Decomposition {
   std::vector<uint32_t> own_memory_;
   std::vector<int64_t> own_chunk_start_;
   int64_t chunk_elements_ = 0;
+  std::vector<SendPlace> send_places_;
+  int64_t send_buffer_elements_ = 0;
+  int send_buffers_ = 0;
   int tag_ub_ = 32767;
   int64_t max_rounds_ = 1;
   uint64_t transfers_ = 0;

@@ -88,6 +88,49 @@ int DomainPlan::aggregator_of(int64_t g) const {
 
 int64_t DomainPlan::round_of(int a, int64_t g) const { return g / window_ - bounds_[a] / window_; }
 
+namespace {
+
+// The sends to other aggregators, by round, then aggregator (stable: a
+// sender has one message per aggregator and round).
+std::vector<int32_t> by_round(const std::vector<Send>& sends, int self) {
+  std::vector<int32_t> order;
+  for (size_t i = 0; i < sends.size(); ++i) {
+    if (sends[i].aggregator != self) order.push_back(static_cast<int32_t>(i));
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return sends[a].round < sends[b].round; });
+  return order;
+}
+
+}  // namespace
+
+std::vector<SendPlace> place_sends(const std::vector<Send>& sends, int self, int64_t capacity) {
+  std::vector<SendPlace> places;
+  int32_t buffer = 0;
+  int64_t at = 0;
+  for (int32_t i : by_round(sends, self)) {
+    if (at > 0 && at + sends[i].count > capacity) {
+      buffer ^= 1;
+      at = 0;
+    }
+    places.push_back({i, buffer, at});
+    at += sends[i].count;
+  }
+  return places;
+}
+
+int64_t send_buffer_capacity(const std::vector<Send>& sends, int self, int64_t window) {
+  int64_t largest = 0, round_total = 0, most = 0, round = -1;
+  for (int32_t i : by_round(sends, self)) {
+    const Send& s = sends[i];
+    if (s.round != round) round_total = 0;
+    round = s.round;
+    round_total += s.count;
+    largest = std::max(largest, s.count);
+    most = std::max(most, round_total);
+  }
+  return std::max(largest, std::min(most, window));
+}
+
 std::vector<int> choose_movers(int ranks, const std::vector<MoveUnit>& units) {
   std::vector<int> mover(units.size(), 0);
   std::vector<size_t> by_number(units.size());

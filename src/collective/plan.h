@@ -120,6 +120,31 @@ inline std::vector<Send> plan_sends(const DomainPlan& plan, const std::vector<Ru
   return plan_sends(plan, runs, [](const Send&, const Run&) {});
 }
 
+// Where a sender packs its messages when it sends them from two kept
+// buffers instead of from a packed copy of all its elements (a write of
+// elements kept by slot: Decomposition::send_places()): by round, then
+// aggregator, each after the previous one in the current buffer, or at
+// the start of the other buffer when it does not fit (the sender first
+// waits for that buffer's earlier messages). The round order keeps this
+// from hanging: a rank placing a message of round r waits only for its
+// messages of rounds <= r, and every aggregator has posted the receives
+// of round r once every rank has sent its messages of the rounds before.
+// Messages to aggregator `self` (this rank's own part, copied, not sent;
+// -1: none) are left out. `capacity` (elements of one buffer) must be at
+// least the largest message.
+struct SendPlace {
+  int32_t send = 0;    // index into the sends
+  int32_t buffer = 0;  // 0 or 1
+  int64_t at = 0;      // elements into that buffer
+};
+std::vector<SendPlace> place_sends(const std::vector<Send>& sends, int self, int64_t capacity);
+// The capacity place_sends is given: the most elements the sender sends in
+// one round (all aggregators), so that a buffer holds a round and two
+// rounds are in flight, but at least its largest message and at most
+// `window` (the aggregator buffer in elements): memory bounded by two
+// buffers, not by the rank's data.
+int64_t send_buffer_capacity(const std::vector<Send>& sends, int self, int64_t window);
+
 // The other policy of who moves what: when the unit of I/O is fixed by the
 // file (a disk array's chunk or shard, which one rank must move whole)
 // rather than cut into domains, each unit goes to a rank holding much of

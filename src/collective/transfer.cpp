@@ -61,7 +61,8 @@ Transfer::~Transfer() {
   // A transfer dropped without wait() (only after a failed start, or by a
   // program error): complete what is in flight before the buffers go.
   if (!waited_) {
-    for (auto* list : {&own_messages_, &round_recvs_, &window_sends_[0], &window_sends_[1], &staging_sends_}) {
+    for (auto* list : {&own_messages_, &round_recvs_, &window_sends_[0], &window_sends_[1], &staging_sends_,
+                       &send_requests_[0], &send_requests_[1]}) {
       if (!list->empty()) MPI_Waitall(static_cast<int>(list->size()), list->data(), MPI_STATUSES_IGNORE);
     }
     for (auto& slot : io_)
@@ -127,8 +128,6 @@ void Transfer::choose_side() {
   aggregator_converts_ = !d_.direct_io() &&
                          aggregator_converts(d_.convert_at(), mem_type_, d_.file_type(), d_.byte_order(), kind_);
   wire_size_ = aggregator_converts_ ? element_size(mem_type_) : file_size_;
-  from_caller_ = kind_ == device::IoKind::kWrite && d_.direct_io() && !d_.own_memory().empty() &&
-                 mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative;
 }
 
 void Transfer::agreement_values(int64_t values[kAgreementValues]) const {
@@ -160,7 +159,14 @@ Status Transfer::go_ahead(const int64_t agreed[kAgreementValues]) {
 // Every buffer, before the ranks agree to go ahead.
 Status Transfer::prepare() {
   Status s;
-  if (from_caller_) {
+  // No packed copy where nothing converts on this rank (go_ahead() may
+  // move the conversion here and prepare again).
+  from_caller_ = kind_ == device::IoKind::kWrite && !d_.own_memory().empty() &&
+                 (aggregator_converts_ || (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative));
+  if (from_caller_ && !d_.direct_io()) {
+    // Sent from two kept send buffers (send_from_caller), taken with the
+    // aggregator's windows below.
+  } else if (from_caller_) {
     // No packed copy: chunk by chunk through the decomposition's kept
     // buffers (write_chunks).
     Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_, wire_size_, 0);
@@ -176,15 +182,21 @@ Status Transfer::prepare() {
     counts_.buffer_bytes += d_.local_count() * wire_size_;
   }
   find_direct();
-  if (s.ok() && d_.is_aggregator() && !d_.direct_io() && uses_windows()) {
+  const bool windows = d_.is_aggregator() && !d_.direct_io() && uses_windows();
+  const bool sends = from_caller_ && !d_.direct_io() && d_.send_buffers() > 0;
+  if (s.ok() && (windows || sends)) {
     const int wire_windows = aggregator_converts_ ? (kind_ == device::IoKind::kWrite ? 1 : 2) : 0;
-    Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_, wire_size_, wire_windows);
+    Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_, wire_size_, wire_windows, sends);
     if (!b.ok()) return b.status();
     buffers_ = std::move(b).value();
     int64_t window = 0;
     for (const RoundPlan& r : d_.rounds()) window = std::max(window, r.end - r.begin);
-    counts_.buffer_bytes += static_cast<uint64_t>(window) * file_size_ * (d_.rounds().size() > 1 ? 2 : 1) +
-                            d_.staging_elements() * wire_size_ + static_cast<uint64_t>(window) * wire_size_ * wire_windows;
+    if (windows) {
+      counts_.buffer_bytes += static_cast<uint64_t>(window) * file_size_ * (d_.rounds().size() > 1 ? 2 : 1) +
+                              d_.staging_elements() * wire_size_ +
+                              static_cast<uint64_t>(window) * wire_size_ * wire_windows;
+    }
+    if (sends) counts_.buffer_bytes += static_cast<uint64_t>(d_.send_buffers() * d_.send_buffer_elements()) * wire_size_;
   }
   const bool reads_target = d_.direct_io() ? !d_.direct_runs().empty() : d_.is_aggregator() && !d_.rounds().empty();
   if (s.ok() && kind_ == device::IoKind::kRead && reads_target) {
@@ -213,7 +225,8 @@ void Transfer::find_direct() {
     }
     return;
   }
-  if (!d_.is_aggregator() || aggregator_converts_) return;
+  // From the caller's buffer there is no packed copy to write from.
+  if (!d_.is_aggregator() || aggregator_converts_ || from_caller_) return;
   const std::vector<RoundPlan>& rounds = d_.rounds();
   direct_.assign(rounds.size(), -1);
   const bool write = kind_ == device::IoKind::kWrite;
@@ -273,16 +286,21 @@ bool Transfer::direct() const {
 // are copied in file order. A value that does not fit is named by its
 // memory index.
 Status Transfer::pack() {
-  if (from_caller_) return Status::Ok();  // no packed copy (write_chunks)
-  const PositionList& order = d_.memory_order();
-  const PositionList& slots = d_.memory_slots();
-  const bool by_slot = slots.elements() > 0;
   const int64_t n = d_.local_count();
-  const size_t mem_size = element_size(mem_type_);
-  const char* user = static_cast<const char*>(buf_);
   auto refused = [&](const Status& s, int64_t memory_index) {
     return Status(s.code(), "buf[" + std::to_string(memory_index) + "] does not fit the file type: " + s.message());
   };
+  if (from_caller_) {  // no packed copy (write_chunks, send_from_caller): the values checked where they are
+    if (!aggregator_converts_ || !conversion_can_fail(mem_type_, d_.file_type())) return Status::Ok();
+    size_t bad = 0;
+    Status s = check_convertible(mem_type_, buf_, d_.file_type(), static_cast<size_t>(n), &bad);
+    return s.ok() ? s : refused(s, static_cast<int64_t>(bad));
+  }
+  const PositionList& order = d_.memory_order();
+  const PositionList& slots = d_.memory_slots();
+  const bool by_slot = slots.elements() > 0;
+  const size_t mem_size = element_size(mem_type_);
+  const char* user = static_cast<const char*>(buf_);
   if (aggregator_converts_ || (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative)) {
     if (packed_ != buf_) {
       if (by_slot) slots.scatter(packed_, mem_size, 0, n, user);
@@ -377,6 +395,7 @@ MPI_Request Transfer::post(bool send, char* at, size_t bytes, int peer, int tag)
 // to their aggregators (write) or received from them (read). The buffers,
 // counts and tags are the same either way; only the direction differs.
 void Transfer::post_own_messages(device::IoKind direction) {
+  if (from_caller_) return;  // no packed copy: send_from_caller
   for (const Send& s : d_.sends()) {
     const int peer = d_.plan().aggregator_rank(s.aggregator);
     if (peer == d_.rank()) continue;  // the aggregator copies its own part
@@ -431,6 +450,10 @@ void Transfer::receive_round(int64_t r) {
   for (size_t i = 0; i < round.pieces.size(); ++i) {
     const RoundPlan::Piece& p = round.pieces[i];
     if (static_cast<int32_t>(i) == direct) continue;  // written from the packed copy
+    if (from_caller_ && p.sender == d_.rank()) {  // packed from the caller's buffer where it lands
+      pack_send(p.self_send, (p.in_place ? win : staging()) + p.at * wire_size_);
+      continue;
+    }
     const MPI_Request req = move_piece(p, (p.in_place ? win : staging()) + p.at * wire_size_, r);
     if (req != MPI_REQUEST_NULL) round_recvs_.push_back(req);
   }
@@ -550,6 +573,39 @@ void Transfer::write_chunks() {
   }
 }
 
+// Message `send` of this rank, from the caller's buffer into `to` (as the
+// packed copy would hold it): in memory order, into its slots.
+void Transfer::pack_send(int32_t send, char* to) const {
+  const Send& s = d_.sends()[send];
+  const int64_t first = d_.own_chunk_start()[send];
+  d_.memory_slots().scatter_chosen(to, wire_size_, s.offset, d_.own_memory().data() + first,
+                                   d_.own_chunk_start()[send + 1] - first, static_cast<const char*>(buf_));
+}
+
+// A write from the caller's buffer through the aggregators: this rank's
+// messages of rounds up to last_round, in d_.send_places()'s order, each
+// packed into its send buffer and posted at once; a buffer is reused once
+// its earlier messages are gone (waited without spinning where a rank
+// that only sends shares its cores).
+void Transfer::send_from_caller(int64_t last_round) {
+  const std::vector<SendPlace>& places = d_.send_places();
+  for (; next_place_ < places.size(); ++next_place_) {
+    const SendPlace& p = places[next_place_];
+    const Send& s = d_.sends()[p.send];
+    if (s.round > last_round) return;
+    std::vector<MPI_Request>& in_flight = send_requests_[p.buffer];
+    if (p.at == 0 && !in_flight.empty()) {
+      if (!d_.is_aggregator() && d_.oversubscribed()) wait_quietly(in_flight);
+      wait_requests(in_flight);
+    }
+    char* to = buffers_->send[p.buffer].get() + p.at * wire_size_;
+    pack_send(p.send, to);
+    const MPI_Request req =
+        post(true, to, s.count * wire_size_, d_.plan().aggregator_rank(s.aggregator), d_.tag(seq_, s.round));
+    if (req != MPI_REQUEST_NULL) in_flight.push_back(req);
+  }
+}
+
 // Where the aggregator converts: round r's held ranges between the
 // elements as they travel (landing) and the file's (window), one way or
 // the other. A failure names the global element.
@@ -580,6 +636,9 @@ void Transfer::write_rounds() {
   if (n == 0) return;
   receive_round(0);
   for (int64_t r = 0; r < n; ++r) {
+    // Its messages of round r sent before it waits for its own round r
+    // (the order that cannot hang: place_sends in collective/plan.h).
+    if (from_caller_) send_from_caller(r);
     wait_requests(round_recvs_);
     const RoundPlan& round = rounds[r];
     if (round.staged.elements() > 0) round.staged.scatter(landing(r), wire_size_, 0, round.staged.elements(), staging());
@@ -841,10 +900,18 @@ Status Transfer::begin(const int64_t agreed[kAgreementValues]) {
     return Status::Ok();
   }
   post_own_messages(kind_);
-  if (!d_.is_aggregator()) return Status::Ok();
   if (kind_ == device::IoKind::kWrite) {
-    write_rounds();
-  } else {
+    if (d_.is_aggregator()) write_rounds();
+    if (from_caller_) {
+      // The rest of its messages (a sender's all), then the last buffers'
+      // requests are completed as the packed copy's would be.
+      send_from_caller(INT64_MAX);
+      for (auto& in_flight : send_requests_) {
+        own_messages_.insert(own_messages_.end(), in_flight.begin(), in_flight.end());
+        in_flight.clear();
+      }
+    }
+  } else if (d_.is_aggregator()) {
     const int64_t n = static_cast<int64_t>(d_.rounds().size());
     for (; next_read_ < std::min<int64_t>(n, 2); ++next_read_) submit_read(next_read_);
     // Overlapping the caller's work: the direct runs now, behind the

@@ -41,12 +41,22 @@
 //
 // Memory beyond the caller's data: every rank a packed copy of its own
 // elements as they travel (none when its buffer is in file order and
-// travels as it is; in a direct write of elements kept by slot, two chunk
-// buffers of the aggregator buffer's size instead, kept between transfers
-// as an aggregator's windows are: Decomposition::own_memory()); an aggregator also two window buffers, a staging
+// travels as it is; in a write of elements kept by slot that this rank
+// does not convert, two buffers instead, kept between transfers as an
+// aggregator's windows are: a direct write's two chunk buffers of the
+// aggregator buffer's size, or through the aggregators two send buffers
+// of at most that size, each holding about one round's messages:
+// Decomposition::own_memory(), send_places()); an aggregator also two window buffers, a staging
 // buffer of at most one window each and, where it converts, one (write)
 // or two (read) windows of memory-typed elements (no windows where no
 // round needs one).
+//
+// A write from two send buffers packs and sends its messages in round
+// order (collective/plan.h, place_sends: why this cannot hang), an
+// aggregator its messages of round r before it waits for its own round r,
+// so a rank's start call returns only once at most two buffers' worth of
+// its messages are still in flight (the caller's buffer is read by then,
+// as the contract says).
 //
 // Thread safety: one thread per rank drives a transfer.
 #pragma once
@@ -154,6 +164,8 @@ class Transfer {
   void move_direct(bool here);
   bool direct_request(device::IoKind kind, uint64_t at, char* buf, size_t bytes, bool here, int slot = 2);
   void write_chunks();
+  void pack_send(int32_t send, char* to) const;
+  void send_from_caller(int64_t last_round);
   void zero_short_reads(int slot);
   void send_round(int64_t r);
   bool progress_read(bool block);
@@ -187,10 +199,15 @@ class Transfer {
   const size_t file_size_;  // bytes per element in the file
   size_t wire_size_;        // bytes per element in messages and the packed copy
   bool aggregator_converts_ = false;  // else the sender (write) or owner (read) converts
-  // A direct write with no packed copy: the elements go from the caller's
-  // buffer into two chunk buffers in turn (write_chunks;
-  // Decomposition::own_memory()); no conversion.
+  // A write with no packed copy (elements kept by slot; no conversion on
+  // this rank): the elements go from the caller's buffer into two kept
+  // buffers in turn (Decomposition::own_memory()): direct, chunks written
+  // from there (write_chunks); through the aggregators, messages sent from
+  // there (send_from_caller), this rank's own part packed straight into
+  // its window or staging buffer.
   bool from_caller_ = false;
+  size_t next_place_ = 0;                   // the next of d_.send_places() to pack and send
+  std::vector<MPI_Request> send_requests_[2];  // out of each send buffer
   uint64_t seq_ = 0;
   Status local_;            // this rank's first failure after the start agreement
   bool waited_ = false;

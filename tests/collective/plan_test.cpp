@@ -330,5 +330,66 @@ TEST(Plan, EveryElementReachesOneRoundAtAnyRankCount) {
   }
 }
 
+// A sender's messages placed in two send buffers (place_sends, send_buffer_capacity): every
+// message to another aggregator exactly once, in round order, inside its
+// buffer and clear of the others in it since that buffer was last
+// switched to; its own aggregator's left out; the capacity a round's
+// messages (at least the largest, at most the window).
+TEST(Plan, SendsArePlacedInRoundOrderInTwoBuffers) {
+  std::mt19937_64 rng(7);
+  for (int aggregators : {1, 2, 3}) {
+    const int64_t n = 20011;
+    std::vector<int> ranks(aggregators);
+    std::iota(ranks.begin(), ranks.end(), 0);
+    DomainPlan plan(0, n, 8, ranks, 4096, 0);  // 512-element rounds
+    std::vector<int64_t> ids;
+    for (int64_t g = 0; g < n; ++g) {
+      if (rng() % 3 == 0) ids.push_back(g);  // a third of the indices, scattered
+    }
+    std::vector<collective::Run> runs;  // (not gtest's Test::Run)
+    for (size_t k = 0; k < ids.size(); ++k) runs.push_back({ids[k], 1, static_cast<int64_t>(k)});
+    const std::vector<Send> sends = plan_sends(plan, runs);
+    for (int self : {-1, 0}) {
+      SCOPED_TRACE(testing::Message() << aggregators << " aggregators, self " << self);
+      const int64_t capacity = send_buffer_capacity(sends, self, plan.window_elements());
+      int64_t largest = 0, most = 0;
+      std::map<int64_t, int64_t> per_round;
+      for (const Send& s : sends) {
+        if (s.aggregator == self) continue;
+        largest = std::max(largest, s.count);
+        most = std::max(most, per_round[s.round] += s.count);
+      }
+      EXPECT_EQ(capacity, std::max(largest, std::min(most, plan.window_elements())));
+      const std::vector<SendPlace> places = place_sends(sends, self, capacity);
+      std::vector<int> seen(sends.size(), 0);
+      int64_t previous_round = -1, end[2] = {0, 0};
+      int32_t buffer = 0, switches = 0;
+      for (const SendPlace& p : places) {
+        const Send& s = sends[p.send];
+        EXPECT_NE(s.aggregator, self);
+        EXPECT_GE(s.round, previous_round);
+        previous_round = s.round;
+        ++seen[p.send];
+        ASSERT_TRUE(p.buffer == 0 || p.buffer == 1);
+        if (p.buffer != buffer) {
+          EXPECT_EQ(p.at, 0);  // a switch starts the other buffer afresh
+          buffer = p.buffer;
+          end[buffer] = 0;
+          ++switches;
+        }
+        EXPECT_EQ(p.at, end[buffer]);  // right after the last one in it
+        end[buffer] = p.at + s.count;
+        EXPECT_LE(end[buffer], capacity);
+      }
+      for (size_t i = 0; i < sends.size(); ++i) EXPECT_EQ(seen[i], sends[i].aggregator == self ? 0 : 1) << i;
+      if (aggregators == 1 && self == 0) {
+        EXPECT_TRUE(places.empty());  // everything is its own
+      } else {
+        EXPECT_GT(switches, 2);  // 40 rounds do not fit one buffer
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pario::collective
