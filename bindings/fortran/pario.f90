@@ -2745,16 +2745,9 @@ contains
     integer, intent(out), optional :: ierr
     integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
     integer(int64), intent(in), optional :: buffer_size, align
-    type(decomp_hints), target :: hints
-    integer(c_int), allocatable, target :: ranks(:)
-    type(c_ds_create_options) :: options
-    integer(c_int) :: m
-    m = ior(PARIO_CREATE, PARIO_EXCLUSIVE)
-    if (present(mode)) m = int(mode, c_int)
-    options = c_ds_create_options(PARIO_DATASET_ONE_FILE, 0, 0, &
-                                  hinted(hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, &
-                                         buffering))
-    call finish(c_ds_create_with(group%h, cstr(path), m, options, ds%h), ierr)
+    call pario_dataset_create_with(ds, group, path, PARIO_DATASET_ONE_FILE, mode=mode, ierr=ierr, &
+                                   aggregators=aggregators, aggregator_ranks=aggregator_ranks, &
+                                   buffer_size=buffer_size, align=align, convert=convert, buffering=buffering)
   end subroutine
 
   !> Collective: pario_dataset_create with a file mode: PARIO_DATASET_ONE_FILE,
