@@ -893,6 +893,12 @@ module pario
     integer(c_int) :: file_mode
     integer(c_int64_t) :: steps_per_file
     integer(c_int) :: sync
+    type(c_ptr) :: hints
+  end type
+  ! pario_dataset_open_options_t
+  type, bind(C) :: c_ds_open_options
+    integer(c_int) :: sync
+    type(c_ptr) :: hints
   end type
 
   public :: pario_dataset_supported, pario_dataset_create, pario_dataset_open, pario_dataset_close, &
@@ -909,13 +915,6 @@ module pario
   interface
     integer(c_int) function c_ds_supported() bind(C, name="pario_dataset_supported")
       import :: c_int
-    end function
-    integer(c_int) function c_ds_create(g, path, mode, d) bind(C, name="pario_dataset_create")
-      import :: c_int, c_ptr, c_char
-      type(c_ptr), value :: g
-      character(kind=c_char), intent(in) :: path(*)
-      integer(c_int), value :: mode
-      type(c_ptr), intent(out) :: d
     end function
     integer(c_int) function c_ds_create_with(g, path, mode, options, d) bind(C, name="pario_dataset_create_with")
       import :: c_int, c_ptr, c_char, c_ds_create_options
@@ -937,11 +936,12 @@ module pario
       integer(c_int), intent(out) :: policy
       integer(c_int64_t), intent(out) :: syncs, write_backs
     end function
-    integer(c_int) function c_ds_open(g, path, mode, d) bind(C, name="pario_dataset_open")
-      import :: c_int, c_ptr, c_char
+    integer(c_int) function c_ds_open_with(g, path, mode, options, d) bind(C, name="pario_dataset_open_with")
+      import :: c_int, c_ptr, c_char, c_ds_open_options
       type(c_ptr), value :: g
       character(kind=c_char), intent(in) :: path(*)
       integer(c_int), value :: mode
+      type(c_ds_open_options), intent(in) :: options
       type(c_ptr), intent(out) :: d
     end function
     integer(c_int) function c_ds_close(d) bind(C, name="pario_dataset_close")
@@ -1129,21 +1129,29 @@ module pario
             pario_wavefunction_info, pario_wavefunction_write, pario_wavefunction_read, &
             pario_wavefunction_set_observables, pario_wavefunction_observables
 
+  ! pario_wavefunction_options_t
+  type, bind(C) :: c_wf_options
+    integer(c_int) :: transfer
+    type(c_ptr) :: hints
+  end type
+
   interface
-    integer(c_int) function c_wf_create(g, path, mode, basis, nvectors, transfer, w) &
-        bind(C, name="pario_wavefunction_create")
-      import :: c_int, c_ptr, c_char, pario_wavefunction_basis
+    integer(c_int) function c_wf_create(g, path, mode, basis, nvectors, options, w) &
+        bind(C, name="pario_wavefunction_create_with")
+      import :: c_int, c_ptr, c_char, pario_wavefunction_basis, c_wf_options
       type(c_ptr), value :: g
       character(kind=c_char), intent(in) :: path(*)
-      integer(c_int), value :: mode, nvectors, transfer
+      integer(c_int), value :: mode, nvectors
       type(pario_wavefunction_basis), intent(in) :: basis
+      type(c_wf_options), intent(in) :: options
       type(c_ptr), intent(out) :: w
     end function
-    integer(c_int) function c_wf_open(g, path, mode, transfer, w) bind(C, name="pario_wavefunction_open")
-      import :: c_int, c_ptr, c_char
+    integer(c_int) function c_wf_open(g, path, mode, options, w) bind(C, name="pario_wavefunction_open_with")
+      import :: c_int, c_ptr, c_char, c_wf_options
       type(c_ptr), value :: g
       character(kind=c_char), intent(in) :: path(*)
-      integer(c_int), value :: mode, transfer
+      integer(c_int), value :: mode
+      type(c_wf_options), intent(in) :: options
       type(c_ptr), intent(out) :: w
     end function
     integer(c_int) function c_wf_close(w) bind(C, name="pario_wavefunction_close")
@@ -2165,17 +2173,29 @@ contains
     if (size(a) > 0) address = c_loc(a)
   end function
 
-  ! Exodus options of zeros pointing at the hints of the optional arguments
-  ! (make_hints'); hints and ranks must stay alive for the C call.
-  subroutine exodus_hinted(o, hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
-    type(exodus_options), intent(out) :: o
+  ! The address of the hints of the optional arguments (make_hints', the
+  ! byte order native) for an options struct of Exodus, a dataset or a
+  ! wave-function file; hints and ranks must stay alive for the C call.
+  type(c_ptr) function hinted(hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
     type(decomp_hints), target, intent(out) :: hints
     integer(c_int), allocatable, target, intent(inout) :: ranks(:)
     integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
     integer(int64), intent(in), optional :: buffer_size, align
     call make_hints(hints, ranks, aggregators, aggregator_ranks, buffer_size, align=align, convert=convert, &
                     buffering=buffering)
-    o = exodus_options(0, 0, 0, c_loc(hints), 0, 0, 0)
+    hinted = c_loc(hints)
+  end function
+
+  ! Exodus options of zeros pointing at the hints of the optional arguments
+  ! (hinted's); hints and ranks must stay alive for the C call.
+  subroutine exodus_hinted(o, hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
+    type(exodus_options), intent(out) :: o
+    type(decomp_hints), target, intent(out) :: hints
+    integer(c_int), allocatable, target, intent(inout) :: ranks(:)
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
+    integer(int64), intent(in), optional :: buffer_size, align
+    o = exodus_options(0, 0, 0, hinted(hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, &
+                                       buffering), 0, 0, 0)
   end subroutine
 
   !> Collective: makes the file at path (replacing one there) for every
@@ -2714,17 +2734,24 @@ contains
   !> Collective: a new dataset at path for every rank of group, open
   !> read-write. mode (default ior(PARIO_CREATE, PARIO_EXCLUSIVE): an
   !> existing file is PARIO_ERR_EXISTS): ior(PARIO_CREATE, PARIO_TRUNCATE)
-  !> replaces a pario dataset there.
-  subroutine pario_dataset_create(ds, group, path, mode, ierr)
+  !> replaces a pario dataset there. aggregators, aggregator_ranks,
+  !> buffer_size, align, convert, buffering: the collective engine's hints
+  !> for pario_dataset_write_array and _read_array, as
+  !> pario_decomp_create_blocks takes them (no byte_order: HDF5's types
+  !> carry it; absent: the environment's, then the defaults; the same on
+  !> every rank). After ierr, which came first: pass them by name.
+  subroutine pario_dataset_create(ds, group, path, mode, ierr, aggregators, aggregator_ranks, buffer_size, align, &
+                                  convert, buffering)
     type(pario_dataset), intent(out) :: ds
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
     integer, intent(in), optional :: mode
     integer, intent(out), optional :: ierr
-    integer(c_int) :: m
-    m = ior(PARIO_CREATE, PARIO_EXCLUSIVE)
-    if (present(mode)) m = int(mode, c_int)
-    call finish(c_ds_create(group%h, cstr(path), m, ds%h), ierr)
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
+    integer(int64), intent(in), optional :: buffer_size, align
+    call pario_dataset_create_with(ds, group, path, PARIO_DATASET_ONE_FILE, mode=mode, ierr=ierr, &
+                                   aggregators=aggregators, aggregator_ranks=aggregator_ranks, &
+                                   buffer_size=buffer_size, align=align, convert=convert, buffering=buffering)
   end subroutine
 
   !> Collective: pario_dataset_create with a file mode: PARIO_DATASET_ONE_FILE,
@@ -2732,7 +2759,9 @@ contains
   !> PARIO_DATASET_STEPS_PER_FILE (steps_per_file time indices per member).
   !> sync: a PARIO_DATASET_SYNC_* policy (default PARIO_DATASET_SYNC_DEFAULT:
   !> the environment's PARIO_DATASET_SYNC, else fsync at each segment's end).
-  subroutine pario_dataset_create_with(ds, group, path, file_mode, steps_per_file, mode, ierr, sync)
+  !> The hints as for pario_dataset_create.
+  subroutine pario_dataset_create_with(ds, group, path, file_mode, steps_per_file, mode, ierr, sync, aggregators, &
+                                       aggregator_ranks, buffer_size, align, convert, buffering)
     type(pario_dataset), intent(out) :: ds
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
@@ -2741,6 +2770,10 @@ contains
     integer, intent(in), optional :: mode
     integer, intent(out), optional :: ierr
     integer, intent(in), optional :: sync
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
+    integer(int64), intent(in), optional :: buffer_size, align
+    type(decomp_hints), target :: hints
+    integer(c_int), allocatable, target :: ranks(:)
     type(c_ds_create_options) :: options
     integer(c_int) :: m
     m = ior(PARIO_CREATE, PARIO_EXCLUSIVE)
@@ -2750,6 +2783,7 @@ contains
     if (present(steps_per_file)) options%steps_per_file = steps_per_file
     options%sync = 0
     if (present(sync)) options%sync = int(sync, c_int)
+    options%hints = hinted(hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
     call finish(c_ds_create_with(group%h, cstr(path), m, options, ds%h), ierr)
   end subroutine
 
@@ -2790,16 +2824,28 @@ contains
   end subroutine
 
   !> Collective: an existing dataset, mode PARIO_READ (default) or PARIO_RDWR.
-  subroutine pario_dataset_open(ds, group, path, mode, ierr)
+  !> sync: a PARIO_DATASET_SYNC_* policy (a run's choice, as for
+  !> pario_dataset_create_with); the hints as for pario_dataset_create.
+  subroutine pario_dataset_open(ds, group, path, mode, ierr, sync, aggregators, aggregator_ranks, buffer_size, &
+                                align, convert, buffering)
     type(pario_dataset), intent(out) :: ds
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
     integer, intent(in), optional :: mode
     integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: sync
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
+    integer(int64), intent(in), optional :: buffer_size, align
+    type(decomp_hints), target :: hints
+    integer(c_int), allocatable, target :: ranks(:)
+    type(c_ds_open_options) :: options
     integer(c_int) :: m
     m = PARIO_READ
     if (present(mode)) m = int(mode, c_int)
-    call finish(c_ds_open(group%h, cstr(path), m, ds%h), ierr)
+    options%sync = 0
+    if (present(sync)) options%sync = int(sync, c_int)
+    options%hints = hinted(hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
+    call finish(c_ds_open_with(group%h, cstr(path), m, options, ds%h), ierr)
   end subroutine
 
   !> Collective: closes the dataset (everything written out; no fsync).
@@ -3740,8 +3786,14 @@ contains
   !> open read-write. mode (default ior(PARIO_CREATE, PARIO_EXCLUSIVE): an
   !> existing file is PARIO_ERR_EXISTS): ior(PARIO_CREATE, PARIO_TRUNCATE)
   !> replaces a wave-function file there. transfer: PARIO_WF_TRANSFER_*
-  !> (default PARIO_WF_TRANSFER_DEFAULT).
-  subroutine pario_wavefunction_create(wf, group, path, basis, nvectors, mode, transfer, ierr)
+  !> (default PARIO_WF_TRANSFER_DEFAULT). aggregators, aggregator_ranks,
+  !> buffer_size, align, convert, buffering: the collective engine's hints
+  !> for PARIO_WF_TRANSFER_AGGREGATORS, as pario_decomp_create_blocks takes
+  !> them (no byte_order: HDF5's types carry it; absent: the
+  !> environment's, then the defaults; the same on every rank). After
+  !> ierr, which came first: pass them by name.
+  subroutine pario_wavefunction_create(wf, group, path, basis, nvectors, mode, transfer, ierr, aggregators, &
+                                       aggregator_ranks, buffer_size, align, convert, buffering)
     type(pario_wavefunction), intent(out) :: wf
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
@@ -3749,29 +3801,43 @@ contains
     integer, intent(in) :: nvectors
     integer, intent(in), optional :: mode, transfer
     integer, intent(out), optional :: ierr
-    integer(c_int) :: m, t
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
+    integer(int64), intent(in), optional :: buffer_size, align
+    type(decomp_hints), target :: hints
+    integer(c_int), allocatable, target :: ranks(:)
+    type(c_wf_options) :: o
+    integer(c_int) :: m
     m = ior(PARIO_CREATE, PARIO_EXCLUSIVE)
     if (present(mode)) m = int(mode, c_int)
-    t = PARIO_WF_TRANSFER_DEFAULT
-    if (present(transfer)) t = int(transfer, c_int)
-    call finish(c_wf_create(group%h, cstr(path), ior(m, int(PARIO_RDWR, c_int)), basis, int(nvectors, c_int), t, &
+    o%transfer = PARIO_WF_TRANSFER_DEFAULT
+    if (present(transfer)) o%transfer = int(transfer, c_int)
+    o%hints = hinted(hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
+    call finish(c_wf_create(group%h, cstr(path), ior(m, int(PARIO_RDWR, c_int)), basis, int(nvectors, c_int), o, &
                             wf%h), ierr)
   end subroutine
 
   !> Collective: an existing wave-function file, mode PARIO_READ (default)
-  !> or PARIO_RDWR (to write observables or vectors); transfer as above.
-  subroutine pario_wavefunction_open(wf, group, path, mode, transfer, ierr)
+  !> or PARIO_RDWR (to write observables or vectors); transfer and the
+  !> hints as above.
+  subroutine pario_wavefunction_open(wf, group, path, mode, transfer, ierr, aggregators, aggregator_ranks, &
+                                     buffer_size, align, convert, buffering)
     type(pario_wavefunction), intent(out) :: wf
     type(pario_group), intent(in) :: group
     character(*), intent(in) :: path
     integer, intent(in), optional :: mode, transfer
     integer, intent(out), optional :: ierr
-    integer(c_int) :: m, t
+    integer, intent(in), optional :: aggregators, aggregator_ranks(:), convert, buffering
+    integer(int64), intent(in), optional :: buffer_size, align
+    type(decomp_hints), target :: hints
+    integer(c_int), allocatable, target :: ranks(:)
+    type(c_wf_options) :: o
+    integer(c_int) :: m
     m = PARIO_READ
     if (present(mode)) m = int(mode, c_int)
-    t = PARIO_WF_TRANSFER_DEFAULT
-    if (present(transfer)) t = int(transfer, c_int)
-    call finish(c_wf_open(group%h, cstr(path), m, t, wf%h), ierr)
+    o%transfer = PARIO_WF_TRANSFER_DEFAULT
+    if (present(transfer)) o%transfer = int(transfer, c_int)
+    o%hints = hinted(hints, ranks, aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
+    call finish(c_wf_open(group%h, cstr(path), m, o, wf%h), ierr)
   end subroutine
 
   !> Collective: closes the file (vectors written whole are marked written here).

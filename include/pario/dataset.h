@@ -34,7 +34,8 @@
  *
  * Crash safety: when the next segment is appended (a segment's end), every
  * file written since its last flush is written out, per the dataset's
- * sync policy (pario_dataset_create_options.sync, or the environment's
+ * sync policy (pario_dataset_create_options.sync or
+ * pario_dataset_open_options.sync, or the environment's
  * PARIO_DATASET_SYNC=fsync|write|none; docs/architecture.md, "Datasets"):
  *   PARIO_DATASET_SYNC_FSYNC (the default): H5Fflush, HDF5's metadata
  *     written and the file fsynced: the segment's own, and an older
@@ -143,7 +144,8 @@ typedef struct pario_dataset_s *pario_dataset_t;
 
 /* Sync policies (pario_dataset_create_options.sync): what a segment's end
  * writes out (crash safety, above). A run's choice, not stored in the
- * file: pario_dataset_open takes the environment's. */
+ * file: pario_dataset_open takes the environment's, pario_dataset_open_with
+ * its options'. */
 #define PARIO_DATASET_SYNC_DEFAULT 0 /* PARIO_DATASET_SYNC=fsync|write|none from the environment, else _FSYNC */
 #define PARIO_DATASET_SYNC_FSYNC 1   /* HDF5's metadata written and the files fsynced */
 #define PARIO_DATASET_SYNC_WRITE 2   /* HDF5's metadata written, no fsync */
@@ -151,12 +153,30 @@ typedef struct pario_dataset_s *pario_dataset_t;
 
 /* How pario_dataset_create_with lays a dataset out. Zero-initialised it
  * is one file (what pario_dataset_create makes) with the default sync
- * policy. */
+ * policy and the environment's collective hints.
+ *
+ * hints: the collective I/O engine's hints (pario/collective_io.h) for
+ * the transfers the dataset makes through decompositions of its own:
+ * pario_dataset_write_array and _read_array. NULL (or zero fields): the
+ * environment's (PARIO_AGGREGATORS, PARIO_AGGREGATOR_BUFFER, ...), then
+ * the defaults. Borrowed for the call only (the dataset keeps a copy).
+ * byte_order is ignored: HDF5's types carry the byte order. They tune,
+ * never change what is in the file. pario_dataset_write_decomp and
+ * _read_decomp use the caller's decomposition and its hints. */
 typedef struct pario_dataset_create_options {
   int file_mode;          /* a PARIO_DATASET_* file mode */
   int64_t steps_per_file; /* _STEPS_PER_FILE: n >= 1; _FILE_PER_STEP: 0 or 1; _ONE_FILE: 0 */
   int sync;               /* a PARIO_DATASET_SYNC_* policy (0: the environment's, else fsync) */
+  const pario_decomp_hints *hints; /* the engine's hints (NULL: the environment's), as above */
 } pario_dataset_create_options_t;
+
+/* How pario_dataset_open_with opens a dataset (the run's choices; the
+ * file mode is the file's). Zero-initialised it is what
+ * pario_dataset_open does. */
+typedef struct pario_dataset_open_options {
+  int sync;                        /* a PARIO_DATASET_SYNC_* policy (0: the environment's, else fsync) */
+  const pario_decomp_hints *hints; /* the engine's hints (NULL: the environment's), as for create */
+} pario_dataset_open_options_t;
 
 /* Local: 1 when this build has parallel HDF5 (datasets work), else 0. */
 PARIO_API int pario_dataset_supported(void);
@@ -169,10 +189,12 @@ PARIO_API int pario_dataset_supported(void);
  * PARIO_MODE_RDWR may be added. The new dataset is open read-write. */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_create(pario_group_t group, const char *path, int mode,
                                                     pario_dataset_t *dataset_out);
-/* pario_dataset_create with a file mode: options NULL or zeroed is one
- * file. Options must be the same on every rank (else
- * PARIO_ERR_INVALID_ARGUMENT on every rank; also for a mode that is not a
- * PARIO_DATASET_* or a steps_per_file that does not fit it). Files of the
+/* pario_dataset_create with a file mode, a sync policy and the
+ * collective hints: options NULL or zeroed is one file. Options must be
+ * the same on every rank (else PARIO_ERR_INVALID_ARGUMENT on every rank
+ * naming the field, a hint included; also for a mode that is not a
+ * PARIO_DATASET_* or a steps_per_file that does not fit it, and for a
+ * hint pario_decomp_create_blocks refuses, with its message). Files of the
  * member name pattern ("run.000007.h5" for "run.h5") already there, which
  * an open would take for this dataset's: an exclusive multi-file create
  * fails with PARIO_ERR_EXISTS naming one (nothing made); replacing
@@ -201,6 +223,14 @@ PARIO_API int pario_dataset_sync_counts(pario_dataset_t dataset, int *policy_out
  * file that is not a pario dataset or is damaged). */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_open(pario_group_t group, const char *path, int mode,
                                                   pario_dataset_t *dataset_out);
+/* pario_dataset_open with a sync policy and the collective hints
+ * (pario_dataset_open_options_t; NULL or zeroed: what pario_dataset_open
+ * does), the same on every rank, checked as for pario_dataset_create_with.
+ * An open options struct rather than create's: the file mode and steps
+ * per file are the file's. */
+PARIO_COLLECTIVE PARIO_API int pario_dataset_open_with(pario_group_t group, const char *path, int mode,
+                                                       const pario_dataset_open_options_t *options,
+                                                       pario_dataset_t *dataset_out);
 /* Closes it (everything written out, no fsync); sets *dataset to
  * PARIO_DATASET_NULL. Datasets still open at pario_finalize are closed
  * there, in the order they were made. */
@@ -315,12 +345,13 @@ PARIO_COLLECTIVE PARIO_API int pario_dataset_read_decomp(pario_dataset_t dataset
 /* Checkpoint: writes a global array (any distribution; its group the
  * dataset's processes) as a global-ordered section of a scalar variable,
  * the HDF5 dataset of the array's shape. The array's own type is the
- * memory type. Collective over the array's group too. */
+ * memory type. Collective over the array's group too. The transfer takes
+ * the dataset's collective hints (create or open options). */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_write_array(pario_dataset_t dataset, int64_t segment, int variable,
                                                          pario_array_t array);
 /* Restart: reads the section into a global array of the same number of
  * elements (any shape, distribution and number of ranks; values in C
- * order), converted to the array's type. */
+ * order), converted to the array's type; the dataset's hints as above. */
 PARIO_COLLECTIVE PARIO_API int pario_dataset_read_array(pario_dataset_t dataset, int64_t segment, int variable,
                                                         pario_array_t array);
 

@@ -29,11 +29,13 @@
  *   PARIO_WF_TRANSFER_COLLECTIVE   one MPI-IO collective H5Dwrite/H5Dread;
  *   PARIO_WF_TRANSFER_AGGREGATORS  pario's collective I/O engine
  *                                  (pario/collective_io.h): slices go to
- *                                  aggregator ranks (PARIO_AGGREGATORS,
- *                                  PARIO_AGGREGATOR_BUFFER) that write
- *                                  large hyperslabs.
- * The transfer never changes what is in the file; it may differ between
- * ranks' runs but must be the same on every rank of one file.
+ *                                  aggregator ranks that write large
+ *                                  hyperslabs, tuned by the engine's hints
+ *                                  (pario_wavefunction_options.hints, else
+ *                                  PARIO_AGGREGATORS, PARIO_AGGREGATOR_BUFFER,
+ *                                  ...).
+ * The transfer and the hints never change what is in the file; they may
+ * differ between runs but must be the same on every rank of one file.
  *
  * Collectives (PARIO_COLLECTIVE) are called by every rank of the file's
  * group in the same order; arguments that must match (path, mode, basis,
@@ -65,6 +67,7 @@
 
 #include "pario/export.h"
 #include "pario/array.h"
+#include "pario/collective_io.h"
 #include "pario/file.h"
 
 #ifdef __cplusplus
@@ -110,6 +113,35 @@ PARIO_COLLECTIVE PARIO_API int pario_wavefunction_create(pario_group_t group, co
  * (to write observables or vectors). Everything is read and checked. */
 PARIO_COLLECTIVE PARIO_API int pario_wavefunction_open(pario_group_t group, const char *path, int mode, int transfer,
                                                        pario_wavefunction_t *wf_out);
+
+/* How a file's slices reach it (the _with calls). Zero-initialised: the
+ * environment's transfer and hints, what create and open do with
+ * PARIO_WF_TRANSFER_DEFAULT.
+ *
+ * hints: the collective I/O engine's hints (pario/collective_io.h) for
+ * PARIO_WF_TRANSFER_AGGREGATORS (checked and agreed with any transfer,
+ * used by that one). NULL (or zero fields): the environment's, then the
+ * defaults. Borrowed for the call only (the file keeps a copy).
+ * byte_order is ignored: HDF5's types carry the byte order.
+ * An options struct rather than one more argument: the transfer and the
+ * hints travel together, and a later setting needs no new entry point. */
+typedef struct pario_wavefunction_options {
+  int transfer;                    /* a PARIO_WF_TRANSFER_* */
+  const pario_decomp_hints *hints; /* the engine's hints (NULL: the environment's) */
+} pario_wavefunction_options_t;
+
+/* pario_wavefunction_create and _open with options (NULL or zeroed: the
+ * environment's transfer and hints). Options must be the same on every
+ * rank (else PARIO_ERR_INVALID_ARGUMENT on every rank naming the field, a
+ * hint included); a hint pario_decomp_create_blocks refuses is
+ * PARIO_ERR_INVALID_ARGUMENT with its message, on every rank. */
+PARIO_COLLECTIVE PARIO_API int pario_wavefunction_create_with(pario_group_t group, const char *path, int mode,
+                                                              const pario_wavefunction_basis_t *basis, int nvectors,
+                                                              const pario_wavefunction_options_t *options,
+                                                              pario_wavefunction_t *wf_out);
+PARIO_COLLECTIVE PARIO_API int pario_wavefunction_open_with(pario_group_t group, const char *path, int mode,
+                                                            const pario_wavefunction_options_t *options,
+                                                            pario_wavefunction_t *wf_out);
 /* Flushes and closes it; sets *wf to PARIO_WAVEFUNCTION_NULL. */
 PARIO_COLLECTIVE PARIO_API int pario_wavefunction_close(pario_wavefunction_t *wf);
 

@@ -50,18 +50,10 @@ Status create(Entry& e, pario_group_t group, int file_type, const pario_decomp_h
               int64_t global_size, pario_decomp_t* out, int shape_ndim = 0, const Shape& shape = Shape{}) {
   if (!out) e.check(invalid("decomp_out is null"));
   if (!valid_element_type(file_type)) e.check(invalid("file_type " + std::to_string(file_type) + " is not a PARIO_TYPE_*"));
-  Result<CollectiveOptions> options = collective_options(hints);
-  e.check(options);
+  e.args().add("file_type", file_type);
+  Result<CollectiveOptions> options = entry_collective_options(e, hints);
   e.check(runs);
-  if (options.ok()) {
-    const CollectiveOptions& o = *options;
-    e.args().add("file_type", file_type).add("aggregators", o.aggregators);
-    e.args().add("aggregator_ranks", o.aggregator_ranks.data(), o.aggregator_ranks.size());
-    e.args().add("buffer_size", o.buffer_bytes).add("align", o.align_bytes);
-    e.args().add("byte_order", static_cast<int64_t>(o.byte_order));
-    e.args().add("convert", static_cast<int64_t>(o.convert));
-    e.args().add("buffering", static_cast<int64_t>(o.buffering));
-  }
+  if (options.ok()) e.args().add("byte_order", static_cast<int64_t>(options->byte_order));
   PARIO_RETURN_IF_ERROR(e.agree());
   PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<Decomposition> d,

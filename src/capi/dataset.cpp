@@ -59,6 +59,7 @@ using dataset::Pds;
 struct DatasetHandle {
   std::unique_ptr<Pds> pds;
   std::shared_ptr<const comm::Group> group_;
+  collective::CollectiveOptions collective;  // the create or open hints, for write_array and read_array
   std::map<int, std::pair<int, int>> types;  // variable -> this rank's put, get (0: the word type)
   const comm::Group& group() const { return *group_; }
   ElementType put_type(int variable) const { return memory_type(variable, true); }
@@ -88,11 +89,13 @@ std::vector<uint64_t>& made_ids() {
 DatasetHandle* entry_dataset(Entry& e, pario_dataset_t d) { return entry_object(e, datasets(), d, "dataset"); }
 
 // A dataset just created or opened (collectively) gets its handle.
-Status publish(Result<std::unique_ptr<Pds>> pds, std::shared_ptr<const comm::Group> group, pario_dataset_t* out) {
+Status publish(Result<std::unique_ptr<Pds>> pds, std::shared_ptr<const comm::Group> group,
+               collective::CollectiveOptions collective, pario_dataset_t* out) {
   PARIO_RETURN_IF_ERROR(pds.status());
   auto h = std::make_shared<DatasetHandle>();
   h->pds = std::move(pds).value();
   h->group_ = std::move(group);
+  h->collective = std::move(collective);
   const uint64_t id = datasets().insert(h);
   if (id == 0) {
     (void)h->pds->close();  // every rank's table is full alike
@@ -128,6 +131,15 @@ Result<dataset::SyncPolicy> sync_policy_of(int sync) {
   return static_cast<dataset::SyncPolicy>(sync);
 }
 
+// The engine's hints of a create or open, checked and digested (capi/options.h).
+// The file's byte order is HDF5's business: the section's type says it,
+// and Pds refuses a decomposition that is not native.
+Result<collective::CollectiveOptions> entry_hints(Entry& e, const pario_decomp_hints* hints) {
+  Result<collective::CollectiveOptions> o = entry_collective_options(e, hints);
+  if (o.ok()) o->byte_order = ByteOrder::kNative;
+  return o;
+}
+
 int create_dataset(const char* call, pario_group_t group, const char* path, int mode,
                    const pario_dataset_create_options_t* options, pario_dataset_t* dataset_out) {
   return guarded(call, [&]() -> Status {
@@ -149,10 +161,34 @@ int create_dataset(const char* call, pario_group_t group, const char* path, int 
     e.args().add("mode", mode);
     if (options) e.args().add("file_mode", options->file_mode).add("steps_per_file", options->steps_per_file);
     if (sync.ok()) e.args().add("sync", static_cast<int64_t>(*sync));
+    Result<collective::CollectiveOptions> hints = entry_hints(e, options ? options->hints : nullptr);
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
     Result<std::unique_ptr<Pds>> pds = Pds::create(g->comm_object(), path, !exclusive, *layout, *sync);
-    return publish(std::move(pds), g, dataset_out);
+    return publish(std::move(pds), g, std::move(hints).value(), dataset_out);
+  });
+}
+
+int open_dataset(const char* call, pario_group_t group, const char* path, int mode,
+                 const pario_dataset_open_options_t* options, pario_dataset_t* dataset_out) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
+    entry_group(e, group);
+    if (!path || !*path) e.check(invalid("path is null or empty"));
+    if (!dataset_out) e.check(invalid("dataset_out is null"));
+    if (mode != PARIO_MODE_READ && mode != PARIO_MODE_RDWR) {
+      e.check(invalid("mode " + std::to_string(mode) + " is not PARIO_MODE_READ or PARIO_MODE_RDWR"));
+    }
+    Result<dataset::SyncPolicy> sync = sync_policy_of(options ? options->sync : PARIO_DATASET_SYNC_DEFAULT);
+    e.check(sync);
+    if (path) e.args().add("path", path);
+    e.args().add("mode", mode);
+    if (sync.ok()) e.args().add("sync", static_cast<int64_t>(*sync));
+    Result<collective::CollectiveOptions> hints = entry_hints(e, options ? options->hints : nullptr);
+    PARIO_RETURN_IF_ERROR(e.agree());
+    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
+    Result<std::unique_ptr<Pds>> pds = Pds::open(g->comm_object(), path, mode == PARIO_MODE_RDWR, *sync);
+    return publish(std::move(pds), g, std::move(hints).value(), dataset_out);
   });
 }
 
@@ -208,7 +244,7 @@ Result<InfoOwner> entry_info(Entry& e, DatasetHandle* h, int owner_kind, int64_t
 }
 
 // A decomposition of this rank's patch of a global array, over the
-// dataset's group, in the variable's word type.
+// dataset's group, in the variable's word type, with the dataset's hints.
 Result<std::unique_ptr<collective::Decomposition>> array_decomposition(const DatasetHandle& h, int variable,
                                                                         array::GlobalArray& a, char** patch_data) {
   const array::Distribution& dist = a.distribution();
@@ -222,9 +258,8 @@ Result<std::unique_ptr<collective::Decomposition>> array_decomposition(const Dat
                          collective::runs_of_blocks(dist.ndim(), dims, collective::IndexOrder::kC, blocks));
   int64_t global = 1;
   for (int64_t d : dist.dims()) global *= d;  // the array's own size, checked when it was made
-  PARIO_ASSIGN_OR_RETURN(const Resources* r, resources());
   return collective::Decomposition::create(h.group(), std::move(runs), global,
-                                           h.pds->variables()[static_cast<size_t>(variable)].word, r->collective);
+                                           h.pds->variables()[static_cast<size_t>(variable)].word, h.collective);
 }
 
 int array_transfer(const char* call, bool write, pario_dataset_t ds, int64_t segment, int variable,
@@ -376,24 +411,20 @@ int pario_dataset_sync_counts(pario_dataset_t dataset, int* policy_out, int64_t*
 }
 
 int pario_dataset_open(pario_group_t group, const char* path, int mode, pario_dataset_t* dataset_out) {
-  PARIO_DATASET_BODY("pario_dataset_open", {
-    Entry e("pario_dataset_open");
-    entry_group(e, group);
-    if (!path || !*path) e.check(invalid("path is null or empty"));
-    if (!dataset_out) e.check(invalid("dataset_out is null"));
-    if (mode != PARIO_MODE_READ && mode != PARIO_MODE_RDWR) {
-      e.check(invalid("mode " + std::to_string(mode) + " is not PARIO_MODE_READ or PARIO_MODE_RDWR"));
-    }
-    Result<dataset::SyncPolicy> sync = sync_policy_of(PARIO_DATASET_SYNC_DEFAULT);
-    e.check(sync);
-    if (path) e.args().add("path", path);
-    e.args().add("mode", mode);
-    if (sync.ok()) e.args().add("sync", static_cast<int64_t>(*sync));
-    PARIO_RETURN_IF_ERROR(e.agree());
-    PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
-    Result<std::unique_ptr<Pds>> pds = Pds::open(g->comm_object(), path, mode == PARIO_MODE_RDWR, *sync);
-    return publish(std::move(pds), g, dataset_out);
-  });
+#if PARIO_HAVE_HDF5
+  return open_dataset("pario_dataset_open", group, path, mode, nullptr, dataset_out);
+#else
+  return no_hdf5("pario_dataset_open");
+#endif
+}
+
+int pario_dataset_open_with(pario_group_t group, const char* path, int mode,
+                            const pario_dataset_open_options_t* options, pario_dataset_t* dataset_out) {
+#if PARIO_HAVE_HDF5
+  return open_dataset("pario_dataset_open_with", group, path, mode, options, dataset_out);
+#else
+  return no_hdf5("pario_dataset_open_with");
+#endif
 }
 
 int pario_dataset_close(pario_dataset_t* dataset) {

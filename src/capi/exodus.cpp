@@ -219,19 +219,10 @@ int make_file(const char* call, pario_group_t group, const char* path, const par
       e.check(invalid("options->float_size " + std::to_string(o.float_size) + " is not 0, 4 or 8"));
     }
     if (o.steps_per_file < 0) e.check(invalid("options->steps_per_file " + std::to_string(o.steps_per_file) + " is negative"));
-    Result<collective::CollectiveOptions> copts = collective_options(o.hints);
-    e.check(copts);
     e.args().add("path", path).add("format", o.format).add("float_size", o.float_size);
     e.args().add("no_step_sync", o.no_step_sync ? 1 : 0).add("steps_per_file", o.steps_per_file);
     e.args().add("int64", o.int64 ? 1 : 0).add("nemesis", o.nemesis ? 1 : 0);
-    if (copts.ok()) {
-      e.args().add("aggregators", copts->aggregators).add("buffer_size", copts->buffer_bytes);
-      e.args().add("aggregator_ranks", copts->aggregator_ranks.data(), copts->aggregator_ranks.size());
-      // As a decomposition's create agrees them: ranks taking different
-      // ways (buffering) or file domains (align) would wait for each other.
-      e.args().add("align", copts->align_bytes).add("convert", static_cast<int64_t>(copts->convert));
-      e.args().add("buffering", static_cast<int64_t>(copts->buffering));
-    }
+    Result<collective::CollectiveOptions> copts = entry_collective_options(e, o.hints);
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
     PARIO_ASSIGN_OR_RETURN(const Resources* r, resources());

@@ -143,6 +143,18 @@ Result<collective::CollectiveOptions> collective_options(const pario_decomp_hint
   return o;
 }
 
+Result<collective::CollectiveOptions> entry_collective_options(Entry& e, const pario_decomp_hints* hints) {
+  Result<collective::CollectiveOptions> o = collective_options(hints);
+  e.check(o);
+  if (o.ok()) {
+    e.args().add("aggregators", o->aggregators).add("buffer_size", o->buffer_bytes);
+    e.args().add("aggregator_ranks", o->aggregator_ranks.data(), o->aggregator_ranks.size());
+    e.args().add("align", o->align_bytes).add("convert", static_cast<int64_t>(o->convert));
+    e.args().add("buffering", static_cast<int64_t>(o->buffering));
+  }
+  return o;
+}
+
 Result<exodus::StepSync> exodus_step_sync() {
   // Read here, next to config(), because base/config.h is included by
   // nearly every layer and this setting concerns one writer. step by

@@ -11,6 +11,7 @@
 
 #include "base/config.h"
 #include "base/status.h"
+#include "capi/collective.h"
 #include "collective/decomposition.h"
 #include "diskarray/disk_array.h"
 #include "file/backend.h"
@@ -38,6 +39,14 @@ Result<diskarray::DiskArrayOptions> disk_array_options(const std::string& path, 
 // The environment's collective options with a call's hints over them
 // (hints may be null); kInvalidArgument naming a bad hint.
 Result<collective::CollectiveOptions> collective_options(const pario_decomp_hints* hints);
+
+// collective_options for an object's call (an Exodus file, a dataset, a
+// wave-function file): a bad hint checked into e, and the options every
+// rank must share digested, so that hints differing between ranks fail
+// the call naming the field (ranks taking different ways (buffering) or
+// file domains (align) would wait for each other). The byte order is the
+// object's business, neither digested nor set here.
+Result<collective::CollectiveOptions> entry_collective_options(Entry& e, const pario_decomp_hints* hints);
 
 // A wave-function file's transfer (a PARIO_WF_TRANSFER_* value) from a
 // call's hint, or PARIO_WAVEFUNCTION_TRANSFER for PARIO_WF_TRANSFER_DEFAULT;

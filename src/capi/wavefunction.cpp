@@ -4,8 +4,10 @@
 // counts, the vector index and slice), digests those that must match, and
 // agrees (capi/collective.h); dataset::Wavefunction then does the work and
 // agrees on its outcome. The transfer comes from the call's hint or, for
-// PARIO_WF_TRANSFER_DEFAULT, from PARIO_WAVEFUNCTION_TRANSFER
-// (capi/options.h): the only place the configuration is read.
+// PARIO_WF_TRANSFER_DEFAULT, from PARIO_WAVEFUNCTION_TRANSFER, and the
+// aggregators' engine options from the call's hints over the environment's
+// (capi/options.h: the only place the configuration is read); both are
+// agreed at create and open and handed down in WavefunctionOptions.
 //
 // Without parallel HDF5 (PARIO_HAVE_HDF5 0) every call returns
 // PARIO_ERR_UNSUPPORTED, on every rank alike and without communicating.
@@ -62,13 +64,20 @@ Status publish(Result<std::unique_ptr<Wavefunction>> wf, std::shared_ptr<const c
                         [](WavefunctionHandle& made) { (void)made.wf->close(); });
 }
 
-// The transfer hint checked, and the options it makes.
-Result<dataset::WavefunctionOptions> options_for(int hint) {
-  PARIO_ASSIGN_OR_RETURN(WavefunctionTransferChoice t, wavefunction_transfer(hint));
-  dataset::WavefunctionOptions o;
-  o.transfer = static_cast<dataset::WavefunctionTransfer>(t);
-  PARIO_ASSIGN_OR_RETURN(o.collective, collective_options(nullptr));
-  return o;
+// The options of a create or open, checked (into e) and digested: the
+// transfer and the engine's hints (capi/options.h), the byte order native
+// (HDF5's type says the file's).
+dataset::WavefunctionOptions entry_options(Entry& e, const pario_wavefunction_options_t* options) {
+  const pario_wavefunction_options_t o = options ? *options : pario_wavefunction_options_t{};
+  dataset::WavefunctionOptions out;
+  Result<WavefunctionTransferChoice> t = wavefunction_transfer(o.transfer);
+  e.check(t);
+  if (t.ok()) out.transfer = static_cast<dataset::WavefunctionTransfer>(*t);
+  e.args().add("transfer", o.transfer);
+  Result<collective::CollectiveOptions> c = entry_collective_options(e, o.hints);
+  if (c.ok()) out.collective = std::move(c).value();
+  out.collective.byte_order = ByteOrder::kNative;
+  return out;
 }
 
 dataset::Basis basis_of(const pario_wavefunction_basis_t& b) {
@@ -109,26 +118,11 @@ int slice_call(const char* call, bool write, pario_wavefunction_t w, int vector,
   });
 }
 
-#endif  // PARIO_HAVE_HDF5
-
-}  // namespace
-}  // namespace pario::capi
-
-using namespace pario;        // NOLINT: this file is the C boundary
-using namespace pario::capi;  // NOLINT
-
-#if PARIO_HAVE_HDF5
-#define PARIO_WF_BODY(call, ...) return guarded(call, [&]() -> Status __VA_ARGS__)
-#else
-#define PARIO_WF_BODY(call, ...) return PARIO_WF_UNSUPPORTED(call)
-#endif
-
-extern "C" {
-
-int pario_wavefunction_create(pario_group_t group, const char* path, int mode, const pario_wavefunction_basis_t* basis,
-                              int nvectors, int transfer, pario_wavefunction_t* wf_out) {
-  PARIO_WF_BODY("pario_wavefunction_create", {
-    Entry e("pario_wavefunction_create");
+int create_file(const char* call, pario_group_t group, const char* path, int mode,
+                const pario_wavefunction_basis_t* basis, int nvectors, const pario_wavefunction_options_t* options,
+                pario_wavefunction_t* wf_out) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
     entry_group(e, group);
     if (!path || !*path) e.check(invalid("path is null or empty"));
     if (!wf_out) e.check(invalid("wf_out is null"));
@@ -147,34 +141,87 @@ int pario_wavefunction_create(pario_group_t group, const char* path, int mode, c
       e.args().add_bytes("basis", basis, sizeof *basis);
     }
     e.check(dataset::check_vector_count(nvectors));
-    Result<dataset::WavefunctionOptions> o = options_for(transfer);
-    e.check(o);
     if (path) e.args().add("path", path);
-    e.args().add("mode", mode).add("nvectors", nvectors).add("transfer", transfer);
+    e.args().add("mode", mode).add("nvectors", nvectors);
+    const dataset::WavefunctionOptions o = entry_options(e, options);
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
-    return publish(Wavefunction::create(g, path, !exclusive, b, nvectors, *o), g, wf_out);
+    return publish(Wavefunction::create(g, path, !exclusive, b, nvectors, o), g, wf_out);
   });
 }
 
-int pario_wavefunction_open(pario_group_t group, const char* path, int mode, int transfer,
-                            pario_wavefunction_t* wf_out) {
-  PARIO_WF_BODY("pario_wavefunction_open", {
-    Entry e("pario_wavefunction_open");
+int open_file(const char* call, pario_group_t group, const char* path, int mode,
+              const pario_wavefunction_options_t* options, pario_wavefunction_t* wf_out) {
+  return guarded(call, [&]() -> Status {
+    Entry e(call);
     entry_group(e, group);
     if (!path || !*path) e.check(invalid("path is null or empty"));
     if (!wf_out) e.check(invalid("wf_out is null"));
     if (mode != PARIO_MODE_READ && mode != PARIO_MODE_RDWR) {
       e.check(invalid("mode " + std::to_string(mode) + " is not PARIO_MODE_READ or PARIO_MODE_RDWR"));
     }
-    Result<dataset::WavefunctionOptions> o = options_for(transfer);
-    e.check(o);
     if (path) e.args().add("path", path);
-    e.args().add("mode", mode).add("transfer", transfer);
+    e.args().add("mode", mode);
+    const dataset::WavefunctionOptions o = entry_options(e, options);
     PARIO_RETURN_IF_ERROR(e.agree());
     PARIO_ASSIGN_OR_RETURN(std::shared_ptr<comm::Group> g, shared_group(group));
-    return publish(Wavefunction::open(g, path, mode == PARIO_MODE_RDWR, *o), g, wf_out);
+    return publish(Wavefunction::open(g, path, mode == PARIO_MODE_RDWR, o), g, wf_out);
   });
+}
+
+#endif  // PARIO_HAVE_HDF5
+
+}  // namespace
+}  // namespace pario::capi
+
+using namespace pario;        // NOLINT: this file is the C boundary
+using namespace pario::capi;  // NOLINT
+
+#if PARIO_HAVE_HDF5
+#define PARIO_WF_BODY(call, ...) return guarded(call, [&]() -> Status __VA_ARGS__)
+#else
+#define PARIO_WF_BODY(call, ...) return PARIO_WF_UNSUPPORTED(call)
+#endif
+
+extern "C" {
+
+int pario_wavefunction_create_with(pario_group_t group, const char* path, int mode,
+                                   const pario_wavefunction_basis_t* basis, int nvectors,
+                                   const pario_wavefunction_options_t* options, pario_wavefunction_t* wf_out) {
+#if PARIO_HAVE_HDF5
+  return create_file("pario_wavefunction_create_with", group, path, mode, basis, nvectors, options, wf_out);
+#else
+  return PARIO_WF_UNSUPPORTED("pario_wavefunction_create_with");
+#endif
+}
+
+int pario_wavefunction_create(pario_group_t group, const char* path, int mode, const pario_wavefunction_basis_t* basis,
+                              int nvectors, int transfer, pario_wavefunction_t* wf_out) {
+#if PARIO_HAVE_HDF5
+  const pario_wavefunction_options_t options{transfer, nullptr};
+  return create_file("pario_wavefunction_create", group, path, mode, basis, nvectors, &options, wf_out);
+#else
+  return PARIO_WF_UNSUPPORTED("pario_wavefunction_create");
+#endif
+}
+
+int pario_wavefunction_open_with(pario_group_t group, const char* path, int mode,
+                                 const pario_wavefunction_options_t* options, pario_wavefunction_t* wf_out) {
+#if PARIO_HAVE_HDF5
+  return open_file("pario_wavefunction_open_with", group, path, mode, options, wf_out);
+#else
+  return PARIO_WF_UNSUPPORTED("pario_wavefunction_open_with");
+#endif
+}
+
+int pario_wavefunction_open(pario_group_t group, const char* path, int mode, int transfer,
+                            pario_wavefunction_t* wf_out) {
+#if PARIO_HAVE_HDF5
+  const pario_wavefunction_options_t options{transfer, nullptr};
+  return open_file("pario_wavefunction_open", group, path, mode, &options, wf_out);
+#else
+  return PARIO_WF_UNSUPPORTED("pario_wavefunction_open");
+#endif
 }
 
 int pario_wavefunction_close(pario_wavefunction_t* wf) {

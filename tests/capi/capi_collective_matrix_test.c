@@ -881,6 +881,18 @@ static int c_dataset_open(int bad) {
   return rc;
 }
 
+/* The bad rank's hints ask for a negative aggregator count. */
+static int c_dataset_open_with(int bad) {
+  char path[600];
+  path_of(path, sizeof path, "ds2.h5");
+  const pario_decomp_hints hints = {bad ? -1 : 1};
+  const pario_dataset_open_options_t o = {0, &hints};
+  pario_dataset_t d = PARIO_DATASET_NULL;
+  const int rc = pario_dataset_open_with(world, path, PARIO_MODE_READ, &o, &d);
+  if (rc == PARIO_OK) pario_dataset_close(&d);
+  return rc;
+}
+
 static int c_dataset_close(int bad) {
   char path[600];
   path_of(path, sizeof path, "dsc.h5");
@@ -984,6 +996,29 @@ static int d_dataset_create_sync(void) {
   return rc;
 }
 
+/* Hints that differ between ranks: the aggregator buffer, the way. */
+static int d_dataset_create_hints(void) {
+  char path[600];
+  path_of(path, sizeof path, "dshd.h5");
+  const pario_decomp_hints hints = {.buffer_size = 64 << (rank % 2)};
+  pario_dataset_create_options_t o = {PARIO_DATASET_ONE_FILE, 0, 0, &hints};
+  pario_dataset_t d = PARIO_DATASET_NULL;
+  const int rc = pario_dataset_create_with(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &o, &d);
+  if (rc == PARIO_OK) pario_dataset_close(&d);
+  return rc;
+}
+
+static int d_dataset_open_with(void) {
+  char path[600];
+  path_of(path, sizeof path, "ds2.h5");
+  const pario_decomp_hints hints = {.buffering = rank % 2 ? PARIO_BUFFERING_NEVER : PARIO_BUFFERING_ALWAYS};
+  const pario_dataset_open_options_t o = {0, &hints};
+  pario_dataset_t d = PARIO_DATASET_NULL;
+  const int rc = pario_dataset_open_with(world, path, PARIO_MODE_READ, &o, &d);
+  if (rc == PARIO_OK) pario_dataset_close(&d);
+  return rc;
+}
+
 static int d_dataset_segment_append(void) {
   return pario_dataset_segment_append(shared_ds, PARIO_SEGMENT_STATE, 100 + rank, 100.0, NULL);
 }
@@ -1059,6 +1094,31 @@ static int c_wavefunction_create(int bad) { return wf_made("wfc.h5", bad ? -1 : 
 
 static int c_wavefunction_open(int bad) { return wf_made("wf2.h5", 0, bad ? 99 : PARIO_MODE_READ, 0); }
 
+/* Creates (nvectors) or opens (0: wf2.h5, read-only) a file through the
+ * aggregators with hints, and closes it again if that worked. */
+static int wf_made_with(const char *name, int nvectors, const pario_decomp_hints *hints) {
+  char path[600];
+  path_of(path, sizeof path, name);
+  const pario_wavefunction_basis_t b = wf_basis();
+  const pario_wavefunction_options_t o = {PARIO_WF_TRANSFER_AGGREGATORS, hints};
+  pario_wavefunction_t w = PARIO_WAVEFUNCTION_NULL;
+  const int rc = nvectors ? pario_wavefunction_create_with(world, path, wf_truncate, &b, nvectors, &o, &w)
+                          : pario_wavefunction_open_with(world, path, PARIO_MODE_READ, &o, &w);
+  if (rc == PARIO_OK) pario_wavefunction_close(&w);
+  return rc;
+}
+
+/* The bad rank's hints: a buffering that is none; a negative buffer. */
+static int c_wavefunction_create_with(int bad) {
+  const pario_decomp_hints hints = {.buffering = bad ? 9 : PARIO_BUFFERING_ALWAYS};
+  return wf_made_with("wfc.h5", 2, &hints);
+}
+
+static int c_wavefunction_open_with(int bad) {
+  const pario_decomp_hints hints = {.buffer_size = bad ? -1 : 64};
+  return wf_made_with("wf2.h5", 0, &hints);
+}
+
 static int c_wavefunction_close(int bad) {
   char path[600];
   path_of(path, sizeof path, "wfc.h5");
@@ -1090,6 +1150,17 @@ static int d_wavefunction_create(void) {
 }
 
 static int d_wavefunction_open(void) { return wf_made("wf2.h5", 0, PARIO_MODE_READ, 1 + rank % 2); }
+
+static int d_wavefunction_create_with(void) {
+  const int ranks[1] = {rank % 2};
+  const pario_decomp_hints hints = {.aggregators = 1, .aggregator_ranks = ranks};
+  return wf_made_with("wfc.h5", 2, &hints);
+}
+
+static int d_wavefunction_open_with(void) {
+  const pario_decomp_hints hints = {.align = 64 * (1 + rank % 2)};
+  return wf_made_with("wf2.h5", 0, &hints);
+}
 
 static int d_wavefunction_set_observables(void) {
   return pario_wavefunction_set_observables(shared_wf, 0, -1.0 - rank % 2, 2.0, 0.0);
@@ -1236,8 +1307,9 @@ static const struct {
     CASE(dataset_section_info),      CASE(dataset_write_ranked),    CASE(dataset_read_items),
     CASE(dataset_write_decomp),      CASE(dataset_read_decomp),     CASE(dataset_write_array),
     CASE(dataset_read_array),        CASE(dataset_info_put),        CASE(dataset_info_get),
-    CASE(dataset_info_name),         CASE(dataset_create_with),
+    CASE(dataset_info_name),         CASE(dataset_create_with),     CASE(dataset_open_with),
     CASE(wavefunction_create),       CASE(wavefunction_open),       CASE(wavefunction_close),
+    CASE(wavefunction_create_with),  CASE(wavefunction_open_with),
     CASE(wavefunction_write),        CASE(wavefunction_read),       CASE(wavefunction_set_observables),
 #endif
 };
@@ -1268,10 +1340,14 @@ static const struct {
     {"pario_dataset_create", d_dataset_create, "(path)"},
     {"pario_dataset_create_with", d_dataset_create_with, "(steps_per_file)"},
     {"pario_dataset_create_with", d_dataset_create_sync, "(sync)"},
+    {"pario_dataset_create_with", d_dataset_create_hints, "(buffer_size)"},
+    {"pario_dataset_open_with", d_dataset_open_with, "(buffering)"},
     {"pario_dataset_segment_append", d_dataset_segment_append, "(time_index)"},
     {"pario_dataset_info_put", d_dataset_info_put, "(count)"},
     {"pario_wavefunction_create", d_wavefunction_create, "(path)"},
     {"pario_wavefunction_open", d_wavefunction_open, "(transfer)"},
+    {"pario_wavefunction_create_with", d_wavefunction_create_with, "(aggregator_ranks)"},
+    {"pario_wavefunction_open_with", d_wavefunction_open_with, "(align)"},
     {"pario_wavefunction_set_observables", d_wavefunction_set_observables, "(observables)"},
 #endif
     {"close on some ranks, write on others", d_close_while_others_write, "different collectives"},

@@ -5,6 +5,9 @@
  * sections through blocks and index decompositions, infos of every type
  * on the dataset, a variable and a segment, truncation, reopening read
  * only. The file is kept at argv[1] for pds_check.py (h5py, no pario).
+ * Then the collective engine's hints at create and open reaching
+ * write_array and read_array (aggregator rounds counted: CTest sets
+ * PARIO_STATS=1), in two more files removed at the end.
  *   dataset_capi_test FILE.h5 */
 #include <math.h>
 #include <mpi.h>
@@ -345,6 +348,73 @@ static void reopen(const char *path) {
   CHECK_FAILS(pario_dataset_open(world, path, PARIO_MODE_WRITE, &ds), PARIO_ERR_INVALID_ARGUMENT, "mode");
 }
 
+/* A checkpoint of a 24 x 10 array written and read back through one
+ * aggregator with a 64-byte buffer, every transfer through it (hints of
+ * create and open): 1920 bytes in 30 rounds each way, where the default
+ * (a 16 MiB buffer) takes at most one per aggregator; the values are the
+ * default's. A hint the engine refuses fails open on every rank with its
+ * message; hints that differ between ranks are capi_collective_matrix_test's. */
+static void hints(const char *path) {
+  char plain[600], hinted[600];
+  snprintf(plain, sizeof plain, "%s.plain.h5", path);
+  snprintf(hinted, sizeof hinted, "%s.hints.h5", path);
+  const int64_t dims[2] = {24, 10}, zero[2] = {0, 0}, flat = 240;
+  double all[240], back[240];
+  for (int i = 0; i < 240; ++i) all[i] = 0.25 * i - 7.0;
+  pario_array_t a = PARIO_ARRAY_NULL, b = PARIO_ARRAY_NULL;
+  CHECK(pario_array_create(world, "ckpt", PARIO_TYPE_DOUBLE, 2, dims, &a) == PARIO_OK);
+  if (rank == 0) CHECK(pario_array_put(a, zero, dims, all, NULL) == PARIO_OK);
+  CHECK(pario_array_sync(a) == PARIO_OK);
+  const pario_decomp_hints h = {.aggregators = 1, .buffer_size = 64, .buffering = PARIO_BUFFERING_ALWAYS};
+  int64_t before[2], after[2], written[2];
+  for (int k = 0; k < 2; ++k) {
+    const pario_dataset_create_options_t o = {PARIO_DATASET_ONE_FILE, 0, 0, k ? &h : NULL};
+    pario_dataset_t ds = PARIO_DATASET_NULL;
+    CHECK(pario_dataset_create_with(world, k ? hinted : plain, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &o, &ds) ==
+          PARIO_OK);
+    int v = -1;
+    CHECK(pario_dataset_variable_register(ds, "rho", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_DOUBLE, &v) == PARIO_OK);
+    CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 0, 0.0, NULL) == PARIO_OK);
+    collective_rounds(world, before);
+    CHECK(pario_dataset_write_array(ds, 0, v, a) == PARIO_OK);
+    collective_rounds(world, after);
+    written[k] = after[0] - before[0];
+    CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  }
+  CHECK(written[1] == 30);
+  CHECK(written[0] <= size);
+
+  /* Read back into a 1-D array through the hints of open (with a sync
+   * policy of its own too). */
+  const pario_dataset_open_options_t oo = {PARIO_DATASET_SYNC_NONE, &h};
+  pario_dataset_t ds = PARIO_DATASET_NULL;
+  int policy = 0;
+  CHECK(pario_dataset_open_with(world, hinted, PARIO_MODE_READ, &oo, &ds) == PARIO_OK);
+  CHECK(pario_dataset_sync_counts(ds, &policy, NULL, NULL) == PARIO_OK && policy == PARIO_DATASET_SYNC_NONE);
+  CHECK(pario_array_create(world, "restart", PARIO_TYPE_DOUBLE, 1, &flat, &b) == PARIO_OK);
+  collective_rounds(world, before);
+  CHECK(pario_dataset_read_array(ds, 0, 0, b) == PARIO_OK);
+  collective_rounds(world, after);
+  CHECK(after[1] - before[1] == 30);
+  CHECK(pario_array_get(b, zero, &flat, back, NULL) == PARIO_OK);
+  CHECK(memcmp(back, all, sizeof all) == 0);
+  CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  /* The default's file holds the same values. */
+  CHECK(pario_dataset_open(world, plain, PARIO_MODE_READ, &ds) == PARIO_OK);
+  CHECK(pario_dataset_read_items(ds, 0, 0, 0, 240, back) == PARIO_OK);
+  CHECK(memcmp(back, all, sizeof all) == 0);
+  CHECK(pario_dataset_close(&ds) == PARIO_OK);
+
+  const pario_decomp_hints negative = {.aggregators = -1};
+  const pario_dataset_open_options_t bad = {0, &negative};
+  CHECK_FAILS(pario_dataset_open_with(world, hinted, PARIO_MODE_READ, &bad, &ds), PARIO_ERR_INVALID_ARGUMENT,
+              "hints->aggregators is negative");
+  CHECK(ds == PARIO_DATASET_NULL);
+  CHECK(pario_array_destroy(&a) == PARIO_OK && pario_array_destroy(&b) == PARIO_OK);
+  CHECK(pario_group_barrier(world) == PARIO_OK);
+  if (rank == 0) CHECK(remove(plain) == 0 && remove(hinted) == 0);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: dataset_capi_test FILE.h5\n");
@@ -366,6 +436,7 @@ int main(int argc, char **argv) {
   truncation(ds);
   CHECK(pario_dataset_close(&ds) == PARIO_OK);
   reopen(path);
+  hints(path);
   CHECK(pario_finalize() == PARIO_OK);
   return check_summary("dataset_capi_test");
 }

@@ -12,7 +12,10 @@
  *     slices that do not tile a vector, slices outside it, a file that is
  *     not a wave-function file (a PDS dataset, a text file), a truncated
  *     file, reading an unwritten vector, a bad basis: a clear error, the
- *     same on every rank; the file stays usable after a failed write. */
+ *     same on every rank; the file stays usable after a failed write.
+ *   wavefunction_test hints DIR   (under PARIO_STATS=1: CTest sets it)
+ *     the collective engine's hints of create_with and open_with reach
+ *     the aggregators' transfer (its rounds counted); refused hints. */
 #include <hdf5.h>
 #include <math.h>
 #include <mpi.h>
@@ -286,9 +289,73 @@ static void bad_input(const char *dir) {
   free(buf);
 }
 
+/* A vector of 1003 doubles (8024 bytes) written and read back through one
+ * aggregator with a 64-byte buffer, every transfer through it: 126 rounds
+ * each way, where the default (a 16 MiB buffer) takes at most one per
+ * aggregator; the values are the default's file's. Hints the engine
+ * refuses, or that differ between ranks, fail on every rank naming the
+ * field. */
+static void hinted(const char *dir) {
+  char plain[600], hints[600];
+  snprintf(plain, sizeof plain, "%s/plain.h5", dir);
+  snprintf(hints, sizeof hints, "%s/hints.h5", dir);
+  char mk[700];
+  snprintf(mk, sizeof mk, "mkdir -p '%s'", dir);
+  on_root(mk);
+  const pario_wavefunction_basis_t basis = the_basis();
+  const pario_decomp_hints h = {.aggregators = 1, .buffer_size = 64, .buffering = PARIO_BUFFERING_ALWAYS};
+  pario_wavefunction_options_t o = {PARIO_WF_TRANSFER_AGGREGATORS, NULL};
+  int64_t start = 0, count = 0, before[2], after[2], written[2];
+  write_slice(rank, size, &start, &count);
+  double *buf = malloc((size_t)kDim * sizeof *buf);
+  for (int64_t i = 0; i < count; ++i) buf[i] = value(0, start + i);
+  pario_wavefunction_t wf = PARIO_WAVEFUNCTION_NULL;
+  for (int k = 0; k < 2; ++k) {
+    o.hints = k ? &h : NULL;
+    CHECK(pario_wavefunction_create_with(world, k ? hints : plain, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &basis,
+                                         1, &o, &wf) == PARIO_OK);
+    collective_rounds(world, before);
+    CHECK(pario_wavefunction_write(wf, 0, start, count, buf) == PARIO_OK);
+    collective_rounds(world, after);
+    written[k] = after[0] - before[0];
+    CHECK(pario_wavefunction_close(&wf) == PARIO_OK);
+  }
+  CHECK(written[1] == 126);
+  CHECK(written[0] <= size);
+  /* Read back in an even split through the hints of open; the default's
+   * file read back without them. */
+  pario_dataset_even_split(kDim, size, rank, &start, &count);
+  o.hints = &h;
+  CHECK(pario_wavefunction_open_with(world, hints, PARIO_MODE_READ, &o, &wf) == PARIO_OK);
+  collective_rounds(world, before);
+  CHECK(check_vector(wf, 0, start, count));
+  collective_rounds(world, after);
+  CHECK(after[1] - before[1] == 126);
+  CHECK(pario_wavefunction_close(&wf) == PARIO_OK);
+  CHECK(pario_wavefunction_open(world, plain, PARIO_MODE_READ, PARIO_WF_TRANSFER_INDEPENDENT, &wf) == PARIO_OK);
+  CHECK(check_vector(wf, 0, start, count));
+  CHECK(pario_wavefunction_close(&wf) == PARIO_OK);
+
+  const pario_decomp_hints bad = {.buffering = 9};
+  o.hints = &bad;
+  expect_everywhere(pario_wavefunction_open_with(world, hints, PARIO_MODE_READ, &o, &wf), PARIO_ERR_INVALID_ARGUMENT,
+                    "hints->buffering 9 is not a PARIO_BUFFERING_*");
+  if (size > 1) {
+    const pario_decomp_hints differ = {.buffer_size = 64 << (rank % 2)};
+    o.hints = &differ;
+    expect_everywhere(pario_wavefunction_create_with(world, hints, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &basis,
+                                                     1, &o, &wf),
+                      PARIO_ERR_INVALID_ARGUMENT, "(buffer_size)");
+  }
+  CHECK(wf == PARIO_WAVEFUNCTION_NULL);
+  free(buf);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) CHECK(remove(plain) == 0 && remove(hints) == 0);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: wavefunction_test write FILE TRANSFER | read FILE | bad DIR\n");
+    fprintf(stderr, "usage: wavefunction_test write FILE TRANSFER | read FILE | bad DIR | hints DIR\n");
     return 2;
   }
   CHECK(pario_init() == PARIO_OK);
@@ -302,6 +369,7 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "write") && argc >= 4) write_file(argv[2], transfer_of(argv[3]));
   else if (!strcmp(argv[1], "read")) read_file(argv[2]);
   else if (!strcmp(argv[1], "bad")) bad_input(argv[2]);
+  else if (!strcmp(argv[1], "hints")) hinted(argv[2]);
   else CHECK(!"unknown mode");
   CHECK(pario_finalize() == PARIO_OK);
   return check_summary("wavefunction_test");

@@ -8,7 +8,11 @@
 ! a global-ordered section through a decomposition; a global array written
 ! and read into one of another shape and type; and a buffer refused on
 ! rank 0 failing on every rank; the sync policy "write" counted by
-! pario_dataset_sync_counts.
+! pario_dataset_sync_counts. And the collective engine's hints on create
+! and open: a global array through one aggregator in 64-byte rounds reads
+! back as written (tests/dataset/dataset_capi_test.c counts the rounds),
+! open's own sync policy; a hint C refuses, or one that differs between
+! ranks, fails every rank naming it.
 program dataset_test
   use pario
   use test_checks
@@ -258,6 +262,37 @@ program dataset_test
   call pario_dataset_create_with(ds, world, trim(scratch_file('fortran_dataset_bad.h5')), PARIO_DATASET_ONE_FILE, &
                                  ierr=ierr, sync=9)
   call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'an unknown sync policy is refused')
+
+  path = scratch_file('fortran_dataset_hints.h5')
+  call pario_dataset_create(ds, world, trim(path), ior(PARIO_CREATE, PARIO_TRUNCATE), aggregators=1, &
+                            buffer_size=64_int64, buffering=PARIO_BUFFERING_ALWAYS)
+  call pario_dataset_variable_register(ds, 'a', PARIO_ITEM_SCALAR, PARIO_TYPE_DOUBLE, v)
+  call pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 0_int64, 0.0_real64, seg)
+  call pario_array_create(a, world, 'a', [4_int64, 5_int64])
+  if (me == 0) call pario_array_put(a, [1_int64, 1_int64], [4_int64, 5_int64], a_vals)
+  call pario_array_sync(a)
+  call pario_dataset_write_array(ds, seg, v, a)
+  call pario_array_destroy(a)
+  call pario_dataset_close(ds)
+  call pario_dataset_open(ds, world, trim(path), sync=PARIO_DATASET_SYNC_NONE, aggregator_ranks=[np - 1], &
+                          buffer_size=64_int64, align=128_int64)
+  call pario_array_create(b, world, 'b', [20_int64], PARIO_TYPE_FLOAT)
+  call pario_dataset_read_array(ds, seg, v, b)
+  call pario_array_get(b, [1_int64], [20_int64], b_vals)
+  call check(all(b_vals == [(real(i, real32), i = 1, 20)]), 'hints: the array written and read back through them')
+  call pario_array_destroy(b)
+  call pario_dataset_sync_counts(ds, w)
+  call check(w == PARIO_DATASET_SYNC_NONE, 'the sync policy given to open')
+  call pario_dataset_close(ds)
+  call pario_dataset_open(ds, world, trim(path), ierr=ierr, aggregators=-1)
+  call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), 'hints->aggregators is negative') > 0, &
+             'hints: a negative aggregator count refused')
+  if (np > 1) then
+    call pario_dataset_create(ds, world, trim(path), ior(PARIO_CREATE, PARIO_TRUNCATE), ierr, &
+                              buffering=merge(PARIO_BUFFERING_NEVER, PARIO_BUFFERING_ALWAYS, me == 0))
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), '(buffering)') > 0, &
+               'hints: a buffering that differs between ranks, named')
+  end if
 
   call pario_finalize()
   if (failures > 0) error stop 1

@@ -5,7 +5,11 @@
 ! slice; observables reserved (NaN), written after a reopen read-write,
 ! read back read-only with the written flags; and errors: a real(real32)
 ! buffer on rank 0 failing on every rank, a vector never written, vector 0,
-! an existing file, a slice past the end, writing a read-only file.
+! an existing file, a slice past the end, writing a read-only file. And the
+! collective engine's hints on create and open (the aggregators' transfer
+! through one aggregator in 64-byte rounds gives the same vector; a hint C
+! refuses, or one that differs between ranks, fails every rank naming it;
+! tests/dataset/wavefunction_test.c counts the rounds).
 program wavefunction_test
   use pario
   use test_checks
@@ -98,6 +102,28 @@ program wavefunction_test
   call pario_wavefunction_set_observables(wf, 2, 1.0_real64, 1.0_real64, 1.0_real64, ierr)
   call check(ierr == PARIO_ERR_STATE, 'a read-only file takes no observables')
   call pario_wavefunction_close(wf)
+
+  path = scratch_file('fortran_wavefunction_hints.h5')
+  call pario_dataset_even_split(dim, np, me, lo, cnt)
+  call pario_wavefunction_create(wf, world, trim(path), basis, 1, ior(PARIO_CREATE, PARIO_TRUNCATE), &
+                                 PARIO_WF_TRANSFER_AGGREGATORS, aggregators=1, buffer_size=64_int64, &
+                                 buffering=PARIO_BUFFERING_ALWAYS)
+  call pario_wavefunction_write(wf, 1, lo, [(value(1, i), i = lo, lo + cnt - 1)])
+  call pario_wavefunction_close(wf)
+  call pario_wavefunction_open(wf, world, trim(path), transfer=PARIO_WF_TRANSFER_AGGREGATORS, &
+                               aggregator_ranks=[np - 1], buffer_size=64_int64, align=128_int64)
+  call pario_wavefunction_read(wf, 1, 1_int64, whole)
+  call check(all(whole == [(value(1, i), i = 1, dim)]), 'hints: the vector written and read back through them')
+  call pario_wavefunction_close(wf)
+  call pario_wavefunction_open(wf, world, trim(path), ierr=ierr, buffering=99)
+  call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), 'hints->buffering 99') > 0, &
+             'hints: an unknown buffering refused')
+  if (np > 1) then
+    call pario_wavefunction_create(wf, world, trim(path), basis, 1, ior(PARIO_CREATE, PARIO_TRUNCATE), &
+                                   ierr=ierr, buffer_size=merge(64_int64, 128_int64, me == 0))
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), '(buffer_size)') > 0, &
+               'hints: a buffer size that differs between ranks, named')
+  end if
 
   call pario_finalize()
   if (failures > 0) error stop 1

@@ -370,3 +370,68 @@ def test_numbers_c_cannot_take_raise_on_every_rank():
     with pytest.raises(raises(pario.InvalidArgument, last)):
         pario.Dataset.create(shared_path("py_pds_numbers_modes.h5"), g, overwrite=True, file_mode="steps_per_file",
                              steps_per_file=huge if g.rank == last else 2)
+
+
+# The collective engine's hints on create and open, for write_array and
+# read_array: through one aggregator in 64-byte rounds, or each rank directly.
+HINTS = [dict(aggregators=1, buffer_size=64, buffering="always"),
+         dict(aggregator_ranks=[pario.size() - 1], buffer_size=4096, align=512, convert="sender",
+              buffering="never")]
+
+
+@pytest.mark.parametrize("hints", HINTS)
+def test_hints_checkpoint_reads_back_as_written(hints):
+    """A global array checkpointed with hints reads back, restarted as
+    float32, with them and with the defaults; opening with a sync policy
+    of its own."""
+    g = pario.Group()
+    path = shared_path("py_pds_hints.h5")
+    values = np.arange(60.0).reshape(12, 5) - 7.5
+    with pario.Dataset.create(path, g, overwrite=True, **hints) as ds:
+        ds.register("a", dtype=np.float64)
+        seg = ds.append_segment("state", 0)
+        with pario.GlobalArray((12, 5), np.float64, group=g) as a:
+            if g.rank == 0:
+                a[:, :] = values
+            a.sync()
+            ds.write_array(seg, "a", a)
+    for h in (hints, {}):
+        with pario.Dataset.open(path, g, sync="none", **h) as ds:
+            assert ds.sync[0] == "none"
+            with pario.GlobalArray((60,), np.float32, group=g) as b:
+                ds.read_array(0, "a", b)
+                assert np.array_equal(b[:], values.ravel().astype(np.float32))
+
+
+@pytest.mark.parametrize("hints, message", [
+    (dict(aggregators=-1), "hints->aggregators is negative"),
+    (dict(buffering="sometimes"), "buffering 'sometimes': expected 'auto', 'always', 'never' or None"),
+    (dict(buffer_size="big"), "buffer_size 'big': expected an integer or None"),
+])
+def test_a_refused_hint_fails_create_and_open_on_every_rank(hints, message):
+    g = pario.Group()
+    path = shared_path("py_pds_hints_refused.h5")
+    pario.Dataset.create(path, g, overwrite=True).close()
+    for make in (lambda: pario.Dataset.create(path, g, overwrite=True, **hints),
+                 lambda: pario.Dataset.open(path, g, **hints)):
+        with pytest.raises(pario.InvalidArgument) as e:
+            make()
+        assert message in str(e.value)
+    with pario.Dataset.open(path, g) as ds:  # left as it was
+        assert len(ds.segments) == 0
+
+
+def test_hints_that_differ_between_ranks_fail_on_every_rank():
+    """A hint this package refuses on one rank: InvalidArgument there,
+    RemoteError elsewhere; values that differ: InvalidArgument naming the
+    field everywhere."""
+    g = pario.Group()
+    if g.size < 2:
+        pytest.skip("needs 2 ranks or more")
+    last = g.size - 1
+    path = shared_path("py_pds_hints_differ.h5")
+    with pytest.raises(fault_at(g, pario.InvalidArgument, last)):
+        pario.Dataset.create(path, g, overwrite=True, convert="here" if g.rank == last else None)
+    with pytest.raises(pario.InvalidArgument) as e:
+        pario.Dataset.create(path, g, overwrite=True, buffer_size=64 << (g.rank % 2))
+    assert "(buffer_size)" in str(e.value)

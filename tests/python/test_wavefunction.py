@@ -188,3 +188,48 @@ def test_errors_raise_on_every_rank():
         pario.WaveFunctionFile.open(not_wf, g)
     with pytest.raises(pario.Exists):  # overwrite replaces only a wave-function file
         pario.WaveFunctionFile.create(not_wf, BASIS, 2, g, overwrite=True)
+
+
+def test_hints_reach_the_aggregators(tmp_path):
+    """One aggregator with a 64-byte buffer moves a vector of 1001 doubles
+    (8008 bytes) in 126 rounds each way, the defaults in at most one; the
+    values read back either way (a fresh one-rank job with statistics on)."""
+    from conftest import run_with_stats
+    if pario.Group().rank != 0:
+        return
+    body = (f"basis = pario.WaveFunctionBasis(**{vars(BASIS)!r})\n"
+            "rounds = {}\n"
+            "for name, hints in (('default', {}), ('hinted', dict(aggregators=1, buffer_size=64, buffering='always'))):\n"
+            "    path = sys.argv[1] + name\n"
+            "    before = pario.stats()['collective']\n"
+            "    with pario.WaveFunctionFile.create(path, basis, 1, overwrite=True, transfer='aggregators', **hints) as wf:\n"
+            "        wf.write(0, np.arange(1001.0))\n"
+            "    with pario.WaveFunctionFile.open(path, transfer='aggregators', **hints) as wf:\n"
+            "        assert np.array_equal(wf.read(0), np.arange(1001.0))\n"
+            "    after = pario.stats()['collective']\n"
+            "    rounds[name] = [after[k]['rounds'] - before[k]['rounds'] for k in ('write', 'read')]\n"
+            "print(json.dumps(rounds))\n")
+    rounds = run_with_stats(tmp_path, body, [tmp_path / "wf"])
+    assert rounds["hinted"] == [126, 126] and max(rounds["default"]) <= 1
+
+
+def test_refused_or_differing_hints_fail_on_every_rank():
+    """A hint C refuses (create and open), one this package refuses on one
+    rank, and hints that differ between ranks (named), with any transfer."""
+    g = pario.Group()
+    last = g.size - 1
+    path = shared_path("py_wf_hints.h5")
+    pario.WaveFunctionFile.create(path, BASIS, 1, g, overwrite=True).close()
+    with pytest.raises(pario.InvalidArgument, match=r"hints->buffer_size -1 is not in 0\.\."):
+        pario.WaveFunctionFile.create(path, BASIS, 1, g, overwrite=True, buffer_size=-1)
+    with pytest.raises(pario.InvalidArgument, match="hints->aggregators is negative"):
+        pario.WaveFunctionFile.open(path, g, transfer="aggregators", aggregators=-1)
+    with pytest.raises(fault_at(g, pario.InvalidArgument, last)) as e:
+        pario.WaveFunctionFile.open(path, g, align="wide" if g.rank == last else None)
+    if g.rank == last:
+        assert "align 'wide': expected an integer or None" in str(e.value)
+    if g.size > 1:
+        with pytest.raises(pario.InvalidArgument, match=r"\(buffering\)"):
+            pario.WaveFunctionFile.open(path, g, buffering="never" if g.rank % 2 else "always")
+    with pario.WaveFunctionFile.open(path, g, transfer="aggregators", aggregators=1, buffer_size=64) as wf:
+        assert wf.nvectors == 1

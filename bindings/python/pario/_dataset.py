@@ -28,6 +28,14 @@ its own message.
 Writes take the values' own dtype as the put type and reads give `dtype`
 (default the word type): pario converts on the way, and a value that does
 not fit (300 into an int8 word) raises OutOfRange on every rank.
+
+create and open take the collective engine's hints as Decomposition does
+(aggregators, aggregator_ranks, buffer_size, align, convert, buffering;
+None: the environment's, then the defaults; the same on every rank) for
+the transfers the dataset makes through decompositions of its own
+(write_array, read_array); write_global and read_global use the given
+Decomposition's. There is no byteorder: HDF5's types carry it. A hint
+Decomposition refuses fails the call on every rank.
 """
 import collections
 import collections.abc
@@ -39,7 +47,7 @@ import numpy as np
 
 from . import _pario
 from ._arrays import _TYPES, _group
-from ._collective import Decomposition
+from ._collective import Decomposition, _hint_values, _hints
 from ._errors import InvalidArgument, NotFound, OutOfRange, _check
 
 _SEGMENT_KINDS = {"topology": _pario.SEGMENT_TOPOLOGY, "state": _pario.SEGMENT_STATE}
@@ -112,6 +120,15 @@ def _c_int(value, what, bits=64):
     if not -(1 << (bits - 1)) <= v < 1 << (bits - 1):
         return None, f"{what} {v} does not fit a {bits}-bit integer"
     return v, None
+
+
+def _hint_args(aggregators, aggregator_ranks, buffer_size, align, convert, buffering):
+    """(the C hints, None), or for a hint _hint_values refuses (the
+    defaults, this rank's message): the caller then passes C an argument it
+    refuses, so that every rank fails together. The byte order is native:
+    HDF5's types carry the file's. Shared with WaveFunctionFile."""
+    values, error = _hint_values(aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
+    return _hints(values, _pario.BYTE_ORDER_NATIVE), error
 
 
 def _decomposition(d):
@@ -315,13 +332,14 @@ class Dataset(_PathHandle):
         return bool(_pario.dataset_supported())
 
     @classmethod
-    def _new(cls, path, comm, make):
-        self = cls._make(path, comm, make)
+    def _new(cls, path, comm, make, error=None):
+        self = cls._make(path, comm, make, error)
         self._variables = None
         return self
 
     @classmethod
-    def create(cls, path, comm=None, *, overwrite=False, file_mode="one_file", steps_per_file=0, sync=None):
+    def create(cls, path, comm=None, *, overwrite=False, file_mode="one_file", steps_per_file=0, sync=None,
+               aggregators=None, aggregator_ranks=None, buffer_size=None, align=None, convert=None, buffering=None):
         """Collective: a new dataset at path for every rank of comm (an
         mpi4py communicator, a pario.Group, or None for the world), open
         read-write. An existing file raises Exists, unless overwrite=True
@@ -334,17 +352,25 @@ class Dataset(_PathHandle):
         files fsynced), "write" (written, no fsync: as safe against a killed
         process, not against a machine's crash), "none" (nothing until
         close), or None for the environment's PARIO_DATASET_SYNC (else
-        "fsync"); pario/dataset.h says what each guarantees."""
+        "fsync"); pario/dataset.h says what each guarantees. aggregators,
+        aggregator_ranks, buffer_size, align, convert, buffering: the
+        collective engine's hints for write_array and read_array, as
+        Decomposition.blocks takes them."""
         mode = _pario.MODE_CREATE | (_pario.MODE_TRUNCATE if overwrite else _pario.MODE_EXCLUSIVE)
         code = _FILE_MODES.get(file_mode, -1)  # -1: refused by C on every rank
         steps, steps_error = _c_int(steps_per_file, "steps_per_file")
         if steps_error:
             code = -1  # raised after the collective call, so no rank is left waiting
         sync_code = _SYNC_POLICIES.get(sync, -1) if isinstance(sync, (str, type(None))) else -1
+        hints, hints_error = _hint_args(aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
+        if hints_error:
+            code = -1
         try:
             return cls._new(path, comm, lambda g, p: _pario.dataset_create(
-                g, p, mode, code, steps if code != -1 else 0, sync_code))
+                g, p, mode, code, steps if code != -1 else 0, sync_code, hints), hints_error)
         except InvalidArgument:
+            if hints_error:
+                raise  # the hint's own message
             if code == -1:
                 raise _invalid(f"file_mode {file_mode!r} with steps_per_file {steps_per_file!r}: expected "
                                f"one of {sorted(_FILE_MODES)} and an integer") from None
@@ -373,16 +399,26 @@ class Dataset(_PathHandle):
         return name, steps_per_file, files
 
     @classmethod
-    def open(cls, path, comm=None, mode="r"):
+    def open(cls, path, comm=None, mode="r", *, sync=None, aggregators=None, aggregator_ranks=None,
+             buffer_size=None, align=None, convert=None, buffering=None):
         """Collective: an existing dataset, mode "r" (read-only) or "r+"
         (read-write). A file that is not a pario dataset or is damaged
-        raises Corrupt, a missing one NotFound."""
-        code = _OPEN_MODES.get(mode, 0)  # 0: refused by C on every rank
+        raises Corrupt, a missing one NotFound. sync and the hints as for
+        create (a run's choices, not stored in the file)."""
+        code = _OPEN_MODES.get(mode, 0) if isinstance(mode, str) else 0  # 0: refused by C on every rank
+        sync_code = _SYNC_POLICIES.get(sync, -1) if isinstance(sync, (str, type(None))) else -1
+        hints, hints_error = _hint_args(aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
         try:
-            return cls._new(path, comm, lambda g, p: _pario.dataset_open(g, p, code))
+            return cls._new(path, comm, lambda g, p: _pario.dataset_open(
+                g, p, 0 if hints_error else code, sync_code, hints), hints_error)
         except InvalidArgument:
+            if hints_error:
+                raise  # the hint's own message
             if not code:
                 raise _invalid(f"mode {mode!r}: expected 'r' or 'r+'") from None
+            if sync_code == -1:
+                raise _invalid(f"sync {sync!r}: expected None or one of "
+                               f"{sorted(k for k in _SYNC_POLICIES if k)}") from None
             raise
 
     # ---- segments (queries local) ----

@@ -18,13 +18,20 @@ wave-function file").
         x = wf.read(k)                          # this rank's part of an even split
         wf.set_observables(k, energy=-31.2, J=1.0, T=0.0)
 
+create and open take, beside the transfer, the collective engine's hints
+as Decomposition does (aggregators, aggregator_ranks, buffer_size, align,
+convert, buffering; None: the environment's, then the defaults; the same
+on every rank) for the "aggregators" transfer; they never change what is
+in the file. There is no byteorder: HDF5's types carry it.
+
 Every method is collective over the file's group (all ranks call it in
 the same order; vector indices, observables, paths and modes must match)
 unless its docstring says local; a failure raises on every rank together:
 the rank at fault its own error, the others RemoteError. What the package
-checks itself (a path os.fspath refuses, a transfer name, a slice that is
-not a 1-D array of real numbers) still makes the C call, with an argument
-C refuses, so no rank is left waiting.
+checks itself (a path os.fspath refuses, a transfer name, a hint
+Decomposition refuses, a slice that is not a 1-D array of real numbers)
+still makes the C call, with an argument C refuses, so no rank is left
+waiting.
 """
 import collections
 import collections.abc
@@ -36,7 +43,7 @@ import operator
 import numpy as np
 
 from . import _pario
-from ._dataset import _PathHandle
+from ._dataset import _PathHandle, _hint_args
 from ._errors import InvalidArgument, _check
 
 _TRANSFERS = {
@@ -141,7 +148,8 @@ class WaveFunctionFile(_PathHandle):
         self._transfer = _TRANSFER_NAMES.get(transfer, str(transfer))
 
     @classmethod
-    def create(cls, path, basis, nvectors, comm=None, *, overwrite=False, transfer="default"):
+    def create(cls, path, basis, nvectors, comm=None, *, overwrite=False, transfer="default", aggregators=None,
+               aggregator_ranks=None, buffer_size=None, align=None, convert=None, buffering=None):
         """Collective: a new wave-function file of nvectors vectors (1 ..
         MAX_VECTORS) over basis (a WaveFunctionBasis, or a dict of its
         fields), open read-write, every vector's space allocated and its
@@ -150,7 +158,10 @@ class WaveFunctionFile(_PathHandle):
         file still raises Exists and is left alone). transfer: how slices
         reach the file: "default" (PARIO_WAVEFUNCTION_TRANSFER, else
         independent), "independent", "collective" or "aggregators"; it
-        never changes what is in the file."""
+        never changes what is in the file. aggregators, aggregator_ranks,
+        buffer_size, align, convert, buffering: the collective engine's
+        hints for the "aggregators" transfer, as Decomposition.blocks takes
+        them."""
         error = None
         if isinstance(basis, collections.abc.Mapping):
             try:
@@ -166,22 +177,29 @@ class WaveFunctionFile(_PathHandle):
         else:
             n, error = 0, error or f"nvectors {nvectors!r}: expected an integer"  # 0: refused by C
         code, transfer_error = _transfer_code(transfer)
-        error = error or transfer_error
+        hints, hints_error = _hint_args(aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
+        error = error or transfer_error or hints_error
+        if hints_error:
+            code = -1  # refused by C on every rank
         mode = _pario.MODE_CREATE | _pario.MODE_RDWR | (_pario.MODE_TRUNCATE if overwrite else _pario.MODE_EXCLUSIVE)
         return cls._new(path, comm, lambda g, p: _pario.wavefunction_create(
-            g, p, mode, fields is not None, fields or _NO_BASIS, n, code), error)
+            g, p, mode, fields is not None, fields or _NO_BASIS, n, code, hints), error)
 
     @classmethod
-    def open(cls, path, comm=None, mode="r", *, transfer="default"):
+    def open(cls, path, comm=None, mode="r", *, transfer="default", aggregators=None, aggregator_ranks=None,
+             buffer_size=None, align=None, convert=None, buffering=None):
         """Collective: an existing wave-function file, mode "r" (read-only)
         or "r+" (to write observables or vectors). A file that is not a
         pario wave-function file or is damaged raises Corrupt, a missing
-        one NotFound."""
+        one NotFound. The transfer and the hints as for create."""
         code = _OPEN_MODES.get(mode, 0) if isinstance(mode, str) else 0  # 0: refused by C
         error = None if code else f"mode {mode!r}: expected 'r' or 'r+'"
         transfer_code, transfer_error = _transfer_code(transfer)
-        return cls._new(path, comm, lambda g, p: _pario.wavefunction_open(g, p, code, transfer_code),
-                        error or transfer_error)
+        hints, hints_error = _hint_args(aggregators, aggregator_ranks, buffer_size, align, convert, buffering)
+        if hints_error:
+            transfer_code = -1  # refused by C on every rank
+        return cls._new(path, comm, lambda g, p: _pario.wavefunction_open(g, p, code, transfer_code, hints),
+                        error or transfer_error or hints_error)
 
     # ---- local queries ----
 

@@ -967,10 +967,11 @@ void bind_dataset(nb::module_& m) {
 #undef PARIO_DATASET_CONSTANT
   using Dataset = pario_dataset_t;
   m.def("dataset_supported", [] { return pario_dataset_supported() != 0; });
+  // hints: borrowed by the options, alive until the C call returns.
   m.def("dataset_create", [](uintptr_t group, const std::string& path, int mode, int file_mode,
-                             int64_t steps_per_file, int sync) {
+                             int64_t steps_per_file, int sync, const Hints& hints) {
     Dataset d = PARIO_DATASET_NULL;
-    const pario_dataset_create_options_t options = {file_mode, steps_per_file, sync};
+    const pario_dataset_create_options_t options = {file_mode, steps_per_file, sync, &hints.c};
     int rc = unlocked([&] {
       return pario_dataset_create_with(as<pario_group_t>(group), path.c_str(), mode, &options, &d);
     });
@@ -988,9 +989,12 @@ void bind_dataset(nb::module_& m) {
     int rc = pario_dataset_file_mode(as<Dataset>(h), &file_mode, &steps_per_file, &files);
     return std::make_tuple(rc, file_mode, steps_per_file, files);
   });
-  m.def("dataset_open", [](uintptr_t group, const std::string& path, int mode) {
+  m.def("dataset_open", [](uintptr_t group, const std::string& path, int mode, int sync, const Hints& hints) {
     Dataset d = PARIO_DATASET_NULL;
-    int rc = unlocked([&] { return pario_dataset_open(as<pario_group_t>(group), path.c_str(), mode, &d); });
+    const pario_dataset_open_options_t options = {sync, &hints.c};
+    int rc = unlocked([&] {
+      return pario_dataset_open_with(as<pario_group_t>(group), path.c_str(), mode, &options, &d);
+    });
     return std::make_pair(rc, id(d));
   });
   m.def("dataset_close", [](uintptr_t h) {
@@ -1154,20 +1158,22 @@ void bind_wavefunction(nb::module_& m) {
   using Wf = pario_wavefunction_t;
   // has_basis false: a NULL basis (refused by C on every rank).
   m.def("wavefunction_create", [](uintptr_t group, const std::string& path, int mode, bool has_basis,
-                                  const BasisTuple& b, int nvectors, int transfer) {
+                                  const BasisTuple& b, int nvectors, int transfer, const Hints& hints) {
     const pario_wavefunction_basis_t basis{std::get<0>(b), std::get<1>(b), std::get<2>(b), std::get<3>(b),
                                            std::get<4>(b), std::get<5>(b), std::get<6>(b)};
+    const pario_wavefunction_options_t options{transfer, &hints.c};
     Wf w = PARIO_WAVEFUNCTION_NULL;
     int rc = unlocked([&] {
-      return pario_wavefunction_create(as<pario_group_t>(group), path.c_str(), mode, has_basis ? &basis : nullptr,
-                                       nvectors, transfer, &w);
+      return pario_wavefunction_create_with(as<pario_group_t>(group), path.c_str(), mode,
+                                            has_basis ? &basis : nullptr, nvectors, &options, &w);
     });
     return std::make_pair(rc, id(w));
   });
-  m.def("wavefunction_open", [](uintptr_t group, const std::string& path, int mode, int transfer) {
+  m.def("wavefunction_open", [](uintptr_t group, const std::string& path, int mode, int transfer, const Hints& hints) {
+    const pario_wavefunction_options_t options{transfer, &hints.c};
     Wf w = PARIO_WAVEFUNCTION_NULL;
     int rc = unlocked([&] {
-      return pario_wavefunction_open(as<pario_group_t>(group), path.c_str(), mode, transfer, &w);
+      return pario_wavefunction_open_with(as<pario_group_t>(group), path.c_str(), mode, &options, &w);
     });
     return std::make_pair(rc, id(w));
   });
