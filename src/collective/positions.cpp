@@ -67,25 +67,30 @@ void copy_dense_any(char* base, size_t size, const Index* pos, int64_t count, ch
   }
 }
 
-template <size_t kSize, typename Index>
-void scatter_chosen_sized(char* base, size_t size, const Index* pos, int64_t shift, const uint32_t* which,
-                          int64_t count, const char* in) {
+// The chosen elements k = which[0 .. count): base[pos(k) - shift] = other[k]
+// (scatter) or other[k] = base[pos(k) - shift] (gather).
+template <size_t kSize, bool kGather, typename Index>
+void copy_chosen_sized(char* base, size_t size, const Index* pos, int64_t shift, const uint32_t* which,
+                       int64_t count, char* other) {
   const size_t s = kSize ? kSize : size;
   for (int64_t i = 0; i < count; ++i) {
     const uint32_t k = which[i];
-    char* to = base + (static_cast<int64_t>(pos[k]) - shift) * static_cast<int64_t>(s);
-    if (kSize) std::memcpy(to, in + static_cast<size_t>(k) * s, kSize);
-    else move_element(to, in + static_cast<size_t>(k) * s, s);
+    char* at = base + (static_cast<int64_t>(pos[k]) - shift) * static_cast<int64_t>(s);
+    char* mine = other + static_cast<size_t>(k) * s;
+    char* to = kGather ? mine : at;
+    const char* from = kGather ? at : mine;
+    if (kSize) std::memcpy(to, from, kSize);
+    else move_element(to, from, s);
   }
 }
 
-template <typename Index>
-void scatter_chosen_any(char* base, size_t size, const Index* pos, int64_t shift, const uint32_t* which,
-                        int64_t count, const char* in) {
+template <bool kGather, typename Index>
+void copy_chosen_any(char* base, size_t size, const Index* pos, int64_t shift, const uint32_t* which, int64_t count,
+                     char* other) {
   switch (size) {
-    case 4: return scatter_chosen_sized<4>(base, size, pos, shift, which, count, in);
-    case 8: return scatter_chosen_sized<8>(base, size, pos, shift, which, count, in);
-    default: return scatter_chosen_sized<0>(base, size, pos, shift, which, count, in);
+    case 4: return copy_chosen_sized<4, kGather>(base, size, pos, shift, which, count, other);
+    case 8: return copy_chosen_sized<8, kGather>(base, size, pos, shift, which, count, other);
+    default: return copy_chosen_sized<0, kGather>(base, size, pos, shift, which, count, other);
   }
 }
 
@@ -197,8 +202,16 @@ void PositionList::scatter(char* base, size_t size, int64_t first, int64_t count
 
 void PositionList::scatter_chosen(char* base, size_t size, int64_t shift, const uint32_t* which, int64_t count,
                                   const char* in) const {
-  if (!dense32_.empty()) return scatter_chosen_any(base, size, dense32_.data(), shift, which, count, in);
-  if (!dense64_.empty()) return scatter_chosen_any(base, size, dense64_.data(), shift, which, count, in);
+  char* other = const_cast<char*>(in);  // only read: kGather is false
+  if (!dense32_.empty()) return copy_chosen_any<false>(base, size, dense32_.data(), shift, which, count, other);
+  if (!dense64_.empty()) return copy_chosen_any<false>(base, size, dense64_.data(), shift, which, count, other);
+}
+
+void PositionList::gather_chosen(const char* base, size_t size, int64_t shift, const uint32_t* which, int64_t count,
+                                 char* out) const {
+  char* from = const_cast<char*>(base);  // only read: kGather is true
+  if (!dense32_.empty()) return copy_chosen_any<true>(from, size, dense32_.data(), shift, which, count, out);
+  if (!dense64_.empty()) return copy_chosen_any<true>(from, size, dense64_.data(), shift, which, count, out);
 }
 
 }  // namespace pario::collective

@@ -123,6 +123,11 @@ class PositionList {
   // aggregator round's share of the caller's buffer into its window.
   void scatter_chosen(char* base, size_t size, int64_t shift, const uint32_t* which, int64_t count,
                       const char* in) const;
+  // out[k] = base[pos(k) - shift] for the same chosen elements: the
+  // reverse, e.g. a read's message from its receive buffer into the
+  // caller's buffer.
+  void gather_chosen(const char* base, size_t size, int64_t shift, const uint32_t* which, int64_t count,
+                     char* out) const;
 
  private:
   void index_runs();  // run_start_ for the runs form

@@ -161,14 +161,18 @@ Status Transfer::prepare() {
   Status s;
   // No packed copy where nothing converts on this rank (go_ahead() may
   // move the conversion here and prepare again).
-  from_caller_ = kind_ == device::IoKind::kWrite && !d_.own_memory().empty() &&
-                 (aggregator_converts_ || (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative));
-  if (from_caller_ && !d_.direct_io()) {
-    // Sent from two kept send buffers (send_from_caller), taken with the
-    // aggregator's windows below.
-  } else if (from_caller_) {
+  const bool by_slot_unconverted =
+      !d_.own_memory().empty() &&
+      (aggregator_converts_ || (mem_type_ == d_.file_type() && d_.byte_order() == ByteOrder::kNative));
+  from_caller_ = kind_ == device::IoKind::kWrite && by_slot_unconverted;
+  to_caller_ = kind_ == device::IoKind::kRead && by_slot_unconverted;
+  if ((from_caller_ || to_caller_) && !d_.direct_io()) {
+    // Sent from (write) or received into (read) two kept send buffers
+    // (send_from_caller, receive_to_caller), taken with the aggregator's
+    // windows below.
+  } else if (from_caller_ || to_caller_) {
     // No packed copy: chunk by chunk through the decomposition's kept
-    // buffers (write_chunks).
+    // buffers (write_chunks, read_chunks).
     Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_, wire_size_, 0);
     if (!b.ok()) return b.status();
     buffers_ = std::move(b).value();
@@ -183,7 +187,7 @@ Status Transfer::prepare() {
   }
   find_direct();
   const bool windows = d_.is_aggregator() && !d_.direct_io() && uses_windows();
-  const bool sends = from_caller_ && !d_.direct_io() && d_.send_buffers() > 0;
+  const bool sends = (from_caller_ || to_caller_) && !d_.direct_io() && d_.send_buffers() > 0;
   if (s.ok() && (windows || sends)) {
     const int wire_windows = aggregator_converts_ ? (kind_ == device::IoKind::kWrite ? 1 : 2) : 0;
     Result<std::unique_ptr<AggregatorBuffers>> b = d_.take_buffers(file_size_, wire_size_, wire_windows, sends);
@@ -225,8 +229,8 @@ void Transfer::find_direct() {
     }
     return;
   }
-  // From the caller's buffer there is no packed copy to write from.
-  if (!d_.is_aggregator() || aggregator_converts_ || from_caller_) return;
+  // From or to the caller's buffer there is no packed copy to move.
+  if (!d_.is_aggregator() || aggregator_converts_ || from_caller_ || to_caller_) return;
   const std::vector<RoundPlan>& rounds = d_.rounds();
   direct_.assign(rounds.size(), -1);
   const bool write = kind_ == device::IoKind::kWrite;
@@ -340,7 +344,7 @@ Status Transfer::pack() {
 
 // The caller's buffer from the packed copy (read): the reverse of pack().
 Status Transfer::unpack() {
-  if (packed_ == buf_) return Status::Ok();
+  if (to_caller_ || packed_ == buf_) return Status::Ok();  // moved there already, or read in place
   const PositionList& order = d_.memory_order();
   const PositionList& slots = d_.memory_slots();
   const bool by_slot = slots.elements() > 0;
@@ -395,7 +399,7 @@ MPI_Request Transfer::post(bool send, char* at, size_t bytes, int peer, int tag)
 // to their aggregators (write) or received from them (read). The buffers,
 // counts and tags are the same either way; only the direction differs.
 void Transfer::post_own_messages(device::IoKind direction) {
-  if (from_caller_) return;  // no packed copy: send_from_caller
+  if (from_caller_ || to_caller_) return;  // no packed copy: send_from_caller, receive_to_caller
   for (const Send& s : d_.sends()) {
     const int peer = d_.plan().aggregator_rank(s.aggregator);
     if (peer == d_.rank()) continue;  // the aggregator copies its own part
@@ -606,6 +610,109 @@ void Transfer::send_from_caller(int64_t last_round) {
   }
 }
 
+// A direct read without a packed copy (to_caller_): the reverse of
+// write_chunks. Chunk c's parts of this rank's file runs are read into
+// its buffer (window c % 2) through the engine, two chunks ahead, and
+// once read moved into the caller's buffer by the decomposition's lists
+// (reads of chunk c + 2 start when chunk c is out). Without `block`,
+// stops at the first read not yet done and resumes there.
+bool Transfer::read_chunks(bool block) {
+  const int64_t chunks = static_cast<int64_t>(d_.own_chunk_start().size()) - 1;
+  const int64_t size = d_.chunk_elements();
+  while (unpacked_chunks_ < chunks) {
+    for (; next_chunk_ < chunks && next_chunk_ < unpacked_chunks_ + 2 && local_.ok(); ++next_chunk_) {
+      start_chunk_reads(next_chunk_);
+    }
+    const int64_t c = unpacked_chunks_;
+    const int slot = static_cast<int>(c % 2);
+    if (!io_done(slot, block)) return false;
+    zero_short_reads(slot);
+    if (local_.ok()) {
+      const int64_t first = d_.own_chunk_start()[c];
+      d_.memory_slots().gather_chosen(buffers_->window[slot].get(), file_size_, c * size,
+                                      d_.own_memory().data() + first, d_.own_chunk_start()[c + 1] - first,
+                                      static_cast<char*>(buf_));
+    }
+    ++unpacked_chunks_;
+  }
+  return true;
+}
+
+// Chunk c's reads into its buffer: the parts of this rank's file runs
+// whose packed positions fall in it (runs in packed order, the cursor
+// kept from the chunk before), ending at the target's end.
+void Transfer::start_chunk_reads(int64_t c) {
+  const std::vector<std::pair<int64_t, int64_t>>& runs = d_.direct_runs();
+  const int64_t lo = c * d_.chunk_elements(), hi = std::min(d_.local_count(), lo + d_.chunk_elements());
+  const int slot = static_cast<int>(c % 2);
+  char* chunk = buffers_->window[slot].get();
+  while (chunk_run_ < runs.size() && chunk_run_packed_ < hi) {
+    const auto [global, length] = runs[chunk_run_];
+    const int64_t from = std::max(chunk_run_packed_, lo), to = std::min(chunk_run_packed_ + length, hi);
+    const uint64_t at = offset_ + static_cast<uint64_t>(global + from - chunk_run_packed_) * file_size_;
+    const uint64_t bytes = static_cast<uint64_t>(to - from) * file_size_;
+    char* into = chunk + (from - lo) * file_size_;
+    const uint64_t have = at >= target_size_ ? 0 : std::min(bytes, target_size_ - at);
+    std::memset(into + have, 0, bytes - have);
+    if (have > 0 && !direct_request(device::IoKind::kRead, at, into, have, /*here=*/false, slot)) return;
+    if (chunk_run_packed_ + length > hi) break;  // the run goes on in the next chunk
+    chunk_run_packed_ += length;
+    ++chunk_run_;
+  }
+}
+
+// Message `send` of this rank as it arrived at `from` (packed order) into
+// the caller's buffer, in memory order: the reverse of pack_send.
+void Transfer::unpack_message(int32_t send, const char* from) const {
+  const Send& s = d_.sends()[send];
+  const int64_t first = d_.own_chunk_start()[send];
+  d_.memory_slots().gather_chosen(from, wire_size_, s.offset, d_.own_memory().data() + first,
+                                  d_.own_chunk_start()[send + 1] - first, static_cast<char*>(buf_));
+}
+
+// A read into the caller's buffer through the aggregators: this rank's
+// messages of rounds up to last_round received in d_.send_places()'s
+// order (the write's), each into its place in a send buffer; a buffer is
+// reused once its earlier messages are in and moved out. With last_round
+// INT64_MAX, also every message still in a buffer, in order. Without
+// `block`, stops at the first wait and resumes there. Why this cannot
+// hang: docs/architecture.md, "Reads into the caller's buffer".
+bool Transfer::receive_to_caller(int64_t last_round, bool block) {
+  const std::vector<SendPlace>& places = d_.send_places();
+  for (; next_place_ < places.size(); ++next_place_) {
+    const SendPlace& p = places[next_place_];
+    const Send& s = d_.sends()[p.send];
+    if (s.round > last_round) return true;
+    if (p.at == 0 && !unpack_received(p.buffer, block)) return false;
+    char* to = buffers_->send[p.buffer].get() + p.at * wire_size_;
+    const MPI_Request req =
+        post(false, to, s.count * wire_size_, d_.plan().aggregator_rank(s.aggregator), d_.tag(seq_, s.round));
+    if (req != MPI_REQUEST_NULL) send_requests_[p.buffer].push_back(req);
+    received_[p.buffer].push_back(next_place_);
+  }
+  if (last_round != INT64_MAX || places.empty()) return true;
+  const int last = places.back().buffer;  // its messages came after the other's
+  return unpack_received(last ^ 1, block) && unpack_received(last, block);
+}
+
+// The messages posted into send buffer b, once all are in: moved into
+// the caller's buffer, and the buffer free again.
+bool Transfer::unpack_received(int b, bool block) {
+  if (received_[b].empty()) return true;
+  std::vector<MPI_Request>& in_flight = send_requests_[b];
+  // with nothing else to do on an oversubscribed node, without spinning
+  if (block && !d_.is_aggregator() && d_.oversubscribed()) wait_quietly(in_flight);
+  if (!requests_done(in_flight, block)) return false;
+  if (local_.ok()) {
+    for (size_t place : received_[b]) {
+      const SendPlace& p = d_.send_places()[place];
+      unpack_message(p.send, buffers_->send[b].get() + p.at * wire_size_);
+    }
+  }
+  received_[b].clear();
+  return true;
+}
+
 // Where the aggregator converts: round r's held ranges between the
 // elements as they travel (landing) and the file's (window), one way or
 // the other. A failure names the global element.
@@ -733,6 +840,10 @@ void Transfer::send_round(int64_t r) {
       from = staging() + p.at * wire_size_;
       round.staged.gather(win, wire_size_, p.at, p.count, from);
     }
+    if (to_caller_ && p.sender == d_.rank()) {  // straight into the caller's buffer
+      unpack_message(p.self_send, from);
+      continue;
+    }
     const MPI_Request req = move_piece(p, from, r);
     if (req != MPI_REQUEST_NULL) (p.in_place ? window_sends_[slot] : staging_sends_).push_back(req);
   }
@@ -822,6 +933,9 @@ bool Transfer::progress_read(bool block) {
       counts_.rounds++;
       read_step_ = ReadStep::kNextRead;
     }
+    // As an owner, its messages of rounds up to r, now that its own round
+    // r is out (the order that cannot hang: receive_to_caller).
+    if (to_caller_ && !receive_to_caller(r, block)) return false;
     if (next_read_ < n) {
       if (!requests_done(window_sends_[slot], block)) return false;
       submit_read(next_read_++);
@@ -833,6 +947,8 @@ bool Transfer::progress_read(bool block) {
   // thread when blocking (nothing else is left for it to do), unless
   // begin() started them.
   if (!direct_started_) move_direct(/*here=*/block);
+  // Its messages of later rounds, before it waits for its own sends.
+  if (to_caller_ && !receive_to_caller(INT64_MAX, block)) return false;
   if (!io_done(2, block)) return false;
   zero_short_reads(2);
   return requests_done(staging_sends_, block) && requests_done(window_sends_[0], block) &&
@@ -844,6 +960,7 @@ bool Transfer::progress_read(bool block) {
 // buffer. Without `block` it never waits.
 bool Transfer::progress(bool block) {
   if (d_.direct_io()) {  // started in begin(): no message
+    if (to_caller_ && !read_chunks(block)) return false;
     if (!io_done(0, block) || !io_done(1, block) || !io_done(2, block)) return false;
     if (kind_ == device::IoKind::kRead) {
       zero_short_reads(2);
@@ -860,6 +977,11 @@ bool Transfer::progress(bool block) {
   }
   // An aggregator copies its own part while sending its rounds: unpack after.
   if (d_.is_aggregator() && !progress_read(block)) return false;
+  if (to_caller_) {
+    if (!receive_to_caller(INT64_MAX, block)) return false;
+    unpacked_ = true;
+    return true;
+  }
   // An owner with nothing else to do waits for its messages without
   // spinning on an oversubscribed node: the aggregator and its I/O need
   // the cores (docs/performance.md, "Reads").
@@ -896,6 +1018,7 @@ Status Transfer::begin(const int64_t agreed[kAgreementValues]) {
     // Nothing to exchange: this rank's runs now, on this thread in a
     // blocking call (nothing is left to overlap), else through the engine.
     if (from_caller_) write_chunks();
+    else if (to_caller_) read_chunks(/*block=*/false);  // the first chunks' reads
     else move_direct(/*here=*/blocking_);
     return Status::Ok();
   }
@@ -917,6 +1040,8 @@ Status Transfer::begin(const int64_t agreed[kAgreementValues]) {
     // Overlapping the caller's work: the direct runs now, behind the
     // first windows' reads. A blocking call reads them last (progress_read).
     if (!blocking_) move_direct(/*here=*/false);
+  } else if (to_caller_) {
+    receive_to_caller(INT64_MAX, /*block=*/false);  // the receives that fit its two buffers
   }
   return Status::Ok();
 }

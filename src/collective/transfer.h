@@ -46,7 +46,9 @@
 // aggregator's windows are: a direct write's two chunk buffers of the
 // aggregator buffer's size, or through the aggregators two send buffers
 // of at most that size, each holding about one round's messages:
-// Decomposition::own_memory(), send_places()); an aggregator also two window buffers, a staging
+// Decomposition::own_memory(), send_places(); a read of such elements
+// that this rank does not convert the same way back, read_chunks and
+// receive_to_caller); an aggregator also two window buffers, a staging
 // buffer of at most one window each and, where it converts, one (write)
 // or two (read) windows of memory-typed elements (no windows where no
 // round needs one).
@@ -166,6 +168,11 @@ class Transfer {
   void write_chunks();
   void pack_send(int32_t send, char* to) const;
   void send_from_caller(int64_t last_round);
+  bool read_chunks(bool block);
+  void start_chunk_reads(int64_t c);
+  void unpack_message(int32_t send, const char* from) const;
+  bool receive_to_caller(int64_t last_round, bool block);
+  bool unpack_received(int buffer, bool block);
   void zero_short_reads(int slot);
   void send_round(int64_t r);
   bool progress_read(bool block);
@@ -206,8 +213,19 @@ class Transfer {
   // there (send_from_caller), this rank's own part packed straight into
   // its window or staging buffer.
   bool from_caller_ = false;
-  size_t next_place_ = 0;                   // the next of d_.send_places() to pack and send
-  std::vector<MPI_Request> send_requests_[2];  // out of each send buffer
+  // A read with no packed copy, the reverse (elements kept by slot; no
+  // conversion on this rank): direct, chunks read into the two buffers in
+  // turn and moved from there into the caller's buffer (read_chunks);
+  // through the aggregators, messages received into the two send buffers
+  // in the same round order and moved from there (receive_to_caller),
+  // this rank's own part straight from its window or staging buffer.
+  bool to_caller_ = false;
+  size_t next_place_ = 0;                   // the next of d_.send_places() to pack and send, or receive into
+  std::vector<MPI_Request> send_requests_[2];  // out of (write) or into (read) each send buffer
+  std::vector<size_t> received_[2];            // read: the places (of send_places()) posted into each, in order
+  int64_t next_chunk_ = 0, unpacked_chunks_ = 0;  // direct read: chunks started, chunks moved out
+  size_t chunk_run_ = 0;                        // direct read: the run the next chunk starts in
+  int64_t chunk_run_packed_ = 0;                // and that run's packed position
   uint64_t seq_ = 0;
   Status local_;            // this rank's first failure after the start agreement
   bool waited_ = false;

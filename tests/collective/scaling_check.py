@@ -25,11 +25,12 @@ from the same few numbers) and with the formulas of docs/scaling.md:
 - peak buffer = n_r e, plus 1 or 2 windows and the staging buffer for an
   aggregator (exact), at most n_r e + 3 B; none of them where every round
   of its domain is its own direct piece alone (write) or its only piece
-  (read: read straight into its packed copy); a write of scattered
-  indices (kept by slot) takes the send buffers instead of n_r e (exact,
-  as collective/plan.cpp places the messages: at most 2 min(B, n_r e)),
-  and its aggregator copies its own pieces into the window, never writing
-  one from a packed copy;
+  (read: read straight into its packed copy); a write or read of
+  scattered indices (kept by slot) takes the send buffers instead of n_r e
+  (exact, as collective/plan.cpp places the messages: at most
+  2 min(B, n_r e)), and its aggregator copies its own pieces into or out
+  of the window, never moving one straight between the file and a packed
+  copy;
 - a read moves the same messages and bytes the other way.
 
 Prints a table of what it measured (the one in docs/scaling.md).
@@ -133,7 +134,7 @@ def expect(pattern, buffer, rpn):
     rd = [dict(x) for x in w]
     for r in range(P):
         if from_caller(pattern, mine[r]):
-            w[r]["peak_buffer_bytes"] = send_buffer_bytes(plan, mine[r], r)
+            w[r]["peak_buffer_bytes"] = rd[r]["peak_buffer_bytes"] = send_buffer_bytes(plan, mine[r], r)
     for r in range(P):
         meets = {(plan.aggregator_of(g), plan.round_of(plan.aggregator_of(g), g)) for g in mine[r]}
         for a, _ in meets:
@@ -167,7 +168,10 @@ def expect(pattern, buffer, rpn):
             direct = own_run if own_run in covered and not from_caller(pattern, mine[ar]) else None
             if direct is None or len(senders) > 1:
                 windows_used["write"] = True
-            if own_run is None or len(senders) > 1 or covered != [own_run]:
+            # a read of its own piece alone, straight into its packed copy
+            read_direct = (covered and own_run is not None and len(senders) == 1 and covered == [own_run]
+                           and not from_caller(pattern, mine[ar]))
+            if not read_direct:
                 windows_used["read"] = True
             w[ar]["file_bytes"] += len(inside) * E
             for start, length in covered:
@@ -183,9 +187,7 @@ def expect(pattern, buffer, rpn):
                     continue
                 w[ar]["file_requests"] += 1
                 w[ar]["largest_request"] = max(w[ar]["largest_request"], length * E)
-            if covered and own_run is not None and len(senders) == 1 and covered == [own_run]:
-                # a read of its own piece alone, straight into its packed copy, joined to
-                # the previous such read where the two continue each other
+            if read_direct:  # joined to the previous such read where the two continue each other
                 if read_end == own_run[0]:
                     read_len += own_run[1] * E
                 else:
@@ -210,8 +212,8 @@ def expect(pattern, buffer, rpn):
 
 
 def from_caller(pattern, indices):
-    """Whether a write goes from the caller's buffer through two send
-    buffers: scattered indices, two or more (kept one per element, by slot)."""
+    """Whether a write goes from (a read into) the caller's buffer through two
+    send buffers: scattered indices, two or more (kept one per element, by slot)."""
     return pattern == "scattered" and len(indices) > 1
 
 
@@ -344,8 +346,7 @@ def main():
                             want_requests = nrounds - max(0, own_rounds - 1)
                             check(f"{case}, aggregator {r}: file requests", g["file_requests"], want_requests)
                             check(f"{case}, aggregator {r}: file bytes = D e", g["file_bytes"], d * E)
-                        copy = 2 * min(buffer, n_r * E) if direction == "write" and from_caller(pattern, mine[r]) \
-                            else n_r * E
+                        copy = 2 * min(buffer, n_r * E) if from_caller(pattern, mine[r]) else n_r * E
                         if g["peak_buffer_bytes"] > max(copy + 3 * buffer, peaks[r][direction]["peak_buffer_bytes"]):
                             failures.append(f"{case}, aggregator {r}: buffers beyond n_r e (or the send buffers) + 3 B")
                     if direction == "write":
