@@ -97,9 +97,7 @@ void copy_chosen_any(char* base, size_t size, const Index* pos, int64_t shift, c
 }  // namespace
 
 void PositionList::finish() {
-  // One entry per element costs 4 (or 8) bytes each, a run 16 plus 8 for
-  // its start index: keep runs while they average more than 2 elements.
-  if (runs_.size() > 1 && runs_.size() * 2 > static_cast<size_t>(elements_)) {
+  if (dense_is_smaller(runs_.size(), elements_, limit_)) {
     if (limit_ <= (int64_t{1} << 32)) {
       dense32_.reserve(elements_);
       for (const auto& r : runs_)

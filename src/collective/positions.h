@@ -55,7 +55,7 @@ class PositionList {
   static PositionList of_sequence(size_t count, int64_t elements, int64_t limit, Visit&& visit) {
     PositionList l;
     l.limit_ = limit;
-    if (count > 1 && count * 2 > static_cast<size_t>(elements)) {
+    if (dense_is_smaller(count, elements, limit)) {
       if (limit <= (int64_t{1} << 32)) {
         l.dense32_.resize(static_cast<size_t>(elements));
         uint32_t* out = l.dense32_.data();
@@ -77,6 +77,17 @@ class PositionList {
     l.elements_ = elements;
     l.index_runs();
     return l;
+  }
+
+  // Whether `count` runs of `elements` in all, below `limit`, take less
+  // room one per element (4 bytes each, 8 from 2^32 on) than as runs (24
+  // bytes a run: its position and length, and where it starts): runs of
+  // fewer than 6 elements on average (3 from 2^32 on), e.g. a 3-vector
+  // item's words. The one-per-element form also lets a decomposition keep
+  // its memory order inverted (Decomposition::memory_slots()).
+  static bool dense_is_smaller(size_t count, int64_t elements, int64_t limit) {
+    const size_t entry = limit <= (int64_t{1} << 32) ? 4 : 8;
+    return count > 1 && static_cast<size_t>(elements) * entry < count * 24;
   }
 
   int64_t elements() const { return elements_; }

@@ -92,12 +92,39 @@ def exodus(r):
 
 
 def dataset(r):
-    samples = by_case(r["rows"])
-    seconds = {row["case"]: {i: [s] for i, s in row["seconds"].items()} for row in r["rows"]}
-    memory = {row["case"]: {i: [m] for i, m in row["peak_mib_per_rank"].items()} for row in r["rows"]}
+    rows = [row for row in r["rows"] if row["case"].startswith("MFDn")]  # case 1
+    samples = by_case(rows)
+    seconds = {row["case"]: {i: [s] for i, s in row["seconds"].items()} for row in rows}
+    memory = {row["case"]: {i: [m] for i, m in row["peak_mib_per_rank"].items()} for row in rows}
     plan = [(0.5, 4473924, 1), (2.0, 17895697, 1)]
-    part = dataset_bench.mfdn_result(samples, seconds, memory, plan, driver)
-    return dataset_bench.result(r["quick"], ["mfdn"], [part], [3.5, 7.0], "mpiexec", "ext4", driver)
+    parts = [dataset_bench.mfdn_result(samples, seconds, memory, plan, driver)]
+    pds = pds_records([row for row in r["rows"] if row["case"].startswith("PDS")])
+    if pds:  # case 2, in the results committed since session 25
+        parts.append(dataset_bench.pds_result(pds, driver, 2000000, 10, 3))
+    cases = ["mfdn", "pds"][:len(parts)]
+    return dataset_bench.result(r["quick"], cases, parts, [3.5, 7.0], "mpiexec", "ext4", driver)
+
+
+def pds_records(rows):
+    """pds_bench's JSON lines, as pds_result takes them, rebuilt from case
+    2's committed rows: one per sample (its MB/s over 736 MB), and one
+    metadata probe per implementation (segments 1 and 10)."""
+    records, nbytes = [], 736000000
+    for row in rows:
+        p = int(row["case"].rsplit("P=", 1)[1])
+        if "segment_ms" in row:
+            for impl, ms in row["segment_ms"].items():
+                records.append({"impl": impl, "op": "metadata probe", "ranks": p, "nodes": row["probe_nodes"][impl],
+                                "segment_ms": [0.0, ms["1"], ms["10"]]})
+            continue
+        op = row["case"].split(" nodes ", 1)[1].rsplit(", P=", 1)[0]
+        for impl, mbps in row["samples"].items():
+            for v in mbps:
+                records.append({"impl": impl, "op": op, "ranks": p, "bytes": nbytes, "seconds": nbytes / v / 1e6,
+                                "peak_mib": row["peak_mib_per_rank"][impl], "base_mib": row["data_mib_per_rank"][impl],
+                                "setup_seconds": row["setup_seconds"][impl],
+                                "cpu_seconds": [row["cpu_seconds"][impl]]})
+    return records
 
 
 def collective(r):

@@ -140,22 +140,25 @@ TEST(Layout, LongIndexListsSortLikeAStableSort) {
 }
 
 TEST(Positions, RunsAndDenseFormsGatherAndScatterAlike) {
-  // Runs of 50, one entry per element, and runs of 3 (a vector item's
-  // words: 3 to 120 bytes a run, the short ones moved by fixed sizes).
-  enum Form { kLongRuns, kScattered, kShortRuns };
+  // Runs of 50, one entry per element, runs of 8 (8 to 320 bytes a run,
+  // the short ones moved by fixed sizes) and runs of 3 (a vector item's
+  // words), which take less room one entry per element (4 bytes each
+  // against 24 a run) and are kept so.
+  enum Form { kLongRuns, kScattered, kShortRuns, kItemWords };
   for (size_t size : {1, 2, 3, 4, 8, 16, 40}) {
-    for (Form form : {kLongRuns, kScattered, kShortRuns}) {
+    for (Form form : {kLongRuns, kScattered, kShortRuns, kItemWords}) {
       PositionList list;
       std::vector<int64_t> pos;
       for (int64_t k = 0; k < 200; ++k) {
-        const int64_t p = form == kScattered ? (k * 37) % 211
-                          : form == kShortRuns ? (k / 3) * 5 + k % 3
+        const int64_t p = form == kScattered   ? (k * 37) % 211
+                          : form == kShortRuns ? (k / 8) * 11 + k % 8
+                          : form == kItemWords ? (k / 3) * 5 + k % 3
                                                : 300 + k + (k / 50) * 7;
         list.add(p, 1);
         pos.push_back(p);
       }
       list.finish();
-      EXPECT_EQ(list.runs() == 0, form == kScattered);
+      EXPECT_EQ(list.runs() == 0, form == kScattered || form == kItemWords);
       std::vector<char> base(600 * size), out(200 * size), back(600 * size, 0);
       for (size_t i = 0; i < base.size(); ++i) base[i] = static_cast<char>(i * 13 + 1);
       list.gather(base.data(), size, 10, 150, out.data());
