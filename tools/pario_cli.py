@@ -4,6 +4,7 @@
   pario stats FILE.json ...                          statistics files as tables
   pario info PATH ...                                describe a Zarr store or an HDF5 file
   pario clean [--yes]                                remove shared memory left by dead jobs
+  pario exodus workload|info|diff|plot ...           Exodus II files (tools/exodus_cli.py; mpiexec -n P too)
 
 Every command has --help.
 """
@@ -228,6 +229,8 @@ def main(argv=None):
     c.add_argument("--yes", action="store_true", help="do not ask")
     c.add_argument("--shm-dir", default="/dev/shm", help=argparse.SUPPRESS)  # tests: a private directory
     c.set_defaults(run=cmd_clean)
+    import exodus_cli  # next to this file
+    exodus_cli.add_parser(sub)
     args = p.parse_args(argv)
     if not args.command:
         p.print_usage(sys.stderr)

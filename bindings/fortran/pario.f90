@@ -166,6 +166,7 @@ module pario
             pario_exodus_put_element_values, pario_exodus_flush, pario_exodus_get_info, pario_exodus_get_block, &
             pario_exodus_get_variable, pario_exodus_get_time, pario_exodus_read_coords, &
             pario_exodus_read_node_ids, pario_exodus_read_block, pario_exodus_read_nodal_values, &
+            pario_exodus_read_global_values, &
             pario_exodus_read_element_values, pario_exodus_put_coord_names, pario_exodus_put_truth_table, &
             pario_exodus_put_attributes, pario_exodus_open_append, pario_exodus_attach_nodes, &
             pario_exodus_attach_block, pario_exodus_get_set, pario_exodus_read_node_set, pario_exodus_read_side_set, &
@@ -755,6 +756,12 @@ module pario
       type(c_ptr), value :: x, values
       integer(c_int), value :: step, var, mem_type
       integer(c_int64_t), value :: start, count
+    end function
+    integer(c_int) function c_exo_read_global_values(x, step, n, mem_type, values) &
+        bind(C, name="pario_exodus_read_global_values")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x, values
+      integer(c_int), value :: step, n, mem_type
     end function
     integer(c_int) function c_exo_read_element_values(x, step, var, block_id, start, count, mem_type, values) &
         bind(C, name="pario_exodus_read_element_values")
@@ -2687,6 +2694,16 @@ contains
     call finish(c_exo_read_nodal_values(exo%h, int(step, c_int), int(var, c_int), start - 1, &
                                         size(values, kind=int64), int(PARIO_TYPE_DOUBLE, c_int), address(values)), &
                 ierr)
+  end subroutine
+
+  !> Collective: global variables 1 .. size(values) of a step, on every rank.
+  subroutine pario_exodus_read_global_values(exo, step, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(in) :: step
+    real(real64), intent(inout), target, contiguous :: values(:)
+    integer, intent(out), optional :: ierr
+    call finish(c_exo_read_global_values(exo%h, int(step, c_int), int(size(values), c_int), &
+                                         int(PARIO_TYPE_DOUBLE, c_int), address(values)), ierr)
   end subroutine
 
   !> Collective: element variable var of a step, elements start ..

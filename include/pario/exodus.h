@@ -413,6 +413,10 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_read_nodal_values(pario_exodus_t exo
 PARIO_COLLECTIVE PARIO_API int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var,
                                                                 int64_t block_id, int64_t start, int64_t count,
                                                                 int mem_type, void *values);
+/* Global variables 1..n of step (n: 0 up to get_variable's num_vars for
+ * PARIO_EXODUS_GLOBAL), on every rank. */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_global_values(pario_exodus_t exodus, int step, int n, int mem_type,
+                                                               void *values);
 
 /* Entries [start, start + count) of node set set_id as global node ids. */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_read_node_set(pario_exodus_t exodus, int64_t set_id, int64_t start,

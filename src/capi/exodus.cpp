@@ -1173,6 +1173,12 @@ int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var, i
                    });
 }
 
+int pario_exodus_read_global_values(pario_exodus_t exodus, int step, int n, int mem_type, void* values) {
+  // n is each rank's own (as a range's count), so not agreed as var is.
+  return read_call("pario_exodus_read_global_values", exodus, 0, false, step, 0, mem_type,
+                   [&](Reader& r, size_t, ElementType t) { return r.read_global_values(step, n, t, values); });
+}
+
 int pario_exodus_read_coords_by_id(pario_exodus_t exodus, int64_t n, const int64_t ids[], int mem_type, void* x,
                                    void* y, void* z) {
   return read_call("pario_exodus_read_coords_by_id", exodus, 0, false, 0, 0, mem_type,

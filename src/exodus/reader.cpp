@@ -837,6 +837,16 @@ Status Reader::read_element_values(int step, size_t v, size_t b, int64_t start, 
   return read_range(info_.blocks[b].values[v], step - 1, 0, info_.blocks[b].count, start, count, 1, mem_type, out);
 }
 
+Status Reader::read_global_values(int step, int64_t count, ElementType mem_type, void* out) {
+  const auto globals = static_cast<int64_t>(info_.global_vars.size());
+  Status local = check_step(step);
+  if (local.ok()) local = check_range(0, count, globals, "global variables");
+  if (local.ok() && count > 0 && !out) local = Status(Code::kInvalidArgument, "values is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  if (globals == 0) return Status::Ok();  // the same on every rank; a rank's count of 0 still takes part
+  return read_range(info_.global_values, step - 1, 0, globals, 0, count, 1, mem_type, out);
+}
+
 Status Reader::read_integers(int var, int64_t begin, int64_t count, int64_t* out) {
   if (closed_) return Status(Code::kState, "the file is closed");
   if (count == 0) return Status::Ok();

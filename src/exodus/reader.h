@@ -120,6 +120,9 @@ class Reader {
   Status read_nodal_values(int step, size_t v, int64_t start, int64_t count, ElementType mem_type, void* out);
   Status read_element_values(int step, size_t v, size_t b, int64_t start, int64_t count, ElementType mem_type,
                              void* out);
+  // Global variables 1..count of step (count <= the file's global
+  // variables); every rank reads them.
+  Status read_global_values(int step, int64_t count, ElementType mem_type, void* out);
   Status close();
 
   // Local: entries [begin, begin + count) of a one-dimensional integer

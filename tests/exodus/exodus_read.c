@@ -71,6 +71,12 @@ int main(int argc, char **argv) {
   for (int s = 1; s <= T; ++s) {
     double t = 0;
     CHECK(pario_exodus_get_time(ex, s, &t) == PARIO_OK && t == 0.25 * s);
+    double energy = 0;
+    CHECK(pario_exodus_read_global_values(ex, s, 1, PARIO_TYPE_DOUBLE, &energy) == PARIO_OK && energy == t * t);
+    /* A count of its own on each rank (0 on rank 0): no hang, no error. */
+    energy = -1;
+    CHECK(pario_exodus_read_global_values(ex, s, rank ? 1 : 0, PARIO_TYPE_DOUBLE, &energy) == PARIO_OK &&
+          energy == (rank ? t * t : -1));
     CHECK(pario_exodus_read_nodal_values(ex, s, 1, n0, nn, PARIO_TYPE_DOUBLE, v) == PARIO_OK);
     good = 1;
     for (int64_t k = 0; k < nn; ++k) good &= v[k] == 300 + 10 * x[k] + 20 * y[k] + 30 * z[k] + t;

@@ -29,7 +29,7 @@ program exodus_test
   integer(int64) :: conn(8, ne), num_nodes, num_elem, lo, cnt, id, count
   integer(int64), allocatable :: mine(:), nodes(:), ids(:), back_conn(:, :)
   real(real64), allocatable :: x(:), y(:), z(:), v(:)
-  real(real64) :: t
+  real(real64) :: t, energy(1)
   logical :: used(0:nn - 1)
   character(len=256) :: path
   character(len=80) :: title
@@ -133,6 +133,10 @@ program exodus_test
   allocate (v(lower))
   call pario_exodus_read_element_values(exo, 1, 1, 10_int64, 1_int64, v)
   call check(all(v == 1000 + [(real(i, real64), i = 0, lower - 1)] + 0.25_real64), 'stress of block 10, step 1')
+  call pario_exodus_read_global_values(exo, 2, energy)
+  call check(energy(1) == 0.25_real64, 'energy at step 2')
+  call pario_exodus_read_global_values(exo, 2, y(1:2), ierr)
+  call check(ierr == PARIO_ERR_OUT_OF_RANGE, 'more global values than the file has are refused')
   call pario_exodus_read_nodal_values(exo, 3, 1, lo, x, ierr)
   call check(ierr /= PARIO_OK, 'a step the file lacks is refused')
   call nemesis_maps()

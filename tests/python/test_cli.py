@@ -23,8 +23,11 @@ def run(*args, env=None):
 def test_usage_and_help():
     r = run()
     assert r.returncode == 2 and "usage: pario" in r.stderr
-    for cmd in ("bench", "stats", "info", "clean"):
+    for cmd in ("bench", "stats", "info", "clean", "exodus"):
         assert run(cmd, "--help").returncode == 0
+    for sub in ("workload", "info", "diff", "plot"):
+        assert run("exodus", sub, "--help").returncode == 0
+    assert run("exodus").returncode == 2
     r = run("bench", "nosuch")
     assert r.returncode != 0 and "unknown benchmark nosuch" in r.stderr
     assert run("frobnicate").returncode == 2
@@ -108,3 +111,63 @@ def test_clean_removes_only_dead_jobs_segments(tmp_path):
     r = run("clean", "--yes", "--shm-dir", str(tmp_path))
     assert r.returncode == 0 and not dead.exists() and alive.exists()
     assert "nothing to remove" in run("clean", "--shm-dir", str(tmp_path)).stdout
+
+
+# ---- tools/exodus_cli.py's pure parts (the commands run in exodus_cli_test) ----
+
+sys.path.insert(0, str(TOOL.parent))
+import exodus_cli  # noqa: E402
+
+
+def test_pieces_cover_the_range_in_the_same_rounds_on_every_rank():
+    for n, size, chunk in ((0, 3, 4), (10, 3, 4), (100, 4, 7), (5, 8, 1)):
+        per_rank = [list(exodus_cli.pieces(n, r, size, chunk)) for r in range(size)]
+        assert len({len(p) for p in per_rank}) == 1  # collective reads: same count everywhere
+        covered = sorted(i for p in per_rank for lo, hi in p for i in range(lo, hi))
+        assert covered == list(range(n))
+        assert all(hi - lo <= chunk for p in per_rank for lo, hi in p)
+
+
+def test_difference_counts_tolerance_nan_and_the_first_index():
+    d = exodus_cli.Difference("v")
+    a = np.array([1.0, 2.0, np.nan, 4.0])
+    d.add(10, a, np.array([1.0, 2.0 * (1 + 1e-9), np.nan, 4.5]), rtol=1e-6, atol=0, exact=False)
+    assert (d.count, d.differ, d.first) == (4, 1, (13, 4.0, 4.5))
+    assert d.max_abs == 0.5 and abs(d.max_rel - 0.5 / 4.5) < 1e-15
+    e = exodus_cli.Difference("v")
+    e.add(0, a, np.array([1.0, 2.0 * (1 + 1e-9), np.nan, 4.0]), rtol=1e-6, atol=0, exact=True)
+    assert (e.differ, e.first[0]) == (1, 1)  # bit for bit; NaN equals NaN
+    z = exodus_cli.Difference("z")
+    z.add(0, np.array([0.0, 1.0]), np.array([-0.0, 1.0]), rtol=0, atol=0, exact=True)
+    assert z.differ == 1  # -0.0 is not 0.0 bit for bit, though equal
+    merged = exodus_cli.Difference("v").merged([d.state(), e.state()])
+    assert (merged.count, merged.differ, merged.first[0]) == (8, 2, 1)
+    ints = exodus_cli.Difference("ids")
+    ints.add(0, np.array([1, 2, 3]), np.array([1, 2, 4]), rtol=1, atol=1, exact=False)
+    assert ints.differ == 1 and "max rel" not in ints.line()  # integers: exactly, whatever the tolerance
+
+
+def test_slice_picks_the_nearest_plane_and_one_plane_of_a_grid():
+    z = np.repeat(np.arange(11) / 10, 4)
+    dist, plane = exodus_cli.nearest(z, 0.53)
+    assert plane == 0.5 and abs(dist - 0.03) < 1e-12
+    assert exodus_cli.nearest(np.array([0.4, 0.6]), 0.5)[1] == 0.4  # a tie: the lower
+    assert exodus_cli.nearest(np.zeros(0), 0.5)[0] == np.inf
+    half = exodus_cli.band(1.0, 11 ** 3)
+    assert half < 0.05 and (np.abs(z - 0.5) <= half).sum() == 4  # less than half a spacing: one plane
+
+
+def test_workload_formulas_match_the_shared_description():
+    w = exodus_cli.Workload(3, 2, 4, 2, mixed=True)
+    assert (w.cells, w.cells1, w.nodes, w.elements) == (24, 12, 60, 12 + 6 * 12)
+    assert w.title == "pario-exodus-workload MIXED 3x2x4 T=2"
+    corners = w.corners(np.array([0]))[0]
+    assert list(corners) == [0, 1, 5, 4, 12, 13, 17, 16]
+    elems, conn = w.upper_elements(np.array([12]))  # the first upper cell: six tetrahedra
+    upper = w.corners(np.array([12]))[0]
+    assert list(elems) == list(range(12, 18)) and list(conn[0]) == [upper[i] for i in (0, 1, 2, 6)]
+    cen = w.centroids(conn[:1])
+    x, y, z = w.coords(conn[0])
+    assert cen[0][0] == (((x[0] + x[1]) + x[2]) + x[3]) / 4  # left to right, as the workload says
+    with pytest.raises(ValueError):
+        exodus_cli.Workload(1, 1, 1, 1)

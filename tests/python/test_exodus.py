@@ -142,6 +142,7 @@ def test_workload_written_checked_by_netcdf_and_read_back_on_half():
             assert ex.variables == {"global": ["energy"], "nodal": ["temperature", "displacement_x"],
                                     "element": ["stress"]}
             assert np.array_equal(ex.times, [0.25, 0.5])
+            assert ex.read_global_values(2).tolist() == [0.25] and ex.read_global_values(1, np.float32)[0] == 0.0625
             lo, hi = split(NN, g.rank, readers)  # this reader's nodes
             xyz = ex.read_coords(lo, hi - lo)
             assert xyz.shape == (3, hi - lo)

@@ -617,6 +617,13 @@ class ExodusFile:
         _check(_pario.exodus_read_block(self._handle, int(block_id), start, count, ids, conn.ravel()))
         return ids, conn
 
+    def read_global_values(self, step, dtype=np.float64):
+        """Every global variable of a step, in variables["global"] order
+        (every rank gets them all)."""
+        out = np.empty(len(self._variables["global"]), dtype)
+        _check(_pario.exodus_read_global_values(self._handle, int(step), out.size, _TYPES.get(out.dtype, 0), out))
+        return out
+
     def read_nodal_values(self, step, var, start=0, count=None, dtype=np.float64, *, ids=None):
         """Nodal variable var (name or 1-based number) of a step, nodes
         [start, start + count) or the nodes with global ids `ids`."""

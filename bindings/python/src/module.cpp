@@ -931,6 +931,11 @@ void bind_exodus(nb::module_& m) {
                                             values.data());
     });
   });
+  m.def("exodus_read_global_values", [](uintptr_t h, int step, int n, int mem_type, Buffer values) {
+    return unlocked([&] {
+      return pario_exodus_read_global_values(as<pario_exodus_t>(h), step, n, mem_type, values.data());
+    });
+  });
   m.def("exodus_read_element_values", [](uintptr_t h, int step, int var, int64_t block_id, int64_t start,
                                          int64_t count, int mem_type, Buffer values) {
     return unlocked([&] {
