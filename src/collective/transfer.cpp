@@ -539,6 +539,26 @@ bool Transfer::direct_request(device::IoKind kind, uint64_t at, char* buf, size_
   return true;
 }
 
+// The parts of this rank's file runs (d_.direct_runs(), in packed order)
+// whose packed positions fall in [lo, hi): part(file offset, packed
+// position, elements) for each, resuming where the chunk before stopped
+// (chunks come in order). False as soon as part returns false.
+template <typename Part>
+bool Transfer::chunk_parts(int64_t lo, int64_t hi, Part&& part) {
+  const std::vector<std::pair<int64_t, int64_t>>& runs = d_.direct_runs();
+  while (chunk_run_ < runs.size() && chunk_run_packed_ < hi) {
+    const auto [global, length] = runs[chunk_run_];
+    const int64_t from = std::max(chunk_run_packed_, lo), to = std::min(chunk_run_packed_ + length, hi);
+    if (!part(offset_ + static_cast<uint64_t>(global + from - chunk_run_packed_) * file_size_, from, to - from)) {
+      return false;
+    }
+    if (chunk_run_packed_ + length > hi) break;  // the run goes on in the next chunk
+    chunk_run_packed_ += length;
+    ++chunk_run_;
+  }
+  return true;
+}
+
 // A direct write without a packed copy (from_caller_): chunk c of the
 // packed positions is filled from the caller's buffer in its buffer
 // (window c % 2, whose writes of chunk c - 2 are waited for first) by the
@@ -547,12 +567,9 @@ bool Transfer::direct_request(device::IoKind kind, uint64_t at, char* buf, size_
 // overlap chunk c + 1's filling), the last chunk on this thread when
 // blocking.
 void Transfer::write_chunks() {
-  const std::vector<std::pair<int64_t, int64_t>>& runs = d_.direct_runs();
   const std::vector<int64_t>& start = d_.own_chunk_start();
   const int64_t size = d_.chunk_elements(), n = d_.local_count();
   const int64_t chunks = static_cast<int64_t>(start.size()) - 1;
-  size_t run = 0;
-  int64_t run_packed = 0;  // the packed position where runs[run] starts
   for (int64_t c = 0; c < chunks && local_.ok(); ++c) {
     const int slot = static_cast<int>(c % 2);
     wait_io(slot);
@@ -562,18 +579,11 @@ void Transfer::write_chunks() {
     d_.memory_slots().scatter_chosen(chunk, file_size_, lo, d_.own_memory().data() + start[c], start[c + 1] - start[c],
                                      static_cast<const char*>(buf_));
     const bool here = blocking_ && c + 1 == chunks;
-    while (run < runs.size() && run_packed < hi && local_.ok()) {
-      const auto [global, length] = runs[run];
-      const int64_t from = std::max(run_packed, lo), to = std::min(run_packed + length, hi);
-      const uint64_t at = offset_ + static_cast<uint64_t>(global + from - run_packed) * file_size_;
-      if (!direct_request(device::IoKind::kWrite, at, chunk + (from - lo) * file_size_,
-                          static_cast<size_t>(to - from) * file_size_, here, slot)) {
-        return;
-      }
-      if (run_packed + length > hi) break;  // the run goes on in the next chunk
-      run_packed += length;
-      ++run;
-    }
+    const bool sent = chunk_parts(lo, hi, [&](uint64_t at, int64_t packed, int64_t count) {
+      return local_.ok() && direct_request(device::IoKind::kWrite, at, chunk + (packed - lo) * file_size_,
+                                           static_cast<size_t>(count) * file_size_, here, slot);
+    });
+    if (!sent) return;
   }
 }
 
@@ -638,27 +648,18 @@ bool Transfer::read_chunks(bool block) {
   return true;
 }
 
-// Chunk c's reads into its buffer: the parts of this rank's file runs
-// whose packed positions fall in it (runs in packed order, the cursor
-// kept from the chunk before), ending at the target's end.
+// Chunk c's reads into its buffer (chunk_parts), ending at the target's end.
 void Transfer::start_chunk_reads(int64_t c) {
-  const std::vector<std::pair<int64_t, int64_t>>& runs = d_.direct_runs();
   const int64_t lo = c * d_.chunk_elements(), hi = std::min(d_.local_count(), lo + d_.chunk_elements());
   const int slot = static_cast<int>(c % 2);
   char* chunk = buffers_->window[slot].get();
-  while (chunk_run_ < runs.size() && chunk_run_packed_ < hi) {
-    const auto [global, length] = runs[chunk_run_];
-    const int64_t from = std::max(chunk_run_packed_, lo), to = std::min(chunk_run_packed_ + length, hi);
-    const uint64_t at = offset_ + static_cast<uint64_t>(global + from - chunk_run_packed_) * file_size_;
-    const uint64_t bytes = static_cast<uint64_t>(to - from) * file_size_;
-    char* into = chunk + (from - lo) * file_size_;
+  chunk_parts(lo, hi, [&](uint64_t at, int64_t packed, int64_t count) {
+    const uint64_t bytes = static_cast<uint64_t>(count) * file_size_;
+    char* into = chunk + (packed - lo) * file_size_;
     const uint64_t have = at >= target_size_ ? 0 : std::min(bytes, target_size_ - at);
     std::memset(into + have, 0, bytes - have);
-    if (have > 0 && !direct_request(device::IoKind::kRead, at, into, have, /*here=*/false, slot)) return;
-    if (chunk_run_packed_ + length > hi) break;  // the run goes on in the next chunk
-    chunk_run_packed_ += length;
-    ++chunk_run_;
-  }
+    return have == 0 || direct_request(device::IoKind::kRead, at, into, have, /*here=*/false, slot);
+  });
 }
 
 // Message `send` of this rank as it arrived at `from` (packed order) into

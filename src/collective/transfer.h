@@ -170,6 +170,8 @@ class Transfer {
   void send_from_caller(int64_t last_round);
   bool read_chunks(bool block);
   void start_chunk_reads(int64_t c);
+  template <typename Part>
+  bool chunk_parts(int64_t lo, int64_t hi, Part&& part);
   void unpack_message(int32_t send, const char* from) const;
   bool receive_to_caller(int64_t last_round, bool block);
   bool unpack_received(int buffer, bool block);
@@ -224,7 +226,7 @@ class Transfer {
   std::vector<MPI_Request> send_requests_[2];  // out of (write) or into (read) each send buffer
   std::vector<size_t> received_[2];            // read: the places (of send_places()) posted into each, in order
   int64_t next_chunk_ = 0, unpacked_chunks_ = 0;  // direct read: chunks started, chunks moved out
-  size_t chunk_run_ = 0;                        // direct read: the run the next chunk starts in
+  size_t chunk_run_ = 0;                        // direct transfer: the run the next chunk starts in
   int64_t chunk_run_packed_ = 0;                // and that run's packed position
   uint64_t seq_ = 0;
   Status local_;            // this rank's first failure after the start agreement
