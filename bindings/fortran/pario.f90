@@ -166,7 +166,8 @@ module pario
             pario_exodus_put_element_values, pario_exodus_flush, pario_exodus_get_info, pario_exodus_get_block, &
             pario_exodus_get_variable, pario_exodus_get_time, pario_exodus_read_coords, &
             pario_exodus_read_node_ids, pario_exodus_read_block, pario_exodus_read_nodal_values, &
-            pario_exodus_read_global_values, &
+            pario_exodus_read_global_values, pario_exodus_get_truth_table, pario_exodus_read_attributes, &
+            pario_exodus_get_partition, &
             pario_exodus_read_element_values, pario_exodus_put_coord_names, pario_exodus_put_truth_table, &
             pario_exodus_put_attributes, pario_exodus_open_append, pario_exodus_attach_nodes, &
             pario_exodus_attach_block, pario_exodus_get_set, pario_exodus_read_node_set, pario_exodus_read_side_set, &
@@ -678,6 +679,19 @@ module pario
       integer(c_size_t), value :: name_len, type_len
       integer(c_int), intent(out) :: npe
     end function
+    integer(c_int) function c_exo_get_block_attributes(x, index, num) bind(C, name="pario_exodus_get_block_attributes")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x
+      integer(c_int), value :: index
+      integer(c_int), intent(out) :: num
+    end function
+    integer(c_int) function c_exo_read_attributes(x, block_id, start, count, mem_type, values) &
+        bind(C, name="pario_exodus_read_attributes")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x, values
+      integer(c_int64_t), value :: block_id, start, count
+      integer(c_int), value :: mem_type
+    end function
     integer(c_int) function c_exo_get_variable(x, kind, var, name, name_len, num_vars) &
         bind(C, name="pario_exodus_get_variable")
       import :: c_int, c_ptr, c_char, c_size_t
@@ -686,6 +700,19 @@ module pario
       character(kind=c_char), intent(out) :: name(*)
       integer(c_size_t), value :: name_len
       integer(c_int), intent(out) :: num_vars
+    end function
+    integer(c_int) function c_exo_get_partition(x, num_blocks, start, count) bind(C, name="pario_exodus_get_partition")
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: x
+      integer(c_int), value :: num_blocks
+      integer(c_int64_t), intent(out) :: start(*), count(*)
+    end function
+    integer(c_int) function c_exo_get_truth_table(x, num_blocks, num_vars, table) &
+        bind(C, name="pario_exodus_get_truth_table")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x
+      integer(c_int), value :: num_blocks, num_vars
+      integer(c_int), intent(out) :: table(*)
     end function
     integer(c_int) function c_exo_get_time(x, step, time) bind(C, name="pario_exodus_get_time")
       import :: c_int, c_ptr, c_double
@@ -2578,18 +2605,22 @@ contains
   end subroutine
 
   !> Local: block `index` (1-based, file order).
-  subroutine pario_exodus_get_block(exo, index, block_id, name, type, count, nodes_per_element, ierr)
+  subroutine pario_exodus_get_block(exo, index, block_id, name, type, count, nodes_per_element, ierr, num_attributes)
     type(pario_exodus), intent(in) :: exo
     integer, intent(in) :: index
     integer(int64), intent(out), optional :: block_id, count
     character(*), intent(out), optional :: name, type
-    integer, intent(out), optional :: nodes_per_element
+    integer, intent(out), optional :: nodes_per_element, num_attributes
     integer, intent(out), optional :: ierr
     character(kind=c_char) :: n(33), t(33)
     integer(c_int64_t) :: id, c
-    integer(c_int) :: rc, npe
+    integer(c_int) :: rc, npe, na
     rc = c_exo_get_block(exo%h, int(index - 1, c_int), id, n, int(size(n), c_size_t), t, int(size(t), c_size_t), &
                          c, npe)
+    if (rc == 0 .and. present(num_attributes)) then
+      rc = c_exo_get_block_attributes(exo%h, int(index - 1, c_int), na)
+      if (rc == 0) num_attributes = int(na)
+    end if
     if (rc == 0) then
       if (present(block_id)) block_id = id
       if (present(name)) call from_c(n, name)
@@ -2614,6 +2645,42 @@ contains
       if (present(name)) call from_c(n, name)
       if (present(num_vars)) num_vars = int(nv)
     end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: pario's own read partition: the file's elements split evenly
+  !> over the group's ranks in file order; this rank's elements of block b
+  !> (file order) are start(b) .. start(b) + count(b) - 1 (1-based) of it.
+  !> start and count have the file's number of blocks.
+  subroutine pario_exodus_get_partition(exo, start, count, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(out) :: start(:), count(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: s(max(1, size(start))), c(max(1, size(start)))
+    integer(c_int) :: rc
+    if (size(count) /= size(start)) then
+      call finish(refuse(INVALID_ARGUMENT, 'pario_exodus_get_partition', 'start and count differ in size'), ierr)
+      return
+    end if
+    rc = c_exo_get_partition(exo%h, int(size(start), c_int), s, c)
+    if (rc == 0) then
+      start = s(1:size(start)) + 1
+      count = c(1:size(start))
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Local: which element variables each block holds, as
+  !> ex_get_truth_table: table(v, b) = 1 for variable v of block b (file
+  !> order); table must be (the file's element variables, its blocks).
+  subroutine pario_exodus_get_truth_table(exo, table, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer, intent(out) :: table(:, :)
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: t(max(1, size(table)))
+    integer(c_int) :: rc
+    rc = c_exo_get_truth_table(exo%h, int(size(table, 2), c_int), int(size(table, 1), c_int), t)
+    if (rc == 0) table = reshape(int(t(1:size(table))), shape(table))
     call finish(rc, ierr)
   end subroutine
 
@@ -2694,6 +2761,35 @@ contains
     call finish(c_exo_read_nodal_values(exo%h, int(step, c_int), int(var, c_int), start - 1, &
                                         size(values, kind=int64), int(PARIO_TYPE_DOUBLE, c_int), address(values)), &
                 ierr)
+  end subroutine
+
+  !> Collective: attributes of elements start .. start + size(values, 2) - 1
+  !> of a block, values(a, e) (size(values, 1) = the block's attributes).
+  subroutine pario_exodus_read_attributes(exo, block_id, start, values, ierr)
+    type(pario_exodus), intent(in) :: exo
+    integer(int64), intent(in) :: block_id, start
+    real(real64), intent(inout), target, contiguous :: values(:, :)
+    integer, intent(out), optional :: ierr
+    type(c_ptr) :: p
+    integer(c_int64_t) :: id, c
+    integer(c_int) :: rc, npe, na, b
+    character(kind=c_char) :: n(2), t(2)
+    logical :: bad
+    ! The block's attributes per element must be values' rows; a rank whose
+    ! are not still enters the call, with a count C refuses everywhere.
+    na = -1
+    b = 0
+    do while (c_exo_get_block(exo%h, b, id, n, 2_c_size_t, t, 2_c_size_t, c, npe) == 0)
+      if (id == block_id) rc = c_exo_get_block_attributes(exo%h, b, na)
+      b = b + 1
+    end do
+    bad = na >= 0 .and. size(values, 1) /= na .and. size(values, 2) > 0
+    p = c_null_ptr
+    if (size(values) > 0) p = c_loc(values)
+    rc = c_exo_read_attributes(exo%h, block_id, start - 1, merge(-1_int64, size(values, 2, kind=int64), bad), &
+                               int(PARIO_TYPE_DOUBLE, c_int), p)
+    if (bad) rc = refuse(INVALID_ARGUMENT, 'pario_exodus_read_attributes', 'values'' rows are not the block''s attributes')
+    call finish(rc, ierr)
   end subroutine
 
   !> Collective: global variables 1 .. size(values) of a step, on every rank.

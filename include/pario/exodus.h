@@ -344,6 +344,9 @@ PARIO_API int pario_exodus_get_info(pario_exodus_t exodus, char *title, size_t t
 /* Local: block `index` (0-based, file order). */
 PARIO_API int pario_exodus_get_block(pario_exodus_t exodus, int index, int64_t *id, char *name, size_t name_len,
                                      char *type, size_t type_len, int64_t *count, int *nodes_per_element);
+/* Local: the attribute values per element of block `index` (0-based,
+ * file order; 0 when it has none). */
+PARIO_API int pario_exodus_get_block_attributes(pario_exodus_t exodus, int index, int *num_attributes);
 /* Local: how many variables of a kind (num_vars), and the name of var
  * (1-based; 0 asks only for the count). */
 PARIO_API int pario_exodus_get_variable(pario_exodus_t exodus, int kind, int var, char *name, size_t name_len,
@@ -394,6 +397,20 @@ PARIO_API int pario_exodus_get_node_cmap(pario_exodus_t exodus, int processor, i
  * the processors on the other side. */
 PARIO_API int pario_exodus_get_elem_cmap(pario_exodus_t exodus, int processor, int64_t map_id, int64_t elems[],
                                          int64_t sides[], int64_t procs[]);
+/* Local: which element variables each block holds values of, as
+ * libexodusii's ex_get_truth_table gives it: table[b * num_vars + v] = 1
+ * for block b (0-based, file order) and variable v + 1, else 0; num_blocks
+ * and num_vars must be the file's (get_info, get_variable). */
+PARIO_API int pario_exodus_get_truth_table(pario_exodus_t exodus, int num_blocks, int num_vars, int table[]);
+/* Local: pario's own read partition. The file's elements are split evenly
+ * over the group's ranks in file order (blocks one after another, so each
+ * rank holds one contiguous stretch of the file); this rank's elements of
+ * block b (0-based, file order) are [start[b], start[b] + count[b]) of
+ * that block. num_blocks must be the file's. Read them with
+ * pario_exodus_read_block (their ids) and _read_element_values, and their
+ * nodes by id: _read_block_by_id gives their connectivity as global node
+ * ids, for _read_coords_by_id and _read_nodal_values_by_id. */
+PARIO_API int pario_exodus_get_partition(pario_exodus_t exodus, int num_blocks, int64_t start[], int64_t count[]);
 /* Local: the time of step (1-based). */
 PARIO_API int pario_exodus_get_time(pario_exodus_t exodus, int step, double *time);
 /* Each rank reads the range it asks for ([start, start + count), 0-based
@@ -413,6 +430,11 @@ PARIO_COLLECTIVE PARIO_API int pario_exodus_read_nodal_values(pario_exodus_t exo
 PARIO_COLLECTIVE PARIO_API int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var,
                                                                 int64_t block_id, int64_t start, int64_t count,
                                                                 int mem_type, void *values);
+/* Attribute values of elements [start, start + count) of block block_id,
+ * get_block_attributes' number per element, element by element; a block
+ * without attributes: PARIO_ERR_NOT_FOUND (count 0 reads nothing). */
+PARIO_COLLECTIVE PARIO_API int pario_exodus_read_attributes(pario_exodus_t exodus, int64_t block_id, int64_t start,
+                                                            int64_t count, int mem_type, void *values);
 /* Global variables 1..n of step (n: 0 up to get_variable's num_vars for
  * PARIO_EXODUS_GLOBAL), on every rank. */
 PARIO_COLLECTIVE PARIO_API int pario_exodus_read_global_values(pario_exodus_t exodus, int step, int n, int mem_type,

@@ -1027,6 +1027,18 @@ int pario_exodus_get_block(pario_exodus_t exodus, int index, int64_t* id, char* 
   });
 }
 
+int pario_exodus_get_block_attributes(pario_exodus_t exodus, int index, int* num_attributes) {
+  return get_call("pario_exodus_get_block_attributes", exodus, [&](const exodus::FileInfo& f) -> Status {
+    if (index < 0 || static_cast<size_t>(index) >= f.blocks.size()) {
+      return Status(Code::kOutOfRange, "index " + std::to_string(index) + " is not in 0.." +
+                                           std::to_string(f.blocks.size()) + " (the file's blocks)");
+    }
+    if (!num_attributes) return invalid("num_attributes is null");
+    *num_attributes = f.blocks[static_cast<size_t>(index)].attributes;
+    return Status::Ok();
+  });
+}
+
 int pario_exodus_get_variable(pario_exodus_t exodus, int kind, int var, char* name, size_t name_len, int* num_vars) {
   return get_call("pario_exodus_get_variable", exodus, [&](const exodus::FileInfo& f) -> Status {
     if (kind < PARIO_EXODUS_GLOBAL || kind > PARIO_EXODUS_ELEMENT) {
@@ -1039,6 +1051,39 @@ int pario_exodus_get_variable(pario_exodus_t exodus, int kind, int var, char* na
       return Status(Code::kOutOfRange, "var " + std::to_string(var) + " is not in 1.." + std::to_string(list.size()));
     }
     copy_text(list[static_cast<size_t>(var - 1)], name, name_len);
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_get_partition(pario_exodus_t exodus, int num_blocks, int64_t start[], int64_t count[]) {
+  return guarded("pario_exodus_get_partition", [&]() -> Status {
+    Result<ExodusHandle*> h = live(files(), exodus, "exodus file");
+    PARIO_RETURN_IF_ERROR(h.status());
+    if (!(*h)->reader) return Status(Code::kState, "the file is open for writing (pario_exodus_create)");
+    const exodus::FileInfo& f = (*h)->reader->info();
+    if (num_blocks != static_cast<int64_t>(f.blocks.size())) {
+      return invalid("num_blocks is " + std::to_string(num_blocks) + "; the file has " +
+                     std::to_string(f.blocks.size()) + " blocks");
+    }
+    if (num_blocks > 0 && (!start || !count)) return invalid("start or count is null");
+    const comm::Group& g = *(*h)->group;
+    const std::vector<std::pair<int64_t, int64_t>> part = exodus::element_partition(f, g.rank(), g.size());
+    for (size_t b = 0; b < part.size(); ++b) start[b] = part[b].first, count[b] = part[b].second;
+    return Status::Ok();
+  });
+}
+
+int pario_exodus_get_truth_table(pario_exodus_t exodus, int num_blocks, int num_vars, int table[]) {
+  return get_call("pario_exodus_get_truth_table", exodus, [&](const exodus::FileInfo& f) -> Status {
+    if (num_blocks != static_cast<int64_t>(f.blocks.size()) || num_vars != static_cast<int64_t>(f.element_vars.size())) {
+      return invalid("the table is " + std::to_string(num_blocks) + " x " + std::to_string(num_vars) +
+                     "; the file has " + std::to_string(f.blocks.size()) + " blocks and " +
+                     std::to_string(f.element_vars.size()) + " element variables");
+    }
+    if (!table && num_blocks > 0 && num_vars > 0) return invalid("table is null");
+    for (size_t b = 0; b < f.blocks.size(); ++b) {
+      for (size_t v = 0; v < f.element_vars.size(); ++v) table[b * f.element_vars.size() + v] = f.blocks[b].values[v] >= 0;
+    }
     return Status::Ok();
   });
 }
@@ -1171,6 +1216,12 @@ int pario_exodus_read_element_values(pario_exodus_t exodus, int step, int var, i
                                     : r.read_element_values(step, static_cast<size_t>(var - 1), b, start, count, t,
                                                             values);
                    });
+}
+
+int pario_exodus_read_attributes(pario_exodus_t exodus, int64_t block_id, int64_t start, int64_t count, int mem_type,
+                                 void* values) {
+  return read_call("pario_exodus_read_attributes", exodus, block_id, true, 0, 0, mem_type,
+                   [&](Reader& r, size_t b, ElementType t) { return r.read_attributes(b, start, count, t, values); });
 }
 
 int pario_exodus_read_global_values(pario_exodus_t exodus, int step, int n, int mem_type, void* values) {

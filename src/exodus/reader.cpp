@@ -394,6 +394,13 @@ Result<FileInfo> exodus_info(const Header& header, const std::function<std::vect
         for (const Attribute& a : m.vars[k.connect].attributes) {
           if (a.name == "elem_type") k.type = a.text().substr(0, a.text().find('\0'));
         }
+        const std::string per_att = "num_att_in_blk" + n;
+        PARIO_ASSIGN_OR_RETURN(k.attrib, variable(m, "attrib" + n, {in_blk, per_att}, true, false));
+        if (k.attrib >= 0) {
+          const int64_t per = dim_length(m, per_att);  // the layout bounds in_blk * per by the file
+          if (per > INT32_MAX) return corrupt(per_att + " is " + std::to_string(per) + " attributes per element");
+          k.attributes = static_cast<int>(per);
+        }
       }
       for (size_t v = 0; v < f.element_vars.size(); ++v) {
         int x = -1;
@@ -835,6 +842,34 @@ Status Reader::read_element_values(int step, size_t v, size_t b, int64_t start, 
   PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
   if (info_.blocks[b].count == 0) return Status::Ok();
   return read_range(info_.blocks[b].values[v], step - 1, 0, info_.blocks[b].count, start, count, 1, mem_type, out);
+}
+
+std::vector<std::pair<int64_t, int64_t>> element_partition(const FileInfo& info, int rank, int size) {
+  // [lo, hi) of the concatenated elements; 128-bit products: num_elem * size may pass 2^63.
+  const auto cut = [&](int r) {
+    return static_cast<int64_t>(static_cast<__int128>(info.num_elem) * r / std::max(size, 1));
+  };
+  const int64_t lo = cut(rank), hi = cut(rank + 1);
+  std::vector<std::pair<int64_t, int64_t>> part;
+  int64_t offset = 0;
+  for (const FileInfo::Block& b : info.blocks) {
+    const int64_t from = std::clamp(lo - offset, int64_t{0}, b.count), to = std::clamp(hi - offset, int64_t{0}, b.count);
+    part.emplace_back(to > from ? from : 0, std::max<int64_t>(0, to - from));
+    offset += b.count;
+  }
+  return part;
+}
+
+Status Reader::read_attributes(size_t b, int64_t start, int64_t count, ElementType mem_type, void* out) {
+  Status local = check_item(info_.blocks, b, "block", start, count, "elements");
+  if (local.ok() && count > 0 && info_.blocks[b].attrib < 0) {
+    local = Status(Code::kNotFound, "block " + std::to_string(info_.blocks[b].id) + " has no attributes");
+  }
+  if (local.ok() && count > 0 && !out) local = Status(Code::kInvalidArgument, "values is null");
+  PARIO_RETURN_IF_ERROR(comm::agree(group_->comm_object(), local));
+  const FileInfo::Block& k = info_.blocks[b];
+  if (k.attrib < 0) return Status::Ok();  // the same on every rank: nothing asked (counts of 0)
+  return read_range(k.attrib, 0, 0, k.count, start, count, k.attributes, mem_type, out);
 }
 
 Status Reader::read_global_values(int step, int64_t count, ElementType mem_type, void* out) {

@@ -23,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/element_type.h"
@@ -54,6 +55,8 @@ struct FileInfo {
     int64_t count = 0;
     int nodes_per_element = 0;
     int connect = -1;          // netCDF variable, -1 when empty
+    int attributes = 0;        // attribute values per element
+    int attrib = -1;           // attrib<b>, -1 when none
     std::vector<int> values;   // per element variable, -1 where the truth table has none
   };
   std::vector<Block> blocks;
@@ -120,6 +123,9 @@ class Reader {
   Status read_nodal_values(int step, size_t v, int64_t start, int64_t count, ElementType mem_type, void* out);
   Status read_element_values(int step, size_t v, size_t b, int64_t start, int64_t count, ElementType mem_type,
                              void* out);
+  // Attribute values of block b's elements [start, start + count),
+  // attributes per element each (element-major).
+  Status read_attributes(size_t b, int64_t start, int64_t count, ElementType mem_type, void* out);
   // Global variables 1..count of step (count <= the file's global
   // variables); every rank reads them.
   Status read_global_values(int step, int64_t count, ElementType mem_type, void* out);
@@ -194,6 +200,10 @@ class Reader {
   bool closed_ = false;
 };
 
+// Pure: pario's own read partition. The file's elements split evenly over
+// `size` ranks in file order (blocks one after another): rank's share of
+// each block as [first, first + count), a contiguous stretch of the file.
+std::vector<std::pair<int64_t, int64_t>> element_partition(const FileInfo& info, int rank, int size);
 // Local: the header of a netCDF classic file of file_size bytes on device,
 // read in O(log header) reads and decoded as untrusted input
 // (decode_header's errors); head gets the header's bytes.

@@ -731,6 +731,11 @@ static int c_exodus_read_nodal_values(int bad) {
   return pario_exodus_read_nodal_values(ex_read, 1, 1, 8 * rank, 8, bad ? 99 : PARIO_TYPE_DOUBLE, v);
 }
 
+static int c_exodus_read_attributes(int bad) {
+  double v[1];
+  return pario_exodus_read_attributes(ex_read, bad ? 77 : 1, rank, bad ? 1 : 0, PARIO_TYPE_DOUBLE, v);
+}
+
 static int c_exodus_read_global_values(int bad) {
   double v[2];
   return pario_exodus_read_global_values(ex_read, 1, bad ? 2 : 1, PARIO_TYPE_DOUBLE, v); /* the file has one */
@@ -1302,7 +1307,7 @@ static const struct {
     CASE(exodus_put_global_values),  CASE(exodus_put_nodal_values), CASE(exodus_put_element_values),
     CASE(exodus_flush),              CASE(exodus_open),             CASE(exodus_read_coords),
     CASE(exodus_read_node_ids),      CASE(exodus_read_block),       CASE(exodus_read_nodal_values),
-    CASE(exodus_read_global_values),
+    CASE(exodus_read_global_values),  CASE(exodus_read_attributes),
     CASE(exodus_read_element_values),  CASE(exodus_open_append),      CASE(exodus_attach_nodes),
     CASE(exodus_attach_block),         CASE(exodus_read_coords_by_id), CASE(exodus_read_block_by_id),
     CASE(exodus_read_nodal_values_by_id), CASE(exodus_read_element_values_by_id),

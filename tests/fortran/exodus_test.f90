@@ -30,6 +30,7 @@ program exodus_test
   integer(int64), allocatable :: mine(:), nodes(:), ids(:), back_conn(:, :)
   real(real64), allocatable :: x(:), y(:), z(:), v(:)
   real(real64) :: t, energy(1)
+  integer :: truth(1, 2), natt
   logical :: used(0:nn - 1)
   character(len=256) :: path
   character(len=80) :: title
@@ -133,6 +134,29 @@ program exodus_test
   allocate (v(lower))
   call pario_exodus_read_element_values(exo, 1, 1, 10_int64, 1_int64, v)
   call check(all(v == 1000 + [(real(i, real64), i = 0, lower - 1)] + 0.25_real64), 'stress of block 10, step 1')
+  call pario_exodus_get_block(exo, 2, num_attributes=natt)
+  call check(natt == 1, 'block 20 has one attribute')
+  block
+    real(real64) :: att(1, ne - lower)
+    call pario_exodus_read_attributes(exo, 20_int64, 1_int64, att)
+    call check(all(att(1, :) == real([(i, i = lower, ne - 1)], real64) + 0.5_real64), 'block 20''s attributes')
+  end block
+  block
+    real(real64) :: two(2, 1)
+    call pario_exodus_read_attributes(exo, 20_int64, 1_int64, two, ierr)
+    call check(ierr == PARIO_ERR_INVALID_ARGUMENT, 'an array of two rows for one attribute is refused')
+  end block
+  block
+    integer(int64) :: pstart(2), pcount(2), lo_e, hi_e
+    call pario_exodus_get_partition(exo, pstart, pcount)
+    lo_e = ne * me / np
+    hi_e = ne * (me + 1) / np  ! this rank's stretch of all elements, blocks one after another
+    call check(pcount(1) == max(0_int64, min(hi_e, int(lower, int64)) - lo_e) .and. &
+               pcount(1) + pcount(2) == hi_e - lo_e, 'pario''s own partition')
+    if (pcount(2) > 0) call check(pstart(2) == max(lo_e, int(lower, int64)) - lower + 1, 'its start in block 20')
+  end block
+  call pario_exodus_get_truth_table(exo, truth)
+  call check(all(truth == 1), 'the truth table: stress on both blocks')
   call pario_exodus_read_global_values(exo, 2, energy)
   call check(energy(1) == 0.25_real64, 'energy at step 2')
   call pario_exodus_read_global_values(exo, 2, y(1:2), ierr)

@@ -157,6 +157,29 @@ def test_workload_written_checked_by_netcdf_and_read_back_on_half():
             assert np.allclose(whole, stress(np.arange(LOWER), 0.25), rtol=1e-12, atol=0)
             with pytest.raises(pario.InvalidArgument, match="no nodal variable 'pressure'"):
                 ex.read_nodal_values(1, "pressure")
+            assert ex.truth_table.tolist() == [[True], [True]]
+            # pario's own partition of the readers: contiguous stretches of
+            # the file, read by ranges, their nodes by id.
+            part = ex.partition
+            lo_e, hi_e = split(E, comm.rank, comm.size)
+            assert sum(c for _, c in part.values()) == hi_e - lo_e
+            mine = []
+            for block_id, (first, count) in part.items():
+                ids, _ = ex.read_block(block_id, first, count)
+                _, conn_ids = ex.read_block(block_id, ids=ids)
+                mine.append(ids // 2 - 1)
+                assert np.array_equal(conn_ids, 2 * (CONN[ids // 2 - 1] + 1))
+                nodes = np.unique(conn_ids)
+                assert np.array_equal(ex.read_coords(ids=nodes), np.array(coords(nodes // 2 - 1)))
+            assert np.array_equal(np.concatenate(mine), np.arange(lo_e, hi_e))
+            meshio = pytest.importorskip("meshio")
+            mesh = ex.to_meshio(step=1)  # the whole file on every reader
+            assert isinstance(mesh, meshio.Mesh) and mesh.points.shape == (NN, 3)
+            assert np.array_equal(mesh.points, np.array(coords(np.arange(NN))).T)
+            assert [c.type for c in mesh.cells] == ["hexahedron", "hexahedron"]
+            assert np.array_equal(np.concatenate([c.data for c in mesh.cells]), CONN)
+            assert np.array_equal(mesh.point_data["temperature"], temperature(*coords(np.arange(NN)), 0.25))
+            assert np.allclose(np.concatenate(mesh.cell_data["stress"]), stress(np.arange(E), 0.25), rtol=1e-12)
         comm.Free()
     g.barrier()
 
@@ -624,3 +647,102 @@ def test_buffering_hint_is_the_way_taken(tmp_path):
            for env, hint in (("always", "never"), ("never", "always"))}
     assert min(way["always"]["None"]) >= 1 and way["always"]["never"] == [0, 0]
     assert way["never"]["None"] == [0, 0] and min(way["never"]["always"]) >= 1
+
+
+def test_element_types_2d_and_3d_and_attributes_read_back():
+    """The Exodus types beyond the workload's, each rank writing its own
+    elements: a 2-D file of QUAD4 and TRI3 (a strip of squares, the last
+    cut in two triangles) and a 3-D file of WEDGE6 with one attribute (a
+    prism per rank) and TETRA4 (one per rank), both read back through
+    pario (to_meshio) and by meshio and netCDF4-python (no pario)."""
+    meshio = pytest.importorskip("meshio")
+    netCDF4 = pytest.importorskip("netCDF4")
+    # meshio 5.3's Exodus reader maps TETRA4 to "tetra4", a type meshio
+    # does not know, and lacks WEDGE6 (libexodusii's and SEACAS's names):
+    # read them as "tetra" and "wedge" (nschloe/meshio PRs #1296, #1336).
+    from meshio.exodus import _exodus as meshio_exodus
+    monkey = pytest.MonkeyPatch()
+    monkey.setitem(meshio_exodus.exodus_to_meshio_type, "TETRA4", "tetra")
+    monkey.setitem(meshio_exodus.exodus_to_meshio_type, "WEDGE6", "wedge")
+    g = pario.Group()
+    r, p = g.rank, g.size
+    # 2-D: squares 0..p (square q: nodes (q,0) (q+1,0) (q+1,1) (q,1)); the
+    # ranks' squares are quads, one more square on the last rank is cut.
+    path2 = pario.scratch_path("py_types2d.exo", per_rank=False)
+    ids2 = lambda q: np.array([q + 1, q + 2, p + q + 4, p + q + 3])  # noqa: E731  (global node ids)
+    with pario.ExodusFile.create(path2, g, title="2-D types", num_dim=2, num_nodes=2 * (p + 2), num_elem=p + 2,
+                                 num_blocks=2) as ex:
+        ex.put_coord_names(["x", "y"])
+        ex.define_block(1, "QUAD4", p, name="squares")
+        ex.define_block(2, "TRI3", 2, name="triangles")
+        ex.define_variables("nodal", ["h"])
+        nodes = ids2(r) if r < p - 1 else np.concatenate([ids2(r), ids2(p)[[1, 2]]])
+        q = (nodes - 1) % (p + 2)  # column of each node
+        ex.put_nodes(nodes, q.astype(float), (nodes > p + 2).astype(float))
+        ex.put_block(1, [r + 1], ids2(r).reshape(1, 4))
+        tri = ids2(p)
+        ex.put_block(2, [p + 1, p + 2] if r == p - 1 else [], tri[[0, 1, 2, 0, 2, 3]].reshape(2, 3) if r == p - 1
+                     else np.zeros((0, 3), np.int64))
+        ex.put_time(1, 1.0)
+        ex.put_nodal_values(1, "h", 10.0 * nodes)
+    with pario.ExodusFile.open(path2, g) as ex:
+        mesh = ex.to_meshio()
+    want_points = np.column_stack([np.tile(np.arange(p + 2.0), 2), np.repeat([0.0, 1.0], p + 2)])
+    squares = np.array([ids2(q) - 1 for q in range(p)])
+    for m in (mesh, meshio.read(path2, file_format="exodus")):
+        assert np.array_equal(m.points[:, :2], want_points) and m.points.shape[1] in (2, 3)
+        assert [c.type for c in m.cells] == ["quad", "triangle"]
+        assert np.array_equal(m.cells[0].data, squares)
+        assert np.array_equal(m.cells[1].data, (ids2(p) - 1)[[0, 1, 2, 0, 2, 3]].reshape(2, 3))
+        assert np.array_equal(m.point_data["h"], 10.0 * np.arange(1, 2 * (p + 2) + 1))
+    # 3-D: rank r's prism on the triangle (0,0) (1,0) (0,1) lifted by r, its
+    # nodes 6r+1..6r+6; one tetrahedron per rank on its prism's bottom
+    # corners and the apex node shared by all ranks (id 6p + 1).
+    path3 = pario.scratch_path("py_types3d.exo", per_rank=False)
+    base = np.array([[0, 0], [1, 0], [0, 1]], float)
+    with pario.ExodusFile.create(path3, g, title="3-D types", num_nodes=6 * p + 1, num_elem=2 * p,
+                                 num_blocks=2) as ex:
+        ex.define_block(7, "WEDGE6", p, name="prisms", attributes=1)
+        ex.define_block(8, "TETRA4", p, name="tets")
+        nodes = np.concatenate([6 * r + np.arange(1, 7), [6 * p + 1]])
+        x = np.concatenate([base[:, 0], base[:, 0], [0.25]])
+        y = np.concatenate([base[:, 1], base[:, 1], [0.25]])
+        z = np.concatenate([np.full(3, float(r)), np.full(3, r + 1.0), [-1.0]])
+        ex.put_nodes(nodes, x, y, z)
+        ex.put_block(7, [r + 1], nodes[:6].reshape(1, 6))
+        ex.put_attributes(7, [r + 0.5])
+        ex.put_block(8, [p + r + 1], np.array([[nodes[0], nodes[1], nodes[2], 6 * p + 1]]))
+    with pario.ExodusFile.open(path3, g) as ex:
+        mesh = ex.to_meshio()
+        assert np.array_equal(ex.read_attributes(7), (np.arange(p) + 0.5).reshape(p, 1))
+        assert ex.read_attributes(7, start=r, count=1)[0, 0] == r + 0.5
+        with pytest.raises((pario.NotFound, pario.RemoteError)):
+            ex.read_attributes(8, count=1 if r == 0 else 0)  # asks for values the block lacks
+    with netCDF4.Dataset(path3) as ds:
+        assert ds.variables["connect1"].getncattr("elem_type") == "WEDGE6"
+        assert np.array_equal(ds.variables["attrib1"][:, 0], np.arange(p) + 0.5)  # one attribute per prism
+    for m in (mesh, meshio.read(path3, file_format="exodus")):
+        assert [c.type for c in m.cells] == ["wedge", "tetra"]
+        assert np.array_equal(m.cells[0].data, np.arange(6 * p).reshape(p, 6))
+        assert np.array_equal(m.cells[1].data[:, 3], np.full(p, 6 * p))
+        assert np.array_equal(m.points[6 * np.arange(p) + 3, 2], np.arange(p) + 1.0)
+    monkey.undo()
+
+
+def test_a_file_meshio_writes_is_netcdf4_and_refused_clearly():
+    """meshio writes Exodus through netCDF4-python as netCDF-4 (HDF5), with
+    several unlimited dimensions, which no classic file can hold (nccopy -k
+    nc6 refuses it): pario reads classic files only, and says so."""
+    meshio = pytest.importorskip("meshio")
+    pytest.importorskip("netCDF4")
+    g = pario.Group()
+    path = pario.scratch_path("py_meshio_written.exo", per_rank=False)
+    if g.rank == 0:
+        cells = [("hexahedron", np.arange(8).reshape(1, 8))]
+        meshio.write(path, meshio.Mesh(np.array(coords(np.arange(8))).T, cells), file_format="exodus")
+    g.barrier()
+    # Rank 0 reads the header; the others learn its status.
+    expected = pario.Unsupported if g.rank == 0 else pario.RemoteError
+    with pytest.raises(expected, match="netCDF-4 \\(HDF5\\) file; only classic files"):
+        pario.ExodusFile.open(path, g)
+

@@ -617,6 +617,20 @@ class ExodusFile:
         _check(_pario.exodus_read_block(self._handle, int(block_id), start, count, ids, conn.ravel()))
         return ids, conn
 
+    def read_attributes(self, block_id, start=0, count=None, dtype=np.float64):
+        """Attributes of elements [start, start + count) of a block, as a
+        (count, attributes per element) array."""
+        b = self._block(block_id)
+        per = 0
+        for i, x in enumerate(self.blocks):
+            if x.id == b.id:
+                per = _check(*_pario.exodus_get_block_attributes(self._handle, i))
+        start, count = self._range(start, count, b.count)
+        out = np.empty((count, per), dtype)
+        _check(_pario.exodus_read_attributes(self._handle, int(block_id), start, count, _TYPES.get(out.dtype, 0),
+                                             out.ravel()))
+        return out
+
     def read_global_values(self, step, dtype=np.float64):
         """Every global variable of a step, in variables["global"] order
         (every rank gets them all)."""
@@ -655,6 +669,68 @@ class ExodusFile:
         _check(_pario.exodus_read_element_values(self._handle, int(step), var, int(block_id), start, count,
                                                  _TYPES.get(out.dtype, 0), out))
         return out
+
+    # Exodus element types (their common spellings) as meshio names them.
+    _MESHIO_TYPES = {"HEX": "hexahedron", "HEX8": "hexahedron", "HEX20": "hexahedron20", "HEX27": "hexahedron27",
+                     "TETRA": "tetra", "TETRA4": "tetra", "TET4": "tetra", "TETRA10": "tetra10", "TET10": "tetra10",
+                     "WEDGE": "wedge", "WEDGE6": "wedge", "WEDGE15": "wedge15", "PYRAMID": "pyramid",
+                     "PYRAMID5": "pyramid", "PYRAMID13": "pyramid13", "QUAD": "quad", "QUAD4": "quad",
+                     "SHELL": "quad", "SHELL4": "quad", "QUAD8": "quad8", "QUAD9": "quad9", "TRI": "triangle",
+                     "TRI3": "triangle", "TRIANGLE": "triangle", "TRISHELL": "triangle", "TRI6": "triangle6",
+                     "BAR": "line", "BAR2": "line", "BEAM": "line", "BEAM2": "line", "TRUSS": "line",
+                     "TRUSS2": "line", "BAR3": "line3", "SPHERE": "vertex", "CIRCLE": "vertex"}
+
+    def to_meshio(self, step=None):
+        """Collective: the whole file as a meshio.Mesh on every rank (for
+        files that fit one process): points (num_nodes, num_dim), one cell
+        block per element block (0-based node indices), point_data and
+        cell_data of step (1-based; default the last, none when the file
+        has no steps; an element variable a block lacks is NaN there).
+        Needs meshio (pip install meshio)."""
+        try:
+            import meshio
+        except ImportError as e:
+            raise ImportError("ExodusFile.to_meshio needs meshio (pip install meshio)") from e
+        info = self.info
+        if step is None:
+            step = info.num_steps
+        blocks = self.blocks
+        points = self.read_coords().T.copy()
+        cells = []
+        for b in blocks:
+            kind = self._MESHIO_TYPES.get(b.type.upper())
+            if kind is None:
+                raise _invalid(f"block {b.id}: element type {b.type!r} has no meshio cell type")
+            cells.append((kind, self.read_block(b.id)[1] - 1))
+        point_data, cell_data = {}, {}
+        if step:
+            for name in self._variables["nodal"]:
+                point_data[name] = self.read_nodal_values(step, name)
+            truth = self.truth_table
+            for v, name in enumerate(self._variables["element"]):
+                cell_data[name] = [self.read_element_values(step, name, b.id) if truth[i][v]
+                                   else np.full(b.count, np.nan) for i, b in enumerate(blocks)]
+        return meshio.Mesh(points, cells, point_data=point_data, cell_data=cell_data)
+
+    @property
+    def partition(self):
+        """Local: pario's own read partition, {block id: (start, count)}:
+        the file's elements split evenly over the group's ranks in file
+        order, this rank's of each block. Read them with read_block and
+        read_element_values, and their nodes by id (read_block(...,
+        ids=...) gives their connectivity as global node ids, for
+        read_coords(ids=...) and read_nodal_values(..., ids=...))."""
+        blocks = self.blocks
+        start, count = _check(*_pario.exodus_get_partition(self._handle, len(blocks)))
+        return {b.id: (int(s), int(c)) for b, s, c in zip(blocks, start, count)}
+
+    @property
+    def truth_table(self):
+        """Local: which element variables each block holds, a (blocks,
+        variables) bool array (blocks in file order), as ex_get_truth_table."""
+        nb, nv = self.info.num_blocks, len(self._variables["element"])
+        table = _check(*_pario.exodus_get_truth_table(self._handle, nb, nv))
+        return np.array(table, bool).reshape(nb, nv)
 
     # ---- lifetime ----
 

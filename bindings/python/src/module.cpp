@@ -793,6 +793,27 @@ void bind_exodus(nb::module_& m) {
     int rc = pario_exodus_get_variable(as<pario_exodus_t>(h), kind, var, name.data(), name.size(), &n);
     return std::make_tuple(rc, text_of(name), n);
   });
+  m.def("exodus_get_block_attributes", [](uintptr_t h, int index) {
+    int n = 0;
+    int rc = pario_exodus_get_block_attributes(as<pario_exodus_t>(h), index, &n);
+    return std::make_pair(rc, n);
+  });
+  m.def("exodus_read_attributes", [](uintptr_t h, int64_t block_id, int64_t start, int64_t count, int mem_type,
+                                     Buffer values) {
+    return unlocked([&] {
+      return pario_exodus_read_attributes(as<pario_exodus_t>(h), block_id, start, count, mem_type, values.data());
+    });
+  });
+  m.def("exodus_get_partition", [](uintptr_t h, int num_blocks) {
+    std::vector<int64_t> start(static_cast<size_t>(std::max(0, num_blocks))), count(start.size());
+    int rc = pario_exodus_get_partition(as<pario_exodus_t>(h), num_blocks, start.data(), count.data());
+    return std::make_tuple(rc, start, count);
+  });
+  m.def("exodus_get_truth_table", [](uintptr_t h, int num_blocks, int num_vars) {
+    std::vector<int> table(static_cast<size_t>(std::max(0, num_blocks)) * static_cast<size_t>(std::max(0, num_vars)));
+    int rc = pario_exodus_get_truth_table(as<pario_exodus_t>(h), num_blocks, num_vars, table.data());
+    return std::make_pair(rc, table);
+  });
   // (status, id, name, count, df_count)
   m.def("exodus_get_set", [](uintptr_t h, int kind, int index) {
     std::vector<char> name(64, '\0');
