@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import pario
+import pario.exodus  # the module spelling of pario.ExodusFile
 
 NX, NY, NZ, T = 4, 3, 3, 2
 KB = NZ // 2
@@ -685,7 +686,8 @@ def test_element_types_2d_and_3d_and_attributes_read_back():
                      else np.zeros((0, 3), np.int64))
         ex.put_time(1, 1.0)
         ex.put_nodal_values(1, "h", 10.0 * nodes)
-    with pario.ExodusFile.open(path2, g) as ex:
+    assert pario.exodus.open == pario.ExodusFile.open and pario.exodus.ExodusFile is pario.ExodusFile
+    with pario.exodus.open(path2, g) as ex:
         mesh = ex.to_meshio()
     want_points = np.column_stack([np.tile(np.arange(p + 2.0), 2), np.repeat([0.0, 1.0], p + 2)])
     squares = np.array([ids2(q) - 1 for q in range(p)])
