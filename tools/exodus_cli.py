@@ -252,18 +252,41 @@ def cmd_workload(args):
     x, y, z = w.coords(nodes)
     cen1, cen2 = w.centroids(conn1), w.centroids(conn2)
     bottom = lower[lower < w.nx * w.ny]  # side set z0: cells with k = 0 (block 1's first elements)
-    npe2 = 4 if w.mixed else 8
     progress = Progress(f"writing {args.out}", w.steps + 1, rank)
     comm.barrier()
     began = time.monotonic()
-    with pario.ExodusFile.create(args.out, comm, title=w.title, num_nodes=w.nodes, num_elem=w.elements,
+    try:
+        write_workload(pario, comm, args.out, w, progress, (lower, conn1, elems2, conn2, nodes, x, y, z, cen1, cen2,
+                                                            bottom))
+    except pario.Error as e:  # every rank failed together (the others with RemoteError)
+        progress.end()
+        if rank == 0:
+            print(f"pario exodus workload: {e}", file=sys.stderr)
+        return 1
+    comm.barrier()
+    seconds = time.monotonic() - began
+    progress.end()
+    if rank == 0:
+        mb = os.stat(args.out).st_size / 1e6
+        print(f"pario exodus workload: wrote {args.out}: {w.nodes} nodes, {w.elements} elements, {w.steps} steps, "
+              f"{mb:.1f} MB on {size} ranks in {seconds:.2f} s ({mb / seconds:.0f} MB/s, not synced)")
+    return 0
+
+
+def write_workload(pario, comm, out, w, progress, part):
+    """This rank's part of the workload into one file written by all (collective)."""
+    lower, conn1, elems2, conn2, nodes, x, y, z, cen1, cen2, bottom = part
+    npe2 = 4 if w.mixed else 8
+    with pario.ExodusFile.create(out, comm, title=w.title, num_nodes=w.nodes, num_elem=w.elements,
                                  num_blocks=2, num_node_sets=1, num_side_sets=1) as ex:
         ex.put_coord_names(["x", "y", "z"])
         ex.define_block(10, "HEX8", w.cells1, 8, name="lower")
         ex.define_block(20, "TETRA4" if w.mixed else "HEX8", w.elements - w.cells1, npe2, name="upper")
         ex.define_node_set(100, (w.ny + 1) * (w.nz + 1), name="x0")
         ex.define_side_set(200, w.nx * w.ny, name="z0")
-        ex.put_qa([("pario", pario.__version__, time.strftime("%Y-%m-%d"), time.strftime("%H:%M:%S"))])
+        # One clock for every rank: a QA record that differs between ranks is refused.
+        stamp = comm.bcast(time.strftime("%Y-%m-%d %H:%M:%S") if comm.rank == 0 else None, root=0).split()
+        ex.put_qa([("pario", pario.__version__, stamp[0], stamp[1])])
         ex.put_info([w.info])
         ex.define_variables("global", ["energy"])
         ex.define_variables("nodal", ["temperature", "displacement_x"])
@@ -285,14 +308,6 @@ def cmd_workload(args):
             ex.put_element_values(s, "stress", 10, w.stress(cen1, t))
             ex.put_element_values(s, "stress", 20, w.stress(cen2, t))
             progress.step()
-    comm.barrier()
-    seconds = time.monotonic() - began
-    progress.end()
-    if rank == 0:
-        mb = os.stat(args.out).st_size / 1e6
-        print(f"pario exodus workload: wrote {args.out}: {w.nodes} nodes, {w.elements} elements, {w.steps} steps, "
-              f"{mb:.1f} MB on {size} ranks in {seconds:.2f} s ({mb / seconds:.0f} MB/s, not synced)")
-    return 0
 
 
 # ------------------------------------------------------------------ info --

@@ -100,6 +100,8 @@ def main():
     check(rc == 1 and "cut.e" in out, "info of a truncated file is an error naming it", out)
     rc, out = run(TOOL + ["workload", "--nx", 2, "--ny", 2, "--nz", 1, "--steps", 1, where / "bad.e"])
     check(rc == 2 and "nz >= 2" in out, "workload refuses nz < 2", out)
+    rc, out = run(TOOL + ["workload", "--nx", 2, "--ny", 2, "--nz", 2, "--steps", 1, where / "no" / "such.e"], 2)
+    check(rc == 1 and "such.e" in out and "Traceback" not in out, "workload into a missing directory: a message", out)
 
     # Plots: a plane of a nodal and of an element variable, a global one over time.
     for args, name in ((["--var", "temperature"], "t.png"), (["--var", "stress", "--axis", "x", "--step", "2"], "s.png"),
