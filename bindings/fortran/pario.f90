@@ -2771,17 +2771,18 @@ contains
     real(real64), intent(inout), target, contiguous :: values(:, :)
     integer, intent(out), optional :: ierr
     type(c_ptr) :: p
-    integer(c_int64_t) :: id, c
-    integer(c_int) :: rc, npe, na, b
+    integer(c_int64_t) :: id, c, nn, ne
+    integer(c_int) :: rc, npe, na, b, nd, nb, nns, nss, nst
     character(kind=c_char) :: n(2), t(2)
     logical :: bad
     ! The block's attributes per element must be values' rows; a rank whose
     ! are not still enters the call, with a count C refuses everywhere.
     na = -1
-    b = 0
-    do while (c_exo_get_block(exo%h, b, id, n, 2_c_size_t, t, 2_c_size_t, c, npe) == 0)
-      if (id == block_id) rc = c_exo_get_block_attributes(exo%h, b, na)
-      b = b + 1
+    nb = 0
+    if (c_exo_get_info(exo%h, n, 2_c_size_t, nd, nn, ne, nb, nns, nss, nst) /= 0) nb = 0
+    do b = 0, nb - 1
+      rc = c_exo_get_block(exo%h, b, id, n, 2_c_size_t, t, 2_c_size_t, c, npe)
+      if (rc == 0 .and. id == block_id) rc = c_exo_get_block_attributes(exo%h, b, na)
     end do
     bad = na >= 0 .and. size(values, 1) /= na .and. size(values, 2) > 0
     p = c_null_ptr
