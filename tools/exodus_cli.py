@@ -321,16 +321,23 @@ def container(path):
                                                          "netCDF-4/HDF5" if magic == b"\x89HDF\r\n\x1a\n" else None)
 
 
-def value_range(comm, count, read):
-    """(min, max) over all ranks of read(lo, hi) for [0, count), or None."""
-    lo_v, hi_v = np.inf, -np.inf
+def value_ranges(comm, count, read, rows):
+    """(min, max) of each of `rows` rows over all ranks of read(lo, n), an
+    array of rows x n, for [0, count); None for an empty row."""
+    lo_v, hi_v = [np.inf] * rows, [-np.inf] * rows
     for lo, hi in pieces(count, comm.rank, comm.size):
-        v = read(lo, hi - lo)
+        v = np.asarray(read(lo, hi - lo)).reshape(rows, -1)
         if v.size:
-            lo_v, hi_v = min(lo_v, float(np.nanmin(v))), max(hi_v, float(np.nanmax(v)))
+            lo_v = [min(a, float(np.nanmin(r))) for a, r in zip(lo_v, v)]
+            hi_v = [max(a, float(np.nanmax(r))) for a, r in zip(hi_v, v)]
     from mpi4py import MPI
     lo_v, hi_v = comm.allreduce(lo_v, MPI.MIN), comm.allreduce(hi_v, MPI.MAX)
-    return None if lo_v > hi_v else (lo_v, hi_v)
+    return [None if a > b else (a, b) for a, b in zip(lo_v, hi_v)]
+
+
+def value_range(comm, count, read):
+    """(min, max) over all ranks of read(lo, n) for [0, count), or None."""
+    return value_ranges(comm, count, read, 1)[0]
 
 
 def fmt_range(r):
@@ -354,8 +361,7 @@ def describe(pario, comm, path, ranges=True):
                      f"{info.num_steps} steps{span}")
         if ranges:
             names = "xyz"[:info.num_dim]
-            cr = [value_range(comm, info.num_nodes, lambda s, n, d=d: ex.read_coords(s, n)[d])
-                  for d in range(info.num_dim)]
+            cr = value_ranges(comm, info.num_nodes, ex.read_coords, info.num_dim)  # one pass, every axis
             lines.append("  coordinates: " + ", ".join(f"{a} {fmt_range(r)}" for a, r in zip(names, cr)))
             ids = value_range(comm, info.num_nodes, ex.read_node_ids)
             lines.append(f"  node ids: {fmt_range(ids)}")
@@ -396,9 +402,10 @@ def var_range(comm, ex, info, kind, name):
             rs = [(float(v), float(v))]
         elif kind == "nodal":
             rs = [value_range(comm, info.num_nodes, lambda a, n: ex.read_nodal_values(s, name, a, n))]
-        else:
+        else:  # the blocks that have it (truth table)
+            v = ex.variables["element"].index(name)
             rs = [value_range(comm, b.count, lambda a, n, b=b: ex.read_element_values(s, name, b.id, a, n))
-                  for b in ex.blocks]
+                  for b, has in zip(ex.blocks, ex.truth_table[:, v]) if has]
         for r in rs:
             if r is not None:
                 lo, hi = min(lo, r[0]), max(hi, r[1])
@@ -457,47 +464,58 @@ def compare_files(pario, comm, path_a, path_b, rtol, atol, exact):
         checks = [diff]
 
         def arrays():
-            """(label, count, read(file, start, count)) for every array of both files."""
-            for d in range(ia.num_dim):
-                yield f"coordinate {'xyz'[d]}", ia.num_nodes, lambda f, s, n, d=d: f.read_coords(s, n)[d]
-            yield "node ids", ia.num_nodes, lambda f, s, n: f.read_node_ids(s, n)
+            """(labels, count, read(file, start, n)) for the arrays of both
+            files, read together where one call gives several (a tuple of
+            arrays, each n entries of a fixed number of values)."""
+            axes = tuple(f"coordinate {'xyz'[d]}" for d in range(ia.num_dim))
+            yield axes, ia.num_nodes, lambda f, s, n: tuple(f.read_coords(s, n))
+            yield ("node ids",), ia.num_nodes, lambda f, s, n: (f.read_node_ids(s, n),)
             for blk in blocks_a:
-                yield f"block {blk.id} ids", blk.count, lambda f, s, n, k=blk.id: f.read_block(k, s, n)[0]
-                yield (f"block {blk.id} connectivity", blk.count,
-                       lambda f, s, n, k=blk.id: f.read_block(k, s, n)[1].ravel())
+                yield ((f"block {blk.id} ids", f"block {blk.id} connectivity"), blk.count,
+                       lambda f, s, n, k=blk.id: f.read_block(k, s, n))
             for x in sets["node"][0]:
-                yield f"node set {x.id}", x.count, lambda f, s, n, k=x.id: f.read_node_set(k, s, n)
+                yield (f"node set {x.id}",), x.count, lambda f, s, n, k=x.id: (f.read_node_set(k, s, n),)
                 if x.df_count:
-                    yield f"node set {x.id} factors", x.df_count, lambda f, s, n, k=x.id: f.read_set_df("node", k, s, n)
+                    yield ((f"node set {x.id} factors",), x.df_count,
+                           lambda f, s, n, k=x.id: (f.read_set_df("node", k, s, n),))
             for x in sets["side"][0]:
-                yield f"side set {x.id} elements", x.count, lambda f, s, n, k=x.id: f.read_side_set(k, s, n)[0]
-                yield f"side set {x.id} sides", x.count, lambda f, s, n, k=x.id: f.read_side_set(k, s, n)[1]
+                yield ((f"side set {x.id} elements", f"side set {x.id} sides"), x.count,
+                       lambda f, s, n, k=x.id: f.read_side_set(k, s, n))
                 if x.df_count:
-                    yield f"side set {x.id} factors", x.df_count, lambda f, s, n, k=x.id: f.read_set_df("side", k, s, n)
+                    yield ((f"side set {x.id} factors",), x.df_count,
+                           lambda f, s, n, k=x.id: (f.read_set_df("side", k, s, n),))
+            truth = a.truth_table
             for step in range(1, ia.num_steps + 1):
-                for v in a.variables["global"]:
-                    i = a.variables["global"].index(v)
-                    yield (f"global {v} step {step}", 1, lambda f, s, n, st=step, i=i: f.read_global_values(st)[i:i + 1])
+                if a.variables["global"]:  # one read gives them all
+                    yield (tuple(f"global {v} step {step}" for v in a.variables["global"]), 1,
+                           lambda f, s, n, st=step: tuple(f.read_global_values(st)[:, None]))
                 for v in a.variables["nodal"]:
-                    yield (f"nodal {v} step {step}", ia.num_nodes,
-                           lambda f, s, n, st=step, v=v: f.read_nodal_values(st, v, s, n))
-                for v in a.variables["element"]:
-                    for blk in blocks_a:
-                        yield (f"element {v} block {blk.id} step {step}", blk.count,
-                               lambda f, s, n, st=step, v=v, k=blk.id: f.read_element_values(st, v, k, s, n))
+                    yield ((f"nodal {v} step {step}",), ia.num_nodes,
+                           lambda f, s, n, st=step, v=v: (f.read_nodal_values(st, v, s, n),))
+                for i, v in enumerate(a.variables["element"]):
+                    for blk, has in zip(blocks_a, truth[:, i]):
+                        if has:  # the truth tables are compared below
+                            yield ((f"element {v} block {blk.id} step {step}",), blk.count,
+                                   lambda f, s, n, st=step, v=v, k=blk.id: (f.read_element_values(st, v, k, s, n),))
 
+        if not np.array_equal(a.truth_table, b.truth_table):
+            lines.append(f"truth table: {a.truth_table.astype(int).tolist()} vs {b.truth_table.astype(int).tolist()}")
+            return lines, 1
         todo = list(arrays())
         progress = Progress(f"comparing {path_a} and {path_b}", len(todo), rank)
-        for label, count, read in todo:
-            diff = Difference(label)
-            if label.startswith("global"):  # one value, read by every rank, compared on rank 0
-                va, vb = read(a, 0, count), read(b, 0, count)
-                if rank == 0:
-                    diff.add(0, va, vb, rtol, atol, exact)
-            else:
-                for lo, hi in pieces(count, rank, size):
-                    diff.add(lo, read(a, lo, hi - lo), read(b, lo, hi - lo), rtol, atol, exact)
-            checks.append(diff)
+        for labels, count, read in todo:
+            diffs = [Difference(label) for label in labels]
+            # The global values: one each, read by every rank, compared on rank 0.
+            ranges = [(0, count)] if labels[0].startswith("global") else pieces(count, rank, size)
+            for lo, hi in ranges:
+                ra, rb = read(a, lo, hi - lo), read(b, lo, hi - lo)
+                if labels[0].startswith("global") and rank != 0:
+                    continue
+                for d, x, y in zip(diffs, ra, rb):
+                    x, y = np.ravel(x), np.ravel(y)
+                    per = x.size // (hi - lo) if hi > lo else 1  # values per entry (connectivity: its nodes)
+                    d.add(lo * per, x, y, rtol, atol, exact)
+            checks += diffs
             progress.step()
         progress.end()
     states = comm.gather([c.state() for c in checks], root=0)
@@ -583,7 +601,8 @@ def slice_points(comm, ex, info, kind, var, step, axis, at):
             vals.append(ex.read_nodal_values(step, var, lo, hi - lo))
     else:
         count = info.num_elem
-        for blk in ex.blocks:
+        has = ex.truth_table[:, ex.variables["element"].index(var)]
+        for blk in (b for b, h in zip(ex.blocks, has) if h):  # the blocks that have it
             for lo, hi in pieces(blk.count, rank, size):
                 _, conn = ex.read_block(blk.id, lo, hi - lo)
                 vals.append(ex.read_element_values(step, var, blk.id, lo, hi - lo))
