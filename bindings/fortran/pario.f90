@@ -1277,6 +1277,18 @@ contains
   ! Whether a buffer of Fortran type btype (as buffer.c reports it) may
   ! hold elements of an array of type atype: the same type, or for an
   ! unsigned array the signed integer of its size (Fortran has no other).
+  ! Sets why when a buffer may not carry values of type as_type (absent:
+  ! its own type, always fine): only PARIO_TYPE_UINT* in the signed
+  ! integer of the same size differs from the buffer's type (see holds).
+  subroutine check_memory_type(b, as_type, why)
+    type(buffer_facts), intent(in) :: b
+    integer, intent(in), optional :: as_type
+    character(len=*), intent(inout) :: why
+    if (.not. present(as_type)) return
+    if (.not. holds(int(b%type), as_type)) why = 'mem_type ' // type_name(as_type) // ' for a buffer of ' // &
+                                                  type_name(int(b%type)) // ' elements'
+  end subroutine
+
   logical function holds(btype, atype)
     integer, intent(in) :: btype, atype
     select case (atype)
@@ -2062,20 +2074,24 @@ contains
   ! The checks and the C call of write, read, iwrite or iread (named by
   ! call); req is present for the nonblocking two. The buffer's type is
   ! the memory type, converted to and from the file type on the way.
-  integer(c_int) function decomp_move(call, decomp, file, offset, b, req) result(rc)
+  integer(c_int) function decomp_move(call, decomp, file, offset, b, req, as_type) result(rc)
     character(*), intent(in) :: call
     type(pario_decomp), intent(in) :: decomp
     type(pario_shared_file), intent(in) :: file
     integer(int64), intent(in) :: offset
     type(buffer_facts), intent(in) :: b
     type(pario_request), intent(out), optional :: req
+    integer, intent(in), optional :: as_type
     integer(c_int64_t) :: global_size, local_count
     integer(c_int) :: aggregators, is_aggregator, mem_type
     character(len=200) :: why
     why = ' '
     local_count = 0
     if (c_decomp_info(decomp%h, global_size, local_count, aggregators, is_aggregator) /= 0) local_count = 0
-    if (b%type == 0) then
+    if (b%type /= 0) call check_memory_type(b, as_type, why)
+    if (len_trim(why) > 0) then
+      continue
+    else if (b%type == 0) then
       why = 'the buffer holds ' // type_name(int(b%type)) // ' elements'
     else if (b%elements < local_count) then
       write (why, '(a, i0, a, i0, a)') 'the buffer has ', b%elements, ' elements, the decomposition ', &
@@ -2084,6 +2100,7 @@ contains
       why = 'the buffer is a strided section; a nonblocking call needs contiguous memory'
     end if
     mem_type = b%type
+    if (present(as_type)) mem_type = int(as_type, c_int)
     if (len_trim(why) > 0) mem_type = 0  ! refused by C on every rank; this rank's message below
     select case (call)
     case ('pario_decomp_write'); rc = c_decomp_write(decomp%h, file%h, offset, mem_type, b%base)
@@ -2098,47 +2115,54 @@ contains
   !> local_count elements of a type pario has, in the decomposition's
   !> memory order; a strided section is copied) into the shared file,
   !> global element i (1-based) at byte offset + (i - 1) * size(file_type).
-  subroutine pario_decomp_write(decomp, file, offset, buf, ierr)
+  !> mem_type (optional, here and in read, iwrite, iread): the buffer's
+  !> pario type when it is not the Fortran type's own, that is
+  !> PARIO_TYPE_UINT8 .. _UINT64 in integers of the same size.
+  subroutine pario_decomp_write(decomp, file, offset, buf, ierr, mem_type)
     type(pario_decomp), intent(in) :: decomp
     type(pario_shared_file), intent(in) :: file
     integer(int64), intent(in) :: offset
     type(*), dimension(..), contiguous, intent(in) :: buf
     integer, intent(out), optional :: ierr
-    call finish(decomp_move('pario_decomp_write', decomp, file, offset, facts(buf)), ierr)
+    integer, intent(in), optional :: mem_type
+    call finish(decomp_move('pario_decomp_write', decomp, file, offset, facts(buf), as_type=mem_type), ierr)
   end subroutine
 
   !> Collective: reads this rank's elements into buf (converted to its type).
-  subroutine pario_decomp_read(decomp, file, offset, buf, ierr)
+  subroutine pario_decomp_read(decomp, file, offset, buf, ierr, mem_type)
     type(pario_decomp), intent(in) :: decomp
     type(pario_shared_file), intent(in) :: file
     integer(int64), intent(in) :: offset
     type(*), dimension(..), contiguous, intent(inout) :: buf
     integer, intent(out), optional :: ierr
-    call finish(decomp_move('pario_decomp_read', decomp, file, offset, facts(buf)), ierr)
+    integer, intent(in), optional :: mem_type
+    call finish(decomp_move('pario_decomp_read', decomp, file, offset, facts(buf), as_type=mem_type), ierr)
   end subroutine
 
   !> Collective, nonblocking: starts a write; buf (contiguous) may change as
   !> soon as this returns. pario_wait on req is collective.
-  subroutine pario_decomp_iwrite(decomp, file, offset, buf, req, ierr)
+  subroutine pario_decomp_iwrite(decomp, file, offset, buf, req, ierr, mem_type)
     type(pario_decomp), intent(in) :: decomp
     type(pario_shared_file), intent(in) :: file
     integer(int64), intent(in) :: offset
     type(*), dimension(..), target, intent(in) :: buf
     type(pario_request), intent(out) :: req
     integer, intent(out), optional :: ierr
-    call finish(decomp_move('pario_decomp_iwrite', decomp, file, offset, facts(buf), req), ierr)
+    integer, intent(in), optional :: mem_type
+    call finish(decomp_move('pario_decomp_iwrite', decomp, file, offset, facts(buf), req, as_type=mem_type), ierr)
   end subroutine
 
   !> Collective, nonblocking: starts a read into buf (contiguous), filled by
   !> pario_wait(req) (collective); leave it alone until then.
-  subroutine pario_decomp_iread(decomp, file, offset, buf, req, ierr)
+  subroutine pario_decomp_iread(decomp, file, offset, buf, req, ierr, mem_type)
     type(pario_decomp), intent(in) :: decomp
     type(pario_shared_file), intent(in) :: file
     integer(int64), intent(in) :: offset
     type(*), dimension(..), target, intent(inout) :: buf
     type(pario_request), intent(out) :: req
     integer, intent(out), optional :: ierr
-    call finish(decomp_move('pario_decomp_iread', decomp, file, offset, facts(buf), req), ierr)
+    integer, intent(in), optional :: mem_type
+    call finish(decomp_move('pario_decomp_iread', decomp, file, offset, facts(buf), req, as_type=mem_type), ierr)
   end subroutine
 
   integer(c_size_t) function bytes(b)
@@ -3353,21 +3377,33 @@ contains
   !> owner ignored; _VARIABLE, owner the variable; _SEGMENT, owner the
   !> segment) to values (an array of any pario type, stored as a 1-D array
   !> of that type; rank 0's values are stored, the type and size must
-  !> match on every rank), replacing one of that name.
-  subroutine pario_dataset_info_put(ds, owner_kind, owner, name, values, ierr)
+  !> match on every rank), replacing one of that name. mem_type
+  !> (optional, here and in info_get): PARIO_TYPE_UINT8 .. _UINT64 for
+  !> values in integers of the same size (stored, or read, as unsigned).
+  subroutine pario_dataset_info_put(ds, owner_kind, owner, name, values, ierr, mem_type)
     type(pario_dataset), intent(in) :: ds
     integer, intent(in) :: owner_kind
     integer(int64), intent(in) :: owner
     character(*), intent(in) :: name
     type(*), dimension(..), contiguous, intent(in) :: values
     integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: mem_type
     type(buffer_facts) :: b
-    integer(c_int) :: rc
+    integer(c_int) :: rc, stored
+    character(len=200) :: why
+    why = ' '
     b = facts(values)  ! type 0 (none pario has): refused by C on every rank
-    rc = c_ds_info_put(ds%h, int(owner_kind, c_int), c_owner(owner_kind, owner), cstr(name), b%type, &
+    if (b%type == 0) then
+      why = 'the values are ' // type_name(int(b%type))
+    else
+      call check_memory_type(b, mem_type, why)
+    end if
+    stored = b%type
+    if (present(mem_type)) stored = int(mem_type, c_int)
+    if (len_trim(why) > 0) stored = 0
+    rc = c_ds_info_put(ds%h, int(owner_kind, c_int), c_owner(owner_kind, owner), cstr(name), stored, &
                        b%elements, b%base)
-    if (b%type == 0) rc = refuse(INVALID_ARGUMENT, 'pario_dataset_info_put', &
-                                 'the values are ' // type_name(int(b%type)))
+    if (len_trim(why) > 0) rc = refuse(INVALID_ARGUMENT, 'pario_dataset_info_put', trim(why))
     call finish(rc, ierr)
   end subroutine
 
@@ -3395,7 +3431,7 @@ contains
   !> bytes) and type (PARIO_TYPE_* or PARIO_INFO_STRING) as stored, and
   !> with values (an array of any pario type and at least count elements)
   !> the values converted to its type. PARIO_ERR_NOT_FOUND when absent.
-  subroutine pario_dataset_info_get(ds, owner_kind, owner, name, values, count, type, ierr)
+  subroutine pario_dataset_info_get(ds, owner_kind, owner, name, values, count, type, ierr, mem_type)
     type(pario_dataset), intent(in) :: ds
     integer, intent(in) :: owner_kind
     integer(int64), intent(in) :: owner
@@ -3404,18 +3440,27 @@ contains
     integer(int64), intent(out), optional :: count
     integer, intent(out), optional :: type
     integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: mem_type
     type(buffer_facts) :: b
     integer(c_int) :: rc, stored
     integer(c_int64_t) :: n
     integer(c_int), target :: none(1)
+    character(len=200) :: why
+    why = ' '
     if (present(values)) then
       b = facts(values)
       if (.not. c_associated(b%base)) b%base = c_loc(none)  ! an empty array: values asked, room for none
-      if (b%type == 0) b%type = -1  ! refused by C on every rank; this rank's message below
+      if (b%type == 0) then
+        why = 'values is of a type pario lacks'
+      else
+        call check_memory_type(b, mem_type, why)
+        if (present(mem_type)) b%type = int(mem_type, c_int)
+      end if
+      if (len_trim(why) > 0) b%type = -1  ! refused by C on every rank; this rank's message below
     end if
     rc = c_ds_info_get(ds%h, int(owner_kind, c_int), c_owner(owner_kind, owner), cstr(name), b%type, &
                        b%elements, b%base, stored, n)
-    if (b%type == -1) rc = refuse(INVALID_ARGUMENT, 'pario_dataset_info_get', 'values is of a type pario lacks')
+    if (len_trim(why) > 0) rc = refuse(INVALID_ARGUMENT, 'pario_dataset_info_get', trim(why))
     if (rc == 0) then
       if (present(count)) count = n
       if (present(type)) type = int(stored)

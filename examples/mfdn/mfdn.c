@@ -427,6 +427,7 @@ static int check(const char *path) {
   MPI_Barrier(MPI_COMM_WORLD);
   const double t_read = MPI_Wtime() - t0;
   double *hy = malloc((size_t)(h.count ? h.count : 1) * sizeof *hy);
+  double *observed = malloc((size_t)nev * 3 * sizeof *observed); /* E, J, T of each state */
   double worst_residual = 0, worst_orth = 0, worst_energy = 0;
   for (int i = 0; i < nev; ++i) {
     multiply(&h, y[i], hy);
@@ -448,12 +449,26 @@ static int check(const char *path) {
     MPI_Allreduce(l, g, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     const double j = from_square(g[0]), t = from_square(g[1]);
     pario_ok(pario_wavefunction_set_observables(wf, i, e, j, t), "wavefunction_set_observables");
+    observed[3 * i] = e;
+    observed[3 * i + 1] = j;
+    observed[3 * i + 2] = t;
     if (rank == 0) printf("state %2d: E = %12.8f (known %9.4f)  |H y - E y| = %.2e  J = %.4f  T = %.4f\n", i, e,
                           known_eigenvalue(i), res, j, t);
     if (res > worst_residual) worst_residual = res;
     if (fabs(e - known_eigenvalue(i)) > worst_energy) worst_energy = fabs(e - known_eigenvalue(i));
   }
   pario_ok(pario_wavefunction_close(&wf), "wavefunction_close");
+  /* The observables landed in the reserved attributes: opened again. */
+  int stored = 1;
+  pario_ok(pario_wavefunction_open(world, path, PARIO_MODE_READ, PARIO_WF_TRANSFER_DEFAULT, &wf), "wavefunction_open");
+  for (int i = 0; i < nev; ++i) {
+    double e, j, t;
+    int written = 0;
+    pario_ok(pario_wavefunction_observables(wf, i, &e, &j, &t, &written), "wavefunction_observables");
+    stored &= written && e == observed[3 * i] && j == observed[3 * i + 1] && t == observed[3 * i + 2];
+  }
+  pario_ok(pario_wavefunction_close(&wf), "wavefunction_close");
+  free(observed);
   char raw[1100];
   raw_name(raw, sizeof raw, path);
   const double t_base = baseline_read(raw, &h, hy, nev);
@@ -462,12 +477,12 @@ static int check(const char *path) {
   for (int64_t r = 0; r < h.count; ++r) same &= hy[r] == y[nev - 1][r];
   MPI_Allreduce(&same, &all_same, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   print_times("read (page cache)", t_read, t_base);
-  const int ok = worst_residual < 1e-6 && worst_orth < 1e-10 && worst_energy < 1e-8 && all_same;
+  const int ok = worst_residual < 1e-6 && worst_orth < 1e-10 && worst_energy < 1e-8 && all_same && stored;
   if (rank == 0) {
     printf("check on %d ranks: max residual %.2e, max |y_i.y_j - delta_ij| %.2e, max |E - known| %.2e, "
-           "baseline file %s: %s\n",
+           "baseline file %s, observables %s: %s\n",
            nranks, worst_residual, worst_orth, worst_energy, all_same ? "identical" : "DIFFERS",
-           ok ? "OK" : "FAILED");
+           stored ? "stored" : "NOT STORED", ok ? "OK" : "FAILED");
   }
   for (int i = 0; i < nev; ++i) free(y[i]);
   free(y);

@@ -30,7 +30,10 @@
  * more than the ranks), which ranks (PARIO_AGGREGATOR_RANKS, a comma list
  * of group ranks), the aggregator buffer (PARIO_AGGREGATOR_BUFFER, default
  * 16 MiB), the alignment of file domains (a stripe size; default the
- * buffer size), the file byte order, and where the conversion happens
+ * buffer size; in whole elements, counted from a transfer's offset, so
+ * domains start on stripes of the file where the offset itself is a
+ * multiple of the alignment: place a dataset or variable that way), the
+ * file byte order, and where the conversion happens
  * (PARIO_COLLECTIVE_CONVERT=sender|aggregator|auto: on the rank holding
  * the elements or on the aggregator; auto as measured), and whether
  * transfers go through the aggregators at all
@@ -38,7 +41,11 @@
  * cb_read: never, every rank writes and reads its own runs of the file
  * directly, with no exchange; auto, the default, does that where the
  * ranks' parts of the file do not interleave and their runs are long,
- * decided once when the decomposition is made).
+ * decided once when the decomposition is made). Hints are given per
+ * decomposition, as ParallelIO gives them per I/O system: its plan (who
+ * sends what to whom) is made from them once; for other hints on the
+ * same layout, make a second decomposition (the datasets' and Exodus
+ * calls take them per file).
  *
  * Every call marked PARIO_COLLECTIVE is made by every rank of the
  * decomposition's group with the same shared arguments (global shape,

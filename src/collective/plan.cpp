@@ -53,8 +53,9 @@ DomainPlan::DomainPlan(int64_t lo, int64_t hi, int64_t esize, std::vector<int> a
   bounds_.assign(count + 1, lo_);
   bounds_[count] = hi_;
   for (int k = 1; k < count; ++k) {
-    // The k-th share of the bytes, to the nearest aligned index (absolute,
-    // so domains start on stripe bounds of the file), kept in order.
+    // The k-th share of the bytes, to the nearest aligned index (aligned
+    // in the element space: on stripe bounds of the file when the
+    // transfer's offset is a multiple of the alignment), kept in order.
     const __int128 share = static_cast<__int128>(hi_ - lo_) * k / count;
     int64_t b = lo_ + static_cast<int64_t>(share);
     b = (b + unit / 2) / unit * unit;

@@ -21,6 +21,13 @@ static pario_group_t world;
 static double cell(int64_t i, int64_t j) { return 100.0 * (double)i + (double)j; }
 static double piece_word(int w, int64_t i) { return 1000.0 * w + (double)i; }
 static double scattered(int64_t g) { return 3.0 * (double)g - 1.0; }
+/* Item k of the rank-ordered section: writer w's piece of w + 2 items
+ * starts at the sum of the pieces before it. */
+static double ranked_item(int64_t k) {
+  int w = 0;
+  for (; k >= w + 2; ++w) k -= w + 2;
+  return piece_word(w, k);
+}
 
 enum { kRows = 9, kCols = 7, kScattered = 50 };
 
@@ -116,8 +123,10 @@ static void read_all(const char *path) {
   int64_t start = 0, n = 0;
   CHECK(pario_dataset_even_split(info.items, size, rank, &start, &n) == PARIO_OK);
   double all[128];
-  CHECK(pario_dataset_read_items(ds, 0, 1, start, n, all) == PARIO_OK);
-  CHECK(n == 0 || all[0] == all[0]);
+  CHECK(n <= 128 && pario_dataset_read_items(ds, 0, 1, start, n, all) == PARIO_OK);
+  good = 1;
+  for (int64_t k = 0; k < n; ++k) good &= all[k] == ranked_item(start + k);
+  CHECK(good);
 
   /* The scattered section through blocks of the even split. */
   CHECK(pario_dataset_even_split(kScattered, size, rank, &start, &n) == PARIO_OK);

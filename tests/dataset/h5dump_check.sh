@@ -1,10 +1,15 @@
 #!/bin/sh
-# After dataset_modes_test: h5dump (Debian's hdf5-tools) reads a file of
-# each mode, the entry file and a member, and prints a value the test
-# wrote. Skips (77) where h5dump is not installed.
-#   h5dump_check.sh DIR
+# h5dump (Debian's hdf5-tools) reads pario's files with no pario, and
+# prints values the tests wrote. Skips (77) where h5dump is not installed.
+#   h5dump_check.sh modes DIR         after dataset_modes_test: a file of
+#                                     each mode, the entry file and a member
+#   h5dump_check.sh infos FILE        dataset_capi_test's file: a tensor
+#                                     section and infos of every type
+#   h5dump_check.sh wavefunction FILE a wave-function file: a vector's
+#                                     value, its energy, the basis
 set -u
-dir=$1
+what=$1
+dir=$(dirname "$2")
 command -v h5dump > /dev/null || { echo "h5dump_check: no h5dump (Debian's hdf5-tools): skipped"; exit 77; }
 fail=0
 check() {  # FILE OBJECT-ARGS... -- TEXT: h5dump succeeds and prints TEXT
@@ -16,6 +21,25 @@ check() {  # FILE OBJECT-ARGS... -- TEXT: h5dump succeeds and prints TEXT
     *) echo "h5dump $* $file: no '$text' in: $out"; fail=1 ;;
   esac
 }
+if [ "$what" = infos ]; then
+  f=$(basename "$2")
+  # Rank 1's stress tensor: ranked_word(1, 0, j) = 1000 + j.
+  check "$f" "1002, 1003" -d /segments/00000003/stress
+  check "$f" "H5T_STD_U64LE" -a /type11      # uint64
+  check "$f" "H5T_STD_I8LE" -a /type06       # int8
+  check "$f" "H5T_COMPOUND" -a /type12       # complex float: (r, i)
+  check "$f" "H5T_STD_U16LE" -a /type09      # uint16
+  exit $fail
+fi
+if [ "$what" = wavefunction ]; then
+  f=$(basename "$2")
+  # value(k, i) = 1000 k + i / 2 + 1/4; vector 2, element 5.
+  check "$f" "2002.75" -d /vectors/00002 -s 5 -c 1
+  check "$f" "-29.5" -a /vectors/00002/energy
+  check "$f" "basis of 1003 states" -a /basis/description
+  exit $fail
+fi
+dir=$2
 # One file: segment 2 (time index 1) temp item 0 is 2000.
 check one.h5 "2000" -d /segments/00000002/temp
 check one.h5 "pario dataset" -a /pario_format

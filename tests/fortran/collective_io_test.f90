@@ -7,7 +7,9 @@
 ! buffer too small on one rank failing on every rank; sparse keys (1-based
 ! positions and the global size returned), read back by pario_test alone;
 ! and the align, convert and buffering hints reaching C (refused when out
-! of range or when they differ between ranks).
+! of range or when they differ between ranks); a uint32 file from
+! integer(int32) through mem_type, an overlapping write and an index past
+! the space refused on every rank.
 program collective_io_test
   use pario
   use test_checks
@@ -210,9 +212,67 @@ program collective_io_test
                'a buffering that differs between ranks is refused, named')
   end if
   call pario_shared_file_destroy(f)
+  call unsigned_and_bad_indices()
 
   call pario_finalize()
   if (failures > 0) error stop 1
   if (me == 0) print '(a)', 'collective_io_test: all checks passed'
+
+contains
+
+  ! A uint32 file written from integer(int32) buffers with mem_type (the
+  ! bits of -1 are 2**32 - 1), read back as int64 values, as bits through
+  ! mem_type, and refused as out of range into plain integer(int32);
+  ! then two ranks holding one index (the write refused, nothing written)
+  ! and an index past the space on rank 0 (create refused on every rank).
+  subroutine unsigned_and_bad_indices()
+    integer, parameter :: m = 12
+    integer(int64), allocatable :: at(:), got8(:)
+    integer(int32), allocatable :: v4(:), got4(:)
+    integer(int32) :: raw(m)
+    type(pario_shared_file) :: u
+    type(pario_decomp) :: e
+    integer :: rc
+    character(len=256) :: p
+    p = scratch_file('fortran_collective_uint32.bin')
+    at = [(int(i, int64), i = me + 1, m, np)]
+    v4 = int(at, int32) - 3  ! the first two negative: past int32 as uint32
+    call pario_shared_file_create(u, world, trim(p), PARIO_UNKNOWN, int(m * 4, int64), PARIO_UNKNOWN)
+    call pario_decomp_create_indices(e, world, PARIO_TYPE_UINT32, int(m, int64), at)
+    call pario_decomp_write(e, u, 0_int64, v4, mem_type=PARIO_TYPE_UINT32)
+    call pario_group_barrier(world)
+    if (me == 0) then
+      call pario_shared_file_read(u, 0_int64, raw)
+      call check(all(raw == [(i - 3, i = 1, m)]), 'uint32: the file holds the bits')
+    end if
+    allocate (got8(size(at)), got4(size(at)))
+    call pario_decomp_read(e, u, 0_int64, got8)
+    call check(all(got8 == merge(at - 3 + 4294967296_int64, at - 3, at < 3)), 'uint32 read as int64 values')
+    call pario_decomp_read(e, u, 0_int64, got4, mem_type=PARIO_TYPE_UINT32)
+    call check(all(got4 == v4), 'uint32 read through mem_type: the bits')
+    call pario_decomp_read(e, u, 0_int64, got4, rc)
+    call check(rc == PARIO_ERR_OUT_OF_RANGE .or. (rc == PARIO_ERR_REMOTE .and. all(at >= 3)), &
+               'uint32 of 2**32 - 1 into integer(int32): out of range')
+    call pario_decomp_write(e, u, 0_int64, v4, rc, mem_type=PARIO_TYPE_DOUBLE)
+    call check(rc == PARIO_ERR_INVALID_ARGUMENT, 'mem_type double for integer(int32): refused')
+    call pario_decomp_free(e)
+    ! Index 1 on every rank too: with two or more ranks, it overlaps.
+    at = [1_int64, (int(i, int64), i = me + 2, m, np)]
+    call pario_decomp_create_indices(e, world, PARIO_TYPE_UINT32, int(m, int64), at)
+    call pario_decomp_write(e, u, 0_int64, [(0_int32, i = 1, size(at))], rc, mem_type=PARIO_TYPE_UINT32)
+    if (np > 1) then
+      call check(rc == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), 'overlap') > 0, &
+                 'two ranks writing one index: refused, named')
+      if (me == 0) then
+        call pario_shared_file_read(u, 0_int64, raw)
+        call check(all(raw == [(i - 3, i = 1, m)]), 'a refused write writes nothing')
+      end if
+    end if
+    call pario_decomp_free(e)
+    call pario_decomp_create_indices(e, world, PARIO_TYPE_UINT32, int(m, int64), [int(merge(m + 1, 1, me == 0), int64)], &
+                                     ierr=rc)
+    call check(rc == merge(PARIO_ERR_OUT_OF_RANGE, PARIO_ERR_REMOTE, me == 0), 'an index past the space: refused')
+    call pario_shared_file_destroy(u)
+  end subroutine
 
 end program collective_io_test

@@ -1,4 +1,4 @@
-! Self-describing datasets from the Fortran module at 1 and 2 ranks, the
+! Self-describing datasets from the Fortran module at 1, 2 and 4 ranks, the
 ! scenario of tests/python/test_dataset.py: segments (append, find by time
 ! index and value, an out-of-order one refused, truncate), variables (scalar,
 ! vector, tensor; found by name), infos of integer(4/8), real(4/8) and
@@ -12,7 +12,8 @@
 ! and open: a global array through one aggregator in 64-byte rounds reads
 ! back as written (tests/dataset/dataset_capi_test.c counts the rounds),
 ! open's own sync policy; a hint C refuses, or one that differs between
-! ranks, fails every rank naming it.
+! ranks, fails every rank naming it. Infos of every type (unsigned ones
+! through mem_type), a file per time index, a text file refused as corrupt.
 program dataset_test
   use pario
   use test_checks
@@ -294,10 +295,112 @@ program dataset_test
                'hints: a buffering that differs between ranks, named')
   end if
 
+  call every_info_type()
+  call file_per_step_and_damaged()
+
   call pario_finalize()
   if (failures > 0) error stop 1
 
 contains
+
+  ! Infos of the types the first dataset left out: integer(1/2), both
+  ! complex kinds, and the unsigned ones through mem_type (the bits of the
+  ! signed integer of the same size), read back after a reopen.
+  subroutine every_info_type()
+    use, intrinsic :: iso_fortran_env, only: int8, int16
+    type(pario_dataset) :: d
+    integer(int8) :: b1(3)
+    integer(int16) :: b2(2)
+    integer(int32) :: b4(1)
+    integer(int64) :: b8(2), n
+    complex(real32) :: c4(2)
+    complex(real64) :: c8(1)
+    real(real64) :: x(2)
+    integer :: t, e
+    character(len=256) :: p
+    p = scratch_file('fortran_dataset_infos.h5')
+    call pario_dataset_create(d, world, trim(p), ior(PARIO_CREATE, PARIO_TRUNCATE))
+    call pario_dataset_info_put(d, PARIO_INFO_DATASET, 0_int64, 'i1', [-3_int8, 0_int8, 127_int8])
+    call pario_dataset_info_put(d, PARIO_INFO_DATASET, 0_int64, 'i2', [int(-32768, int16), 7_int16])
+    call pario_dataset_info_put(d, PARIO_INFO_DATASET, 0_int64, 'c4', [(1.5_real32, -2.0_real32), (0.0, 3.0)])
+    call pario_dataset_info_put(d, PARIO_INFO_DATASET, 0_int64, 'c8', [(0.25_real64, 8.0_real64)])
+    call pario_dataset_info_put(d, PARIO_INFO_DATASET, 0_int64, 'u1', [-1_int8, 5_int8, 0_int8], &
+                                mem_type=PARIO_TYPE_UINT8)
+    call pario_dataset_info_put(d, PARIO_INFO_DATASET, 0_int64, 'u2', [-2_int16, 9_int16], mem_type=PARIO_TYPE_UINT16)
+    call pario_dataset_info_put(d, PARIO_INFO_DATASET, 0_int64, 'u4', [-1_int32], mem_type=PARIO_TYPE_UINT32)
+    call pario_dataset_info_put(d, PARIO_INFO_DATASET, 0_int64, 'u8', [-1_int64, 12_int64], mem_type=PARIO_TYPE_UINT64)
+    call pario_dataset_info_put(d, PARIO_INFO_DATASET, 0_int64, 'bad', [1.0_real64], e, mem_type=PARIO_TYPE_UINT64)
+    call check(e == PARIO_ERR_INVALID_ARGUMENT .and. index(pario_error_message(), 'mem_type') > 0, &
+               'mem_type uint64 for real64 values: refused')
+    call pario_dataset_close(d)
+
+    call pario_dataset_open(d, world, trim(p))
+    call pario_dataset_info_get(d, PARIO_INFO_DATASET, 0_int64, 'i1', b1, n, t)
+    call check(all(b1 == [-3_int8, 0_int8, 127_int8]) .and. n == 3 .and. t == PARIO_TYPE_INT8, 'an integer(1) info')
+    call pario_dataset_info_get(d, PARIO_INFO_DATASET, 0_int64, 'i2', b2, n, t)
+    call check(all(b2 == [int(-32768, int16), 7_int16]) .and. t == PARIO_TYPE_INT16, 'an integer(2) info')
+    call pario_dataset_info_get(d, PARIO_INFO_DATASET, 0_int64, 'c4', c4, n, t)
+    call check(all(c4 == [(1.5_real32, -2.0_real32), (0.0, 3.0)]) .and. t == PARIO_TYPE_COMPLEX_FLOAT, &
+               'a complex(real32) info')
+    call pario_dataset_info_get(d, PARIO_INFO_DATASET, 0_int64, 'c8', c8, n, t)
+    call check(c8(1) == (0.25_real64, 8.0_real64) .and. t == PARIO_TYPE_COMPLEX_DOUBLE, 'a complex(real64) info')
+    call pario_dataset_info_get(d, PARIO_INFO_DATASET, 0_int64, 'u1', b1, n, t, mem_type=PARIO_TYPE_UINT8)
+    call check(all(b1 == [-1_int8, 5_int8, 0_int8]) .and. t == PARIO_TYPE_UINT8, 'a uint8 info, bits kept')
+    call pario_dataset_info_get(d, PARIO_INFO_DATASET, 0_int64, 'u2', b2, n, t, mem_type=PARIO_TYPE_UINT16)
+    call check(all(b2 == [-2_int16, 9_int16]) .and. t == PARIO_TYPE_UINT16, 'a uint16 info, bits kept')
+    call pario_dataset_info_get(d, PARIO_INFO_DATASET, 0_int64, 'u4', b8(1:1))
+    call check(b8(1) == 4294967295_int64, 'a uint32 info read as int64: its value')
+    call pario_dataset_info_get(d, PARIO_INFO_DATASET, 0_int64, 'u4', b4, ierr=e)
+    call check(e == PARIO_ERR_OUT_OF_RANGE, 'a uint32 of 2**32 - 1 into integer(4): out of range')
+    call pario_dataset_info_get(d, PARIO_INFO_DATASET, 0_int64, 'u8', b8, n, t, mem_type=PARIO_TYPE_UINT64)
+    call check(all(b8 == [-1_int64, 12_int64]) .and. t == PARIO_TYPE_UINT64, 'a uint64 info, bits kept')
+    call pario_dataset_info_get(d, PARIO_INFO_DATASET, 0_int64, 'u8', x)
+    call check(x(1) == 18446744073709551615.0_real64 .and. x(2) == 12, 'a uint64 info as real64')
+    call pario_dataset_info_get(d, PARIO_INFO_DATASET, 0_int64, 'u8', b8, ierr=e)
+    call check(e == PARIO_ERR_OUT_OF_RANGE, 'a uint64 of 2**64 - 1 into integer(8) as signed: out of range')
+    call pario_dataset_info_get(d, PARIO_INFO_DATASET, 0_int64, 'u8', x, ierr=e, mem_type=PARIO_TYPE_UINT64)
+    call check(e == PARIO_ERR_INVALID_ARGUMENT, 'mem_type uint64 into real64: refused')
+    call pario_dataset_close(d)
+  end subroutine
+
+  ! One member file per time index; a file that is not HDF5 at all.
+  subroutine file_per_step_and_damaged()
+    type(pario_dataset) :: d
+    integer :: x, mode, e, unit
+    integer(int64) :: k, per, files, segs
+    real(real64) :: got(1)
+    character(len=256) :: p
+    p = scratch_file('fortran_dataset_per_step.h5')
+    call pario_dataset_create_with(d, world, trim(p), PARIO_DATASET_FILE_PER_STEP, 0_int64, &
+                                   ior(PARIO_CREATE, PARIO_TRUNCATE))
+    call pario_dataset_variable_register(d, 'x', PARIO_ITEM_SCALAR, PARIO_TYPE_DOUBLE, variable=x)
+    do k = 0, 2
+      call pario_dataset_segment_append(d, PARIO_SEGMENT_STATE, k, real(k, real64))
+      call pario_dataset_write_ranked(d, k + 1, x, [real(10 * k + me, real64)])
+    end do
+    call pario_dataset_close(d)
+    call pario_dataset_open(d, world, trim(p))
+    call pario_dataset_file_mode(d, mode, per, files)
+    call pario_dataset_segment_count(d, segs)
+    call check(mode == PARIO_DATASET_FILE_PER_STEP .and. files == 4 .and. segs == 3, &
+               'a file per step: the entry file and three members')
+    do k = 0, 2
+      call pario_dataset_read_items(d, k + 1, x, me8 + 1, got)
+      call check(got(1) == real(10 * k + me, real64), 'a file per step: each step read back')
+    end do
+    call pario_dataset_close(d)
+
+    p = scratch_file('fortran_dataset_text.h5')
+    if (me == 0) then
+      open (newunit=unit, file=trim(p), status='replace', action='write')
+      write (unit, '(a)') 'not an HDF5 file'
+      close (unit)
+    end if
+    call pario_group_barrier(world)
+    call pario_dataset_open(d, world, trim(p), ierr=e)
+    call check(e == PARIO_ERR_CORRUPT .or. (me /= 0 .and. e == PARIO_ERR_REMOTE), 'a text file: corrupt')
+    if (me == 0) call check(index(pario_error_message(), 'fortran_dataset_text.h5') > 0, 'the message names the file')
+  end subroutine
 
   ! Rank r's rank-ordered piece: r + 1 items, except rank 1 writes none.
   integer(int64) function piece(r)

@@ -1,4 +1,4 @@
-! MFDn's wave-function file from the Fortran module at 2 ranks (and 1),
+! MFDn's wave-function file from the Fortran module at 1, 2 and 4 ranks,
 ! the scenario of tests/python/test_wavefunction.py: a file of three
 ! vectors created, vector 1 written in uneven slices and vector 2 by the
 ! even split, each read back whole on every rank and by another rank's

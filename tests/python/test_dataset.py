@@ -45,6 +45,11 @@ def g_values(items):
     return 2 * u_values(items)
 
 
+def tensors(rank):
+    """The 2 x 2 float32 tensor variable s: rank r writes r + 1 items."""
+    return (np.arange((rank + 1) * 4, dtype=np.float32) + 100 * rank).reshape(rank + 1, 2, 2)
+
+
 def test_segments_variables_and_infos_persist_and_truncate():
     g = pario.Group()
     path = shared_path("py_pds_meta.h5")
@@ -89,6 +94,7 @@ def test_segments_variables_and_infos_persist_and_truncate():
         assert [x.index for x in ds.segments] == [0, 1, 2]
         ds.append_segment("state", 3, 2.0)  # appended after the truncation point
         assert dict(ds.segment(3).infos) == {}
+        ds.write_ranked(3, "s", tensors(g.rank))  # the tensor variable, rank r r + 1 items
 
     with pario.Dataset.open(path, g) as ds:
         assert [(x.kind, x.time_index, x.time_value) for x in ds.segments] == \
@@ -102,6 +108,10 @@ def test_segments_variables_and_infos_persist_and_truncate():
         assert infos["title"] == "Ünïcode run ✓" and np.array_equal(infos["dt"], [0.25])
         assert dict(ds.variables["u"].infos) == {"units": "m/s", "range": pytest.approx(np.array([-1.5, 2.5]))}
         assert ds.segment(2).infos["step"].tolist() == [40]
+        for w in range(g.size):
+            t = ds.read(3, "s", writer=w)
+            assert t.dtype == np.float32 and np.array_equal(t, tensors(w))
+        assert ds.section(3, "s").items == g.size * (g.size + 1) // 2
         with pytest.raises(pario.StateError):
             ds.append_segment("state", 4, 3.0)  # opened read-only
     if g.rank == 0:
@@ -110,6 +120,8 @@ def test_segments_variables_and_infos_persist_and_truncate():
             assert f["/"].attrs["title"] == "Ünïcode run ✓"
             assert f["/variables/u"].attrs["units"] == "m/s"
             assert len(f["/segments"]) == 4
+            (last,) = [seg for seg in f["/segments"].values() if seg.attrs["pario_time_index"] == 3]
+            assert np.array_equal(last["s"][...], np.concatenate([tensors(r) for r in range(g.size)]))
     g.barrier()
 
 
@@ -163,8 +175,10 @@ def read_back(path, comm, writers, n_ranked, n_global):
         assert ds.section(0, "u_global").layout == "global"
         lo, hi = n_ranked * g.rank // g.size, n_ranked * (g.rank + 1) // g.size
         part = ds.read(0, "u")  # an even split, the first ranks one more
-        start, count = divmod(n_ranked, g.size)
-        assert part.shape[0] in (start, start + 1) and part.dtype == np.float64
+        start, count = ds.even_split(n_ranked)
+        q, extra = divmod(n_ranked, g.size)
+        assert count == q + (g.rank < extra) and start == g.rank * q + min(g.rank, extra)
+        assert part.dtype == np.float64 and np.array_equal(part, u_values(range(start, start + count)))
         for w in range(writers):  # every writer's piece, on every rank
             w_piece = ds.read(0, "u", writer=w, dtype=np.float32)
             assert w_piece.dtype == np.float32 and w_piece.shape == (piece(w), 3)
@@ -259,13 +273,23 @@ def test_errors_raise_on_every_rank():
 def test_file_modes_open_whole_from_the_entry_file(file_mode, steps_per_file, files):
     """Three state segments in each file mode: the entry file opens them
     all, the mode is read back from it, and h5py finds the members' data
-    through the documented name pattern."""
+    through the documented name pattern. The multi-file modes never
+    rewrite the entry file during a step; a cut last member is a step a
+    crash cut short (skipped), a cut earlier one damage (Corrupt)."""
+    import os
+
     g = pario.Group()
     path = shared_path(f"py_pds_{file_mode}.h5")
+    entry_bytes = []  # the entry file after each step (rank 0): multi-file modes never rewrite it
     with pario.Dataset.create(path, g, overwrite=True, file_mode=file_mode, steps_per_file=steps_per_file) as ds:
         x = ds.register("x")
         for step in range(3):
             ds.write_ranked(ds.append_segment("state", step, float(step)), x, [10.0 * step + g.rank])
+            if g.rank == 0:
+                with open(path, "rb") as f:
+                    entry_bytes.append(f.read())
+    if file_mode != "one_file":
+        assert all(b == entry_bytes[0] for b in entry_bytes)
     with pario.Dataset.open(path, g) as ds:
         name, per_file, n_files = ds.file_mode
         assert (name, n_files) == (file_mode, files)
@@ -276,15 +300,29 @@ def test_file_modes_open_whole_from_the_entry_file(file_mode, steps_per_file, fi
             assert np.array_equal(ds.read(s, "x", writer=g.rank), [10.0 * s.time_index + g.rank])
     g.barrier()
     if g.rank == 0 and file_mode != "one_file":
-        import os
-
         import h5py
         with h5py.File(path, "r") as entry:
             pattern = entry.attrs["pario_member_pattern"]
             pattern = pattern.decode() if isinstance(pattern, bytes) else str(pattern)
         members = [os.path.join(os.path.dirname(path), pattern % k) for k in range(files - 1)]
         assert all(os.path.exists(m) for m in members)
+        os.truncate(members[-1], os.path.getsize(members[-1]) // 2)  # the last member cut
     g.barrier()
+    if file_mode == "one_file":
+        return
+    # A last member that does not open is a step cut short by a crash
+    # (src/dataset/pds.h): read-only, the steps before it read back.
+    with pario.Dataset.open(path, g) as ds:
+        assert [s.time_index for s in ds.segments] == [0, 1]
+        for s in ds.segments:
+            assert np.array_equal(ds.read(s, "x", writer=g.rank), [10.0 * s.time_index + g.rank])
+    # An earlier member cut is damage: a clear error on every rank.
+    g.barrier()
+    if g.rank == 0:
+        os.truncate(members[0], os.path.getsize(members[0]) // 2)
+    g.barrier()
+    with pytest.raises(pario.Corrupt if g.rank == 0 or g.size == 1 else (pario.Corrupt, pario.RemoteError)):
+        pario.Dataset.open(path, g)
 
 
 def test_bad_file_mode_or_path_raise_on_every_rank():

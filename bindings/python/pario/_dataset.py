@@ -559,6 +559,15 @@ class Dataset(_PathHandle):
         layout, writers, items, max_piece, start, count, dims = result[1:]
         return SectionInfo(_LAYOUTS.get(layout, layout), writers, items, max_piece, start, count, tuple(dims))
 
+    def even_split(self, items):
+        """Local: (start, count) of this rank's part of `items` split evenly
+        over the group (the first items % size ranks one more): the items
+        read() reads when given neither writer, start nor count."""
+        n, error = _c_int(items, "items")
+        if error:
+            raise _invalid(f"even_split: {error}")
+        return _check(*_pario.dataset_even_split(n, self.group.size, self.group.rank))
+
     def write_ranked(self, segment, variable, values):
         """Collective: this rank's piece of a rank-ordered section: values of
         shape (n,) + item_shape (or flat, n * words long), any n (0 too)
@@ -620,7 +629,7 @@ class Dataset(_PathHandle):
                 range_error = f"writer {writer}: the section has {writers} writers (rank-ordered only)"
             start, count = info[5], info[6]
         elif start is None and count is None:
-            start, count = _check(*_pario.dataset_even_split(items, self.group.size, self.group.rank))
+            start, count = self.even_split(items)
         else:
             start = 0 if start is None else start
             count = items - start if count is None else count
