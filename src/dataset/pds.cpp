@@ -53,6 +53,8 @@ constexpr const char* kStepsAttr = "pario_steps_per_file";
 constexpr const char* kPatternAttr = "pario_member_pattern";
 constexpr const char* kMemberAttr = "pario_member";
 constexpr const char* kEntryAttr = "pario_entry";
+constexpr const char* kEndsAttr = "pario_segment_ends";  // the root's: segments carry kEndedAttr
+constexpr const char* kEndedAttr = "pario_ended";        // a segment's: it has ended
 
 // Moves the flat word range [begin, end) of a dataset (C order) between
 // it and buf (words of the dataset's type, native), one hyperslab per box.
@@ -211,6 +213,8 @@ Result<std::unique_ptr<Pds>> Pds::create(const comm::Comm& comm, const std::stri
   // layouts are version 2, which an earlier pario refuses as newer.
   const int64_t version = layout.multi_file() ? kFormatVersion : 1;
   if (local.ok()) local = file.set_attribute("/", kVersionAttr, AttrValue::int64(version));
+  if (local.ok()) local = file.set_attribute("/", kEndsAttr, AttrValue::int64(1));
+  p->ends_marked_ = true;
   if (layout.multi_file()) {
     p->pattern_ = member_pattern(path);
     if (local.ok()) local = file.set_attribute("/", kModeAttr, AttrValue::string(file_mode_name(layout.mode)));
@@ -246,7 +250,7 @@ Result<std::unique_ptr<Pds>> Pds::open(const comm::Comm& comm, const std::string
   return p;
 }
 
-Status Pds::read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out) {
+Status Pds::read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out, std::vector<bool>* ended) {
   const std::string& path = f.path();
   Result<std::vector<std::string>> names = f.links(kSegmentsGroup);
   if (!names.ok()) return as_corrupt(names.status());
@@ -277,6 +281,11 @@ Status Pds::read_segments(File& f, int64_t first, std::vector<SegmentRecord>* ou
     const std::optional<SegmentKind> k = parse_segment_kind(*kind);
     if (!k) return corrupt(path, at + ": pario_kind \"" + *kind + "\" is neither topology nor state");
     out->push_back(SegmentRecord{*k, *index, *t});
+    if (ended) {
+      Result<AttrValue> mark = f.attribute(at, kEndedAttr);
+      if (!mark.ok() && mark.status().code() != Code::kNotFound) return as_corrupt(mark.status());
+      ended->push_back(mark.ok());
+    }
   }
   return Status::Ok();
 }
@@ -284,7 +293,8 @@ Status Pds::read_segments(File& f, int64_t first, std::vector<SegmentRecord>* ou
 // Member k of this dataset: its marker, its number, then its segments
 // (numbered on from `first`). *foreign: the file says it is something
 // else (another marker, another member number), which no crash makes.
-Status Pds::load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign) {
+Status Pds::load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign,
+                        std::vector<bool>* ended) {
   *foreign = false;
   Result<AttrValue> marker = f.attribute("/", kFormatAttr);
   if (!marker.ok() || !marker->is_string || marker->text != kMemberFormatName) {
@@ -297,7 +307,7 @@ Status Pds::load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRe
     *foreign = number.ok();
     return corrupt(f.path(), "pario_member is not " + std::to_string(k) + " (the file's number in its name)");
   }
-  return read_segments(f, first, out);
+  return read_segments(f, first, out, ended);
 }
 
 Status Pds::open_members() {
@@ -310,13 +320,17 @@ Status Pds::open_members() {
   int rc = MPI_Bcast(&count, 1, MPI_INT64_T, 0, comm.get());
   if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Bcast");
   const FileMode mode = file_.writable() ? FileMode::kReadWrite : FileMode::kReadOnly;
+  std::vector<bool> ended;
   for (int64_t k = 0; k < count; ++k) {
     const std::string at = member_path(file_.path(), pattern_, k);
     Result<File> f = File::open(comm, at, mode);
     std::vector<SegmentRecord> segs;
+    std::vector<bool> ends;
     Status local = f.status();
     bool foreign = false;
-    if (f.ok()) local = comm::agree(comm, load_member(*f, k, static_cast<int64_t>(segments_.size()), &segs, &foreign));
+    if (f.ok()) {
+      local = comm::agree(comm, load_member(*f, k, static_cast<int64_t>(segments_.size()), &segs, &foreign, &ends));
+    }
     if (!local.ok()) {
       if (f.ok()) (void)f->close();
       // The last member unreadable: a step cut short (a crash while it was
@@ -336,9 +350,11 @@ Status Pds::open_members() {
       segments_.push_back(s);
       member_of_.push_back(k);
     }
+    ended.insert(ended.end(), ends.begin(), ends.end());
     members_.push_back(std::move(f).value());
     PARIO_RETURN_IF_ERROR(keep_open(k));
   }
+  PARIO_RETURN_IF_ERROR(drop_cut_segment(ended));
   Status order = check_order(segments_);
   if (!order.ok()) return corrupt(file_.path(), order.message());
   if (members_of(segments_, layout_) != member_of_) {
@@ -453,8 +469,11 @@ void Pds::mark_written(int64_t member) {
 // it closes it). Every rank makes the same calls whatever its own
 // status (lockstep: a flush or write-back is collective in HDF5).
 Status Pds::end_segment() {
-  Status local;
-  if (entry_unsynced_) local = sync_file(file_);
+  Status local = mark_last_ended();  // in the write-out below
+  if (entry_unsynced_) {
+    const Status s = sync_file(file_);
+    if (local.ok()) local = s;
+  }
   std::sort(unsynced_members_.begin(), unsynced_members_.end());
   for (int64_t k : unsynced_members_) {
     File& m = members_[static_cast<size_t>(k)];
@@ -527,6 +546,9 @@ Status Pds::load() {
 
   segments_.clear();
   member_of_.clear();
+  Result<AttrValue> ends = f.attribute("/", kEndsAttr);
+  if (!ends.ok() && ends.status().code() != Code::kNotFound) return as_corrupt(ends.status());
+  ends_marked_ = ends.ok();
   if (*version >= 2) {
     Result<std::string> mode = string_attr(f, "/", kModeAttr);
     Result<int64_t> steps = int_attr(f, "/", kStepsAttr);
@@ -545,7 +567,9 @@ Status Pds::load() {
     pattern_ = *pattern;
   }
   if (!layout_.multi_file()) {
-    PARIO_RETURN_IF_ERROR(read_segments(f, 0, &segments_));
+    std::vector<bool> ended;
+    PARIO_RETURN_IF_ERROR(read_segments(f, 0, &segments_, &ended));
+    PARIO_RETURN_IF_ERROR(drop_cut_segment(ended));
     Status order = check_order(segments_);
     if (!order.ok()) return corrupt(path, order.message());
   }
@@ -587,13 +611,47 @@ Status Pds::load() {
 }
 
 Status Pds::close() {
+  // The last segment has ended (written by the close, as all else).
+  const Status marked = file_.writable() ? mark_last_ended() : Status::Ok();
   // No H5Fflush (MPI_File_sync, an fsync): H5Fclose writes whatever HDF5
   // holds, so a process killed after close loses nothing.
   entry_unsynced_ = false;
   unsynced_members_.clear();
   const Status members = close_members();
   const Status closed = file_.close();
+  if (!marked.ok()) return marked;
   return members.ok() ? closed : members;
+}
+
+Status Pds::mark_last_ended() {
+  const int64_t n = static_cast<int64_t>(segments_.size());
+  if (!ends_marked_ || ended_ >= n) return Status::Ok();
+  PARIO_ASSIGN_OR_RETURN(File * f, file_to_write(n - 1));
+  PARIO_RETURN_IF_ERROR(f->set_attribute(segment_path(n - 1), kEndedAttr, AttrValue::int64(1)));
+  ended_ = n;
+  return Status::Ok();
+}
+
+Status Pds::drop_cut_segment(const std::vector<bool>& ended) {
+  int64_t n = static_cast<int64_t>(segments_.size());
+  ended_ = n;
+  if (!ends_marked_ || n == 0) return Status::Ok();
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    if (!ended[static_cast<size_t>(i)]) {
+      return corrupt(file_.path(), segment_path(i) + " never ended (no pario_ended) but segments follow it");
+    }
+  }
+  if (ended[static_cast<size_t>(n - 1)]) return Status::Ok();
+  // Cut short by a crash while it was written (pds.h, crash safety).
+  if (file_.writable()) {
+    PARIO_ASSIGN_OR_RETURN(File * f, layout_.multi_file() ? member(member_of_[static_cast<size_t>(n - 1)])
+                                                          : Result<File*>(&file_));
+    PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), f->remove(segment_path(n - 1))));
+  }
+  segments_.pop_back();
+  if (layout_.multi_file()) member_of_.pop_back();
+  ended_ = n - 1;
+  return Status::Ok();
 }
 
 Result<File*> Pds::file_of(int64_t segment) {
@@ -754,6 +812,7 @@ Status Pds::truncate(int64_t last_kept) {
   local = comm::agree(file_.comm(), local);
   segments_.resize(static_cast<size_t>(n));
   if (layout_.multi_file()) member_of_.resize(static_cast<size_t>(n));
+  ended_ = std::min(ended_, n);
   return local;
 }
 

@@ -7,7 +7,9 @@
 //
 //   /                       attributes pario_format = "pario dataset" (string),
 //                           pario_format_version = 1 (int64; 2 in the
-//                           multi-file modes, below), and the dataset's
+//                           multi-file modes, below), pario_segment_ends =
+//                           1 (int64: segments carry pario_ended; files of
+//                           pario before it lack both), and the dataset's
 //                           infos
 //   /variables/<name>       a group per variable; attributes pario_id
 //                           (int64, registration order from 0), pario_item
@@ -21,8 +23,10 @@
 //                           name order is time order below 10^8 segments;
 //                           pario orders by the number); attributes pario_kind
 //                           ("topology" or "state"), pario_time_index
-//                           (int64), pario_time_value (double), and the
-//                           segment's infos
+//                           (int64), pario_time_value (double),
+//                           pario_ended = 1 (int64) once the segment has
+//                           ended (the next one appended, or the dataset
+//                           closed), and the segment's infos
 //   /segments/<N>/<name>    a section: an HDF5 dataset of the variable's
 //                           word type (little-endian standard types; complex
 //                           as the compound {r, i}), shape [items] + the
@@ -105,19 +109,25 @@
 //     it, possibly unreadable. Opening finds segments 0..k-1; a last member
 //     that does not open or whose records do not read is taken as the step
 //     cut short: read-only it is skipped, read-write it is removed; k is
-//     appended again into a new file of that number. A last member that
+//     appended again into a new file of that number. A last segment that
+//     reads but has no pario_ended is cut short too (as for one file). A last member that
 //     reads but says it is something else (another pario_format or member
 //     number) is no crash's doing: kCorrupt, and it is left alone.
 //   - one file: the file is at its last flush, the end of segment k-1,
 //     plus whatever HDF5 wrote of segment k since (raw data into space
-//     allocated past the flushed end of file, which a reopen ignores).
+//     allocated past the flushed end of file, which a reopen ignores;
+//     metadata the cache evicted or a segment info's write-out flushed).
 //     With Debian's HDF5 1.10.8, the HDF5 1.8 format (superblock 2, no
-//     file-consistency flags) and small metadata that stays in the cache,
-//     segments 0..k-1 read back and k is appended again
-//     (dataset_crash_test). HDF5 1.10 has no journal: should the metadata
-//     cache evict entries mid-segment (a segment's metadata larger than
-//     the cache, 2 MiB by default), the file can be damaged. The
-//     multi-file modes bound that loss to one member file.
+//     file-consistency flags), segments 0..k-1 read back and k is
+//     appended again (dataset_crash_test), also when segment k's group
+//     reached the file: k has no pario_ended (segment ends are marked in
+//     the flush that ends them), so an open takes it for cut short and
+//     does not list it (read-only) or removes it (read-write). Measured
+//     (dataset_crash_test's "infos" runs): k's infos of 8 KB to 16 MB
+//     (well past the 2 MiB metadata cache) leave segments 0..k-1 whole.
+//     HDF5 1.10 has no journal: an eviction that rewrote metadata of
+//     segments 0..k-1 themselves, cut midway, could still damage them;
+//     the multi-file modes bound that loss to one member file.
 //   - a section or segment info written into an older member (any
 //     segment may take sections): that member is at its last flush until
 //     the next segment's end re-syncs it; killed before, it reads back
@@ -321,9 +331,18 @@ class Pds {
  private:
   explicit Pds(File file) : file_(std::move(file)) {}
   Status load();
-  // The segment records of a file's /segments, positions first, first+1, ...
-  static Status read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out);
-  static Status load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign);
+  // The segment records of a file's /segments, positions first, first+1,
+  // ...; with `ended`, whether each one's end is marked (pario_ended).
+  static Status read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out,
+                              std::vector<bool>* ended = nullptr);
+  static Status load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign,
+                            std::vector<bool>* ended);
+  // Collective, at open: a last segment whose end is not marked was cut
+  // short by a crash: read-only it is not listed, read-write it is
+  // removed; an earlier one is damage (kCorrupt).
+  Status drop_cut_segment(const std::vector<bool>& ended);
+  // Lockstep: marks the last segment ended (pario_ended) unless it is.
+  Status mark_last_ended();
   // Collective: opens the member files after load() (multi-file).
   Status open_members();
   // Collective: closes every open member file.
@@ -386,6 +405,12 @@ class Pds {
   std::vector<int64_t> unsynced_members_;
   std::vector<SegmentRecord> segments_;
   std::vector<VariableRecord> variables_;  // by id
+  // Segment ends are marked (pario_ended, a root's pario_segment_ends;
+  // crash safety above): in every dataset pario made since, not in older
+  // files, whose segments all count as ended. ended_ segments are marked
+  // in the file (0..ended_-1).
+  bool ends_marked_ = false;
+  int64_t ended_ = 0;
 };
 
 }  // namespace pario::dataset

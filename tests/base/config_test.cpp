@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <tuple>
 
 namespace pario {
 namespace {
@@ -51,6 +52,43 @@ TEST(Config, ParsesEveryVariable) {
   EXPECT_EQ(r->ranks_per_node, 2);
   EXPECT_EQ(r->file_backend, FileBackendChoice::kMpiio);
   EXPECT_EQ(r->stripe_size, 65536u);
+}
+
+// The collective engine's aggregators (collective/decomposition.h): count,
+// explicit ranks, buffer; each bad value names its variable.
+TEST(Config, AggregatorVariables) {
+  {
+    Result<Config> r = parse_config_from_env();
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->aggregators, 0);  // one per node
+    EXPECT_TRUE(r->aggregator_ranks.empty());
+    EXPECT_EQ(r->aggregator_buffer, uint64_t{16} << 20);
+  }
+  {
+    ScopedEnv a("PARIO_AGGREGATORS", "3");
+    ScopedEnv b("PARIO_AGGREGATOR_RANKS", "0,4,8");
+    ScopedEnv c("PARIO_AGGREGATOR_BUFFER", "4M");
+    Result<Config> r = parse_config_from_env();
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    EXPECT_EQ(r->aggregators, 3);
+    EXPECT_EQ(r->aggregator_ranks, (std::vector<int>{0, 4, 8}));
+    EXPECT_EQ(r->aggregator_buffer, uint64_t{4} << 20);
+  }
+  for (auto [name, bad, expected] :
+       {std::tuple{"PARIO_AGGREGATORS", "-1", ""}, std::tuple{"PARIO_AGGREGATORS", "two", ""},
+        std::tuple{"PARIO_AGGREGATOR_RANKS", "0,,4", "like 0,4,8"},
+        std::tuple{"PARIO_AGGREGATOR_RANKS", "0;4", "like 0,4,8"},
+        std::tuple{"PARIO_AGGREGATOR_RANKS", "-2", "like 0,4,8"},
+        std::tuple{"PARIO_AGGREGATOR_BUFFER", "0", "1 byte to 1 GiB"},
+        std::tuple{"PARIO_AGGREGATOR_BUFFER", "2G", "1 byte to 1 GiB"},
+        std::tuple{"PARIO_AGGREGATOR_BUFFER", "lots", "a size in bytes"}}) {
+    ScopedEnv e(name, bad);
+    Result<Config> r = parse_config_from_env();
+    ASSERT_FALSE(r.ok()) << name << "=" << bad;
+    EXPECT_EQ(r.status().code(), Code::kInvalidArgument);
+    EXPECT_NE(r.status().message().find(std::string(name) + "=" + bad), std::string::npos) << r.status().message();
+    EXPECT_NE(r.status().message().find(expected), std::string::npos) << r.status().message();
+  }
 }
 
 TEST(Config, FilesInMemoryRulesFile) {

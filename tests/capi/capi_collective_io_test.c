@@ -527,6 +527,46 @@ static void nonblocking(void) {
 
 /* Written by every rank in slabs, read by the first half of the ranks in
  * round-robin single elements (a restart on fewer ranks). */
+/* The environment's aggregators reach a decomposition made without
+ * hints (the CTest runs set PARIO_AGGREGATORS or PARIO_AGGREGATOR_RANKS),
+ * and the transfer through them reads back. */
+static void environment_aggregators(void) {
+  const char *count = getenv("PARIO_AGGREGATORS"), *ranks = getenv("PARIO_AGGREGATOR_RANKS");
+  if (!count && !ranks) return;
+  int want = count ? atoi(count) : 0, mine = 0;
+  if (want > size) want = size;
+  if (ranks) { /* a comma list: its length, and whether this rank is in it */
+    want = 0;
+    for (const char *p = ranks; *p;) {
+      char *end;
+      const long r = strtol(p, &end, 10);
+      ++want;
+      mine |= r == rank;
+      p = *end ? end + 1 : end;
+    }
+  }
+  const int64_t n = 1000, lo = n * rank / size, hi = n * (rank + 1) / size;
+  pario_decomp_t d = PARIO_DECOMP_NULL;
+  CHECK(pario_decomp_create_blocks(world, PARIO_TYPE_DOUBLE, 1, &n, PARIO_ORDER_C, 1, &lo, (int64_t[]){hi - lo}, NULL,
+                                   &d) == PARIO_OK);
+  int aggregators = 0, is_aggregator = -1;
+  CHECK(pario_decomp_info(d, NULL, NULL, &aggregators, &is_aggregator) == PARIO_OK);
+  CHECK(aggregators == want);
+  if (ranks) CHECK(is_aggregator == mine);
+  pario_shared_file_t f = fresh_file("env_aggregators.bin", n * 8);
+  double *vals = malloc((size_t)(hi - lo) * sizeof(double) + 1), *back = malloc((size_t)(hi - lo) * sizeof(double) + 1);
+  for (int64_t i = lo; i < hi; ++i) vals[i - lo] = value_of(i);
+  CHECK(pario_decomp_write(d, f, 0, PARIO_TYPE_DOUBLE, vals) == PARIO_OK);
+  CHECK(pario_decomp_read(d, f, 0, PARIO_TYPE_DOUBLE, back) == PARIO_OK);
+  int good = 1;
+  for (int64_t i = lo; i < hi; ++i) good &= back[i - lo] == value_of(i);
+  CHECK(good);
+  free(vals);
+  free(back);
+  CHECK(pario_decomp_free(&d) == PARIO_OK);
+  CHECK(pario_shared_file_destroy(&f) == PARIO_OK);
+}
+
 static void write_n_read_m(void) {
   const int64_t n = 3000, lo = n * rank / size, hi = n * (rank + 1) / size;
   int64_t start[1] = {lo}, count[1] = {hi - lo}, dims[1] = {n};
@@ -616,6 +656,7 @@ int main(void) {
     buffering_modes();
     nonblocking();
     write_n_read_m();
+    environment_aggregators();
   }
   job_dir_remove(world, dir);
   CHECK(pario_group_free(&world) == PARIO_OK);

@@ -333,6 +333,59 @@ TEST(Plan, EveryElementReachesOneRoundAtAnyRankCount) {
   }
 }
 
+// The disk arrays' rule as the plan's first policy (choose_movers) at
+// 1 to 10,000 simulated ranks: each unit goes to a rank holding at least
+// half as much of it as the best holder; a unit nobody in range holds
+// goes to rank 0; with every unit held alike by all, the work spreads
+// evenly (no rank more than one unit above the mean).
+TEST(Plan, MoversHoldMuchOfTheirUnitsAndShareTheWork) {
+  std::mt19937_64 rng(3);
+  for (int ranks : {1, 2, 3, 4, 7, 16, 100, 1000, 10000}) {
+    SCOPED_TRACE(testing::Message() << ranks << " ranks");
+    std::vector<MoveUnit> units;
+    for (int64_t k = 0; k < 3 * ranks + 5; ++k) {
+      MoveUnit u;
+      u.number = (k * 7919) % (3 * ranks + 5);  // not in vector order
+      u.elements = 1 + static_cast<int64_t>(rng() % 100);
+      const int holders = 1 + static_cast<int>(rng() % 3);
+      for (int h = 0; h < holders; ++h) {
+        u.held.push_back({static_cast<int>(rng() % static_cast<uint64_t>(ranks)),
+                          static_cast<int64_t>(rng() % static_cast<uint64_t>(u.elements + 1))});
+      }
+      if (k % 11 == 0) u.held = {{ranks + 3, u.elements}, {-1, 1}};  // held by no rank in range
+      units.push_back(u);
+    }
+    const std::vector<int> mover = choose_movers(ranks, units);
+    ASSERT_EQ(mover.size(), units.size());
+    for (size_t k = 0; k < units.size(); ++k) {
+      int64_t most = 0, of_mover = 0;
+      for (const auto& [r, n] : units[k].held) {
+        if (r >= 0 && r < ranks) most = std::max(most, n);
+        if (r == mover[k]) of_mover = std::max(of_mover, n);
+      }
+      ASSERT_GE(mover[k], 0);
+      ASSERT_LT(mover[k], ranks);
+      if (most == 0) {
+        EXPECT_EQ(mover[k], 0) << "unit " << k << " held by nobody in range";
+      } else {
+        EXPECT_GE(2 * of_mover, most) << "unit " << k << ": its mover holds too little of it";
+      }
+    }
+    // Every unit held wholly by every rank: round robin by work.
+    std::vector<MoveUnit> even(static_cast<size_t>(4 * ranks));
+    for (size_t k = 0; k < even.size(); ++k) {
+      even[k].number = static_cast<int64_t>(k);
+      even[k].elements = 10;
+      for (int r = 0; r < std::min(ranks, 64); ++r) even[k].held.push_back({r, 10});
+    }
+    std::vector<int64_t> work(static_cast<size_t>(ranks));
+    for (int m : choose_movers(ranks, even)) work[static_cast<size_t>(m)] += 10;
+    const int holders = std::min(ranks, 64);
+    const int64_t mean = 10 * static_cast<int64_t>(even.size()) / holders;
+    for (int r = 0; r < holders; ++r) EXPECT_LE(work[static_cast<size_t>(r)], mean + 10) << "rank " << r;
+  }
+}
+
 // A sender's messages placed in two send buffers (place_sends, send_buffer_capacity): every
 // message to another aggregator exactly once, in round order, inside its
 // buffer and clear of the others in it since that buffer was last

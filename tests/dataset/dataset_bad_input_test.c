@@ -1,7 +1,8 @@
 /* Bad input to datasets, at 1, 2 and 4 ranks: files that are not HDF5,
  * HDF5 files that are not pario datasets, pario datasets damaged in each
  * record pario reads (a newer version, a missing field, a gap in the
- * segments, pieces that do not add up, an unknown item kind), a file cut
+ * segments, pieces that do not add up, an unknown item kind, a segment
+ * end mark gone: damage before the last, a step cut short at it), a file cut
  * short and one with bytes overwritten: a clear error, the same on every
  * rank, no crash, no hang. And failed calls on a good dataset lose
  * nothing written before. The damage is done with HDF5 itself (serially,
@@ -119,6 +120,19 @@ static void damage(void) {
     set_int_attr(f, "/variables/temp", "pario_word_type", 77);
     H5Fclose(f);
 
+    /* Segment ends (pario_ended): the first one's gone is damage (a
+     * segment follows it); the last one's gone is a segment cut short. */
+    f = edit_open("unended.h5");
+    g = H5Oopen(f, "/segments/00000000", H5P_DEFAULT);
+    CHECK(H5Adelete(g, "pario_ended") >= 0);
+    H5Oclose(g);
+    H5Fclose(f);
+    f = edit_open("cutlast.h5");
+    g = H5Oopen(f, "/segments/00000001", H5P_DEFAULT);
+    CHECK(H5Adelete(g, "pario_ended") >= 0);
+    H5Oclose(g);
+    H5Fclose(f);
+
     /* A plain HDF5 file: a dataset, no pario marker. */
     char path[600];
     path_of(path, sizeof path, "plain.h5");
@@ -149,7 +163,8 @@ int main(int argc, char **argv) {
     on_root(cmd);
   }
   make_good("good.h5");
-  const char *copies[] = {"v99.h5", "nokind.h5", "gap.h5", "pieces.h5", "itemkind.h5", "cut.h5", "noise.h5"};
+  const char *copies[] = {"v99.h5",    "nokind.h5", "gap.h5",      "pieces.h5", "itemkind.h5",
+                          "unended.h5", "cut.h5",    "cutlast.h5", "noise.h5"};
   for (size_t i = 0; i < sizeof copies / sizeof *copies; ++i) copy("good.h5", copies[i]);
   damage();
 
@@ -159,6 +174,25 @@ int main(int argc, char **argv) {
   expect_open_fails("nokind.h5", PARIO_ERR_CORRUPT, "pario_kind");
   expect_open_fails("gap.h5", PARIO_ERR_CORRUPT, "where segment 1 should be");
   expect_open_fails("itemkind.h5", PARIO_ERR_CORRUPT, "word_type 77");
+  expect_open_fails("unended.h5", PARIO_ERR_CORRUPT, "never ended");
+  {
+    /* The last segment without its end: not listed read-only; removed
+     * read-write, and its time index appended again. */
+    char cutlast[600];
+    path_of(cutlast, sizeof cutlast, "cutlast.h5");
+    pario_dataset_t c = PARIO_DATASET_NULL;
+    int64_t n = -1;
+    CHECK(pario_dataset_open(world, cutlast, PARIO_MODE_READ, &c) == PARIO_OK);
+    CHECK(pario_dataset_segment_count(c, &n) == PARIO_OK && n == 1);
+    CHECK(pario_dataset_close(&c) == PARIO_OK);
+    CHECK(pario_dataset_open(world, cutlast, PARIO_MODE_RDWR, &c) == PARIO_OK);
+    CHECK(pario_dataset_segment_count(c, &n) == PARIO_OK && n == 1);
+    CHECK(pario_dataset_segment_append(c, PARIO_SEGMENT_STATE, 0, 0.0, NULL) == PARIO_OK);
+    CHECK(pario_dataset_close(&c) == PARIO_OK);
+    CHECK(pario_dataset_open(world, cutlast, PARIO_MODE_READ, &c) == PARIO_OK);
+    CHECK(pario_dataset_segment_count(c, &n) == PARIO_OK && n == 2);
+    CHECK(pario_dataset_close(&c) == PARIO_OK);
+  }
   expect_open_fails("missing.h5", PARIO_ERR_NOT_FOUND, "missing.h5");
 
   /* Replacing something that is not a pario dataset is refused, and it

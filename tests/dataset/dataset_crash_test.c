@@ -5,7 +5,10 @@
  *       into segment 0 (an older member file in the multi-file modes),
  *       then segment K appended and its temp written, and every rank kills
  *       itself before vel: the run never returns normally (PATH.killed
- *       says the kill came after every check passed).
+ *       says the kill came after every check passed). With
+ *       PARIO_TEST_KILL=last only the last rank does; the others are in
+ *       vel's write when the launcher kills them. With PARIO_TEST_INFOS,
+ *       segment K gets large infos first, so its group is in the file.
  *   dataset_crash_test recover MODE PATH  reopens read-write: segments
  *       0..K-1 are there with their values, the late section too (K's
  *       append re-synced segment 0's file), and K is not; K is appended
@@ -17,6 +20,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -113,6 +117,23 @@ int main(int argc, char **argv) {
     write_late(ds);
     CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, kSegments, (double)kSegments, NULL) == PARIO_OK);
     write_temp(ds, kSegments);
+    /* PARIO_TEST_INFOS=N,V: N infos of V doubles on segment K first (a
+     * segment info is written out at once, and past the 2 MiB metadata
+     * cache HDF5 evicts): K's group reaches the file, without its end. */
+    const char *infos = getenv("PARIO_TEST_INFOS");
+    if (infos) {
+      const int count = atoi(infos), values = strchr(infos, ',') ? atoi(strchr(infos, ',') + 1) : 1;
+      double *big = calloc((size_t)values, sizeof(double));
+      CHECK(big != NULL);
+      for (int i = 0; big && i < count; ++i) {
+        char name[32];
+        snprintf(name, sizeof name, "info%04d", i);
+        big[0] = i;
+        CHECK(pario_dataset_info_put(ds, PARIO_INFO_SEGMENT, kSegments, name, PARIO_TYPE_DOUBLE, values, big) ==
+              PARIO_OK);
+      }
+      free(big);
+    }
     /* Killed mid-segment, as by kill -9: nothing is closed or flushed.
      * Rank 0 leaves PATH.killed first when every check so far passed
      * (the test's script asks for it: a run that failed early is no
@@ -127,6 +148,14 @@ int main(int argc, char **argv) {
     }
     MPI_Barrier(MPI_COMM_WORLD);
     fflush(NULL);
+    /* PARIO_TEST_KILL=last: only the last rank dies; the others go on
+     * into vel's collective write and are killed there by the launcher
+     * (mpiexec ends a job one of whose processes died), mid-call. */
+    const char *which = getenv("PARIO_TEST_KILL");
+    if (which && strcmp(which, "last") == 0 && rank != size - 1) {
+      write_vel(ds, kSegments);
+      pario_dataset_close(&ds);
+    }
     raise(SIGKILL);
     return 1;
   }

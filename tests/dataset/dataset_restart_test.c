@@ -2,11 +2,13 @@
  *   dataset_restart_test write FILE.h5   (N ranks)
  *   dataset_restart_test read FILE.h5    (M ranks, M != N)
  * write: a 9 x 7 global array of doubles in pario's default distribution
- * into a global-ordered section (checkpoint), a rank-ordered section
+ * into a global-ordered section (checkpoint), the same values from an
+ * irregular distribution into a float variable, a rank-ordered section
  * (rank r writes r + 2 items), and a global-ordered one through a
  * decomposition of keys-like scattered indices.
  * read: the array back into an array of int64 (converted) distributed by
  * columns and into a 63-element 1-D array (any shape of the same size),
+ * the irregular one into the default distribution,
  * the rank-ordered section by each of the N writers' pieces (spread over
  * the M ranks) and by an even split, the scattered section through blocks. */
 #include <stdint.h>
@@ -38,6 +40,7 @@ static void write_all(const char *path) {
   CHECK(pario_dataset_variable_register(ds, "field", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_DOUBLE, &v) == PARIO_OK);
   CHECK(pario_dataset_variable_register(ds, "pieces", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_DOUBLE, &v) == PARIO_OK);
   CHECK(pario_dataset_variable_register(ds, "mesh", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_DOUBLE, &v) == PARIO_OK);
+  CHECK(pario_dataset_variable_register(ds, "uneven", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_FLOAT, &v) == PARIO_OK);
   CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 0, 0.0, NULL) == PARIO_OK);
 
   const int64_t dims[2] = {kRows, kCols};
@@ -54,6 +57,26 @@ static void write_all(const char *path) {
     CHECK(pario_array_put(a, start, count, line, NULL) == PARIO_OK);
   }
   CHECK(pario_dataset_write_array(ds, 0, 0, a) == PARIO_OK);
+  CHECK(pario_array_destroy(&a) == PARIO_OK);
+
+  /* The same values from an irregular distribution (GA's NGA_Create_irreg):
+   * uneven row blocks 0, 1, 3, 6 (as many as ranks), one column block. */
+  const int64_t starts[5] = {0, 1, 3, 6, 0};
+  const int64_t nblocks[2] = {size < 4 ? size : 4, 1};
+  int64_t block_starts[5];
+  for (int b = 0; b < nblocks[0]; ++b) block_starts[b] = starts[b];
+  block_starts[nblocks[0]] = 0;
+  CHECK(pario_array_create_irregular(world, "uneven", PARIO_TYPE_DOUBLE, 2, dims, nblocks, block_starts, &a) ==
+        PARIO_OK);
+  if (rank == 0) {
+    double all[kRows * kCols];
+    for (int64_t i = 0; i < kRows; ++i)
+      for (int64_t j = 0; j < kCols; ++j) all[i * kCols + j] = cell(i, j);
+    const int64_t zero[2] = {0, 0};
+    CHECK(pario_array_put(a, zero, dims, all, NULL) == PARIO_OK);
+  }
+  CHECK(pario_array_sync(a) == PARIO_OK);
+  CHECK(pario_dataset_write_array(ds, 0, 3, a) == PARIO_OK);
   CHECK(pario_array_destroy(&a) == PARIO_OK);
 
   double mine[16];
@@ -105,6 +128,15 @@ static void read_all(const char *path) {
   CHECK(pario_dataset_read_array(ds, 0, 0, b) == PARIO_OK);
   double f[kRows * kCols];
   CHECK(pario_array_get(b, zero, flat, f, NULL) == PARIO_OK && f[kCols] == cell(1, 0) && f[62] == cell(8, 6));
+  CHECK(pario_array_destroy(&b) == PARIO_OK);
+  /* The irregularly distributed one (float in the file) into the default distribution. */
+  CHECK(pario_array_create(world, "even", PARIO_TYPE_DOUBLE, 2, dims, &b) == PARIO_OK);
+  CHECK(pario_dataset_read_array(ds, 0, 3, b) == PARIO_OK);
+  CHECK(pario_array_get(b, zero, dims, f, NULL) == PARIO_OK);
+  good = 1;
+  for (int64_t i = 0; i < kRows; ++i)
+    for (int64_t j = 0; j < kCols; ++j) good &= f[i * kCols + j] == (double)(float)cell(i, j);
+  CHECK(good);
   CHECK(pario_array_destroy(&b) == PARIO_OK);
   CHECK(pario_array_create(world, "other", PARIO_TYPE_DOUBLE, 1, other, &b) == PARIO_OK);
   CHECK_FAILS(pario_dataset_read_array(ds, 0, 0, b), PARIO_ERR_INVALID_ARGUMENT, "global size");

@@ -1,12 +1,14 @@
 """Collective I/O (pario.Decomposition) at 1, 2 and 4 ranks: N-d blocks in C
 and Fortran order, random global indices, sparse keys, conversion and byte
-order on the way (int64 in memory, ">i4" in the file), a value that does
-not fit raising on every rank, nonblocking transfers, and a file written by
-every rank read back by half of them with another decomposition
-(SharedFile.open, an mpi4py communicator), and the buffering hint (the
-same file through the aggregators or not; refused values; the way taken,
-seen in the statistics). The file's bytes are checked with numpy.fromfile
-on rank 0 after a barrier."""
+order on the way (int64 in memory, ">i4" in the file; every unsigned and
+complex file dtype), a value that does not fit, overlapping indices and
+an index past the space raising on every rank, nonblocking transfers
+(test() finishing a read and a write), explicit aggregator ranks, a
+file written by every rank read back by half of them with another
+decomposition (SharedFile.open, an mpi4py communicator), and the
+buffering hint (the same file through the aggregators or not; refused
+values; the way taken, seen in the statistics). The file's bytes are
+checked with numpy.fromfile on rank 0 after a barrier."""
 import time
 
 import numpy as np
@@ -350,3 +352,91 @@ def test_buffering_chosen(tmp_path):
     # auto: direct for one 64 KiB run, through the aggregator for 8-byte runs
     # (the hint overrides PARIO_COLLECTIVE_BUFFERING=always).
     assert rounds["long auto"] == [0, 0] and min(rounds["strided auto"]) >= 1
+
+
+def values_of(g, dt):
+    """Element g's value in dtype dt: the top of an unsigned range, the
+    bottom of a signed one, complex with an imaginary part."""
+    g = np.asarray(g)
+    if dt.kind == "u":
+        return np.full(g.shape, np.iinfo(dt).max, dt) - g.astype(dt)
+    if dt.kind == "i":
+        return np.full(g.shape, np.iinfo(dt).min, dt) + (g % 100).astype(dt)
+    return (g * 0.5 - 1j * g).astype(dt)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.uint32, np.uint64, np.complex64,
+                                   np.complex128, ">c16", "<u8"])
+def test_every_file_dtype_round_trips(dtype):
+    """Unsigned, complex and both byte orders in the file: values at the
+    top of each unsigned range come back bit for bit, complex with their
+    imaginary parts, through the aggregators (many rounds)."""
+    g = pario.Group()
+    n = 300
+    lo, hi = split(n, g.rank, g.size)
+    idx = np.arange(lo, hi)[::-1]
+    dt = np.dtype(dtype)
+    vals = values_of(idx, dt)
+    path = shared_path(f"py_dtype_{dt.str}.dat")
+    with pario.SharedFile(path, g) as f, pario.Decomposition.indices(n, idx, dt, **SMALL) as d:
+        d.write(f, vals)
+        disk = on_disk(f, path, dt, count=n)
+        if g.rank == 0:
+            assert np.array_equal(disk, values_of(np.arange(n), dt))
+        back = d.read(f)
+        assert back.dtype == dt.newbyteorder("=") and np.array_equal(back, vals)  # native in memory
+        if dt.kind == "c":  # into complex64 (narrowing a float within range), and its real part refused
+            assert np.array_equal(d.read(f, dtype=np.complex64), vals.astype(np.complex64))
+
+
+def test_overlapping_or_outside_indices_fail_on_every_rank():
+    """Two ranks (or one rank twice) writing one index: InvalidArgument
+    naming the overlap, the file unchanged; reading it is fine. An index
+    past the global size: OutOfRange on its rank, RemoteError elsewhere."""
+    g = pario.Group()
+    n = 32
+    path = shared_path("py_overlap.dat")
+    with pario.SharedFile(path, g) as f:
+        if g.rank == 0:
+            f.write(0, np.full(n * 8, 0xAB, np.uint8))
+        g.barrier()
+        mine = list(range(g.rank + 1, n, g.size)) + [0]  # every rank holds 0; with one rank, 0 twice
+        if g.size == 1:
+            mine.append(0)
+        with pario.Decomposition.indices(n, mine, np.float64) as d:
+            with pytest.raises(pario.InvalidArgument, match="overlap"):
+                d.write(f, np.ones(len(mine)))
+            disk = on_disk(f, path, np.uint8)
+            if g.rank == 0:
+                assert (disk == 0xAB).all()
+            d.read(f)  # each holder gets a copy
+        bad = g.rank == g.size - 1
+        with pytest.raises(pario.OutOfRange if bad or g.size == 1 else pario.RemoteError):
+            pario.Decomposition.indices(n, [n if bad else 0], np.float64)
+
+
+def test_iwrite_test_and_hinted_aggregators():
+    """aggregator_ranks and align reach the decomposition (the last rank
+    aggregates alone); an iwrite finishes under test() before its wait."""
+    g = pario.Group()
+    n = 4096
+    lo, hi = split(n, g.rank, g.size)
+    path = shared_path("py_iwrite_test.dat")
+    with pario.SharedFile(path, g) as f, \
+            pario.Decomposition.indices(n, np.arange(lo, hi), np.float64, aggregator_ranks=[g.size - 1],
+                                        buffer_size=1024, align=512) as d:
+        assert d.aggregators == 1 and d.is_aggregator == (g.rank == g.size - 1)
+        w = d.iwrite(f, value_of(np.arange(lo, hi)))
+        deadline = time.monotonic() + 30
+        while not w.test() and time.monotonic() < deadline:
+            pass
+        assert w.test()
+        w.wait()
+        disk = on_disk(f, path, np.float64)
+        if g.rank == 0:
+            assert np.array_equal(disk, value_of(np.arange(n)))
+    if g.size > 1:
+        with pytest.raises(pario.InvalidArgument, match="differ between ranks"):  # every rank sees it
+            pario.Decomposition.indices(n, [], np.float64, aggregator_ranks=[1] if g.rank == 0 else [0])
+    with pytest.raises(pario.Error, match=f"rank {g.size}"):
+        pario.Decomposition.indices(n, [], np.float64, aggregator_ranks=[g.size])  # no such rank
