@@ -147,7 +147,8 @@ module pario
             pario_file_iwrite, pario_file_iread, pario_file_length, pario_wait, pario_test
   public :: pario_shared_file_create, pario_shared_file_destroy, pario_shared_file_write, &
             pario_shared_file_read, pario_shared_file_open, pario_shared_file_close
-  public :: pario_group_world, pario_group_barrier
+  public :: pario_group_world, pario_group_barrier, pario_group_split, pario_group_from_comm, pario_group_free, &
+            pario_group_rank
   public :: pario_array_create, pario_array_destroy, pario_array_put, pario_array_get, &
             pario_array_acc, pario_array_fill, pario_array_sync, pario_array_distribution, &
             pario_array_iget, pario_array_iput
@@ -385,6 +386,31 @@ module pario
     integer(c_int) function c_group_barrier(g) bind(C, name="pario_group_barrier")
       import :: c_int, c_ptr
       type(c_ptr), value :: g
+    end function
+    integer(c_int) function c_group_split(parent, color, g) bind(C, name="pario_group_split")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: parent
+      integer(c_int), value :: color
+      type(c_ptr), intent(out) :: g
+    end function
+    integer(c_int) function c_group_from_fortran_comm(comm, g) bind(C, name="pario_group_from_fortran_comm")
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int64_t), value :: comm
+      type(c_ptr), intent(out) :: g
+    end function
+    integer(c_int) function c_group_free(g) bind(C, name="pario_group_free")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: g
+    end function
+    integer(c_int) function c_group_rank(g, rank) bind(C, name="pario_group_rank")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: g
+      integer(c_int), intent(out) :: rank
+    end function
+    integer(c_int) function c_group_size(g, size) bind(C, name="pario_group_size")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: g
+      integer(c_int), intent(out) :: size
     end function
     integer(c_int) function c_array_create(g, name, type, ndim, dims, a) bind(C, name="pario_array_create")
       import :: c_int, c_ptr, c_char, c_int64_t
@@ -1520,6 +1546,51 @@ contains
     call finish(c_group_barrier(g%h), ierr)
   end subroutine
 
+  !> Collective over parent: the ranks passing the same color >= 0 form a
+  !> group (ordered by their rank in parent); a color < 0 gives a null
+  !> group (its handle stays unassociated).
+  subroutine pario_group_split(g, parent, color, ierr)
+    type(pario_group), intent(out) :: g
+    type(pario_group), intent(in) :: parent
+    integer, intent(in) :: color
+    integer, intent(out), optional :: ierr
+    call finish(c_group_split(parent%h, int(color, c_int), g%h), ierr)
+  end subroutine
+
+  !> Collective over an MPI communicator (the INTEGER handle of mpi or
+  !> mpi_f08's comm%mpi_val): a group of the same ranks in the same order
+  !> (pario duplicates the communicator; the caller keeps its own).
+  subroutine pario_group_from_comm(g, comm, ierr)
+    type(pario_group), intent(out) :: g
+    integer, intent(in) :: comm
+    integer, intent(out), optional :: ierr
+    call finish(c_group_from_fortran_comm(int(comm, c_int64_t), g%h), ierr)
+  end subroutine
+
+  !> Local: releases the handle (arrays, files and datasets made on the
+  !> group keep it alive).
+  subroutine pario_group_free(g, ierr)
+    type(pario_group), intent(inout) :: g
+    integer, intent(out), optional :: ierr
+    call finish(c_group_free(g%h), ierr)
+  end subroutine
+
+  !> Local: this rank's place in the group (0-based, as MPI's) and its size.
+  subroutine pario_group_rank(g, rank, size, ierr)
+    type(pario_group), intent(in) :: g
+    integer, intent(out) :: rank
+    integer, intent(out), optional :: size
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: r, n, rc
+    rc = c_group_rank(g%h, r)
+    if (rc == 0 .and. present(size)) rc = c_group_size(g%h, n)
+    if (rc == 0) then
+      rank = int(r)
+      if (present(size)) size = int(n)
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
   !> Collective: an array of Fortran shape dims holding elements of type
   !> (PARIO_TYPE_*, default PARIO_TYPE_DOUBLE).
   subroutine pario_array_create(a, group, name, dims, type, ierr)
@@ -2088,16 +2159,15 @@ contains
     why = ' '
     local_count = 0
     if (c_decomp_info(decomp%h, global_size, local_count, aggregators, is_aggregator) /= 0) local_count = 0
-    if (b%type /= 0) call check_memory_type(b, as_type, why)
-    if (len_trim(why) > 0) then
-      continue
-    else if (b%type == 0) then
+    if (b%type == 0) then
       why = 'the buffer holds ' // type_name(int(b%type)) // ' elements'
     else if (b%elements < local_count) then
       write (why, '(a, i0, a, i0, a)') 'the buffer has ', b%elements, ' elements, the decomposition ', &
         local_count, ' on this rank'
     else if (present(req) .and. .not. b%contiguous) then
       why = 'the buffer is a strided section; a nonblocking call needs contiguous memory'
+    else
+      call check_memory_type(b, as_type, why)
     end if
     mem_type = b%type
     if (present(as_type)) mem_type = int(as_type, c_int)

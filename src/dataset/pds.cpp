@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "base/checked.h"
 #include "base/convert.h"
@@ -242,6 +243,7 @@ Result<std::unique_ptr<Pds>> Pds::open(const comm::Comm& comm, const std::string
   p->sync_ = sync;
   Status local = comm::agree(p->file_.comm(), p->load());
   if (local.ok() && p->layout_.multi_file()) local = p->open_members();
+  if (local.ok()) local = p->remove_cut_segment();
   if (!local.ok()) {
     (void)p->close_members();
     (void)p->file_.close();
@@ -633,7 +635,7 @@ Status Pds::mark_last_ended() {
 }
 
 Status Pds::drop_cut_segment(const std::vector<bool>& ended) {
-  int64_t n = static_cast<int64_t>(segments_.size());
+  const int64_t n = static_cast<int64_t>(segments_.size());
   ended_ = n;
   if (!ends_marked_ || n == 0) return Status::Ok();
   for (int64_t i = 0; i + 1 < n; ++i) {
@@ -642,16 +644,21 @@ Status Pds::drop_cut_segment(const std::vector<bool>& ended) {
     }
   }
   if (ended[static_cast<size_t>(n - 1)]) return Status::Ok();
-  // Cut short by a crash while it was written (pds.h, crash safety).
-  if (file_.writable()) {
-    PARIO_ASSIGN_OR_RETURN(File * f, layout_.multi_file() ? member(member_of_[static_cast<size_t>(n - 1)])
-                                                          : Result<File*>(&file_));
-    PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), f->remove(segment_path(n - 1))));
-  }
+  // Cut short by a crash while it was written (pds.h, crash safety): not
+  // listed; a writer removes it once the open has agreed.
+  if (file_.writable()) cut_member_ = layout_.multi_file() ? member_of_[static_cast<size_t>(n - 1)] : 0;
   segments_.pop_back();
   if (layout_.multi_file()) member_of_.pop_back();
   ended_ = n - 1;
   return Status::Ok();
+}
+
+Status Pds::remove_cut_segment() {
+  if (cut_member_ < 0) return Status::Ok();
+  const int64_t k = std::exchange(cut_member_, -1);
+  Result<File*> f = layout_.multi_file() ? member(k) : Result<File*>(&file_);
+  const std::string at = segment_path(static_cast<int64_t>(segments_.size()));
+  return comm::agree(file_.comm(), f.ok() ? (*f)->remove(at) : f.status());
 }
 
 Result<File*> Pds::file_of(int64_t segment) {

@@ -110,9 +110,10 @@
 //     that does not open or whose records do not read is taken as the step
 //     cut short: read-only it is skipped, read-write it is removed; k is
 //     appended again into a new file of that number. A last segment that
-//     reads but has no pario_ended is cut short too (as for one file). A last member that
-//     reads but says it is something else (another pario_format or member
-//     number) is no crash's doing: kCorrupt, and it is left alone.
+//     reads but has no pario_ended is cut short too (as for one file). A
+//     last member that reads but says it is something else (another
+//     pario_format or member number) is no crash's doing: kCorrupt, and it
+//     is left alone.
 //   - one file: the file is at its last flush, the end of segment k-1,
 //     plus whatever HDF5 wrote of segment k since (raw data into space
 //     allocated past the flushed end of file, which a reopen ignores;
@@ -333,14 +334,15 @@ class Pds {
   Status load();
   // The segment records of a file's /segments, positions first, first+1,
   // ...; with `ended`, whether each one's end is marked (pario_ended).
-  static Status read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out,
-                              std::vector<bool>* ended = nullptr);
+  static Status read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out, std::vector<bool>* ended);
   static Status load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign,
                             std::vector<bool>* ended);
-  // Collective, at open: a last segment whose end is not marked was cut
-  // short by a crash: read-only it is not listed, read-write it is
-  // removed; an earlier one is damage (kCorrupt).
+  // Local, at open: a last segment whose end is not marked was cut short
+  // by a crash: it is not listed (and read-write, noted for removal); an
+  // earlier one is damage (kCorrupt).
   Status drop_cut_segment(const std::vector<bool>& ended);
+  // Collective, once the open has agreed: removes the noted segment.
+  Status remove_cut_segment();
   // Lockstep: marks the last segment ended (pario_ended) unless it is.
   Status mark_last_ended();
   // Collective: opens the member files after load() (multi-file).
@@ -411,6 +413,7 @@ class Pds {
   // in the file (0..ended_-1).
   bool ends_marked_ = false;
   int64_t ended_ = 0;
+  int64_t cut_member_ = -1;  // open read-write: the file (member) of a cut segment to remove
 };
 
 }  // namespace pario::dataset

@@ -13,7 +13,9 @@
 ! back as written (tests/dataset/dataset_capi_test.c counts the rounds),
 ! open's own sync policy; a hint C refuses, or one that differs between
 ! ranks, fails every rank naming it. Infos of every type (unsigned ones
-! through mem_type), a file per time index, a text file refused as corrupt.
+! through mem_type), a file per time index (read back on half the ranks,
+! a split group, and on a group from MPI_COMM_WORLD), a text file refused
+! as corrupt.
 program dataset_test
   use pario
   use test_checks
@@ -363,6 +365,50 @@ contains
     call pario_dataset_close(d)
   end subroutine
 
+  ! Restart on another number of ranks: the first half of the ranks (one
+  ! at 1 and 2 ranks; a split group) read every writer's item of each
+  ! step; the others take no part (a null group). And a group made from
+  ! an MPI communicator (MPI_COMM_WORLD's handle) opens it too.
+  subroutine read_on_fewer_ranks(p)
+    use, intrinsic :: iso_c_binding, only: c_int64_t, c_associated
+    character(*), intent(in) :: p
+    interface
+      integer(c_int64_t) function test_world_fortran_comm() bind(C)  ! world_comm.c
+        import :: c_int64_t
+      end function
+    end interface
+    type(pario_group) :: half, whole
+    type(pario_dataset) :: d
+    integer :: hr, hn, wr, x
+    integer(int64) :: k, w, segs
+    real(real64), allocatable :: all_items(:)
+    call pario_group_split(half, world, merge(0, -1, me < max(1, np / 2)))
+    if (me < max(1, np / 2)) then
+      call pario_group_rank(half, hr, hn)
+      call check(hr == me .and. hn == max(1, np / 2), 'the split group: the first half, in order')
+      call pario_dataset_open(d, half, trim(p))
+      call pario_dataset_segment_count(d, segs)
+      call check(segs == 3, 'read on fewer ranks: three segments')
+      x = 1
+      allocate (all_items(np))
+      do k = 0, 2
+        call pario_dataset_read_items(d, k + 1, x, 1_int64, all_items)
+        call check(all(all_items == [(real(10 * k + w, real64), w = 0, np - 1)]), &
+                   'read on fewer ranks: every writer''s item')
+      end do
+      call pario_dataset_close(d)
+      call pario_group_free(half)
+    else
+      call check(.not. c_associated(half%h), 'color -1: a null group')
+    end if
+    call pario_group_from_comm(whole, int(test_world_fortran_comm()))
+    call pario_group_rank(whole, wr)
+    call check(wr == me, 'a group from MPI_COMM_WORLD: the same ranks')
+    call pario_dataset_open(d, whole, trim(p))
+    call pario_dataset_close(d)
+    call pario_group_free(whole)
+  end subroutine
+
   ! One member file per time index; a file that is not HDF5 at all.
   subroutine file_per_step_and_damaged()
     type(pario_dataset) :: d
@@ -389,6 +435,7 @@ contains
       call check(got(1) == real(10 * k + me, real64), 'a file per step: each step read back')
     end do
     call pario_dataset_close(d)
+    call read_on_fewer_ranks(p)
 
     p = scratch_file('fortran_dataset_text.h5')
     if (me == 0) then
