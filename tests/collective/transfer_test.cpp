@@ -18,8 +18,6 @@
 #include "base/convert.h"
 #include "collective/decomposition.h"
 #include "collective/layout.h"
-#include <thread>
-
 #include "collective/transfer.h"
 #include "comm/group.h"
 #include "device/async.h"
@@ -231,7 +229,7 @@ TEST(Transfer, ATargetIsCalledOnlyFromTheCallingThread) {
   auto d = slabs(*g, n, 256);  // many rounds: a pipeline if anything would hand them off
   CallingThreadTarget target;
   const std::vector<double> v = my_values(*g, n);
-  for (bool borrow : {false, true}) {  // copied, or sent from v (a blocking write's path)
+  for (bool borrow : {false, true}) {  // copied, or sent from v (borrowed)
     auto w = Transfer::start_write(*d, target, 8, ElementType::kDouble, v.data(), borrow);
     ASSERT_TRUE(w.ok());
     ASSERT_TRUE((*w)->wait().ok());
