@@ -148,7 +148,7 @@ module pario
   public :: pario_shared_file_create, pario_shared_file_destroy, pario_shared_file_write, &
             pario_shared_file_read, pario_shared_file_open, pario_shared_file_close
   public :: pario_group_world, pario_group_barrier, pario_group_split, pario_group_from_comm, pario_group_free, &
-            pario_group_rank
+            pario_group_rank, pario_group_node_info, pario_group_sum, pario_group_broadcast
   public :: pario_array_create, pario_array_destroy, pario_array_put, pario_array_get, &
             pario_array_acc, pario_array_fill, pario_array_sync, pario_array_distribution, &
             pario_array_iget, pario_array_iput
@@ -411,6 +411,24 @@ module pario
       import :: c_int, c_ptr
       type(c_ptr), value :: g
       integer(c_int), intent(out) :: size
+    end function
+    integer(c_int) function c_group_node_info(g, node, nodes, node_rank, node_size) &
+        bind(C, name="pario_group_node_info")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: g
+      integer(c_int), intent(out) :: node, nodes, node_rank, node_size
+    end function
+    integer(c_int) function c_group_sum(g, type, buf, count) bind(C, name="pario_group_sum")
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: g, buf
+      integer(c_int), value :: type
+      integer(c_size_t), value :: count
+    end function
+    integer(c_int) function c_group_broadcast(g, buf, bytes, root) bind(C, name="pario_group_broadcast")
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: g, buf
+      integer(c_size_t), value :: bytes
+      integer(c_int), value :: root
     end function
     integer(c_int) function c_array_create(g, name, type, ndim, dims, a) bind(C, name="pario_array_create")
       import :: c_int, c_ptr, c_char, c_int64_t
@@ -1573,6 +1591,51 @@ contains
     type(pario_group), intent(inout) :: g
     integer, intent(out), optional :: ierr
     call finish(c_group_free(g%h), ierr)
+  end subroutine
+
+  !> Local: this rank's node within the group and the number of nodes
+  !> (DDI_NNode), its place on its node and the ranks on it (DDI_SMP_NProc);
+  !> 0-based, as MPI's ranks.
+  subroutine pario_group_node_info(g, node, nodes, node_rank, node_size, ierr)
+    type(pario_group), intent(in) :: g
+    integer, intent(out) :: node, nodes, node_rank, node_size
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: a, b, c, d, rc
+    rc = c_group_node_info(g%h, a, b, c, d)
+    if (rc == 0) then
+      node = int(a)
+      nodes = int(b)
+      node_rank = int(c)
+      node_size = int(d)
+    end if
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: buf (an array of any pario type; a strided section is
+  !> copied) summed element by element over the group, in place, as DDI's
+  !> DDI_GSUMF and DDI_GSUMI.
+  subroutine pario_group_sum(g, buf, ierr)
+    type(pario_group), intent(in) :: g
+    type(*), dimension(..), contiguous, intent(inout) :: buf
+    integer, intent(out), optional :: ierr
+    type(buffer_facts) :: b
+    integer(c_int) :: rc
+    b = facts(buf)  ! type 0 (none pario has): refused by C on every rank
+    rc = c_group_sum(g%h, b%type, b%base, int(b%elements, c_size_t))
+    if (b%type == 0) rc = refuse(INVALID_ARGUMENT, 'pario_group_sum', 'buf is ' // type_name(int(b%type)))
+    call finish(rc, ierr)
+  end subroutine
+
+  !> Collective: rank root's buf (0-based in the group; any array, its
+  !> bytes) to every rank's, as DDI_BCAST.
+  subroutine pario_group_broadcast(g, buf, root, ierr)
+    type(pario_group), intent(in) :: g
+    type(*), dimension(..), contiguous, intent(inout) :: buf
+    integer, intent(in) :: root
+    integer, intent(out), optional :: ierr
+    type(buffer_facts) :: b
+    b = facts(buf)
+    call finish(c_group_broadcast(g%h, b%base, bytes(b), int(root, c_int)), ierr)
   end subroutine
 
   !> Local: this rank's place in the group (0-based, as MPI's) and its size.

@@ -1,7 +1,8 @@
 ! The Fortran module `pario` at 1 and 2 ranks: private and shared files,
 ! a global array in Fortran order, the counter, nonblocking and transposed
 ! disk-array transfers, arrays of every element type, and errors through
-! ierr (a buffer of the wrong type or size, a strided nonblocking buffer).
+! ierr (a buffer of the wrong type or size, a strided nonblocking buffer);
+! the group's node facts, sum and broadcast.
 program pario_module_test
   use pario
   use, intrinsic :: iso_fortran_env, only: int8, int16, int32, int64, real32, real64
@@ -132,6 +133,7 @@ program pario_module_test
   call check(all(counts(1:10 * np) == 1) .and. all(counts(10 * np + 1:) == 0), 'each counter value once')
   call pario_array_destroy(a)
   call pario_counter_destroy(c)
+  call group_collectives()
 
   call pario_finalize()
   if (failures > 0) then
@@ -141,6 +143,38 @@ program pario_module_test
   if (me == 0) print '(a)', 'pario_module_test: all passed'
 
 contains
+
+  ! DDI's group calls: node facts, a sum of every kind of number, a
+  ! broadcast from the last rank, and a buffer of no pario type refused on
+  ! every rank.
+  subroutine group_collectives()
+    integer :: node, nodes, node_rank, node_size, e
+    real(real64) :: r8(3)
+    integer(int32) :: i4(2)
+    complex(real32) :: c4(1)
+    integer(int64) :: from_last(4)
+    logical :: flags(2)
+    call pario_group_node_info(world, node, nodes, node_rank, node_size)
+    call check(nodes >= 1 .and. node >= 0 .and. node < nodes .and. node_rank >= 0 .and. node_rank < node_size &
+               .and. node_size <= np, 'node facts')
+    r8 = [1.5_real64, real(me, real64), -2.0_real64]
+    i4 = [me, 1]
+    c4 = [(1.0_real32, 0.5_real32)]
+    call pario_group_sum(world, r8)
+    call pario_group_sum(world, i4)
+    call pario_group_sum(world, c4)
+    call check(all(r8 == [1.5_real64 * np, real(np * (np - 1) / 2, real64), -2.0_real64 * np]), 'a real(8) sum')
+    call check(all(i4 == [np * (np - 1) / 2, np]), 'an integer(4) sum')
+    call check(c4(1) == cmplx(real(np), 0.5 * np, real32), 'a complex(4) sum')
+    from_last = [(int(me, int64) * 10 + i, i = 1, 4)]
+    call pario_group_broadcast(world, from_last, np - 1)
+    call check(all(from_last == [(int(np - 1, int64) * 10 + i, i = 1, 4)]), 'a broadcast from the last rank')
+    flags = .true.
+    call pario_group_sum(world, flags, e)
+    call check(e == PARIO_ERR_INVALID_ARGUMENT, 'a logical sum: refused')
+    call pario_group_broadcast(world, from_last, np, e)
+    call check(e == PARIO_ERR_INVALID_ARGUMENT, 'a root past the group: refused')
+  end subroutine
 
   ! Every element type: put, get, acc with alpha, fill, nonblocking get and
   ! put, and an integer disk array whose type the open finds in the store.
