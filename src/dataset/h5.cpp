@@ -295,8 +295,8 @@ Result<File> File::open(const comm::Comm& comm, const std::string& path, FileMod
   return f;
 }
 
-Status File::close() {
-  if (!state_) return Status::Ok();
+Status File::close(const Status& carried) {
+  if (!state_) return carried;
   Status local;
   if (state_.use_count() > 1) {
     local = Status(Code::kState, "dataset::File::close: " + path_ + ": " + std::to_string(state_.use_count() - 1) +
@@ -304,6 +304,7 @@ Status File::close() {
   }
   PARIO_RETURN_IF_ERROR(comm::agree(state_->comm, local));
   if (state_->id->release() < 0) local = h5_error("H5Fclose", path_);
+  if (local.ok()) local = carried;
   Status s = comm::agree(state_->comm, local);
   const Status freed = state_->comm.free();
   state_.reset();

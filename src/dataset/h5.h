@@ -114,8 +114,10 @@ class File {
   static Result<File> open(const comm::Comm& comm, const std::string& path, FileMode mode);
 
   // Collective: closes the file (every Dataset of it closed first, else
-  // kState). Every rank gets the same status.
-  Status close();
+  // kState). Every rank gets the same status; a `carried` failure of this
+  // rank's (a write the caller made just before) joins the agreement
+  // after the close, so it needs none of its own.
+  Status close(const Status& carried = Status::Ok());
 
   const std::string& path() const { return path_; }
   bool writable() const { return writable_; }

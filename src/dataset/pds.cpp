@@ -613,15 +613,15 @@ Status Pds::load() {
 }
 
 Status Pds::close() {
-  // The last segment has ended (written by the close, as all else).
+  // The last segment has ended (written by the close, as all else; its
+  // status agreed in the entry file's close).
   const Status marked = file_.writable() ? mark_last_ended() : Status::Ok();
   // No H5Fflush (MPI_File_sync, an fsync): H5Fclose writes whatever HDF5
   // holds, so a process killed after close loses nothing.
   entry_unsynced_ = false;
   unsynced_members_.clear();
   const Status members = close_members();
-  const Status closed = file_.close();
-  if (!marked.ok()) return marked;
+  const Status closed = file_.close(marked);
   return members.ok() ? closed : members;
 }
 
