@@ -44,6 +44,7 @@
 
 #include <hdf5.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -51,6 +52,7 @@
 #include <vector>
 
 #include "base/convert.h"
+#include "device/device.h"
 
 static_assert(sizeof(hsize_t) == 8, "hsize_t holds any int64_t extent");
 
@@ -237,6 +239,49 @@ bool make_lists(FileState* st) {
          H5Pset_dxpl_mpio(st->collective->get(), H5FD_MPIO_COLLECTIVE) >= 0;
 }
 
+// Files are made the POSIX way before HDF5 sees them, as every pario file
+// is (device/device.h): created 0600 and never through a symbolic link.
+// HDF5's MPI-IO driver would create a file with the umask's mode (0644
+// for most users) and follow a link, so a link planted in a shared
+// directory could have pario truncate its target.
+//
+// What every rank checks alike before rank 0 makes anything, so that
+// every rank reports the same error: no link at path, a file there to
+// open, none there to create exclusively.
+Status check_path(const std::string& path, FileMode mode) {
+  const bool create = mode == FileMode::kCreateTruncate || mode == FileMode::kCreateExclusive;
+  const std::string call = create ? "H5Fcreate: " : "H5Fopen: ";
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT && create) return Status::Ok();
+    return errno_status(errno, call + path);
+  }
+  if (S_ISLNK(st.st_mode)) {
+    return Status(Code::kPermission, call + path + ": a symbolic link (pario makes and opens files, never links)",
+                  ELOOP);
+  }
+  if (mode == FileMode::kCreateExclusive) return Status(Code::kExists, call + path + ": the file exists", EEXIST);
+  if (!S_ISREG(st.st_mode)) return Status(Code::kInvalidArgument, call + path + ": not a regular file");
+  return Status::Ok();
+}
+
+// Rank 0, after the checks: makes the file (0600, exclusive, no link
+// followed) or opens the one there the same way; *made: it made it.
+Status make_path(const std::string& path, FileMode mode, bool* made) {
+  device::OpenOptions o;
+  o.read = o.write = o.create = true;
+  o.exclusive = true;
+  Result<std::unique_ptr<device::Device>> d = device::open_posix(path, o);
+  if (!d.ok() && d.status().sys_errno() == EEXIST && mode == FileMode::kCreateTruncate) {
+    o.exclusive = false;  // there already: replaced by H5Fcreate, its mode kept
+    d = device::open_posix(path, o);
+  } else if (d.ok()) {
+    *made = true;
+  }
+  if (!d.ok()) return Status(d.status().code(), "H5Fcreate: " + d.status().message(), d.status().sys_errno());
+  return (*d)->close();
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- File
@@ -252,39 +297,39 @@ Result<File> File::open(const comm::Comm& comm, const std::string& path, FileMod
   comm::CallDigest digest("dataset::File::open");
   digest.add("path", path.c_str()).add("mode", static_cast<int64_t>(mode));
   Status local;
-  if (path.empty()) local = Status(Code::kInvalidArgument, "dataset::File::open: an empty file name");
+  if (path.empty()) {
+    local = Status(Code::kInvalidArgument, "dataset::File::open: an empty file name");
+  } else {
+    local = check_path(path, mode);
+  }
   PARIO_RETURN_IF_ERROR(comm::agree_call(dup, local, digest));
 
   const bool create = mode == FileMode::kCreateTruncate || mode == FileMode::kCreateExclusive;
-  const char* call = create ? "H5Fcreate" : "H5Fopen";
+  bool made = false;  // rank 0 made the file (removed again if HDF5 fails)
+  if (create) {
+    if (dup.rank() == 0) local = make_path(path, mode, &made);
+    PARIO_RETURN_IF_ERROR(comm::agree(dup, local));
+  }
   std::unique_ptr<Hid> fapl = access_list(dup.get());
   hid_t id = H5I_INVALID_HID;
   if (!fapl) {
     local = h5_error("H5Pset_fapl_mpio", path);
   } else {
-    switch (mode) {
-      case FileMode::kCreateTruncate: id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl->get()); break;
-      case FileMode::kCreateExclusive: id = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl->get()); break;
-      case FileMode::kReadOnly: id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl->get()); break;
-      case FileMode::kReadWrite: id = H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl->get()); break;
-    }
-    if (id < 0) {
-      local = h5_error(call, path);
-      // MPI-IO's reasons are its own; the file system's are clearer.
-      struct stat st;
-      const bool exists = ::stat(path.c_str(), &st) == 0;
-      if (!create && !exists && errno == ENOENT) {
-        local = Status(Code::kNotFound, std::string(call) + ": " + path + ": No such file or directory", ENOENT);
-      } else if (mode == FileMode::kCreateExclusive && exists) {
-        local = Status(Code::kExists, std::string(call) + ": " + path + ": the file exists", EEXIST);
-      }
-    }
+    // Rank 0 made the file or checked the one there (make_path): HDF5
+    // truncates it.
+    if (create) id = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl->get());
+    else id = H5Fopen(path.c_str(), mode == FileMode::kReadOnly ? H5F_ACC_RDONLY : H5F_ACC_RDWR, fapl->get());
+    if (id < 0) local = h5_error(create ? "H5Fcreate" : "H5Fopen", path);
   }
   auto file_id = owned(id, H5Fclose);
   auto state = std::make_shared<FileState>();
   if (local.ok() && !make_lists(state.get())) local = h5_error("H5Pcreate", path);
   const Status s = comm::agree(dup, local);
-  if (!s.ok()) return s;  // a rank that opened it closes it (collectively with the others that did)
+  if (!s.ok()) {
+    file_id->release();  // a rank that opened it closes it (collectively with the others that did)
+    if (made) ::unlink(path.c_str());
+    return s;
+  }
 
   File f;
   f.path_ = path;

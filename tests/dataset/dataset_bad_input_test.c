@@ -6,13 +6,15 @@
  * short and one with bytes overwritten: a clear error, the same on every
  * rank, no crash, no hang. And failed calls on a good dataset lose
  * nothing written before. The damage is done with HDF5 itself (serially,
- * on rank 0) to copies of a real dataset.
+ * on rank 0) to copies of a real dataset. Files are private (0600, members
+ * too) and never made or opened through a symbolic link.
  *   dataset_bad_input_test DIR */
 #include <hdf5.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -58,6 +60,68 @@ static void expect_open_fails(const char *name, int code, const char *text) {
   }
   CHECK(same_everywhere(rc == PARIO_ERR_REMOTE ? code : rc));
   CHECK(ds == PARIO_DATASET_NULL);
+}
+
+/* Rank 0's answer, on every rank. */
+static int root_says(int yes) {
+  MPI_Bcast(&yes, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return yes;
+}
+
+static int mode_is_0600(const char *path) {
+  struct stat st;
+  return root_says(rank != 0 || (stat(path, &st) == 0 && (st.st_mode & 0777) == 0600));
+}
+
+/* A call on a symbolic link: PARIO_ERR_PERMISSION on every rank, naming
+ * it, and no dataset. */
+static void expect_link_refused(int rc, const pario_dataset_t *ds) {
+  CHECK(*ds == PARIO_DATASET_NULL);
+  CHECK(same_everywhere(rc));
+  CHECK_FAILS(rc, PARIO_ERR_PERMISSION, "symbolic link");
+}
+
+/* Files are private and made where they are named. HDF5's MPI-IO driver
+ * alone would make them with the umask's mode and follow a link planted
+ * at the name (a replace through it truncates the target). */
+static void links_and_modes(void) {
+  char good[600], link[600], ghost[600], dangling[600], steps[600], member[600], cmd[1400];
+  path_of(good, sizeof good, "good.h5");
+  path_of(link, sizeof link, "link.h5");
+  path_of(ghost, sizeof ghost, "ghost.h5");
+  path_of(dangling, sizeof dangling, "dangling.h5");
+  CHECK(mode_is_0600(good));
+  struct stat before = {0}, after = {0};
+  if (rank == 0) CHECK(stat(good, &before) == 0);
+  snprintf(cmd, sizeof cmd, "ln -s '%s' '%s' && ln -s '%s' '%s'", good, link, ghost, dangling);
+  on_root(cmd);
+  pario_dataset_t ds = PARIO_DATASET_NULL;
+  int rc = pario_dataset_create(world, link, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &ds);
+  expect_link_refused(rc, &ds);
+  rc = pario_dataset_open(world, link, PARIO_MODE_READ, &ds);
+  expect_link_refused(rc, &ds);
+  rc = pario_dataset_open(world, link, PARIO_MODE_RDWR, &ds);
+  expect_link_refused(rc, &ds);
+  rc = pario_dataset_create(world, dangling, PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE, &ds);
+  expect_link_refused(rc, &ds);
+  if (rank == 0) CHECK(stat(good, &after) == 0);
+  CHECK(root_says(before.st_size == after.st_size && before.st_mtim.tv_sec == after.st_mtim.tv_sec &&
+                  before.st_mtim.tv_nsec == after.st_mtim.tv_nsec));  /* the target as it was */
+  CHECK(root_says(access(ghost, F_OK) != 0));                         /* nothing made at the link's target */
+  CHECK(pario_dataset_open(world, good, PARIO_MODE_READ, &ds) == PARIO_OK);
+  int64_t n = 0;
+  CHECK(pario_dataset_segment_count(ds, &n) == PARIO_OK && n == 2);
+  CHECK(pario_dataset_close(&ds) == PARIO_OK);
+
+  /* A file per step: the entry file and the member 0600. */
+  path_of(steps, sizeof steps, "steps.h5");
+  path_of(member, sizeof member, "steps.000000.h5");
+  pario_dataset_create_options_t o = {PARIO_DATASET_FILE_PER_STEP, 0, 0, NULL};
+  CHECK(pario_dataset_create_with(world, steps, PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE, &o, &ds) == PARIO_OK);
+  CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 0, 0.0, NULL) == PARIO_OK);
+  CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  CHECK(mode_is_0600(steps));
+  CHECK(mode_is_0600(member));
 }
 
 static void make_good(const char *name) {
@@ -206,6 +270,8 @@ int main(int argc, char **argv) {
   CHECK_FAILS(pario_dataset_create(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &ds), PARIO_ERR_EXISTS,
               "not a pario dataset");
   expect_open_fails("plain.h5", PARIO_ERR_CORRUPT, "not a pario dataset");
+
+  links_and_modes();
 
   /* Pieces that do not add up: the file opens, the section is refused. */
   path_of(path, sizeof path, "pieces.h5");

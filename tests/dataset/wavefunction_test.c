@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -191,14 +192,20 @@ static void bad_input(const char *dir) {
   snprintf(good, sizeof good, "%s/good.h5", dir);
   on_root("true");
   {
-    char mk[700];
-    snprintf(mk, sizeof mk, "mkdir -p '%s'", dir);
+    char mk[1500];  /* empty: the checks below look at files this run made */
+    snprintf(mk, sizeof mk, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
     on_root(mk);
   }
   pario_wavefunction_basis_t basis = the_basis();
   pario_wavefunction_t wf = PARIO_WAVEFUNCTION_NULL;
   CHECK(pario_wavefunction_create(world, good, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &basis, 2, 0, &wf) ==
         PARIO_OK);
+  {
+    struct stat st;  /* private to the user, as every pario file */
+    int private_file = rank != 0 || (stat(good, &st) == 0 && (st.st_mode & 0777) == 0600);
+    MPI_Bcast(&private_file, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    CHECK(private_file);
+  }
   int64_t start, count;
   pario_dataset_even_split(kDim, size, rank, &start, &count);
   double *buf = malloc((size_t)kDim * sizeof *buf);
@@ -245,6 +252,13 @@ static void bad_input(const char *dir) {
   /* Files that are not wave-function files. */
   snprintf(path, sizeof path, "%s/missing.h5", dir);
   expect_open_fails(path, PARIO_ERR_NOT_FOUND, "missing.h5");
+  /* A symbolic link, even to a good file, is neither opened nor replaced. */
+  snprintf(path, sizeof path, "%s/link.h5", dir);
+  snprintf(cmd, sizeof cmd, "ln -s '%s' '%s'", good, path);
+  on_root(cmd);
+  expect_open_fails(path, PARIO_ERR_PERMISSION, "symbolic link");
+  expect_everywhere(pario_wavefunction_create(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &basis, 2, 0, &wf),
+                    PARIO_ERR_PERMISSION, "symbolic link");
   snprintf(path, sizeof path, "%s/text.h5", dir);
   snprintf(cmd, sizeof cmd, "echo 'not hdf5 at all' > '%s'", path);
   on_root(cmd);
