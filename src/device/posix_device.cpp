@@ -213,7 +213,10 @@ Result<std::unique_ptr<Device>> open_posix(const std::string& path,
   if (!o.read && !o.write) {
     return Status(Code::kInvalidArgument, path + ": neither read nor write asked");
   }
-  int flags = O_CLOEXEC | O_NOFOLLOW;
+  // O_NONBLOCK: a FIFO at the name is refused below, not waited on for
+  // ever (open(2) blocks on one until the other end opens); it changes
+  // nothing for a regular file and is cleared again.
+  int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
   flags |= (o.read && o.write) ? O_RDWR : (o.write ? O_WRONLY : O_RDONLY);
   if (o.create) flags |= O_CREAT;
   if (o.truncate) flags |= O_TRUNC;
@@ -228,6 +231,7 @@ Result<std::unique_ptr<Device>> open_posix(const std::string& path,
     if (err == EINVAL && o.direct) {
       return Status(Code::kUnsupported, path + ": the file system refuses O_DIRECT", err);
     }
+    if (err == ENXIO) return Status(Code::kInvalidArgument, path + ": not a regular file", err);  // a FIFO, no reader
     return errno_status(err, path);
   }
   struct stat st;
@@ -239,6 +243,11 @@ Result<std::unique_ptr<Device>> open_posix(const std::string& path,
   if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
     ::close(fd);
     return Status(Code::kInvalidArgument, path + ": not a regular file");
+  }
+  if (::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return errno_status(err, path + ": fcntl");
   }
   int buffered_fd = -1;
   if (o.direct) {

@@ -1,6 +1,7 @@
 #include "diskarray/zarr_meta.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -177,11 +178,18 @@ namespace {
 // zarr.json's text; an error names the path and what the OS said.
 Result<std::string> read_meta_text(const std::string& dir) {
   const std::string path = dir + "/zarr.json";
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Never through a link, and a FIFO is refused rather than waited on
+  // (O_NONBLOCK); only a regular file is read.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0 && errno == ENOENT) {
     return Status(Code::kNotFound, dir + ": no zarr.json (not a Zarr array, or not created yet)");
   }
   if (fd < 0) return errno_status(errno, path);
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Status(Code::kCorrupt, path + ": not a regular file");
+  }
   std::string text;
   char buf[65536];
   Status s;

@@ -1,12 +1,14 @@
 /* Sizes and offsets near the limits, from a caller and from a file: every
  * one gets a clear error naming the argument, never a wrapped bound, a
  * corrupted heap or a write past a caller's array (run under ASan too).
- * At 1 and 2 ranks. */
+ * Nothing that is not a file (a FIFO, a symbolic link) is waited on or
+ * followed. At 1 and 2 ranks. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -83,6 +85,28 @@ static void untrusted_stores(void) {
   CHECK(pario_disk_array_open(world, path, PARIO_MODE_READ, &d) != PARIO_OK);
   pario_last_error_message(msg, sizeof msg);
   CHECK(strstr(msg, "dirmeta/zarr.json") != NULL);
+  /* zarr.json that is a FIFO (an open(2) for reading would wait for a
+   * writer for ever) or a symbolic link to a good one: refused at once. */
+  char good[600];
+  zarr_with("linked_target", "[4]", "[2]", good, sizeof good);
+  const char *kinds[] = {"fifometa", "linkmeta"};
+  for (int k = 0; k < 2; ++k) {
+    snprintf(path, sizeof path, "%s/%s", dir, kinds[k]);
+    if (me == 0) {
+      mkdir(path, 0700);
+      char meta[700], target[700];
+      snprintf(meta, sizeof meta, "%s/zarr.json", path);
+      snprintf(target, sizeof target, "%s/zarr.json", good);
+      CHECK(k == 0 ? mkfifo(meta, 0600) == 0 : symlink(target, meta) == 0);
+    }
+    CHECK(pario_group_barrier(world) == PARIO_OK);
+    CHECK(pario_disk_array_open(world, path, PARIO_MODE_READ, &d) != PARIO_OK);
+    CHECK(d == PARIO_DISK_ARRAY_NULL);
+    pario_last_error_message(msg, sizeof msg);
+    CHECK(strstr(msg, kinds[k]) != NULL);
+  }
+  CHECK(pario_disk_array_open(world, good, PARIO_MODE_READ, &d) == PARIO_OK);  /* the target itself opens */
+  CHECK(pario_disk_array_close(&d) == PARIO_OK);
 }
 
 static void caller_sizes(void) {

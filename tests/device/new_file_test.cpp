@@ -95,6 +95,37 @@ TEST_F(NewFileTest, ReplacesASymlinkNotItsTarget) {
   EXPECT_EQ(text("a"), "mine");
 }
 
+// What is not a file at the name is refused at once: a symbolic link
+// (never followed) and a FIFO (open(2) would wait for its other end for
+// ever, for reading and for writing).
+TEST_F(NewFileTest, OpenPosixRefusesLinksAndFifosWithoutWaiting) {
+  put("target", "keep");
+  ASSERT_EQ(::symlink((dir_ + "/target").c_str(), (dir_ + "/link").c_str()), 0);
+  ASSERT_EQ(::mkfifo((dir_ + "/fifo").c_str(), 0600), 0);
+  OpenOptions read;
+  read.read = true;
+  OpenOptions write;
+  write.write = true;
+  write.create = true;
+  auto linked = open_posix(dir_ + "/link", read);
+  EXPECT_EQ(linked.status().code(), Code::kPermission) << linked.status().message();
+  auto through = open_posix(dir_ + "/link", write);
+  EXPECT_EQ(through.status().code(), Code::kPermission) << through.status().message();
+  for (const OpenOptions& o : {read, write}) {
+    auto fifo = open_posix(dir_ + "/fifo", o);
+    EXPECT_EQ(fifo.status().code(), Code::kInvalidArgument) << fifo.status().message();
+    EXPECT_NE(fifo.status().message().find("not a regular file"), std::string::npos) << fifo.status().message();
+  }
+  EXPECT_EQ(text("target"), "keep");
+  auto file = open_posix(dir_ + "/target", read);  // a regular file still opens, and blocks as files do
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  char buf[4] = {};
+  size_t got = 0;
+  ASSERT_TRUE((*file)->read_at(0, buf, 4, &got).ok());
+  EXPECT_EQ(got, 4u);
+  EXPECT_EQ(std::string(buf, 4), "keep");
+}
+
 TEST_F(NewFileTest, DroppedUnpublishedLeavesNothing) {
   {
     auto f = NewFile::create(dir_ + "/a");
