@@ -3,7 +3,8 @@
 tried, and what held (clean errors, crashes, hangs, data lost, leftovers).
 
     tools/reliability.py [--build build/release] [--asan build/asan] [--mpich build/mpich]
-                         [--fuzz build/fuzz] [--fuzz-seconds 60] [--out docs/reliability.md]
+                         [--fuzz build/fuzz] [--fuzz-seconds 60] [--campaign-kills 30]
+                         [--out docs/reliability.md]
 
 Each build directory that exists is used (scripts/build.sh
 release|asan|mpich|fuzz make them). Every number in the page comes from this run. A test that
@@ -82,6 +83,23 @@ def fuzz_rows(build, seconds):
     return rows
 
 
+def campaign_rows(build, kills):
+    """tools/crash_campaign.py: a dataset writer killed at random moments."""
+    rows = []
+    for mode in ("one", "step"):
+        run = subprocess.run([sys.executable, os.path.join(HERE, "tools", "crash_campaign.py"), "--mode", mode,
+                              "--kills", str(kills), "--build", build], capture_output=True, text=True)
+        m = re.search(r"(\d+) kills \((\d+) at any moment\), (\d+) segments ended and all read back, (\d+) cut",
+                      run.stdout)
+        held = run.returncode == 0 and m is not None
+        what = (f"kill -9 of a 2-rank dataset writer at random moments, {'one file' if mode == 'one' else 'a file per step'}"
+                f" (tools/crash_campaign.py)")
+        cases = f"{m.group(1)} kills, {m.group(3)} segments ended, {m.group(4)} cut short" if m else "?"
+        rows.append([what, cases, "-", "0" if held else "?", "0" if held else "?", "0" if held else "?", "-",
+                     "held" if held else "FAILED: " + (run.stdout + run.stderr).strip().splitlines()[-1][:200]])
+    return rows
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default=os.path.join(HERE, "build", "release"))
@@ -89,6 +107,7 @@ def main():
     p.add_argument("--mpich", default=os.path.join(HERE, "build", "mpich"))
     p.add_argument("--fuzz", default=os.path.join(HERE, "build", "fuzz"))
     p.add_argument("--fuzz-seconds", type=int, default=60)
+    p.add_argument("--campaign-kills", type=int, default=30, help="kills per file mode (0: no crash campaign)")
     p.add_argument("--out", default=os.path.join(HERE, "docs", "reliability.md"))
     a = p.parse_args()
     rows = []
@@ -96,6 +115,9 @@ def main():
         if os.path.isdir(build):
             print(f"reliability: tests in {build} ({mpi})", file=sys.stderr)
             rows += test_rows(build, mpi)
+    if a.campaign_kills > 0 and os.path.isdir(a.build):
+        print(f"reliability: crash campaigns, {a.campaign_kills} kills per file mode", file=sys.stderr)
+        rows += campaign_rows(a.build, a.campaign_kills)
     if os.path.isdir(os.path.join(a.fuzz, "tests", "fuzz")):
         print(f"reliability: each fuzz target for {a.fuzz_seconds} s", file=sys.stderr)
         rows += fuzz_rows(a.fuzz, a.fuzz_seconds)
