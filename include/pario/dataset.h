@@ -42,8 +42,8 @@
  *     member file a section or segment info went into since. A process
  *     killed while segment k is written leaves segments 0..k-1 readable:
  *     in the multi-file modes always (a member file left unreadable by
- *     the crash is dropped at open, and removed when opened read-write,
- *     so segment k can be appended again); in one file with Debian's HDF5
+ *     the crash is dropped at open, and renamed aside to <member>.torn
+ *     when opened read-write, so segment k can be appended again); in one file with Debian's HDF5
  *     1.10 as long as HDF5 wrote no metadata of segment k before the
  *     kill, which holds while a segment's metadata fits HDF5's metadata
  *     cache (src/dataset/pds.h says exactly what survives). After a

@@ -342,9 +342,7 @@ Status Pds::open_members() {
       const bool torn = k == count - 1 && !foreign && (local.code() == Code::kCorrupt || local.code() == Code::kIo);
       if (!torn) return local;
       if (file_.writable()) {
-        Status gone;
-        if (comm.rank() == 0 && ::unlink(at.c_str()) != 0) gone = errno_status(errno, "dataset::Pds::open: unlink " + at);
-        PARIO_RETURN_IF_ERROR(comm::agree(comm, gone));
+        PARIO_RETURN_IF_ERROR(comm::agree(comm, comm.rank() == 0 ? set_aside(at) : Status::Ok()));
       }
       break;
     }
@@ -509,6 +507,25 @@ Result<File*> Pds::member(int64_t k) {
   }
   PARIO_RETURN_IF_ERROR(keep_open(k));
   return &m;
+}
+
+// A last member that does not read is moved out of the dataset's way,
+// not removed: a crash leaves such a file, but so could anything else of
+// the name's shape (the pattern comes from the entry file), and nothing
+// pario cannot tell for its own is deleted. The first free name of
+// <member>.torn, <member>.torn.1, ... (link(2) never replaces one).
+Status Pds::set_aside(const std::string& at) {
+  for (int i = 0; i < 1000; ++i) {
+    const std::string aside = at + ".torn" + (i ? "." + std::to_string(i) : "");
+    if (::link(at.c_str(), aside.c_str()) == 0) {
+      if (::unlink(at.c_str()) == 0) return Status::Ok();
+      const int err = errno;
+      (void)::unlink(aside.c_str());
+      return errno_status(err, "dataset::Pds::open: unlink " + at);
+    }
+    if (errno != EEXIST) return errno_status(errno, "dataset::Pds::open: link " + at + " to " + aside);
+  }
+  return Status(Code::kExists, "dataset::Pds::open: " + at + ".torn .. .torn.999 are all taken");
 }
 
 Status Pds::remove_members(const comm::Comm& comm, const std::string& entry, const std::string& pattern,

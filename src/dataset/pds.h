@@ -108,7 +108,9 @@
 //     at its last flush (segments before k in it whole) or, when k opened
 //     it, possibly unreadable. Opening finds segments 0..k-1; a last member
 //     that does not open or whose records do not read is taken as the step
-//     cut short: read-only it is skipped, read-write it is removed; k is
+//     cut short: read-only it is skipped, read-write it is renamed aside
+//     (<member>.torn, never removed: the name's shape comes from the
+//     entry file, so pario cannot tell it for its own); k is
 //     appended again into a new file of that number. A last segment that
 //     reads but has no pario_ended is cut short too (as for one file). A
 //     last member that reads but says it is something else (another
@@ -356,6 +358,8 @@ class Pds {
   Status make_member(int64_t k);
   // Collective: rank 0 unlinks the member files numbered from `from` on
   // that the entry's directory holds (gaps and all), the last first.
+  // Rank 0: renames a torn last member aside (pds.cpp).
+  static Status set_aside(const std::string& at);
   static Status remove_members(const comm::Comm& comm, const std::string& entry, const std::string& pattern,
                                int64_t from);
   // Rank 0 only: the numbers of the member files of this pattern in the

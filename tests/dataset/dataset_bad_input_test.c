@@ -122,6 +122,30 @@ static void links_and_modes(void) {
   CHECK(pario_dataset_close(&ds) == PARIO_OK);
   CHECK(mode_is_0600(steps));
   CHECK(mode_is_0600(member));
+
+  /* A last member that does not read (a step cut short, or any file of
+   * the member name's shape): opened read-write it is renamed aside to
+   * <member>.torn with its bytes, never removed, and the step is written
+   * again. */
+  char torn_entry[600], torn_member[600], aside[700];
+  path_of(torn_entry, sizeof torn_entry, "torn.h5");
+  path_of(torn_member, sizeof torn_member, "torn.000001.h5");
+  snprintf(aside, sizeof aside, "%s.torn", torn_member);
+  CHECK(pario_dataset_create_with(world, torn_entry, PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE, &o, &ds) == PARIO_OK);
+  CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 0, 0.0, NULL) == PARIO_OK);
+  CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 1, 1.0, NULL) == PARIO_OK);
+  CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  snprintf(cmd, sizeof cmd, "echo 'notes kept' > '%s'", torn_member);
+  on_root(cmd);
+  CHECK(pario_dataset_open(world, torn_entry, PARIO_MODE_RDWR, &ds) == PARIO_OK);
+  CHECK(pario_dataset_segment_count(ds, &n) == PARIO_OK && n == 1);
+  CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 1, 1.0, NULL) == PARIO_OK);
+  CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  snprintf(cmd, sizeof cmd, "test \"$(cat '%s')\" = 'notes kept'", aside);
+  on_root(cmd);
+  CHECK(pario_dataset_open(world, torn_entry, PARIO_MODE_READ, &ds) == PARIO_OK);
+  CHECK(pario_dataset_segment_count(ds, &n) == PARIO_OK && n == 2);
+  CHECK(pario_dataset_close(&ds) == PARIO_OK);
 }
 
 static void make_good(const char *name) {
