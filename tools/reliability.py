@@ -73,7 +73,7 @@ def test_rows(build, mpi):
 def fuzz_rows(build, seconds):
     run = subprocess.run([os.path.join(HERE, "scripts", "fuzz.sh"), str(seconds)], capture_output=True, text=True)
     rows = []
-    for target in ("zarr_meta_fuzz", "shard_index_fuzz", "capi_args_fuzz"):
+    for target in ("zarr_meta_fuzz", "shard_index_fuzz", "netcdf_header_fuzz", "capi_args_fuzz"):
         log = os.path.join(build, f"{target}.log")
         text = open(log).read() if os.path.exists(log) else ""
         units = re.search(r"stat::number_of_executed_units: (\d+)", text)

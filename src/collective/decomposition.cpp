@@ -372,7 +372,20 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
   outgoing.clear();
   outgoing.shrink_to_fit();
 
-  if (local.ok() && d->my_aggregator_ >= 0) local = d->build_rounds(recv_displs, received);
+  if (local.ok() && d->my_aggregator_ >= 0) {
+    // One entry a round of the domain: a held range spread far apart (two
+    // indices 2^62 apart) asks more than memory holds. Caught, so that the
+    // aggregator reaches the allreduce below as every other rank does.
+    try {
+      local = d->build_rounds(recv_displs, received);
+    } catch (const std::bad_alloc&) {
+      const int a = d->my_aggregator_;
+      local = Status(Code::kNoMemory, "an aggregator's plan of " + std::to_string(d->plan_.rounds(a)) +
+                                          " rounds (its domain spans " +
+                                          std::to_string(d->plan_.domain_end(a) - d->plan_.domain_begin(a)) +
+                                          " elements): a larger aggregator buffer, or indices closer together");
+    }
+  }
   // Whether any aggregator found an index held twice, reduced before the
   // agreement so that the agreement also covers this allreduce's error.
   int overlap = d->overlaps_ || d->overlaps_found_ ? 1 : 0;

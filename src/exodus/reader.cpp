@@ -18,6 +18,8 @@
 #include <climits>
 #include <cstring>
 #include <map>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <unordered_set>
 
@@ -240,7 +242,13 @@ Status nemesis_info(const Model& m, const std::function<std::vector<unsigned cha
       out.push_back(FileInfo::CommMap{ids[at], lo, hi - lo});
       if (hi > lo) end = std::max(end, hi);
     }
-    // Each processor's maps lie within the file's.
+    // Each processor's maps lie within the file's. Ranges are checked for
+    // duplicate ids once each (without n_comm_info_idx every processor has
+    // all the maps), and their total is bounded: a file's processors share
+    // its maps out, so overlapping ranges many times the maps are not a
+    // model but a way to make this check quadratic.
+    std::vector<std::pair<int64_t, int64_t>> checked;
+    int64_t budget = 16 * nmaps + (int64_t{1} << 20);
     for (int64_t q = 0; q < in_file; ++q) {
       const auto& lb = f->loadbal[static_cast<size_t>(q)];
       // Compared without a sum: both counts come from the file.
@@ -254,6 +262,14 @@ Status nemesis_info(const Model& m, const std::function<std::vector<unsigned cha
       // a processor's ids must differ, or a caller sizing its buffers by
       // ex_get_cmap_params's counts gets the first map's entries for the
       // second (more than it made room for).
+      if (count <= 0 || (!checked.empty() && checked.back() == std::make_pair(begin, count))) continue;
+      checked.emplace_back(begin, count);
+      budget -= count;
+      if (budget < 0) {
+        return Status(Code::kUnsupported, std::string("Nemesis: the processors' ") + p +
+                                              "_comm map ranges overlap far beyond the file's " +
+                                              std::to_string(nmaps) + " maps");
+      }
       std::vector<int64_t> seen;
       for (int64_t i = begin; i < begin + count; ++i) seen.push_back(out[static_cast<size_t>(i)].id);
       std::sort(seen.begin(), seen.end());
@@ -377,6 +393,17 @@ Result<FileInfo> exodus_info(const Header& header, const std::function<std::vect
     f.nodal_values.push_back(x);
   }
   if (nblk > 0) {
+    // Every block keeps one entry per element variable: a header's two
+    // counts (each one byte of file at least) must not multiply into more
+    // memory than any model needs.
+    constexpr int64_t kMaxBlockVariables = int64_t{1} << 26;
+    const int64_t nvars = static_cast<int64_t>(f.element_vars.size());
+    if (nblk > kMaxBlockVariables / std::max<int64_t>(nvars, 1)) {
+      return Status(Code::kUnsupported, std::to_string(nblk) + " element blocks times " +
+                                            std::to_string(std::max<int64_t>(nvars, 1)) +
+                                            " element variables (or none) is more than " +
+                                            std::to_string(kMaxBlockVariables) + " block variables");
+    }
     PARIO_ASSIGN_OR_RETURN(int ids_var, variable(m, "eb_prop1", {"num_el_blk"}, false, true));
     PARIO_ASSIGN_OR_RETURN(std::vector<int64_t> ids, integers(m, ids_var, fetch(ids_var), static_cast<size_t>(nblk)));
     PARIO_ASSIGN_OR_RETURN(std::vector<std::string> block_names, names(m, "eb_names", nblk, fetch));
@@ -390,7 +417,11 @@ Result<FileInfo> exodus_info(const Header& header, const std::function<std::vect
       PARIO_ASSIGN_OR_RETURN(k.connect, variable(m, "connect" + n, {in_blk, per_el}, false, false));
       if (k.connect >= 0) {
         k.count = dim_length(m, in_blk);
-        k.nodes_per_element = static_cast<int>(dim_length(m, per_el));
+        const int64_t per_element = dim_length(m, per_el);  // CDF-5 dimensions reach 2^63
+        if (per_element > INT32_MAX) {
+          return corrupt(per_el + " is " + std::to_string(per_element) + " nodes per element");
+        }
+        k.nodes_per_element = static_cast<int>(per_element);
         for (const Attribute& a : m.vars[k.connect].attributes) {
           if (a.name == "elem_type") k.type = a.text().substr(0, a.text().find('\0'));
         }
@@ -435,6 +466,24 @@ static bool timed(const Model& m) {
   return t >= 0 && m.is_record_var(t) && m.vars[static_cast<size_t>(t)].dims.size() == 1;
 }
 
+// What a reader holds of a file beyond its header on every rank: the
+// small variables (names, ids, the Nemesis tables) and one time a step.
+constexpr int64_t kMaxSmallBytes = int64_t{256} << 20;
+constexpr int64_t kMaxSteps = int64_t{1} << 24;
+
+// fn's status, or kNoMemory when an allocation in it failed (a size a file
+// claimed): a collective step must not leave one rank by an exception.
+template <typename Fn>
+Status guard_allocation(const std::string& what, Fn&& fn) {
+  try {
+    return fn();
+  } catch (const std::bad_alloc&) {
+    return Status(Code::kNoMemory, what + ": out of memory for what the file's header claims");
+  } catch (const std::length_error&) {
+    return Status(Code::kNoMemory, what + ": a size the file's header claims is too large");
+  }
+}
+
 Result<Header> read_header(device::Device& device, int64_t file_size, std::vector<unsigned char>* head) {
   size_t want = static_cast<size_t>(std::min<int64_t>(file_size, 1 << 16));
   for (;;) {
@@ -467,10 +516,13 @@ Result<std::unique_ptr<Reader>> Reader::open(std::shared_ptr<const comm::Group> 
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
 
   // Rank 0: the header's bytes, then the small variables and the times.
+  // What the file claims is bounded before rank 0 acts on it, and an
+  // allocation that fails becomes its status: the other ranks wait in the
+  // agreement below, so nothing may leave this block another way.
   std::vector<unsigned char> head, blob;
   int64_t sizes[3] = {0, 0, 0};  // header bytes, blob bytes, file size
   if (comm.rank() == 0) {
-    local = [&]() -> Status {
+    local = guard_allocation("exodus::Reader::open: " + path, [&]() -> Status {
       PARIO_ASSIGN_OR_RETURN(uint64_t file_size, r->device_->size());
       sizes[2] = static_cast<int64_t>(file_size);
       PARIO_ASSIGN_OR_RETURN(r->header_, read_header(*r->device_, sizes[2], &head));
@@ -478,6 +530,11 @@ Result<std::unique_ptr<Reader>> Reader::open(std::shared_ptr<const comm::Group> 
       for (int v : small_variables(m)) {
         const VarLayout& l = r->header_.layout.vars[v];
         const size_t at = blob.size();
+        if (l.bytes > kMaxSmallBytes - static_cast<int64_t>(at)) {
+          return Status(Code::kUnsupported, path + ": the names, ids and per-processor tables (" + m.vars[v].name +
+                                                " and those before it) take more than " +
+                                                std::to_string(kMaxSmallBytes >> 20) + " MiB");
+        }
         blob.resize(at + static_cast<size_t>(l.bytes));
         size_t got = 0;
         PARIO_RETURN_IF_ERROR(r->device_->read_at(static_cast<uint64_t>(l.begin), blob.data() + at,
@@ -485,6 +542,10 @@ Result<std::unique_ptr<Reader>> Reader::open(std::shared_ptr<const comm::Group> 
       }
       const int t = m.find_var("time_whole");
       if (timed(m)) {
+        if (r->header_.numrecs > kMaxSteps) {
+          return Status(Code::kUnsupported, path + ": " + std::to_string(r->header_.numrecs) +
+                                                " time steps, more than " + std::to_string(kMaxSteps));
+        }
         const VarLayout& l = r->header_.layout.vars[t];
         const size_t size = nc_type_size(m.vars[t].type);
         for (int64_t k = 0; k < r->header_.numrecs; ++k) {
@@ -499,14 +560,19 @@ Result<std::unique_ptr<Reader>> Reader::open(std::shared_ptr<const comm::Group> 
         }
       }
       return Status::Ok();
-    }();
+    });
     sizes[0] = static_cast<int64_t>(head.size());
     sizes[1] = static_cast<int64_t>(blob.size());
   }
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
   PARIO_RETURN_IF_ERROR(group->broadcast(sizes, sizeof sizes, 0));
-  head.resize(static_cast<size_t>(sizes[0]));
-  blob.resize(static_cast<size_t>(sizes[1]));
+  // Every rank makes room for what rank 0 read, and says whether it could.
+  local = guard_allocation("exodus::Reader::open: " + path, [&]() -> Status {
+    head.resize(static_cast<size_t>(sizes[0]));
+    blob.resize(static_cast<size_t>(sizes[1]));
+    return Status::Ok();
+  });
+  PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
   std::vector<double> times = r->info_.times;
   PARIO_RETURN_IF_ERROR(group->broadcast(head.data(), head.size(), 0));
   PARIO_RETURN_IF_ERROR(group->broadcast(blob.data(), blob.size(), 0));

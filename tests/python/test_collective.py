@@ -440,3 +440,20 @@ def test_iwrite_test_and_hinted_aggregators():
             pario.Decomposition.indices(n, [], np.float64, aggregator_ranks=[1] if g.rank == 0 else [0])
     with pytest.raises(pario.Error, match=f"rank {g.size}"):
         pario.Decomposition.indices(n, [], np.float64, aggregator_ranks=[g.size])  # no such rank
+
+
+def test_indices_far_apart_fail_on_every_rank_without_hanging():
+    """Two indices 2^62 apart: an aggregator's plan would need 2^41 rounds.
+    Its failed allocation is its status (NoMemory naming the rounds), and
+    every other rank gets an error too, none is left waiting."""
+    g = pario.Group()
+    n = 1 << 62
+    mine = [0] if g.rank == 0 else []
+    if g.rank == g.size - 1:
+        mine.append(n - 1)
+    with pytest.raises(pario.Error) as e:
+        pario.Decomposition.indices(n, np.array(mine, np.int64), group=g)
+    if g.rank == 0:  # the first aggregator
+        assert isinstance(e.value, pario.NoMemory) and "rounds" in str(e.value), e.value
+    else:
+        assert isinstance(e.value, (pario.NoMemory, pario.RemoteError)), e.value

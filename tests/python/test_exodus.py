@@ -748,3 +748,39 @@ def test_a_file_meshio_writes_is_netcdf4_and_refused_clearly():
     with pytest.raises(expected, match="netCDF-4 \\(HDF5\\) file; only classic files"):
         pario.ExodusFile.open(path, g)
 
+
+
+def test_header_claims_beyond_memory_fail_on_every_rank():
+    """A file whose header claims more than a reader holds: block names of
+    300 MiB (written sparse, fill off), and 2^17 blocks times 2^10 element
+    variables (2^27 block variables). Every rank gets an error at open,
+    never a hang on one rank's failed allocation or a crash."""
+    netCDF4 = pytest.importorskip("netCDF4")
+    g = pario.Group()
+    names = pario.scratch_path("py_claims_names.exo", per_rank=False)
+    product = pario.scratch_path("py_claims_product.exo", per_rank=False)
+    if g.rank == 0:
+        for path, blocks, name_len, variables in ((names, 1 << 20, 300, 0), (product, 1 << 17, 1, 1 << 10)):
+            with netCDF4.Dataset(path, "w", format="NETCDF3_64BIT_DATA") as ds:
+                ds.set_fill_off()
+                ds.createDimension("num_dim", 2)
+                ds.createDimension("num_nodes", 1)
+                ds.createDimension("num_elem", 1)  # 0 would be unlimited
+                ds.createDimension("num_el_blk", blocks)
+                ds.createDimension("len_name", name_len)
+                ds.createDimension("time_step", None)
+                ds.createVariable("time_whole", "f8", ("time_step",))
+                ds.createVariable("coordx", "f8", ("num_nodes",))
+                ds.createVariable("coordy", "f8", ("num_nodes",))
+                ds.createVariable("eb_prop1", "i1", ("num_el_blk",))
+                ds.createVariable("eb_names", "S1", ("num_el_blk", "len_name"))
+                if variables:
+                    ds.createDimension("num_elem_var", variables)
+                    ds.createVariable("name_elem_var", "S1", ("num_elem_var", "len_name"))
+    g.barrier()
+    for path, words in ((names, "MiB"), (product, "block variables")):
+        with pytest.raises(pario.Error) as e:
+            pario.ExodusFile.open(path, g)
+        if g.rank == 0 or not isinstance(e.value, pario.RemoteError):
+            assert isinstance(e.value, pario.Unsupported), e.value
+            assert words in str(e.value), e.value
