@@ -81,7 +81,7 @@ def check(ds, comm, ended_log):
     if len(segments) < logged + 1:
         problems.append(f"{len(segments)} segments listed, but segment {logged} had ended")
     names = list(ds.variables)
-    if names[:2] != ["temp", "vel"]:
+    if segments and names[:2] != ["temp", "vel"]:  # before a segment, a kill may come between the two
         problems.append(f"variables {names}")
     for s in segments:
         t = s.index
@@ -161,9 +161,10 @@ def worker(args):
             comm.Abort(3)
     else:
         ds = pario.Dataset.create(path, comm, file_mode=file_mode, steps_per_file=steps)
-        ds.register("temp", (), np.float64)
-        ds.register("vel", (3,), np.int32)
         listed, logged = 0, -1
+    for name, shape, dtype in (("temp", (), np.float64), ("vel", (3,), np.int32)):
+        if name not in ds.variables:  # a new dataset, or one killed between its registrations
+            ds.register(name, shape, dtype)
     if rank == 0:
         print(f"READY {listed} {logged}", flush=True)
     if args.check_only:
