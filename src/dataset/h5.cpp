@@ -633,9 +633,11 @@ Status File::write_back() {
   }
   // Agreed before the reopen: H5Fopen is collective (a communicator
   // duplicate, MPI_File_open), so a rank whose close failed must not
-  // return while the others wait in it.
-  PARIO_RETURN_IF_ERROR(
-      comm::agree(state_->comm, state_->id->release() < 0 ? h5_error("H5Fclose", path_) : Status::Ok()));
+  // return while the others wait in it. The name is checked again as at
+  // open (no link swapped in since).
+  PARIO_RETURN_IF_ERROR(comm::agree(state_->comm, state_->id->release() < 0
+                                                      ? h5_error("H5Fclose", path_)
+                                                      : check_path(path_, FileMode::kReadWrite)));
   std::unique_ptr<Hid> fapl = access_list(state_->comm.get());
   if (!fapl) return h5_error("H5Pset_fapl_mpio", path_);
   state_->id = owned(H5Fopen(path_.c_str(), H5F_ACC_RDWR, fapl->get()), H5Fclose);
