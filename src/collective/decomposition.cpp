@@ -4,6 +4,7 @@
 #include <climits>
 #include <limits>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -378,7 +379,7 @@ Result<std::unique_ptr<Decomposition>> Decomposition::create(const comm::Group& 
     // aggregator reaches the allreduce below as every other rank does.
     try {
       local = d->build_rounds(recv_displs, received);
-    } catch (const std::bad_alloc&) {
+    } catch (const std::exception&) {  // bad_alloc, or length_error past a vector's max_size
       const int a = d->my_aggregator_;
       local = Status(Code::kNoMemory, "an aggregator's plan of " + std::to_string(d->plan_.rounds(a)) +
                                           " rounds (its domain spans " +

@@ -451,9 +451,10 @@ def test_indices_far_apart_fail_on_every_rank_without_hanging():
     mine = [0] if g.rank == 0 else []
     if g.rank == g.size - 1:
         mine.append(n - 1)
-    with pytest.raises(pario.Error) as e:
-        pario.Decomposition.indices(n, np.array(mine, np.int64), group=g)
-    if g.rank == 0:  # the first aggregator
-        assert isinstance(e.value, pario.NoMemory) and "rounds" in str(e.value), e.value
-    else:
-        assert isinstance(e.value, (pario.NoMemory, pario.RemoteError)), e.value
+    for buffer_size in (None, 8):  # 2^41 rounds (bad_alloc), 2^62 (past a vector's max_size)
+        with pytest.raises(pario.Error) as e:
+            pario.Decomposition.indices(n, np.array(mine, np.int64), group=g, buffer_size=buffer_size)
+        if g.rank == 0:  # the first aggregator
+            assert isinstance(e.value, pario.NoMemory) and "rounds" in str(e.value), e.value
+        else:
+            assert isinstance(e.value, (pario.NoMemory, pario.RemoteError)), e.value
