@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "base/checked.h"
+#include "base/status_of.h"
 #include "capi/array_handles.h"
 #include "capi/boundary.h"
 #include "capi/collective.h"
@@ -280,7 +281,9 @@ int pario_disk_array_write_pieces(pario_disk_array_t array, const int64_t start[
     DiskArray* same = nullptr;
     Box section;
     Status s = local_section(array, start, count, buf, &same, &section);
-    if (s.ok()) s = d->write_local(section, buf);
+    // An exception here (a buffer sized by a damaged chunk) must still
+    // reach the sync, or the other ranks would wait there for ever.
+    if (s.ok()) s = status_of("pario_disk_array_write_pieces", [&] { return d->write_local(section, buf); });
     return d->sync(s);
   });
 }

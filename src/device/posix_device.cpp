@@ -253,13 +253,16 @@ Result<std::unique_ptr<Device>> open_posix(const std::string& path,
   if (o.direct) {
     // The partial blocks' descriptor: the same file (checked by inode, in
     // case the name was replaced in between), never created or truncated.
+    // O_NONBLOCK as above: a FIFO swapped in meanwhile must not block the
+    // open (the inode check then refuses it).
     const int access = flags & (O_RDWR | O_WRONLY | O_RDONLY);
     do {
-      buffered_fd = ::open(path.c_str(), access | O_CLOEXEC | O_NOFOLLOW);
+      buffered_fd = ::open(path.c_str(), access | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     } while (buffered_fd < 0 && errno == EINTR);
     struct stat again;
     const bool same = buffered_fd >= 0 && ::fstat(buffered_fd, &again) == 0 &&
-                      again.st_dev == st.st_dev && again.st_ino == st.st_ino;
+                      again.st_dev == st.st_dev && again.st_ino == st.st_ino &&
+                      ::fcntl(buffered_fd, F_SETFL, ::fcntl(buffered_fd, F_GETFL) & ~O_NONBLOCK) == 0;
     if (!same) {
       int err = buffered_fd < 0 ? errno : EAGAIN;
       if (buffered_fd >= 0) ::close(buffered_fd);

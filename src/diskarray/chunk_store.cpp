@@ -22,22 +22,57 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "Zarr's bytes codec: pa
 
 constexpr uint64_t kEmptySlot = ~uint64_t{0};  // Zarr's mark of a chunk a shard does not hold
 
-// Makes dir/a/b/... below an existing dir, each level 0700, for the file
-// at dir/rel.
-Status make_dirs(const std::string& dir, const std::string& rel) {
-  size_t at = 0;
-  while (true) {
-    const size_t slash = rel.find('/', at);
-    if (slash == std::string::npos) return Status::Ok();
-    const std::string path = dir + "/" + rel.substr(0, slash);
-    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return errno_status(errno, path);
-    at = slash + 1;
+// A store's contents are untrusted (another program's, or a copy from
+// elsewhere): a symbolic link planted at "c" would send pario's writes to
+// files outside the store. So every directory between the store and a
+// chunk or shard file must be a directory, not a link (the file itself is
+// opened O_NOFOLLOW). *missing: nothing is at path yet.
+Status check_dir(const std::string& path, bool* missing) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return *missing = true, Status::Ok();
+    return errno_status(errno, path);
   }
+  if (!S_ISDIR(st.st_mode)) {
+    return Status(Code::kPermission, path + ": not a directory (a symbolic link?); pario reads and writes "
+                                            "only inside the store");
+  }
+  return Status::Ok();
 }
+
+// The directories dir/a, dir/a/b, ... leading to the file at dir/rel:
+// checked (check_dir), and with `make` made where missing, each 0700.
+Status walk_dirs(const std::string& dir, const std::string& rel, bool make) {
+  for (size_t slash = rel.find('/'); slash != std::string::npos; slash = rel.find('/', slash + 1)) {
+    const std::string path = dir + "/" + rel.substr(0, slash);
+    if (make && ::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return errno_status(errno, path);
+    bool missing = false;
+    PARIO_RETURN_IF_ERROR(check_dir(path, &missing));
+    if (missing && !make) return Status::Ok();  // the rest is missing too
+  }
+  return Status::Ok();
+}
+
+Status make_dirs(const std::string& dir, const std::string& rel) { return walk_dirs(dir, rel, true); }
+Status check_dirs(const std::string& dir, const std::string& rel) { return walk_dirs(dir, rel, false); }
 
 Status short_chunk(const std::string& where, size_t got, size_t size) {
   return Status(Code::kCorrupt, where + ": chunk is " + std::to_string(got) + " bytes, expected " +
                                     std::to_string(size) + " (truncated?)");
+}
+
+// The most bytes a stored chunk can take: its raw size, or what zstd can
+// make of it (plus room for a frame's checksum and other encoders'
+// headers). A file or an index claiming more is damaged, and is refused
+// before a buffer of that size is made.
+uint64_t max_stored_bytes(const ZarrMeta& meta) {
+  const uint64_t raw = static_cast<uint64_t>(meta.chunk_elements()) * meta.element_bytes();  // checked by parse_meta
+  return meta.zstd ? ZSTD_compressBound(raw) + 4096 : raw;
+}
+
+Status oversized_chunk(const std::string& where, uint64_t nbytes, const ZarrMeta& meta) {
+  return Status(Code::kCorrupt, where + ": a stored chunk of " + std::to_string(nbytes) + " bytes, more than the " +
+                                    std::to_string(max_stored_bytes(meta)) + " its shape can take (damaged?)");
 }
 
 uint64_t load_le64(const char* p) {
@@ -162,7 +197,7 @@ Result<std::vector<uint64_t>> ChunkStore::read_index(device::Device& f, uint64_t
 Result<std::vector<uint64_t>> parse_shard_index(const ZarrMeta& meta, const char* idx, size_t ib,
                                                 uint64_t size, const std::string& path) {
   int64_t slots = 1;
-  for (size_t d = 0; d < meta.shard.size(); ++d) slots *= meta.shard[d] / meta.chunks[d];  // checked by read_meta
+  for (size_t d = 0; d < meta.shard.size(); ++d) slots *= meta.shard[d] / meta.chunks[d];  // checked by parse_meta
   if (ib != static_cast<size_t>(slots) * 16 + (meta.index_crc32c ? 4 : 0) || size < ib) {
     return Status(Code::kCorrupt, path + ": the shard index has " + std::to_string(ib) + " bytes, not " +
                                       std::to_string(slots * 16 + (meta.index_crc32c ? 4 : 0)));
@@ -186,6 +221,9 @@ Result<std::vector<uint64_t>> parse_shard_index(const ZarrMeta& meta, const char
       return Status(Code::kCorrupt, path + " (chunk slot " + std::to_string(e / 2) +
                                         "): the index points past the shard's data (truncated?)");
     }
+    if (nbytes > max_stored_bytes(meta)) {
+      return oversized_chunk(path + " (chunk slot " + std::to_string(e / 2) + ")", nbytes, meta);
+    }
     entries[e] = offset, entries[e + 1] = nbytes;
   }
   return entries;
@@ -201,6 +239,7 @@ static std::atomic<int> kept_open{0};  // shards in all stores' open_
 
 Result<std::unique_ptr<device::Device>> ChunkStore::open_file(const std::string& key, bool for_write) const {
   const std::string path = dir_ + "/" + key;
+  PARIO_RETURN_IF_ERROR(check_dirs(dir_, key));
   device::OpenOptions o;
   o.write = for_write;
   o.create = for_write && !meta_.sharded();
@@ -300,6 +339,7 @@ Result<ChunkStore::Place> ChunkStore::locate(const int64_t* index, bool for_writ
     p.file = std::move(f);
     p.own = true;
     p.nbytes = meta_.zstd ? size : chunk_bytes();
+    if (p.nbytes > max_stored_bytes(meta_)) return oversized_chunk(path, p.nbytes, meta_);
     return p;
   }
   p.where = path + " (chunk slot " + std::to_string(slot) + ")";
@@ -484,6 +524,7 @@ Status ChunkStore::writev_bytes(const int64_t* index, const iovec* v, int n, siz
 Status ChunkStore::write_chunk_file(const int64_t* index, const iovec* v, int n, size_t len) const {
   const std::string key = meta_.chunk_key(std::vector<int64_t>(index, index + meta_.chunks.size()));
   const std::string path = dir_ + "/" + key;
+  PARIO_RETURN_IF_ERROR(check_dirs(dir_, key));
   if (!meta_.zstd) {
     device::OpenOptions o;
     o.write = true;
@@ -517,9 +558,14 @@ Status ChunkStore::write_shard(const std::vector<NewChunk>& chunks) const {
     if (meta_.shard_index(ci, &slot) != shard) return Status(Code::kInternal, path + ": chunks of several shards");
     fresh[static_cast<size_t>(slot)] = c.bytes;
   }
-  // The old shard, whole (none: every slot starts empty).
+  // The old shard's chunks that stay, one after the other in `old`, each
+  // entry's offset made one into `old` (none: every slot starts empty).
+  // Only the chunks its index names are read, each at most a chunk's
+  // stored size (parse_shard_index): never a buffer as large as whatever
+  // the file claims to be.
   std::vector<char> old;
   std::vector<uint64_t> entries(fresh.size() * 2, kEmptySlot);
+  PARIO_RETURN_IF_ERROR(check_dirs(dir_, key));
   device::OpenOptions ro;
   Result<std::unique_ptr<device::Device>> f = storage_->open(path, ro);
   if (f.ok()) {
@@ -527,13 +573,24 @@ Status ChunkStore::write_shard(const std::vector<NewChunk>& chunks) const {
     Status s = size.status();
     Result<std::vector<uint64_t>> e = s.ok() ? read_index(**f, *size, path) : Result<std::vector<uint64_t>>(s);
     s = e.status();
-    size_t got = 0;
-    if (s.ok()) old.resize(*size), s = (*f)->read_at(0, old.data(), old.size(), &got);
-    if (s.ok() && got != old.size()) s = Status(Code::kCorrupt, path + ": shard shrank while read");
+    if (s.ok()) entries = std::move(e).value();
+    for (size_t slot = 0; s.ok() && slot < fresh.size(); ++slot) {
+      uint64_t& offset = entries[2 * slot];
+      if (fresh[slot] || offset == kEmptySlot) continue;
+      const size_t n = static_cast<size_t>(entries[2 * slot + 1]), at = old.size();
+      if (n > *size - at) {  // more than the file holds: chunks that overlap
+        s = Status(Code::kCorrupt, path + ": the shard index's chunks overlap (damaged?)");
+        break;
+      }
+      old.resize(at + n);
+      size_t got = 0;
+      s = (*f)->read_at(offset, old.data() + at, n, &got);
+      if (s.ok() && got != n) s = Status(Code::kCorrupt, path + ": shard shrank while read");
+      offset = at;
+    }
     Status closed = (*f)->close();
     PARIO_RETURN_IF_ERROR(s);
     PARIO_RETURN_IF_ERROR(closed);
-    entries = std::move(e).value();
   } else if (f.status().code() != Code::kNotFound) {
     return f.status();
   } else {

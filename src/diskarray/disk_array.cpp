@@ -16,6 +16,7 @@
 #include "base/buffer_pool.h"
 #include "base/checked.h"
 #include "base/stats.h"
+#include "base/status_of.h"
 #include "base/thread_pool.h"
 #include "comm/comm.h"
 #include "diskarray/chunk_store.h"
@@ -461,17 +462,22 @@ void Transfer::merge_staged(Job* job) {
   job->staged.reset();
 }
 
+// On an I/O thread (or the caller's, under PARIO_IO_ENGINE=sync): an
+// exception (a buffer sized by a damaged file) becomes the job's status,
+// so that the caller is woken and every rank learns of it at wait.
 void Transfer::run_shard(const std::vector<Job*>& group) {
-  Status s;
-  std::vector<ChunkStore::NewChunk> chunks;
-  for (Job* job : group) {
-    if (s.ok() && !job->whole) {  // merge the new part into the chunk's old bytes
-      s = store_->read(job->index.data(), job->buf.data());
-      if (s.ok()) merge_staged(job);
+  const Status s = status_of("a disk array's shard write", [&] {
+    Status moved;
+    std::vector<ChunkStore::NewChunk> chunks;
+    for (Job* job : group) {
+      if (moved.ok() && !job->whole) {  // merge the new part into the chunk's old bytes
+        moved = store_->read(job->index.data(), job->buf.data());
+        if (moved.ok()) merge_staged(job);
+      }
+      chunks.push_back({job->index.data(), job->buf.data()});
     }
-    chunks.push_back({job->index.data(), job->buf.data()});
-  }
-  if (s.ok()) s = store_->write_shard(chunks);
+    return moved.ok() ? store_->write_shard(chunks) : moved;
+  });
   size_t bytes = 0;
   for (Job* job : group) {
     job->buf.reset();
@@ -487,6 +493,20 @@ void Transfer::run_shard(const std::vector<Job*>& group) {
 }
 
 void Transfer::run(Job* job) {
+  job->status = status_of("a disk array's chunk transfer", [&] { return move_chunk(job); });
+  if (write_) {  // written: the buffers can go (a read's chunk buffer is copied out by wait)
+    job->buf.reset();
+    job->staged.reset();
+    std::vector<char>().swap(job->discard);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  job->done = true;
+  if (write_) bytes_held_ -= job->bytes;
+  --running_;
+  wake_caller();
+}
+
+Status Transfer::move_chunk(Job* job) {
   Status s;
   if (!write_ && !job->scatter.empty()) {
     s = read_chunk_in_place(*job);
@@ -495,22 +515,13 @@ void Transfer::run(Job* job) {
   }
   if (s.ok() && job->in_parts) {
     s = write_part(*job);
-    job->staged.reset();
   } else if (s.ok() && write_) {
     if (!job->whole) merge_staged(job);  // the new part into the chunk's old bytes
     s = job->scatter.empty()
             ? store_->write(job->index.data(), job->buf.data())
             : store_->writev(job->index.data(), job->scatter.data(), static_cast<int>(job->scatter.size()));
-    job->buf.reset();  // written: the buffers can go
-    job->staged.reset();
-    std::vector<char>().swap(job->discard);
   }
-  job->status = s;
-  std::lock_guard<std::mutex> lock(mu_);
-  job->done = true;
-  if (write_) bytes_held_ -= job->bytes;
-  --running_;
-  wake_caller();
+  return s;
 }
 
 // Under mu_. Only when what the caller waits for may have come, not at
@@ -746,8 +757,26 @@ Result<std::unique_ptr<DiskArray>> DiskArray::create(std::shared_ptr<const comm:
 Result<std::unique_ptr<DiskArray>> DiskArray::open(std::shared_ptr<const comm::Group> group,
                                                    const std::string& dir, bool writable,
                                                    const DiskArrayOptions& options) {
-  Result<ZarrMeta> m = read_meta(dir);
-  PARIO_RETURN_IF_ERROR(comm::agree(group->comm_object(), m.status()));
+  // Rank 0 reads zarr.json and every rank parses that one text: all plan
+  // with the same shape and chunks even if the store is replaced while
+  // they open it (read on each rank, they could differ), and one rank
+  // reads the file, not all.
+  const comm::Comm& c = group->comm_object();
+  std::string text;
+  Status read;
+  if (c.rank() == 0) {
+    Result<std::string> t = read_meta_text(dir);
+    read = t.status();
+    if (t.ok()) text = std::move(t).value();
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(c, read));
+  PARIO_RETURN_IF_ERROR(comm::broadcast_string(c, &text, 0));
+  Result<ZarrMeta> m = Status(Code::kInternal, dir + "/zarr.json: not parsed");
+  const Status parsed = status_of("parsing zarr.json", [&] {
+    m = parse_meta(text, dir);
+    return m.status();
+  });
+  PARIO_RETURN_IF_ERROR(comm::agree(c, parsed));
   std::unique_ptr<DiskArray> a(new DiskArray());
   a->group_ = group;
   a->dir_ = dir;

@@ -221,6 +221,7 @@ class Transfer {
   Transfer() = default;
   void drain();  // local: blocks until this rank's chunk I/O is done
   void run(Job* job);  // on an I/O thread
+  Status move_chunk(Job* job);  // run's I/O
   // Before a job of `bytes` is started: waits until the transfer's
   // buffers have room (see above), then counts them.
   void make_room(size_t bytes);

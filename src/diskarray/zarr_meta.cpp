@@ -27,6 +27,33 @@ Status unsupported(const std::string& dir, const std::string& what) {
   return Status(Code::kUnsupported, dir + "/zarr.json: " + what);
 }
 
+// JSON nested deeper than this is refused before it is parsed: the parser
+// keeps its own stack, but copying and printing a value (json::value,
+// dump) recurse once per level, and a 64 MB zarr.json of brackets would
+// overflow the thread's stack on every rank.
+constexpr int kMaxJsonDepth = 64;
+
+// Whether text's arrays and objects nest deeper than kMaxJsonDepth
+// (brackets inside strings do not count).
+bool nests_too_deep(const std::string& text) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
 // A JSON integer that fits an int64_t. get<int64_t> would cast a float
 // (2e103) or an unsigned above INT64_MAX with undefined behaviour.
 bool fits_int64(const json& x) {
@@ -152,7 +179,7 @@ int64_t ZarrMeta::chunk_elements() const {
   int64_t n = 1;
   // Saturates: while a new array's chunks are being sized (from extents
   // that may be huge beside a zero one) the product can exceed int64;
-  // read_meta refuses such chunks, so elsewhere it is exact.
+  // parse_meta refuses such chunks, so elsewhere it is exact.
   return checked_product(chunks.data(), chunks.size(), &n) ? n : INT64_MAX;
 }
 
@@ -173,9 +200,7 @@ std::vector<int64_t> ZarrMeta::shard_index(const std::vector<int64_t>& chunk_ind
   return s;
 }
 
-namespace {
-
-// zarr.json's text; an error names the path and what the OS said.
+// An error names the path and what the OS said.
 Result<std::string> read_meta_text(const std::string& dir) {
   const std::string path = dir + "/zarr.json";
   // Never through a link, and a FIFO is refused rather than waited on
@@ -212,14 +237,10 @@ Result<std::string> read_meta_text(const std::string& dir) {
   return text;
 }
 
-}  // namespace
-
-Result<ZarrMeta> read_meta(const std::string& dir) {
-  PARIO_ASSIGN_OR_RETURN(std::string text, read_meta_text(dir));
-  return parse_meta(text, dir);
-}
-
 Result<ZarrMeta> parse_meta(const std::string& text, const std::string& dir) {
+  if (nests_too_deep(text)) {
+    return unsupported(dir, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  }
   json j;
   try {
     j = json::parse(text);
@@ -267,9 +288,14 @@ Result<ZarrMeta> parse_meta(const std::string& text, const std::string& dir) {
     }
     PARIO_RETURN_IF_ERROR(read_chunk_codecs(dir, *codecs, &m));
     PARIO_RETURN_IF_ERROR(check_grid(dir, m));
+    // 0, or [0, 0] for a complex type: missing chunks read as zeros.
     const json fill = j.value("fill_value", json(0));
-    if (!(fill.is_number() && fill.get<double>() == 0) && !(fill.is_array())) {
-      return unsupported(dir, "fill_value " + fill.dump() + " (pario reads 0)");
+    auto zero = [](const json& x) { return x.is_number() && x.get<double>() == 0; };
+    const bool zero_fill = is_complex(m.type) ? fill.is_array() && fill.size() == 2 && zero(fill[0]) && zero(fill[1])
+                                              : zero(fill);
+    if (!zero_fill) {
+      return unsupported(dir, "fill_value " + fill.dump() + " (pario reads " +
+                                  (is_complex(m.type) ? "[0, 0]" : "0") + ")");
     }
     m.attributes_json = j.value("attributes", json::object()).dump();
     // pario's own shards say so in its attribute (another program may have

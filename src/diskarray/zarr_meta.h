@@ -67,8 +67,10 @@ Status check_shape(const int64_t* shape, size_t n, ElementType type);
 Result<std::string> get_attribute(const ZarrMeta& meta, const std::string& name);
 Status set_attribute(ZarrMeta* meta, const std::string& name, const std::string& value);
 
-Result<ZarrMeta> read_meta(const std::string& dir);
-// The checks of read_meta on zarr.json's text (dir names it in messages).
+// dir/zarr.json's text: a regular file, never through a link, at most
+// 64 MiB.
+Result<std::string> read_meta_text(const std::string& dir);
+// The checks of zarr.json's text (dir names it in messages).
 // Pure: the text is untrusted (fuzzed in tests/fuzz).
 Result<ZarrMeta> parse_meta(const std::string& text, const std::string& dir);
 Status write_meta(const std::string& dir, const ZarrMeta& meta);

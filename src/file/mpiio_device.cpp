@@ -1,6 +1,7 @@
 #include "file/mpiio_device.h"
 
 #include <mpi.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 
 #include <algorithm>
@@ -137,12 +138,22 @@ Result<std::unique_ptr<device::Device>> open_mpiio(const std::string& path,
   device::OpenOptions posix = o;
   posix.direct = false;
   PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> checked, device::open_posix(path, posix));
-  PARIO_RETURN_IF_ERROR(checked->close());
+  struct stat was;
+  if (::fstat(checked->native_fd(), &was) != 0) return errno_status(errno, path + ": fstat");
 
   int amode = (o.read && o.write) ? MPI_MODE_RDWR : (o.write ? MPI_MODE_WRONLY : MPI_MODE_RDONLY);
   MPI_File fh = MPI_FILE_NULL;
   int rc = MPI_File_open(MPI_COMM_SELF, path.c_str(), amode, MPI_INFO_NULL, &fh);
   if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_File_open").with_context(path);
+  // MPI opens by name and follows links: the name must still be the file
+  // checked above (held open meanwhile), or a link swapped in since would
+  // have pario write through it.
+  struct stat is;
+  if (::lstat(path.c_str(), &is) != 0 || !S_ISREG(is.st_mode) || is.st_dev != was.st_dev || is.st_ino != was.st_ino) {
+    MPI_File_close(&fh);
+    return Status(Code::kPermission, path + ": the file changed while MPI opened it (a symbolic link swapped in?)");
+  }
+  PARIO_RETURN_IF_ERROR(checked->close());
   // Errors are returned, not fatal (the default for files, made explicit).
   MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
   return std::unique_ptr<device::Device>(

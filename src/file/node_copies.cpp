@@ -111,7 +111,9 @@ Result<std::shared_ptr<NodeCopies>> NodeCopies::create(const comm::Comm& comm,
   }
   Result<comm::Info> info = comm::Info::create({{"same_disp_unit", "true"}});
   const bool master = topo.node_rank == 0;
-  Status s = info.status();
+  // Agreed first: a rank that could not make its info must not leave the
+  // others in MPI_Win_create, a collective.
+  Status s = comm::agree(comm, info.status());
   if (s.ok()) {
     s = mpi(MPI_Win_create(master ? c->ram_->bytes() : nullptr,
                            master ? static_cast<MPI_Aint>(c->ram_part_) : 0, 1, info->get(),
