@@ -430,10 +430,10 @@ int pario_array_create_columns(pario_group_t group, const char* name, int type, 
     Group* g = nullptr;
     Result<std::vector<int64_t>> d = precheck(e, group, type, ndim, dims, array_out, &g);
     std::vector<int64_t> first;
-    if (d.ok() && first_index) {
-      first.assign(first_index, first_index + g->size());
-      e.args().add("first_index", first_index, first.size());
-    }
+    if (d.ok() && first_index) first.assign(first_index, first_index + g->size());
+    // Always an argument (null hashed as such), so that "null here, a list
+    // there" is a difference every rank sees.
+    e.args().add("first_index", first_index ? first.data() : nullptr, first.size());
     Result<Distribution> dist =
         d.ok() ? Distribution::columns(d.value(), first, g->size()) : Result<Distribution>(d.status());
     return create(e, group, name, type, std::move(dist), array_out);

@@ -295,9 +295,14 @@ Status agree_call(const Comm& comm, const Status& local, const CallDigest& diges
                       digest.call() + "); every rank must make the same collective calls in the same order");
   }
   if (all[0] > 0) return share_failure(comm, local, static_cast<int>(size - all[0]));
+  // Every slot, not only this rank's: a rank that passed fewer arguments
+  // (an optional one left out) must see the difference too, or it would go
+  // on into the collective while the others return.
   std::string differ;
-  for (int i = 0; i < digest.args(); ++i) {
-    if (!same(1 + i)) differ += (differ.empty() ? "" : ", ") + std::string(digest.name(i));
+  for (int i = 0; i < CallDigest::kMaxArgs; ++i) {
+    if (same(1 + i)) continue;
+    differ += (differ.empty() ? "" : ", ") +
+              (i < digest.args() ? std::string(digest.name(i)) : "argument " + std::to_string(i + 1));
   }
   if (!differ.empty()) {
     return Status(Code::kInvalidArgument, "arguments differ between ranks (" + differ +

@@ -51,4 +51,16 @@ int broadcast_string(pario_group_t group, std::string* text) {
   return rc;
 }
 
+int agree_checks(pario_group_t group, const char* call, int rc) {
+  int64_t failed = rc != PARIO_OK ? 1 : 0;
+  const int agreed = from_pario(pario_group_sum(group, PARIO_TYPE_INT64, &failed, 1));
+  if (rc != PARIO_OK) return rc;
+  if (agreed != PARIO_OK) return agreed;
+  if (failed > 0) {
+    return fail(PARIO_ERR_REMOTE, "%s: the arguments of %lld other rank(s) were refused", call,
+                static_cast<long long>(failed));
+  }
+  return PARIO_OK;
+}
+
 }  // namespace pario::compat

@@ -56,4 +56,10 @@ void error_message(int code, char* msg);
 // Collective over group: its rank 0's string on every rank.
 int broadcast_string(pario_group_t group, std::string* text);
 
+// Collective over group, before a call's first collective step: rc is this
+// rank's own checks. Returns rc where they failed, PARIO_ERR_REMOTE where
+// they passed but another rank's failed, so that no rank goes on into a
+// collective the others have left (GA's calls check locally and return).
+int agree_checks(pario_group_t group, const char* call, int rc);
+
 }  // namespace pario::compat

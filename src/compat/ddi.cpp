@@ -15,9 +15,12 @@
 #include "pario/compat/ddi.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -96,10 +99,20 @@ void finish(const char* call, int rc) {
   }
 }
 
+// body's status, reported by finish; an exception becomes a status too:
+// none crosses into C or Fortran.
 template <typename Body>
-void run(const char* call, Body&& body) {
+void run(const char* call, Body&& body) noexcept {
   compat_message.clear();
-  finish(call, body());
+  int rc = PARIO_OK;
+  try {
+    rc = body();
+  } catch (const std::bad_alloc&) {
+    rc = reject("out of memory", PARIO_ERR_NO_MEMORY);
+  } catch (const std::exception& e) {
+    rc = reject(e.what(), PARIO_ERR_INTERNAL);
+  }
+  finish(call, rc);
 }
 
 int need_up() {
@@ -211,6 +224,7 @@ void distrib(const char* call, bool by_node, int base, int64_t handle, int64_t w
     int64_t jlo, jend;  // columns jlo .. jend-1
     if (by_node) {
       int64_t start[PARIO_ARRAY_MAX_DIMS], count[PARIO_ARRAY_MAX_DIMS];
+      if (who < 0 || who > INT32_MAX) return reject("node " + std::to_string(who) + " is not a node of the array");
       DDI_TRY(pario_array_node_distribution(a->array, static_cast<int>(who), start, count));
       jlo = start[0];
       jend = start[0] + count[0];
@@ -260,10 +274,24 @@ void create(const char* call, int64_t idim, int64_t jdim, const int64_t* jcols, 
   run(call, [&]() -> int {
     DDI_TRY(need_up());
     State& s = state();
-    if (!handle) return reject("handle pointer is null");
-    if (idim < 1 || jdim < 1) {
-      return reject("array of " + std::to_string(idim) + " x " + std::to_string(jdim) +
-                    ": both dimensions must be at least 1");
+    // This rank's checks and the memory cap, agreed on by the scope in one
+    // sum, so that no rank creates alone and none returns alone (under
+    // PARIO_DDI_ERRORS=return) while the others wait in the sum.
+    std::string bad;
+    uint64_t words = 0;
+    if (!handle) {
+      bad = "handle pointer is null";
+    } else if (idim < 1 || jdim < 1) {
+      bad = "array of " + std::to_string(idim) + " x " + std::to_string(jdim) + ": both dimensions must be at least 1";
+    } else if (__builtin_mul_overflow(static_cast<uint64_t>(idim), static_cast<uint64_t>(jdim), &words)) {
+      bad = "array of " + std::to_string(idim) + " x " + std::to_string(jdim) + ": the word count overflows";
+    }
+    int64_t refused[2] = {bad.empty() ? 0 : 1,
+                          bad.empty() && s.cap_words && s.used_words + words > s.cap_words ? 1 : 0};
+    DDI_TRY(pario_group_sum(working().group, PARIO_TYPE_INT64, refused, 2));
+    if (!bad.empty()) return reject(bad);
+    if (refused[0]) {
+      return reject("the arguments of " + std::to_string(refused[0]) + " other rank(s) were refused", PARIO_ERR_REMOTE);
     }
     int np = 0;
     DDI_TRY(pario_group_size(working().group, &np));
@@ -274,11 +302,7 @@ void create(const char* call, int64_t idim, int64_t jdim, const int64_t* jcols, 
       const int64_t per = jdim / np, extra = jdim % np;
       for (int64_t r = 0; r < np; ++r) first[r] = r * per + std::min(r, extra);
     }
-    // The memory cap, agreed on by the scope so no rank creates alone.
-    const uint64_t words = static_cast<uint64_t>(idim) * static_cast<uint64_t>(jdim);
-    int64_t over = s.cap_words && s.used_words + words > s.cap_words ? 1 : 0;
-    DDI_TRY(pario_group_sum(working().group, PARIO_TYPE_INT64, &over, 1));
-    if (over) {
+    if (refused[1]) {
       return reject("array of " + std::to_string(words) + " words exceeds the DDI_Memory cap of " +
                         std::to_string(s.cap_words) + " words (" +
                         std::to_string(s.used_words) + " in use here) on some rank",
@@ -408,6 +432,7 @@ void DDI_Finalize(void) {
 void DDI_Memory(size_t megawords) {
   run("DDI_Memory", [&]() -> int {
     DDI_TRY(need_up());
+    if (megawords > (UINT64_MAX >> 20)) return reject(std::to_string(megawords) + " megawords overflow a word count");
     state().cap_words = static_cast<uint64_t>(megawords) << 20;
     return PARIO_OK;
   });
@@ -495,11 +520,16 @@ void DDI_Create_custom(int idim, int jdim, int* jcols, int* handle) {
   if (last_code == PARIO_OK && handle) *handle = static_cast<int>(h);
 }
 
+// A handle bad on this rank alone still makes pario's collective call, with
+// a null handle: pario refuses it there and agrees with the others, who
+// would otherwise wait in the call for ever (under PARIO_DDI_ERRORS=return).
 void DDI_Destroy(int handle) {
   run("DDI_Destroy", [&]() -> int {
-    Array* a;
-    DDI_TRY(array_of(handle, &a));
-    const int rc = pario_array_destroy(&a->array);
+    Array* a = nullptr;
+    const int checked = array_of(handle, &a);
+    pario_array_t none = PARIO_ARRAY_NULL;
+    const int rc = pario_array_destroy(checked == PARIO_OK ? &a->array : &none);
+    if (checked != PARIO_OK) return checked;
     state().used_words -= static_cast<uint64_t>(a->idim) * static_cast<uint64_t>(a->jdim);
     *a = Array{};
     return rc;
@@ -508,9 +538,10 @@ void DDI_Destroy(int handle) {
 
 void DDI_Zero(int handle) {
   run("DDI_Zero", [&]() -> int {
-    Array* a;
-    DDI_TRY(array_of(handle, &a));
-    return pario_array_zero(a->array);
+    Array* a = nullptr;
+    const int checked = array_of(handle, &a);
+    const int rc = pario_array_zero(checked == PARIO_OK ? a->array : PARIO_ARRAY_NULL);
+    return checked != PARIO_OK ? checked : rc;
   });
 }
 
@@ -630,6 +661,9 @@ void DDI_ProcDLB_next(int handle, int proc, int* counter) {
     pario_counter_t c;
     DDI_TRY(counter_of(handle, &c));
     if (!counter) return reject("counter pointer is null");
+    // A negative proc would be pario's PARIO_COUNTER_GLOBAL (-1), another
+    // counter: refused, as is a Fortran rank narrowed to -1.
+    if (proc < 0) return reject("proc " + std::to_string(proc) + " is negative");
     int64_t v = 0;
     DDI_TRY(pario_counter_fetch_add(c, proc, 1, &v));
     *counter = static_cast<int>(v);
@@ -649,7 +683,14 @@ void DDI_Group_create_custom(int ngroups, int* group_sizes, int* world, int* gro
   if (!group_sizes || ngroups < 1) {
     return fail("DDI_Group_create_custom", "group_sizes is null or ngroups < 1");
   }
-  std::vector<int64_t> sizes(group_sizes, group_sizes + ngroups);
+  run("DDI_Group_create_custom", [&]() -> int {
+    DDI_TRY(need_up());
+    int np = 0;
+    DDI_TRY(pario_group_size(state().scopes[DDI_WORLD].group, &np));
+    return ngroups > np ? reject(std::to_string(ngroups) + " groups: need 1.." + std::to_string(np)) : PARIO_OK;
+  });
+  if (last_code != PARIO_OK) return;
+  const std::vector<int64_t> sizes(group_sizes, group_sizes + ngroups);  // at most one per rank
   group_create("DDI_Group_create_custom", ngroups, sizes.data());
   if (last_code != PARIO_OK) return;
   if (world) *world = DDI_WORLD;

@@ -13,12 +13,9 @@
 constexpr int kF77Type = sizeof(f77_int) == 4 ? PARIO_TYPE_INT32 : PARIO_TYPE_INT64;
 
 using namespace pario::ddi;  // NOLINT: this file is the Fortran boundary
+using pario::compat::narrow;
 
 namespace {
-
-// A handle, rank or tag as C's int; out-of-range values become -1, which
-// every call rejects, rather than wrapping onto a valid handle.
-int narrow(const f77_int* v) { return *v >= INT32_MIN && *v <= INT32_MAX ? static_cast<int>(*v) : -1; }
 
 void patch(const char* call, PatchOp op, const f77_int* h, const f77_int* ilo, const f77_int* ihi,
            const f77_int* jlo, const f77_int* jhi, double* buff) {
@@ -82,6 +79,9 @@ PARIO_API void ddi_bcast_(f77_int*, const char* type, void* buff, f77_int* len, 
     return fail("DDI_BCAST", std::string("type '") + t + "' is not 'F' or 'I'");
   }
   const size_t size = (t == 'I' || t == 'i') ? sizeof(f77_int) : sizeof(double);
+  if (*len > 0 && static_cast<uint64_t>(*len) > SIZE_MAX / size) {
+    return fail("DDI_BCAST", std::to_string(*len) + " elements overflow a byte count");
+  }
   DDI_BCast(buff, *len > 0 ? static_cast<size_t>(*len) * size : 0, narrow(root));
 }
 

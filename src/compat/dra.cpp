@@ -38,6 +38,7 @@ struct Disk {
 // GA keeps a disk array's name and MA type in its metadata file; pario
 // keeps them as attributes of the Zarr store.
 constexpr const char* kNameAttribute = "dra_name";
+constexpr size_t kInquireRoom = 1024;  // NDRA_Inquire's name buffer for an opened array (dra.h)
 constexpr const char* kTypeAttribute = "dra_type";
 
 struct Request {
@@ -265,14 +266,20 @@ int create(const char* call, int type, int ndim, const int64_t dims[], const cha
   std::lock_guard<std::mutex> lock(state().mu);
   int rc = ready(call);
   if (rc != PARIO_OK) return rc;
-  if (!filename || !d_a || !dims) return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: null filename, dims or d_a", call);
+  // Checked here, then agreed: a rank refused alone must not leave the
+  // others in the broadcast below.
   const int pt = pario_type_of(type);
-  if (!pt) return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: type %d is not a supported MA/GA type", call, type);
   int pario_mode = 0;
-  if ((rc = open_mode(call, mode, &pario_mode)) != PARIO_OK) return rc;
-  if (ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) {
-    return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: ndim %d (1 to %d)", call, ndim, PARIO_ARRAY_MAX_DIMS);
+  if (!filename || !d_a || !dims) {
+    rc = fail(PARIO_ERR_INVALID_ARGUMENT, "%s: null filename, dims or d_a", call);
+  } else if (!pt) {
+    rc = fail(PARIO_ERR_INVALID_ARGUMENT, "%s: type %d is not a supported MA/GA type", call, type);
+  } else if (ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) {
+    rc = fail(PARIO_ERR_INVALID_ARGUMENT, "%s: ndim %d (1 to %d)", call, ndim, PARIO_ARRAY_MAX_DIMS);
+  } else {
+    rc = open_mode(call, mode, &pario_mode);
   }
+  if ((rc = compat::agree_checks(state().world, call, rc)) != PARIO_OK) return rc;
   // A request dimension of -1 (unspecified) or out of range lets pario choose.
   int64_t hint[PARIO_ARRAY_MAX_DIMS];
   bool hinted = reqdims != nullptr;
@@ -329,28 +336,25 @@ int inquire(const char* call, int d_a, bool fortran, int* type, int* ndim, int64
   return PARIO_OK;
 }
 
-int transfer(const char* call, bool write, bool transp, int g_a, int d_a, const Bounds& bounds, int* request) {
-  std::lock_guard<std::mutex> lock(state().mu);
-  if (!request) return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: request is null", call);
-  *request = DRA_REQ_INVALID;
-  Disk* d;
-  int rc = disk_of(call, d_a, &d);
+namespace {
+
+// transfer's local checks: the arrays, and sections of one shape.
+int check_transfer(const char* call, bool transp, int g_a, int d_a, const Bounds& bounds, Disk** d, MemorySide* m,
+                   int64_t glo[], int64_t dlo[], int64_t count[], int perm[]) {
+  int rc = disk_of(call, d_a, d);
   if (rc != PARIO_OK) return rc;
-  MemorySide m;
-  if ((rc = memory_side(g_a, &m)) != PARIO_OK) return rc;
+  if ((rc = memory_side(g_a, m)) != PARIO_OK) return rc;
   int nd = 0, dnd = 0;
   int64_t gdims[PARIO_ARRAY_MAX_DIMS], ddims[PARIO_ARRAY_MAX_DIMS];
-  if ((rc = memory_dims(m, &nd, gdims)) != PARIO_OK) return rc;
-  if ((rc = from_pario(pario_disk_array_info(d->handle, nullptr, &dnd, ddims, nullptr))) != PARIO_OK) return rc;
+  if ((rc = memory_dims(*m, &nd, gdims)) != PARIO_OK) return rc;
+  if ((rc = from_pario(pario_disk_array_info((*d)->handle, nullptr, &dnd, ddims, nullptr))) != PARIO_OK) return rc;
   if (nd != dnd) {
     return fail(PARIO_ERR_INVALID_ARGUMENT, "%s: the global array has %d dimensions, the disk array %d", call, nd,
                 dnd);
   }
-  int64_t glo[PARIO_ARRAY_MAX_DIMS], ghi[PARIO_ARRAY_MAX_DIMS], dlo[PARIO_ARRAY_MAX_DIMS], dhi[PARIO_ARRAY_MAX_DIMS];
+  int64_t ghi[PARIO_ARRAY_MAX_DIMS], dhi[PARIO_ARRAY_MAX_DIMS];
   for (int i = 0; i < nd; ++i) glo[i] = 0, ghi[i] = gdims[i] - 1, dlo[i] = 0, dhi[i] = ddims[i] - 1;
   if (bounds) bounds(nd, glo, ghi, dlo, dhi);
-  int64_t count[PARIO_ARRAY_MAX_DIMS];
-  int perm[PARIO_ARRAY_MAX_DIMS];
   for (int i = 0; i < nd; ++i) {
     perm[i] = transp ? nd - 1 - i : i;
     count[i] = ghi[i] - glo[i] + 1;
@@ -364,6 +368,23 @@ int transfer(const char* call, bool write, bool transp, int g_a, int d_a, const 
                   transp ? ", transposed" : "");
     }
   }
+  return PARIO_OK;
+}
+
+}  // namespace
+
+int transfer(const char* call, bool write, bool transp, int g_a, int d_a, const Bounds& bounds, int* request) {
+  std::lock_guard<std::mutex> lock(state().mu);
+  if (request) *request = DRA_REQ_INVALID;
+  Disk* d = nullptr;
+  MemorySide m;
+  int64_t glo[PARIO_ARRAY_MAX_DIMS], dlo[PARIO_ARRAY_MAX_DIMS], count[PARIO_ARRAY_MAX_DIMS];
+  int perm[PARIO_ARRAY_MAX_DIMS];
+  // Checked here, then agreed: a rank refused alone must not leave the
+  // others in the transfer's collective start.
+  int rc = request ? check_transfer(call, transp, g_a, d_a, bounds, &d, &m, glo, dlo, count, perm)
+                   : fail(PARIO_ERR_INVALID_ARGUMENT, "%s: request is null", call);
+  if ((rc = compat::agree_checks(state().world, call, rc)) != PARIO_OK) return rc;
   Request r;
   r.memory = m;
   if (m.array) {
@@ -454,8 +475,14 @@ int DRA_Open(char* filename, int mode, int* d_a) {
   if ((rc = from_pario(pario_disk_array_open(state().world, filename, pario_mode, &h))) != PARIO_OK) return rc;
   // The name and type given at creation, when DRA made the store.
   Disk disk{h, filename, filename, 0};
+  // NDRA_Inquire copies the name into a caller's buffer that the header
+  // promises only 1024 bytes when the array was opened: a longer name
+  // read from the store (untrusted) is not taken, the filename stands in.
   char text[4096];
-  if (pario_disk_array_get_attribute(h, kNameAttribute, text, sizeof text) == PARIO_OK) disk.name = text;
+  if (pario_disk_array_get_attribute(h, kNameAttribute, text, sizeof text) == PARIO_OK &&
+      std::strlen(text) < kInquireRoom) {
+    disk.name = text;
+  }
   if (pario_disk_array_get_attribute(h, kTypeAttribute, text, sizeof text) == PARIO_OK) {
     const int t = std::atoi(text);
     if (pario_type_of(t)) disk.type = t;
@@ -535,17 +562,20 @@ int DRA_Probe(int request, int* compl_status) {
     *compl_status = ELIO_DONE;
     return PARIO_OK;
   }
-  Request* r;
+  Request* r = nullptr;
   int rc = request_of("DRA_Probe", request, &r);
-  if (rc != PARIO_OK) return rc;
-  if (!r->finished) {
+  if (rc != PARIO_OK || !r->finished) {
     // Collective, as in GA: done only when every rank's I/O is done, and
-    // then the transfer is completed here.
+    // then the transfer is completed here. A rank whose request or test
+    // failed still takes part in the sum, so no rank waits in it.
     int done = 0;
-    if ((rc = from_pario(pario_request_test(&r->request, &done))) != PARIO_OK) return rc;
-    int32_t pending = done ? 0 : 1;
-    if ((rc = from_pario(pario_group_sum(state().world, PARIO_TYPE_INT32, &pending, 1))) != PARIO_OK) return rc;
-    if (pending) {
+    if (rc == PARIO_OK) rc = from_pario(pario_request_test(&r->request, &done));
+    int32_t counts[2] = {done ? 0 : 1, rc != PARIO_OK ? 1 : 0};  // pending, failed
+    const int agreed = from_pario(pario_group_sum(state().world, PARIO_TYPE_INT32, counts, 2));
+    if (rc != PARIO_OK) return rc;
+    if (agreed != PARIO_OK) return agreed;
+    if (counts[1] > 0) return fail(PARIO_ERR_REMOTE, "DRA_Probe: %d other rank(s) failed", counts[1]);
+    if (counts[0]) {
       *compl_status = ELIO_PENDING;
       return PARIO_OK;
     }

@@ -14,6 +14,7 @@ namespace {
 
 using namespace pario::dra;  // NOLINT
 using pario::compat::from_fortran;
+using pario::compat::narrow;
 using pario::compat::to_fortran;
 
 int bad_ndim(const char* call, int64_t ndim) {
@@ -33,8 +34,8 @@ f77_int create(const char* call, f77_int type, int nd, const f77_int* dims, cons
   reversed(nd, dims, d);
   reversed(nd, reqdims, r);
   int handle = -1;
-  const int rc = pario::dra::create(call, static_cast<int>(type), nd, d, from_fortran(name, nlen).c_str(),
-                                    from_fortran(filename, flen).c_str(), static_cast<int>(mode), r, &handle);
+  const int rc = pario::dra::create(call, narrow(&type), nd, d, from_fortran(name, nlen).c_str(),
+                                    from_fortran(filename, flen).c_str(), narrow(&mode), r, &handle);
   if (rc == PARIO_OK) *d_a = handle;
   return rc;
 }
@@ -43,7 +44,7 @@ f77_int inquire(const char* call, f77_int d_a, f77_int* type, int* nd, int64_t* 
                 hidden_len nlen, hidden_len flen) {
   int t = 0;
   std::string n, f;
-  const int rc = pario::dra::inquire(call, static_cast<int>(d_a), true, &t, nd, c_dims, &n, &f);
+  const int rc = pario::dra::inquire(call, narrow(&d_a), true, &t, nd, c_dims, &n, &f);
   if (rc != PARIO_OK) return rc;
   *type = t;
   to_fortran(n, name, nlen);
@@ -65,7 +66,7 @@ f77_int section(const char* call, bool write, f77_logical transp, f77_int g_a, c
       }
     };
   }
-  const int rc = transfer(call, write, transp != 0, static_cast<int>(g_a), static_cast<int>(d_a), bounds, &req);
+  const int rc = transfer(call, write, transp != 0, narrow(&g_a), narrow(&d_a), bounds, &req);
   *request = req;
   return rc;
 }
@@ -90,27 +91,27 @@ PARIO_API f77_int dra_create_(f77_int* type, f77_int* dim1, f77_int* dim2, const
 
 PARIO_API f77_int ndra_create_(f77_int* type, f77_int* ndim, f77_int dims[], const char* name, const char* filename,
                                f77_int* mode, f77_int reqdims[], f77_int* d_a, hidden_len nlen, hidden_len flen) {
-  return create("ndra_create", *type, static_cast<int>(*ndim), dims, name, filename, *mode, reqdims, d_a, nlen, flen);
+  return create("ndra_create", *type, narrow(ndim), dims, name, filename, *mode, reqdims, d_a, nlen, flen);
 }
 
 PARIO_API f77_int ndra_create_config_(f77_int* type, f77_int* ndim, f77_int dims[], const char* name,
                                       const char* filename, f77_int* mode, f77_int reqdims[], f77_int* numfiles,
                                       f77_int* numioprocs, f77_int* d_a, hidden_len nlen, hidden_len flen) {
   (void)numfiles, (void)numioprocs;
-  return create("ndra_create_config", *type, static_cast<int>(*ndim), dims, name, filename, *mode, reqdims, d_a,
+  return create("ndra_create_config", *type, narrow(ndim), dims, name, filename, *mode, reqdims, d_a,
                 nlen, flen);
 }
 
 PARIO_API f77_int dra_open_(const char* filename, f77_int* mode, f77_int* d_a, hidden_len flen) {
   int handle = -1;
   std::string path = from_fortran(filename, flen);
-  const int rc = DRA_Open(path.data(), static_cast<int>(*mode), &handle);
+  const int rc = DRA_Open(path.data(), narrow(mode), &handle);
   if (rc == PARIO_OK) *d_a = handle;
   return rc;
 }
 
-PARIO_API f77_int dra_close_(f77_int* d_a) { return DRA_Close(static_cast<int>(*d_a)); }
-PARIO_API f77_int dra_delete_(f77_int* d_a) { return DRA_Delete(static_cast<int>(*d_a)); }
+PARIO_API f77_int dra_close_(f77_int* d_a) { return DRA_Close(narrow(d_a)); }
+PARIO_API f77_int dra_delete_(f77_int* d_a) { return DRA_Delete(narrow(d_a)); }
 
 PARIO_API f77_int dra_inquire_(f77_int* d_a, f77_int* type, f77_int* dim1, f77_int* dim2, char* name, char* filename,
                                hidden_len nlen, hidden_len flen) {
@@ -173,12 +174,12 @@ PARIO_API f77_int ndra_read_section_(f77_logical* transp, f77_int* g_a, f77_int 
 
 PARIO_API f77_int dra_probe_(f77_int* request, f77_int* status) {
   int s = 0;
-  const int rc = DRA_Probe(static_cast<int>(*request), &s);
+  const int rc = DRA_Probe(narrow(request), &s);
   if (rc == PARIO_OK) *status = s;
   return rc;
 }
 
-PARIO_API f77_int dra_wait_(f77_int* request) { return DRA_Wait(static_cast<int>(*request)); }
+PARIO_API f77_int dra_wait_(f77_int* request) { return DRA_Wait(narrow(request)); }
 // GA's dra.fh declares dra_set_debug an integer function: 0, so that both
 // "rc = dra_set_debug(flag)" and "call dra_set_debug(flag)" work.
 PARIO_API f77_int dra_set_debug_(f77_logical* flag) {
@@ -186,7 +187,7 @@ PARIO_API f77_int dra_set_debug_(f77_logical* flag) {
   return 0;
 }
 PARIO_API void dra_flick_() { DRA_Flick(); }
-PARIO_API void dra_print_internals_(f77_int* d_a) { DRA_Print_internals(static_cast<int>(*d_a)); }
+PARIO_API void dra_print_internals_(f77_int* d_a) { DRA_Print_internals(narrow(d_a)); }
 PARIO_API void dra_set_default_config_(f77_int* numfiles, f77_int* numioprocs) {
   DRA_Set_default_config(static_cast<int>(*numfiles), static_cast<int>(*numioprocs));
 }

@@ -9,35 +9,36 @@
 #include "pario/compat/eaf.h"
 
 using pario::compat::from_fortran;
+using pario::compat::narrow;
 using pario::compat::to_fortran;
 
 extern "C" {
 
 PARIO_API f77_int eaf_open_(const char* fname, f77_int* type, f77_int* fd, hidden_len flen) {
   int handle = -1;
-  int rc = EAF_Open(from_fortran(fname, flen).c_str(), static_cast<int>(*type), &handle);
+  int rc = EAF_Open(from_fortran(fname, flen).c_str(), narrow(type), &handle);
   if (rc == 0) *fd = handle;
   return rc;
 }
 
-PARIO_API f77_int eaf_close_(f77_int* fd) { return EAF_Close(static_cast<int>(*fd)); }
+PARIO_API f77_int eaf_close_(f77_int* fd) { return EAF_Close(narrow(fd)); }
 
 PARIO_API f77_int eaf_delete_(const char* fname, hidden_len flen) {
   return EAF_Delete(from_fortran(fname, flen).c_str());
 }
 
 PARIO_API f77_int eaf_write_(f77_int* fd, double* offset, const void* buf, f77_int* bytes) {
-  return EAF_Write(static_cast<int>(*fd), *offset, buf, static_cast<size_t>(*bytes));
+  return EAF_Write(narrow(fd), *offset, buf, static_cast<size_t>(*bytes));
 }
 
 PARIO_API f77_int eaf_read_(f77_int* fd, double* offset, void* buf, f77_int* bytes) {
-  return EAF_Read(static_cast<int>(*fd), *offset, buf, static_cast<size_t>(*bytes));
+  return EAF_Read(narrow(fd), *offset, buf, static_cast<size_t>(*bytes));
 }
 
 PARIO_API f77_int eaf_awrite_(f77_int* fd, double* offset, const void* buf, f77_int* bytes,
                               f77_int* req_id) {
   int id = -1;
-  int rc = EAF_Awrite(static_cast<int>(*fd), *offset, buf, static_cast<size_t>(*bytes), &id);
+  int rc = EAF_Awrite(narrow(fd), *offset, buf, static_cast<size_t>(*bytes), &id);
   if (rc == 0) *req_id = id;
   return rc;
 }
@@ -45,34 +46,34 @@ PARIO_API f77_int eaf_awrite_(f77_int* fd, double* offset, const void* buf, f77_
 PARIO_API f77_int eaf_aread_(f77_int* fd, double* offset, void* buf, f77_int* bytes,
                              f77_int* req_id) {
   int id = -1;
-  int rc = EAF_Aread(static_cast<int>(*fd), *offset, buf, static_cast<size_t>(*bytes), &id);
+  int rc = EAF_Aread(narrow(fd), *offset, buf, static_cast<size_t>(*bytes), &id);
   if (rc == 0) *req_id = id;
   return rc;
 }
 
 PARIO_API f77_int eaf_wait_(f77_int* fd, f77_int* id) {
-  return EAF_Wait(static_cast<int>(*fd), static_cast<int>(*id));
+  return EAF_Wait(narrow(fd), narrow(id));
 }
 
 PARIO_API f77_int eaf_probe_(f77_int* id, f77_int* status) {
   int s = 1;
-  int rc = EAF_Probe(static_cast<int>(*id), &s);
+  int rc = EAF_Probe(narrow(id), &s);
   if (rc == 0) *status = s;
   return rc;
 }
 
 PARIO_API f77_int eaf_length_(f77_int* fd, double* length) {
   eaf_off_t n = 0;
-  int rc = EAF_Length(static_cast<int>(*fd), &n);
+  int rc = EAF_Length(narrow(fd), &n);
   if (rc == 0) *length = n;
   return rc;
 }
 
 PARIO_API f77_int eaf_truncate_(f77_int* fd, double* length) {
-  return EAF_Truncate(static_cast<int>(*fd), *length);
+  return EAF_Truncate(narrow(fd), *length);
 }
 
-PARIO_API f77_logical eaf_eof_(f77_int* code) { return EAF_Eof(static_cast<int>(*code)); }
+PARIO_API f77_logical eaf_eof_(f77_int* code) { return EAF_Eof(narrow(code)); }
 
 PARIO_API f77_int eaf_stat_(const char* path, f77_int* avail_kb, char* fstype,
                             hidden_len pathlen, hidden_len fslen) {
@@ -88,11 +89,11 @@ PARIO_API f77_int eaf_stat_(const char* path, f77_int* avail_kb, char* fstype,
 
 PARIO_API void eaf_errmsg_(f77_int* code, char* msg, hidden_len msglen) {
   char text[80];
-  EAF_Errmsg(static_cast<int>(*code), text);
+  EAF_Errmsg(narrow(code), text);
   to_fortran(text, msg, msglen);
 }
 
-PARIO_API void eaf_print_stats_(f77_int* fd) { EAF_Print_stats(static_cast<int>(*fd)); }
+PARIO_API void eaf_print_stats_(f77_int* fd) { EAF_Print_stats(narrow(fd)); }
 
 // GA's two helpers for Fortran EAF programs (declared in eaf.fh): the size
 // of an INTEGER in bytes, and a pseudo-random number in [0, 1) from the C

@@ -19,6 +19,11 @@ using hidden_len = size_t;
 
 namespace pario::compat {
 
+// A handle, id, rank or tag as C's int; out-of-range values become -1,
+// which every call rejects, rather than wrapping onto a live handle
+// (2^32 would be handle 0).
+inline int narrow(const f77_int* v) { return *v >= INT32_MIN && *v <= INT32_MAX ? static_cast<int>(*v) : -1; }
+
 // A Fortran string argument without its blank padding.
 inline std::string from_fortran(const char* s, hidden_len len) {
   while (len > 0 && s[len - 1] == ' ') --len;

@@ -84,17 +84,23 @@ int group_by_name(pario_group_t world, const std::string& mine, pario_group_t* g
 // means "use the handle". Every rank of world returns the same status.
 int create(char* fname, SFsize_t hard, SFsize_t soft, SFsize_t req, int* handle, int suffix) {
   int64_t h = 0, s = 0, r = 0;
-  if (!fname || !handle) return fail(PARIO_ERR_INVALID_ARGUMENT, "SF_Create: null name or handle");
-  if (!to_hint(hard, &h) || !to_hint(soft, &s) || !to_hint(req, &r)) {
-    return fail(PARIO_ERR_INVALID_ARGUMENT,
-                "SF_Create: sizes must be -1 or whole byte counts (%.17g, %.17g, %.17g)", hard, soft,
-                req);
-  }
   int up = 0, rc = PARIO_OK;
   pario_initialized(&up);
   if (!up && (rc = from_pario(pario_init())) != PARIO_OK) return rc;
   pario_group_t world = PARIO_GROUP_NULL, group = PARIO_GROUP_NULL;
   if ((rc = from_pario(pario_group_world(&world))) != PARIO_OK) return rc;
+  // Checked here, then agreed: a rank refused alone must not leave the
+  // others in group_by_name's collectives.
+  if (!fname || !handle) {
+    rc = fail(PARIO_ERR_INVALID_ARGUMENT, "SF_Create: null name or handle");
+  } else if (!to_hint(hard, &h) || !to_hint(soft, &s) || !to_hint(req, &r)) {
+    rc = fail(PARIO_ERR_INVALID_ARGUMENT, "SF_Create: sizes must be -1 or whole byte counts (%.17g, %.17g, %.17g)",
+              hard, soft, req);
+  }
+  if ((rc = pario::compat::agree_checks(world, "SF_Create", rc)) != PARIO_OK) {
+    pario_group_free(&world);
+    return rc;
+  }
   const std::string path = canonical(fname);
   if ((rc = group_by_name(world, path, &group)) != PARIO_OK) {
     pario_group_free(&world);

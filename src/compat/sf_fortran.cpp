@@ -5,21 +5,17 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
+#include "compat/classic.h"
 #include "compat/fortran.h"
 #include "pario/compat/sf.h"
 
 using pario::compat::from_fortran;
 
-namespace {
-
-// Handles and ids as C's int; out-of-range values become -1, which every
-// call rejects, rather than wrapping onto a live handle.
-int narrow(const f77_int* v) { return *v >= INT32_MIN && *v <= INT32_MAX ? static_cast<int>(*v) : -1; }
-
-}  // namespace
+using pario::compat::narrow;
 
 extern "C" {
 
@@ -73,7 +69,12 @@ PARIO_API f77_int sf_wait_(f77_int* req_id) {
 PARIO_API f77_int sf_waitall_(f77_int* list, f77_int* num) {
   const int n = narrow(num);
   if (n < 0) return SF_Waitall(nullptr, n);  // rejected, with a message
-  std::vector<int> ids(static_cast<size_t>(n));
+  std::vector<int> ids;
+  try {  // n is the caller's: no exception may cross into Fortran
+    ids.resize(static_cast<size_t>(n));
+  } catch (const std::bad_alloc&) {
+    return pario::compat::fail(PARIO_ERR_NO_MEMORY, "SF_Waitall: no memory for %d request ids", n);
+  }
   for (int i = 0; i < n; ++i) ids[i] = narrow(&list[i]);
   const int rc = SF_Waitall(ids.data(), n);
   for (int i = 0; i < n; ++i) list[i] = ids[i];

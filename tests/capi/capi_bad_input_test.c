@@ -146,6 +146,29 @@ static void caller_sizes(void) {
     CHECK(pario_group_barrier(world) == PARIO_OK);
   }
 
+  /* An optional argument given on the last rank only (first_index null
+   * elsewhere): every rank is told the arguments differ. Each rank once
+   * compared only the arguments it passed itself, so the others went on
+   * into the creation's next collective and waited there for ever. */
+  {
+    int np = 1, me = 0;
+    pario_world_size(&np);
+    pario_world_rank(&me);
+    if (np > 1) {
+      int64_t first[64];
+      for (int r = 0; r < np && r < 64; ++r) first[r] = r;
+      const int64_t columns[2] = {8, 64};
+      const int rc = pario_array_create_columns(world, "optional_on_one_rank", PARIO_TYPE_DOUBLE, 2, columns,
+                                                me == np - 1 ? first : NULL, &a);
+      char msg[512];
+      pario_last_error_message(msg, sizeof msg);
+      CHECK(rc == PARIO_ERR_INVALID_ARGUMENT);
+      CHECK(strstr(msg, "differ") != NULL);
+      CHECK(a == PARIO_ARRAY_NULL);
+      CHECK(pario_group_barrier(world) == PARIO_OK);
+    }
+  }
+
   const int64_t dims[2] = {16, 8}, zero[2] = {0, 0};
   CHECK(pario_array_create(world, "m", PARIO_TYPE_DOUBLE, 2, dims, &a) == PARIO_OK);
   CHECK(pario_disk_array_create(world, path, PARIO_TYPE_DOUBLE, 2, dims, NULL, &d) == PARIO_OK);

@@ -242,7 +242,15 @@ static void bad_input(void) {
   CHECK_DDI_FAILS(DDI_Scope(5), "scope 5");
   CHECK_DDI_FAILS(DDI_ProcDLB_next(99, 0, &h), "not a live DDI_ProcDLB");
   CHECK_DDI_FAILS(DDI_Create(0, 3, &h), "at least 1");
+  /* The same on the last rank alone: refused there, PARIO_ERR_REMOTE on
+   * the others. They once waited in the memory cap's sum for ever. */
+  if (np > 1) {
+    CHECK_DDI_FAILS(DDI_Create(me == np - 1 ? 0 : 3, 3, &h), me == np - 1 ? "at least 1" : "other rank");
+  }
   CHECK_DDI_FAILS(DDI_Group_create(np + 1, NULL, NULL, NULL), "groups: need 1..");
+  /* A handle bad on the last rank alone: refused there, the others told
+   * that rank failed (they once waited in pario's zero for ever). */
+  if (np > 1) CHECK_DDI_FAILS(DDI_Zero(me == np - 1 ? 999 : h), me == np - 1 ? "not a live DDI array" : "failed");
   DDI_Destroy(h);
   CHECK_DDI_OK();
   CHECK_DDI_FAILS(DDI_Destroy(h), "not a live DDI array");

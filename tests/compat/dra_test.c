@@ -145,6 +145,15 @@ int main(void) {
   CHECK(NDRA_Read_section(0, b, glo, shorter, d2, dlo, dhi, &r) == PARIO_ERR_INVALID_ARGUMENT);
   DRA_Errmsg(PARIO_ERR_INVALID_ARGUMENT, msg);
   CHECK(strstr(msg, "differ in shape") != NULL);
+  /* The same on the last rank alone: every rank is refused, that rank
+   * with its own error and the others with PARIO_ERR_REMOTE. The others
+   * once went on into the read's collective start and met the last
+   * rank's next call there ("different collectives"). */
+  if (np > 1) {
+    const int rc = NDRA_Read_section(1, b, glo, me == np - 1 ? shorter : ghi, d2, dlo, dhi, &r);
+    CHECK(rc == (me == np - 1 ? PARIO_ERR_INVALID_ARGUMENT : PARIO_ERR_REMOTE));
+    CHECK(r == DRA_REQ_INVALID);
+  }
   CHECK(NDRA_Write(a, d2, &r) != 0);
   CHECK(DRA_Wait(DRA_REQ_INVALID) == 0);
   CHECK(DRA_Wait(77) == PARIO_ERR_INVALID_ARGUMENT);
@@ -153,11 +162,35 @@ int main(void) {
   CHECK(DRA_Delete(d2) == 0);
   CHECK(DRA_Open(path, DRA_R, &d3) != 0); /* gone */
 
+  /* A name longer than NDRA_Inquire's 1024 bytes for an opened array
+   * (the stored name is the file's, untrusted): the filename stands in,
+   * never a copy past the caller's buffer. */
+  {
+    static char long_name[3000];
+    memset(long_name, 'n', sizeof long_name - 1);
+    CHECK(NDRA_Create(1013, 2, dims, long_name, path, DRA_RW, req, &d3) == 0);
+    CHECK(DRA_Close(d3) == 0);
+    CHECK(DRA_Open(path, DRA_R, &d3) == 0);
+    char short_name[1024], short_file[1024];
+    CHECK(NDRA_Inquire(d3, &type, &nd, shape, short_name, short_file) == 0);
+    CHECK(strcmp(short_name, path) == 0 && strcmp(short_file, path) == 0);
+    CHECK(DRA_Delete(d3) == 0);
+  }
+
   /* Each rank names its own file: as in GA, rank 0's name is the array's. */
   char mine[4200];
   snprintf(mine, sizeof mine, me == 0 ? "%s" : "%s.rank%d", path, me);
   CHECK(NDRA_Create(1013, 2, dims, "per rank", mine, DRA_RW, req, &d3) == 0);
   CHECK(NDRA_Write(a, d3, &r) == 0 && DRA_Wait(r) == 0);
+  /* A probe of a request number never handed out, on the last rank alone:
+   * refused there, PARIO_ERR_REMOTE on the others (who once waited in the
+   * probe's sum for ever); the write is then waited for everywhere. */
+  if (np > 1) {
+    CHECK(NDRA_Write(a, d3, &r) == 0);
+    int probed = 0;
+    CHECK(DRA_Probe(me == np - 1 ? 77 : r, &probed) == (me == np - 1 ? PARIO_ERR_INVALID_ARGUMENT : PARIO_ERR_REMOTE));
+    CHECK(DRA_Wait(r) == 0);
+  }
   CHECK(NDRA_Inquire(d3, &type, &nd, shape, name, file) == 0 && strcmp(file, path) == 0);
   CHECK(DRA_Close(d3) == 0);
   FILE *other = me == 0 ? NULL : fopen(mine, "r");

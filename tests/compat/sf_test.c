@@ -92,6 +92,13 @@ int main(void) {
   CHECK(stat(made, &st) == 0);
   CHECK(SF_Destroy(hs) == 0);
   if (size > 1) CHECK(SF_Create(name, 1000.0 + rank, -1, -1, &hs) == PARIO_ERR_INVALID_ARGUMENT);
+  /* A hint that is not a whole byte count on the last rank alone: refused
+   * there, PARIO_ERR_REMOTE on the others (which once went on into the
+   * create's collectives and waited there). */
+  if (size > 1) {
+    const int rc = SF_Create(name, rank == size - 1 ? 1.5 : -1.0, -1, -1, &hs);
+    CHECK(rc == (rank == size - 1 ? PARIO_ERR_INVALID_ARGUMENT : PARIO_ERR_REMOTE));
+  }
 
   /* Names that differ between ranks, as GA: each rank's file is the one
    * its own name gives, shared by the ranks that name the same file. */

@@ -67,7 +67,9 @@ PARIO_API int NDRA_Create_config(int type, int ndim, dra_size_t dims[], char *na
 PARIO_API int DRA_Open(char *filename, int mode, int *d_a);
 PARIO_API int DRA_Close(int d_a);
 PARIO_API int DRA_Delete(int d_a);
-/* name and filename: room for the strings given at creation (or 1024). */
+/* name and filename: room for the strings given at creation, or for an
+ * opened array 1024 bytes for the name (a longer one stored in the array
+ * is not used: its filename stands in) and the filename given to DRA_Open. */
 PARIO_API int NDRA_Inquire(int d_a, int *type, int *ndim, dra_size_t dims[], char *name,
                            char *filename);
 PARIO_API int NDRA_Write(int g_a, int d_a, int *request);
