@@ -287,7 +287,10 @@ void create(const char* call, int64_t idim, int64_t jdim, const int64_t* jcols, 
       bad = "array of " + std::to_string(idim) + " x " + std::to_string(jdim) + ": the word count overflows";
     }
     int64_t refused[2] = {bad.empty() ? 0 : 1,
-                          bad.empty() && s.cap_words && s.used_words + words > s.cap_words ? 1 : 0};
+                          bad.empty() && s.cap_words &&
+                                  (s.used_words > s.cap_words || words > s.cap_words - s.used_words)
+                              ? 1
+                              : 0};  // over the cap, written so that no sum wraps
     DDI_TRY(pario_group_sum(working().group, PARIO_TYPE_INT64, refused, 2));
     if (!bad.empty()) return reject(bad);
     if (refused[0]) {
