@@ -27,6 +27,12 @@ typedef struct pario_request_s *pario_request_t;
 /* Waits for a request, frees it and sets *req to PARIO_REQUEST_NULL.
  * Returns the operation's status (e.g. OUT_OF_RANGE for a read past end of
  * file). Waiting a null or already-waited request is INVALID_ARGUMENT.
+ * Collective requests (disk-array and decomposition transfers) are waited
+ * by every rank of their group in the order they were started; so that a
+ * bad handle on one rank cannot leave the others waiting for it, a wait
+ * with a bad handle also completes this rank's oldest collective request
+ * with that error (the others get PARIO_ERR_REMOTE), and waiting that
+ * request's own handle afterwards returns INVALID_ARGUMENT saying so.
  * For array puts and accumulates, completion means the data is in the
  * target array (a later get from any rank that is ordered after this
  * wait sees it). */
@@ -36,8 +42,10 @@ PARIO_API int pario_request_wait(pario_request_t *req);
  * be waited to free it and get its status), else 0. */
 PARIO_API int pario_request_test(pario_request_t *req, int *done_out);
 
-/* Waits for every request in the array (none may be null), frees all and
- * nulls them; returns the first failure's status, or PARIO_OK. */
+/* Waits for every request in the array in order, frees all and nulls
+ * them; returns the first failure's status (naming its index), or
+ * PARIO_OK. A null or stale entry fails as pario_request_wait does, and
+ * the others are still waited. */
 PARIO_API int pario_request_waitall(size_t count, pario_request_t *reqs);
 
 #ifdef __cplusplus

@@ -119,6 +119,8 @@ class DecompTransfer final : public Pending {
   Status begin(const int64_t agreed[Transfer::kAgreementValues]) { return transfer_->begin(agreed); }
   Status wait() override { return transfer_->wait(); }
   bool test() override { return transfer_->test(); }
+  bool collective() const override { return true; }
+  Status wait_refusing(const Status& refusal) override { return transfer_->wait(refusal); }
 
  private:
   std::shared_ptr<DecompHandle> decomp_;

@@ -47,6 +47,8 @@ class TransferPending : public Pending {
   explicit TransferPending(std::shared_ptr<diskarray::Transfer> t) : t_(std::move(t)) {}
   Status wait() override { return t_->wait(); }
   bool test() override { return t_->test(); }
+  bool collective() const override { return true; }
+  Status wait_refusing(const Status& refusal) override { return t_->wait(refusal); }
 
  private:
   std::shared_ptr<diskarray::Transfer> t_;

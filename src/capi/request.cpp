@@ -1,7 +1,11 @@
 // C API: pario_request_wait/test/waitall over every kind of request.
 #include "capi/request.h"
 
+#include <algorithm>
+#include <deque>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "capi/boundary.h"
 #include "capi/handles.h"
@@ -16,6 +20,33 @@ HandleTable<Pending>& requests() {
 
 uint64_t id_of(pario_request_t r) { return reinterpret_cast<uintptr_t>(r); }
 
+// The live collective requests in the order this rank started them, which
+// is the order the group waits them in; and those a wait with a bad handle
+// completed (refuse()), with that wait's error.
+struct CollectiveOrder {
+  std::mutex mu;
+  std::deque<uint64_t> live;
+  std::unordered_map<uint64_t, std::string> refused;
+};
+
+CollectiveOrder& collective_order() {
+  static auto* o = new CollectiveOrder();  // outlives static teardown
+  return *o;
+}
+
+size_t live_collective_requests() {
+  CollectiveOrder& o = collective_order();
+  std::lock_guard<std::mutex> lock(o.mu);
+  return o.live.size();
+}
+
+void forget_collective(uint64_t id) {
+  CollectiveOrder& o = collective_order();
+  std::lock_guard<std::mutex> lock(o.mu);
+  auto it = std::find(o.live.begin(), o.live.end(), id);
+  if (it != o.live.end()) o.live.erase(it);
+}
+
 Result<Pending*> live_request(const pario_request_t* req) {
   if (!req) return invalid("request pointer is null");
   if (*req == PARIO_REQUEST_NULL) return invalid("request is null (already waited, or never started)");
@@ -24,8 +55,40 @@ Result<Pending*> live_request(const pario_request_t* req) {
   return p;
 }
 
+// A wait whose handle is bad (`why`). Waits on collective requests are
+// collective, so the group's other ranks may be in the end agreement of
+// this rank's oldest one: it is completed here with `why` as this rank's
+// outcome, and they get PARIO_ERR_REMOTE instead of waiting for ever.
+// Waiting that request's own handle later reports this, and joins nothing.
+Status refuse(const pario_request_t* req, Status why) {
+  CollectiveOrder& o = collective_order();
+  uint64_t oldest = 0;
+  {
+    std::lock_guard<std::mutex> lock(o.mu);
+    if (req && *req != PARIO_REQUEST_NULL) {
+      auto it = o.refused.find(id_of(*req));
+      if (it != o.refused.end()) {
+        Status earlier = invalid("request was completed by an earlier wait with a bad handle (" + it->second + ")");
+        o.refused.erase(it);
+        return earlier;
+      }
+    }
+    if (o.live.empty()) return why;
+    oldest = o.live.front();
+    o.live.pop_front();
+    o.refused[oldest] = why.message();
+  }
+  if (std::shared_ptr<Pending> p = requests().remove(oldest)) (void)p->wait_refusing(why);
+  return Status(why.code(), why.message() +
+                                " (this rank's oldest collective request was completed with this error, so that "
+                                "the group's ranks waiting for it get PARIO_ERR_REMOTE)");
+}
+
 Status wait_one(pario_request_t* req) {
-  PARIO_ASSIGN_OR_RETURN(Pending * p, live_request(req));
+  Result<Pending*> live = live_request(req);
+  if (!live.ok()) return refuse(req, std::move(live).status());
+  Pending* p = *live;
+  if (p->collective()) forget_collective(id_of(*req));
   Status s = p->wait();
   requests().remove(id_of(*req));
   *req = PARIO_REQUEST_NULL;
@@ -39,6 +102,11 @@ Status publish_request(std::shared_ptr<Pending> p, pario_request_t* req_out) {
   if (id == 0) {
     (void)p->wait();  // cannot hand it out: finish it here, report why
     return Status(Code::kNoMemory, "too many outstanding requests (handle table full)");
+  }
+  if (p->collective()) {
+    CollectiveOrder& o = collective_order();
+    std::lock_guard<std::mutex> lock(o.mu);
+    o.live.push_back(id);
   }
   *req_out = reinterpret_cast<pario_request_t>(static_cast<uintptr_t>(id));
   return Status::Ok();
@@ -66,13 +134,19 @@ int pario_request_test(pario_request_t* req, int* done_out) {
 
 int pario_request_waitall(size_t count, pario_request_t* reqs) {
   return guarded("pario_request_waitall", [&]() -> Status {
-    if (count > 0 && !reqs) return invalid("request array is null");
-    // Check every handle first, so a bad one is reported before any wait
-    // frees the others.
-    for (size_t i = 0; i < count; ++i) {
-      Status s = live_request(&reqs[i]).status();
-      if (!s.ok()) return s.with_context("request " + std::to_string(i));
+    if (count > 0 && !reqs) {
+      // Each missing handle stands for a request the group may be waiting
+      // (no more of them than this rank has: count is the caller's).
+      const Status why = invalid("request array is null");
+      Status first = why;
+      for (size_t i = 0; i < count && live_collective_requests() > 0; ++i) {
+        Status s = refuse(nullptr, why);
+        if (i == 0) first = s;
+      }
+      return first;
     }
+    // Every request waited in order, a bad one as pario_request_wait
+    // takes it, so that collective waits still meet the other ranks'.
     Status first;
     for (size_t i = 0; i < count; ++i) {
       Status s = wait_one(&reqs[i]);

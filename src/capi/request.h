@@ -17,6 +17,17 @@ class Pending {
   virtual Status wait() = 0;
   // True once complete.
   virtual bool test() = 0;
+  // True when wait() is collective: the group's ranks wait such requests
+  // in the order they started them (disk-array and decomposition
+  // transfers).
+  virtual bool collective() const { return false; }
+  // Completes the operation with `refusal` as this rank's outcome; a
+  // collective one still takes part in its end agreement, so the other
+  // ranks get kRemote instead of waiting for this one.
+  virtual Status wait_refusing(const Status& refusal) {
+    (void)wait();
+    return refusal;
+  }
 };
 
 // Hands out a handle for p. If the table is full, p is completed here and

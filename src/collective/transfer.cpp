@@ -1075,13 +1075,13 @@ Result<std::unique_ptr<Transfer>> Transfer::start_read(Decomposition& d, Target&
   return prepare_agree_begin(d, target, offset, device::IoKind::kRead, mem_type, buf, false);
 }
 
-Status Transfer::wait() {
+Status Transfer::wait(const Status& refusal) {
   if (waited_) return Status(Code::kState, "the transfer was already waited");
   progress(/*block=*/true);
   waited_ = true;
   if (buffers_) d_.give_back(std::move(buffers_));
   record(kind_, counts_);
-  return comm::agree(d_.comm(), local_);
+  return comm::agree(d_.comm(), refusal.ok() ? local_ : refusal);
 }
 
 bool Transfer::test() { return waited_ || progress(/*block=*/false); }

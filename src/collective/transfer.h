@@ -133,7 +133,10 @@ class Transfer {
   ~Transfer();
 
   // Collective: completes the transfer; the same status on every rank.
-  Status wait();
+  // A failed `refusal` is this rank's outcome whatever its own part did
+  // (the C boundary's wait with a bad handle completes the transfer the
+  // group's other ranks are waiting for, so they get kRemote, not a hang).
+  Status wait(const Status& refusal = Status::Ok());
   // Local, never blocks: moves the transfer on as far as it can without
   // waiting (a read's rounds, its unpacking) and returns true once this
   // rank's part is complete, as MPI_Test does: a write's file I/O and

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdarg>
+#include <exception>
+#include <new>
 
 namespace pario::compat {
 
@@ -16,6 +18,18 @@ int fail(int code, const char* format, ...) {
   std::vsnprintf(own_error(), 160, format, args);
   va_end(args);
   return code;
+}
+
+int caught(const char* call) noexcept {
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return fail(PARIO_ERR_NO_MEMORY, "%s: out of memory", call);
+  } catch (const std::exception& e) {
+    return fail(PARIO_ERR_INTERNAL, "%s: %s", call, e.what());
+  } catch (...) {
+    return fail(PARIO_ERR_INTERNAL, "%s: an unknown exception", call);
+  }
 }
 
 void error_message(int code, char* msg) {

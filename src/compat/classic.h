@@ -45,6 +45,10 @@ inline bool whole_bytes(double value, int64_t* out) {
 // an error-message call never shows a stale one from an earlier pario call.
 char* own_error();  // this thread's; empty when pario's message applies
 int fail(int code, const char* format, ...) __attribute__((format(printf, 2, 3)));
+// For an entry point's catch (...): the exception in flight as a status
+// (out of memory, or internal with its text), so that none crosses into C
+// or Fortran.
+int caught(const char* call) noexcept;
 // Passes a pario status through, forgetting any compat-level message.
 inline int from_pario(int rc) {
   if (rc != PARIO_OK) own_error()[0] = '\0';

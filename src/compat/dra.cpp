@@ -402,12 +402,13 @@ int transfer(const char* call, bool write, bool transp, int g_a, int d_a, const 
 }  // namespace pario::dra
 
 using namespace pario::dra;  // NOLINT: this file is the C boundary
+using pario::compat::caught;
 using pario::compat::fail;
 using pario::compat::from_pario;
 
 extern "C" {
 
-int DRA_Init(int max_arrays, double max_array_size, double total_disk_space, double max_memory) {
+int DRA_Init(int max_arrays, double max_array_size, double total_disk_space, double max_memory) try {
   (void)max_arrays, (void)max_array_size, (void)total_disk_space, (void)max_memory;  // no limits here
   std::lock_guard<std::mutex> lock(state().mu);
   State& s = state();
@@ -419,9 +420,11 @@ int DRA_Init(int max_arrays, double max_array_size, double total_disk_space, dou
     s.started_pario = true;
   }
   return from_pario(pario_group_world(&s.world));
+} catch (...) {
+  return caught("DRA_Init");
 }
 
-int DRA_Terminate(void) {
+int DRA_Terminate(void) try {
   std::lock_guard<std::mutex> lock(state().mu);
   State& s = state();
   if (!s.world) return PARIO_OK;
@@ -442,10 +445,12 @@ int DRA_Terminate(void) {
   if (s.started_pario) keep(pario_finalize());
   s.started_pario = false;
   return from_pario(first);
+} catch (...) {
+  return caught("DRA_Terminate");
 }
 
 int NDRA_Create(int type, int ndim, dra_size_t dims[], char* name, char* filename, int mode, dra_size_t reqdims[],
-                int* d_a) {
+                int* d_a) try {
   int64_t d[PARIO_ARRAY_MAX_DIMS], r[PARIO_ARRAY_MAX_DIMS];
   if (!dims || ndim < 1 || ndim > PARIO_ARRAY_MAX_DIMS) {
     return fail(PARIO_ERR_INVALID_ARGUMENT, "NDRA_Create: null dims or ndim %d (1 to %d)", ndim,
@@ -456,15 +461,19 @@ int NDRA_Create(int type, int ndim, dra_size_t dims[], char* name, char* filenam
     r[i] = reqdims ? reqdims[i] : -1;
   }
   return create("NDRA_Create", type, ndim, d, name, filename, mode, r, d_a);
+} catch (...) {
+  return caught("NDRA_Create");
 }
 
 int NDRA_Create_config(int type, int ndim, dra_size_t dims[], char* name, char* filename, int mode,
-                       dra_size_t reqdims[], int numfiles, int numioprocs, int* d_a) {
+                       dra_size_t reqdims[], int numfiles, int numioprocs, int* d_a) try {
   (void)numfiles, (void)numioprocs;  // one file per chunk; every rank does I/O
   return NDRA_Create(type, ndim, dims, name, filename, mode, reqdims, d_a);
+} catch (...) {
+  return caught("NDRA_Create_config");
 }
 
-int DRA_Open(char* filename, int mode, int* d_a) {
+int DRA_Open(char* filename, int mode, int* d_a) try {
   std::lock_guard<std::mutex> lock(state().mu);
   int rc = ready("DRA_Open");
   if (rc != PARIO_OK) return rc;
@@ -489,9 +498,11 @@ int DRA_Open(char* filename, int mode, int* d_a) {
   }
   *d_a = open_slot(std::move(disk));
   return PARIO_OK;
+} catch (...) {
+  return caught("DRA_Open");
 }
 
-int DRA_Close(int d_a) {
+int DRA_Close(int d_a) try {
   std::lock_guard<std::mutex> lock(state().mu);
   Disk* d;
   int rc = disk_of("DRA_Close", d_a, &d);
@@ -499,9 +510,11 @@ int DRA_Close(int d_a) {
   rc = from_pario(pario_disk_array_close(&d->handle));
   *d = Disk{};
   return rc;
+} catch (...) {
+  return caught("DRA_Close");
 }
 
-int DRA_Delete(int d_a) {
+int DRA_Delete(int d_a) try {
   std::lock_guard<std::mutex> lock(state().mu);
   Disk* d;
   int rc = disk_of("DRA_Delete", d_a, &d);
@@ -511,9 +524,11 @@ int DRA_Delete(int d_a) {
   *d = Disk{};
   const int removed = from_pario(pario_disk_array_delete(state().world, path.c_str()));
   return rc != PARIO_OK ? rc : removed;
+} catch (...) {
+  return caught("DRA_Delete");
 }
 
-int NDRA_Inquire(int d_a, int* type, int* ndim, dra_size_t dims[], char* name, char* filename) {
+int NDRA_Inquire(int d_a, int* type, int* ndim, dra_size_t dims[], char* name, char* filename) try {
   int t = 0, nd = 0;
   int64_t d[PARIO_ARRAY_MAX_DIMS];
   std::string n, f;
@@ -525,14 +540,20 @@ int NDRA_Inquire(int d_a, int* type, int* ndim, dra_size_t dims[], char* name, c
   if (name) std::snprintf(name, n.size() + 1, "%s", n.c_str());
   if (filename) std::snprintf(filename, f.size() + 1, "%s", f.c_str());
   return PARIO_OK;
+} catch (...) {
+  return caught("NDRA_Inquire");
 }
 
-int NDRA_Write(int g_a, int d_a, int* request) {
+int NDRA_Write(int g_a, int d_a, int* request) try {
   return transfer("NDRA_Write", true, false, g_a, d_a, nullptr, request);
+} catch (...) {
+  return caught("NDRA_Write");
 }
 
-int NDRA_Read(int g_a, int d_a, int* request) {
+int NDRA_Read(int g_a, int d_a, int* request) try {
   return transfer("NDRA_Read", false, false, g_a, d_a, nullptr, request);
+} catch (...) {
+  return caught("NDRA_Read");
 }
 
 static int c_section(const char* call, bool write, logical transp, int g_a, int glo[], int ghi[], int d_a,
@@ -546,16 +567,20 @@ static int c_section(const char* call, bool write, logical transp, int g_a, int 
 }
 
 int NDRA_Write_section(logical transp, int g_a, int glo[], int ghi[], int d_a, dra_size_t dlo[], dra_size_t dhi[],
-                       int* request) {
+                       int* request) try {
   return c_section("NDRA_Write_section", true, transp, g_a, glo, ghi, d_a, dlo, dhi, request);
+} catch (...) {
+  return caught("NDRA_Write_section");
 }
 
 int NDRA_Read_section(logical transp, int g_a, int glo[], int ghi[], int d_a, dra_size_t dlo[], dra_size_t dhi[],
-                      int* request) {
+                      int* request) try {
   return c_section("NDRA_Read_section", false, transp, g_a, glo, ghi, d_a, dlo, dhi, request);
+} catch (...) {
+  return caught("NDRA_Read_section");
 }
 
-int DRA_Probe(int request, int* compl_status) {
+int DRA_Probe(int request, int* compl_status) try {
   std::lock_guard<std::mutex> lock(state().mu);
   if (!compl_status) return fail(PARIO_ERR_INVALID_ARGUMENT, "DRA_Probe: compl_status is null");
   if (request == DRA_REQ_INVALID || waited_for(request)) {
@@ -583,23 +608,33 @@ int DRA_Probe(int request, int* compl_status) {
   }
   *compl_status = ELIO_DONE;
   return PARIO_OK;
+} catch (...) {
+  return caught("DRA_Probe");
 }
 
-int DRA_Wait(int request) {
+int DRA_Wait(int request) try {
   std::lock_guard<std::mutex> lock(state().mu);
   if (request == DRA_REQ_INVALID) return PARIO_OK;
   if (waited_for(request)) return PARIO_OK;  // as GA; a number never handed out is an error
   Request* r;
+  if (request_of("DRA_Wait", request, &r) != PARIO_OK) {
+    // The other ranks may be waiting for this rank's oldest transfer:
+    // pario's wait without a handle completes it with an error there.
+    pario_request_t none = PARIO_REQUEST_NULL;
+    (void)pario_request_wait(&none);
+  }
   int rc = request_of("DRA_Wait", request, &r);
   if (rc != PARIO_OK) return rc;
   rc = r->finished ? r->status : from_pario(pario_request_wait(&r->request));
   *r = Request{};
   return rc;
+} catch (...) {
+  return caught("DRA_Wait");
 }
 
 void DRA_Set_debug(logical flag) { (void)flag; }
 
-void DRA_Print_internals(int d_a) {
+void DRA_Print_internals(int d_a) try {
   int type = 0, nd = 0;
   int64_t dims[PARIO_ARRAY_MAX_DIMS];
   std::string name, file;
@@ -607,6 +642,8 @@ void DRA_Print_internals(int d_a) {
   std::printf("disk array %d: \"%s\" at %s, %d dimensions:", d_a, name.c_str(), file.c_str(), nd);
   for (int i = 0; i < nd; ++i) std::printf(" %lld", static_cast<long long>(dims[i]));
   std::printf("\n");
+} catch (...) {
+  (void)caught("DRA_Print_internals");
 }
 
 void DRA_Set_default_config(int numfiles, int numioprocs) { (void)numfiles, (void)numioprocs; }

@@ -28,7 +28,7 @@ void reversed(int nd, const f77_int* f, int64_t* c) {
 }
 
 f77_int create(const char* call, f77_int type, int nd, const f77_int* dims, const char* name, const char* filename,
-               f77_int mode, const f77_int* reqdims, f77_int* d_a, hidden_len nlen, hidden_len flen) {
+               f77_int mode, const f77_int* reqdims, f77_int* d_a, hidden_len nlen, hidden_len flen) try {
   if (nd < 1 || nd > PARIO_ARRAY_MAX_DIMS) return bad_ndim(call, nd);
   int64_t d[PARIO_ARRAY_MAX_DIMS], r[PARIO_ARRAY_MAX_DIMS];
   reversed(nd, dims, d);
@@ -38,10 +38,12 @@ f77_int create(const char* call, f77_int type, int nd, const f77_int* dims, cons
                                     from_fortran(filename, flen).c_str(), narrow(&mode), r, &handle);
   if (rc == PARIO_OK) *d_a = handle;
   return rc;
+} catch (...) {
+  return pario::compat::caught("ndra_create");
 }
 
 f77_int inquire(const char* call, f77_int d_a, f77_int* type, int* nd, int64_t* c_dims, char* name, char* filename,
-                hidden_len nlen, hidden_len flen) {
+                hidden_len nlen, hidden_len flen) try {
   int t = 0;
   std::string n, f;
   const int rc = pario::dra::inquire(call, narrow(&d_a), true, &t, nd, c_dims, &n, &f);
@@ -50,6 +52,8 @@ f77_int inquire(const char* call, f77_int d_a, f77_int* type, int* nd, int64_t* 
   to_fortran(n, name, nlen);
   to_fortran(f, filename, flen);
   return PARIO_OK;
+} catch (...) {
+  return pario::compat::caught("ndra_inquire");
 }
 
 // A section given by Fortran bounds (1-based, inclusive, column-major);
@@ -102,12 +106,14 @@ PARIO_API f77_int ndra_create_config_(f77_int* type, f77_int* ndim, f77_int dims
                 nlen, flen);
 }
 
-PARIO_API f77_int dra_open_(const char* filename, f77_int* mode, f77_int* d_a, hidden_len flen) {
+PARIO_API f77_int dra_open_(const char* filename, f77_int* mode, f77_int* d_a, hidden_len flen) try {
   int handle = -1;
   std::string path = from_fortran(filename, flen);
   const int rc = DRA_Open(path.data(), narrow(mode), &handle);
   if (rc == PARIO_OK) *d_a = handle;
   return rc;
+} catch (...) {
+  return pario::compat::caught("dra_open_");
 }
 
 PARIO_API f77_int dra_close_(f77_int* d_a) { return DRA_Close(narrow(d_a)); }

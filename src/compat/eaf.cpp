@@ -21,6 +21,7 @@
 
 namespace {
 
+using pario::compat::caught;
 using pario::compat::fail;
 using pario::compat::from_pario;
 using pario::compat::slot;
@@ -74,7 +75,7 @@ int bad_offset(eaf_off_t value) {
 
 extern "C" {
 
-int EAF_Open(const char* fname, int type, int* fd) {
+int EAF_Open(const char* fname, int type, int* fd) try {
   int mode;
   switch (type) {
     case EAF_RW: mode = PARIO_MODE_RDWR | PARIO_MODE_CREATE; break;
@@ -95,9 +96,11 @@ int EAF_Open(const char* fname, int type, int* fd) {
   counters[*fd] = Counters{};
   counters[*fd].name = fname;
   return PARIO_OK;
+} catch (...) {
+  return caught("EAF_Open");
 }
 
-int EAF_Close(int fd) {
+int EAF_Close(int fd) try {
   pario_file_t f;
   {
     std::lock_guard<std::mutex> lock(table_mu);
@@ -109,25 +112,33 @@ int EAF_Close(int fd) {
     }
   }
   return from_pario(pario_file_close(&f));
+} catch (...) {
+  return caught("EAF_Close");
 }
 
-int EAF_Delete(const char* fname) {
+int EAF_Delete(const char* fname) try {
   int rc = from_pario(pario_file_delete(fname));
   return rc == PARIO_ERR_NOT_FOUND ? PARIO_OK : rc;  // GA: a missing file is fine
+} catch (...) {
+  return caught("EAF_Delete");
 }
 
-int EAF_Write(int fd, eaf_off_t offset, const void* buf, size_t bytes) {
+int EAF_Write(int fd, eaf_off_t offset, const void* buf, size_t bytes) try {
   int64_t off;
   if (!to_offset(offset, &off)) return bad_offset(offset);
   const double t0 = now();
   return count(fd, kWrite, static_cast<double>(bytes), t0, from_pario(pario_file_write(file_of(fd), off, buf, bytes)));
+} catch (...) {
+  return caught("EAF_Write");
 }
 
-int EAF_Read(int fd, eaf_off_t offset, void* buf, size_t bytes) {
+int EAF_Read(int fd, eaf_off_t offset, void* buf, size_t bytes) try {
   int64_t off;
   if (!to_offset(offset, &off)) return bad_offset(offset);
   const double t0 = now();
   return count(fd, kRead, static_cast<double>(bytes), t0, from_pario(pario_file_read(file_of(fd), off, buf, bytes)));
+} catch (...) {
+  return caught("EAF_Read");
 }
 
 static int start(int rc, pario_request_t req, int* req_id) {
@@ -137,25 +148,29 @@ static int start(int rc, pario_request_t req, int* req_id) {
   return PARIO_OK;
 }
 
-int EAF_Awrite(int fd, eaf_off_t offset, const void* buf, size_t bytes, int* req_id) {
+int EAF_Awrite(int fd, eaf_off_t offset, const void* buf, size_t bytes, int* req_id) try {
   int64_t off;
   if (!to_offset(offset, &off) || !req_id) return bad_offset(offset);
   pario_request_t req = PARIO_REQUEST_NULL;
   const double t0 = now();
   int rc = pario_file_iwrite(file_of(fd), off, buf, bytes, &req);
   return count(fd, kAwrite, static_cast<double>(bytes), t0, start(rc, req, req_id));
+} catch (...) {
+  return caught("EAF_Awrite");
 }
 
-int EAF_Aread(int fd, eaf_off_t offset, void* buf, size_t bytes, int* req_id) {
+int EAF_Aread(int fd, eaf_off_t offset, void* buf, size_t bytes, int* req_id) try {
   int64_t off;
   if (!to_offset(offset, &off) || !req_id) return bad_offset(offset);
   pario_request_t req = PARIO_REQUEST_NULL;
   const double t0 = now();
   int rc = pario_file_iread(file_of(fd), off, buf, bytes, &req);
   return count(fd, kAread, static_cast<double>(bytes), t0, start(rc, req, req_id));
+} catch (...) {
+  return caught("EAF_Aread");
 }
 
-int EAF_Wait(int fd, int id) {
+int EAF_Wait(int fd, int id) try {
   const double t0 = now();  // fd is for the statistics only, as in GA
   pario_request_t req = PARIO_REQUEST_NULL;
   {
@@ -166,9 +181,11 @@ int EAF_Wait(int fd, int id) {
     }
   }
   return count(fd, kWait, 0, t0, from_pario(pario_request_wait(&req)));  // a null request: "already waited"
+} catch (...) {
+  return caught("EAF_Wait");
 }
 
-int EAF_Probe(int id, int* status) {
+int EAF_Probe(int id, int* status) try {
   pario_request_t req = PARIO_REQUEST_NULL;
   {
     std::lock_guard<std::mutex> lock(table_mu);
@@ -178,19 +195,25 @@ int EAF_Probe(int id, int* status) {
   int rc = from_pario(pario_request_test(&req, status ? &done : nullptr));
   if (rc == PARIO_OK) *status = done ? 0 : 1;
   return rc;
+} catch (...) {
+  return caught("EAF_Probe");
 }
 
-int EAF_Length(int fd, eaf_off_t* length) {
+int EAF_Length(int fd, eaf_off_t* length) try {
   int64_t n = 0;
   int rc = from_pario(pario_file_length(file_of(fd), length ? &n : nullptr));
   if (rc == PARIO_OK) *length = static_cast<eaf_off_t>(n);
   return rc;
+} catch (...) {
+  return caught("EAF_Length");
 }
 
-int EAF_Truncate(int fd, eaf_off_t length) {
+int EAF_Truncate(int fd, eaf_off_t length) try {
   int64_t n;
   if (!to_offset(length, &n)) return bad_offset(length);
   return from_pario(pario_file_truncate(file_of(fd), n));
+} catch (...) {
+  return caught("EAF_Truncate");
 }
 
 int EAF_Eof(int code) { return code == PARIO_ERR_OUT_OF_RANGE ? 0 : 1; }
@@ -200,7 +223,7 @@ void EAF_Errmsg(int code, char* msg) { pario::compat::error_message(code, msg); 
 // GA's parameter is named avail_kb, but GA's EAF_Stat shifts ELIO's
 // kilobyte count by ten: programs receive (and size their files in)
 // megabytes, so pario reports megabytes too.
-int EAF_Stat(const char* path, long* avail_kb, char* fstype, int fslen) {
+int EAF_Stat(const char* path, long* avail_kb, char* fstype, int fslen) try {
   if (!avail_kb || !fstype || fslen < 8) {
     return fail(PARIO_ERR_INVALID_ARGUMENT,
                 "EAF_Stat: null output or fstype buffer shorter than 8 bytes");
@@ -211,12 +234,14 @@ int EAF_Stat(const char* path, long* avail_kb, char* fstype, int fslen) {
   *avail_kb = static_cast<long>(st.available_bytes >> 20);
   std::snprintf(fstype, static_cast<size_t>(fslen), "%s", st.type);
   return PARIO_OK;
+} catch (...) {
+  return caught("EAF_Stat");
 }
 
 // GA's table for the file: calls, bytes, seconds and rates of each kind of
 // call. pario's own statistics follow only when they are on (PARIO_STATS or
 // PARIO_STATS_FILE).
-void EAF_Print_stats(int fd) {
+void EAF_Print_stats(int fd) try {
   pario_file_t f = file_of(fd);
   int64_t n = -1;
   if (pario_file_length(f, &n) != PARIO_OK) return;
@@ -246,6 +271,8 @@ void EAF_Print_stats(int fd) {
     std::fputs(table.data(), stdout);
   }
   std::fflush(stdout);
+} catch (...) {
+  (void)caught("EAF_Print_stats");
 }
 
 }  // extern "C"

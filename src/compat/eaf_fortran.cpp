@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "compat/classic.h"
 #include "compat/fortran.h"
 #include "pario/compat/eaf.h"
 
@@ -12,33 +13,56 @@ using pario::compat::from_fortran;
 using pario::compat::narrow;
 using pario::compat::to_fortran;
 
+namespace {
+
+// A Fortran byte count: a negative one is refused, not turned into a huge
+// size_t.
+bool negative_bytes(const char* call, const f77_int* bytes, int* rc) {
+  if (*bytes >= 0) return false;
+  *rc = pario::compat::fail(PARIO_ERR_INVALID_ARGUMENT, "%s: bytes %lld is negative", call,
+                            static_cast<long long>(*bytes));
+  return true;
+}
+
+}  // namespace
+
 extern "C" {
 
-PARIO_API f77_int eaf_open_(const char* fname, f77_int* type, f77_int* fd, hidden_len flen) {
+PARIO_API f77_int eaf_open_(const char* fname, f77_int* type, f77_int* fd, hidden_len flen) try {
   int handle = -1;
   int rc = EAF_Open(from_fortran(fname, flen).c_str(), narrow(type), &handle);
   if (rc == 0) *fd = handle;
   return rc;
+} catch (...) {
+  return pario::compat::caught("eaf_open_");
 }
 
 PARIO_API f77_int eaf_close_(f77_int* fd) { return EAF_Close(narrow(fd)); }
 
-PARIO_API f77_int eaf_delete_(const char* fname, hidden_len flen) {
+PARIO_API f77_int eaf_delete_(const char* fname, hidden_len flen) try {
   return EAF_Delete(from_fortran(fname, flen).c_str());
+} catch (...) {
+  return pario::compat::caught("eaf_delete_");
 }
 
 PARIO_API f77_int eaf_write_(f77_int* fd, double* offset, const void* buf, f77_int* bytes) {
+  int rc;
+  if (negative_bytes("eaf_write", bytes, &rc)) return rc;
   return EAF_Write(narrow(fd), *offset, buf, static_cast<size_t>(*bytes));
 }
 
 PARIO_API f77_int eaf_read_(f77_int* fd, double* offset, void* buf, f77_int* bytes) {
+  int rc;
+  if (negative_bytes("eaf_read", bytes, &rc)) return rc;
   return EAF_Read(narrow(fd), *offset, buf, static_cast<size_t>(*bytes));
 }
 
 PARIO_API f77_int eaf_awrite_(f77_int* fd, double* offset, const void* buf, f77_int* bytes,
                               f77_int* req_id) {
   int id = -1;
-  int rc = EAF_Awrite(narrow(fd), *offset, buf, static_cast<size_t>(*bytes), &id);
+  int rc;
+  if (negative_bytes("eaf_awrite", bytes, &rc)) return rc;
+  rc = EAF_Awrite(narrow(fd), *offset, buf, static_cast<size_t>(*bytes), &id);
   if (rc == 0) *req_id = id;
   return rc;
 }
@@ -46,7 +70,9 @@ PARIO_API f77_int eaf_awrite_(f77_int* fd, double* offset, const void* buf, f77_
 PARIO_API f77_int eaf_aread_(f77_int* fd, double* offset, void* buf, f77_int* bytes,
                              f77_int* req_id) {
   int id = -1;
-  int rc = EAF_Aread(narrow(fd), *offset, buf, static_cast<size_t>(*bytes), &id);
+  int rc;
+  if (negative_bytes("eaf_aread", bytes, &rc)) return rc;
+  rc = EAF_Aread(narrow(fd), *offset, buf, static_cast<size_t>(*bytes), &id);
   if (rc == 0) *req_id = id;
   return rc;
 }
@@ -76,7 +102,7 @@ PARIO_API f77_int eaf_truncate_(f77_int* fd, double* length) {
 PARIO_API f77_logical eaf_eof_(f77_int* code) { return EAF_Eof(narrow(code)); }
 
 PARIO_API f77_int eaf_stat_(const char* path, f77_int* avail_kb, char* fstype,
-                            hidden_len pathlen, hidden_len fslen) {
+                            hidden_len pathlen, hidden_len fslen) try {
   long kb = 0;
   char type[32];
   int rc = EAF_Stat(from_fortran(path, pathlen).c_str(), &kb, type, sizeof type);
@@ -85,6 +111,8 @@ PARIO_API f77_int eaf_stat_(const char* path, f77_int* avail_kb, char* fstype,
     to_fortran(type, fstype, fslen);
   }
   return rc;
+} catch (...) {
+  return pario::compat::caught("eaf_stat_");
 }
 
 PARIO_API void eaf_errmsg_(f77_int* code, char* msg, hidden_len msglen) {

@@ -16,6 +16,7 @@
 namespace {
 
 using pario::compat::broadcast_string;
+using pario::compat::caught;
 using pario::compat::fail;
 using pario::compat::from_pario;
 using pario::compat::slot;
@@ -156,17 +157,21 @@ int start(int handle, SFsize_t offset, SFsize_t bytes, int* req_id, Start&& go) 
 
 extern "C" {
 
-int SF_Create(char* fname, SFsize_t hard, SFsize_t soft, SFsize_t req, int* handle) {
+int SF_Create(char* fname, SFsize_t hard, SFsize_t soft, SFsize_t req, int* handle) try {
   return create(fname, hard, soft, req, handle, -1);
+} catch (...) {
+  return caught("SF_Create");
 }
 
 int SF_Create_suffix(char* fname, SFsize_t hard, SFsize_t soft, SFsize_t req, int* handle,
-                     int suffix) {
+                     int suffix) try {
   if (suffix < 0) return fail(PARIO_ERR_INVALID_ARGUMENT, "SF_Create_suffix: negative suffix %d", suffix);
   return create(fname, hard, soft, req, handle, suffix);
+} catch (...) {
+  return caught("SF_Create_suffix");
 }
 
-int SF_Destroy(int handle) {
+int SF_Destroy(int handle) try {
   pario_shared_file_t f = file_of(handle);
   const int rc = from_pario(pario_shared_file_destroy(&f));
   if (rc == PARIO_OK) {
@@ -174,32 +179,42 @@ int SF_Destroy(int handle) {
     shared_files[handle] = PARIO_SHARED_FILE_NULL;
   }
   return rc;
+} catch (...) {
+  return caught("SF_Destroy");
 }
 
 int SF_Close(int handle) { return from_pario(pario_shared_file_suspend(file_of(handle))); }
-int SF_Open(int handle) {
+int SF_Open(int handle) try {
   return from_pario(pario_shared_file_resume(file_of(handle), PARIO_MODE_RDWR));
+} catch (...) {
+  return caught("SF_Open");
 }
-int SF_Rwtor(int handle) {
+int SF_Rwtor(int handle) try {
   return from_pario(pario_shared_file_resume(file_of(handle), PARIO_MODE_READ));
+} catch (...) {
+  return caught("SF_Rwtor");
 }
 int SF_Fsync(int handle) { return from_pario(pario_shared_file_sync(file_of(handle))); }
 
-int SF_Write(int handle, SFsize_t offset, SFsize_t bytes, char* buffer, int* req_id) {
+int SF_Write(int handle, SFsize_t offset, SFsize_t bytes, char* buffer, int* req_id) try {
   return start(handle, offset, bytes, req_id,
                [&](pario_shared_file_t f, int64_t off, size_t n, pario_request_t* req) {
                  return pario_shared_file_iwrite(f, off, buffer, n, req);
                });
+} catch (...) {
+  return caught("SF_Write");
 }
 
-int SF_Read(int handle, SFsize_t offset, SFsize_t bytes, char* buffer, int* req_id) {
+int SF_Read(int handle, SFsize_t offset, SFsize_t bytes, char* buffer, int* req_id) try {
   return start(handle, offset, bytes, req_id,
                [&](pario_shared_file_t f, int64_t off, size_t n, pario_request_t* req) {
                  return pario_shared_file_iread(f, off, buffer, n, req);
                });
+} catch (...) {
+  return caught("SF_Read");
 }
 
-int SF_Wait(int* req_id) {
+int SF_Wait(int* req_id) try {
   if (!req_id) return fail(PARIO_ERR_INVALID_ARGUMENT, "SF_Wait: request id pointer is null");
   pario_request_t req;
   {
@@ -210,9 +225,11 @@ int SF_Wait(int* req_id) {
   const int rc = from_pario(pario_request_wait(&req));  // null: "already waited"
   if (rc == PARIO_OK) *req_id = SF_DONE;
   return rc;
+} catch (...) {
+  return caught("SF_Wait");
 }
 
-int SF_Waitall(int* list, int num) {
+int SF_Waitall(int* list, int num) try {
   if (num < 0 || (num > 0 && !list)) {
     return fail(PARIO_ERR_INVALID_ARGUMENT, "SF_Waitall: %d requests in a null list", num);
   }
@@ -222,6 +239,8 @@ int SF_Waitall(int* list, int num) {
     if (first == PARIO_OK) first = rc;
   }
   return first;
+} catch (...) {
+  return caught("SF_Waitall");
 }
 
 void SF_Errmsg(int code, char* msg) { pario::compat::error_message(code, msg); }

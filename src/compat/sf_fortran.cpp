@@ -20,21 +20,25 @@ using pario::compat::narrow;
 extern "C" {
 
 PARIO_API f77_int sf_create_(const char* fname, double* hard, double* soft, double* req,
-                             f77_int* handle, hidden_len len) {
+                             f77_int* handle, hidden_len len) try {
   std::string name = from_fortran(fname, len);
   int h = -1;
   const int rc = SF_Create(name.data(), *hard, *soft, *req, &h);
   if (rc == 0) *handle = h;
   return rc;
+} catch (...) {
+  return pario::compat::caught("sf_create_");
 }
 
 PARIO_API f77_int sf_create_suffix_(const char* fname, double* hard, double* soft, double* req,
-                                    f77_int* handle, f77_int* suffix, hidden_len len) {
+                                    f77_int* handle, f77_int* suffix, hidden_len len) try {
   std::string name = from_fortran(fname, len);
   int h = -1;
   const int rc = SF_Create_suffix(name.data(), *hard, *soft, *req, &h, narrow(suffix));
   if (rc == 0) *handle = h;
   return rc;
+} catch (...) {
+  return pario::compat::caught("sf_create_suffix_");
 }
 
 PARIO_API f77_int sf_destroy_(f77_int* h) { return SF_Destroy(narrow(h)); }

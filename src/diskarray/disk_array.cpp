@@ -586,7 +586,7 @@ void Transfer::put_chunk(Job* job) {
   bytes_held_ -= job->bytes;
 }
 
-Status Transfer::wait() {
+Status Transfer::wait(const Status& refusal) {
   if (waited_) return Status(Code::kState, dir_ + ": transfer already waited");
   drain();
   waited_ = true;
@@ -594,7 +594,7 @@ Status Transfer::wait() {
   if (!write_) {
     for (; put_next_ < jobs_.size(); ++put_next_) put_chunk(jobs_[put_next_].get());
   }
-  Status s = start_status_;
+  Status s = refusal.ok() ? start_status_ : refusal;
   for (const auto& job : jobs_) {
     if (s.ok()) s = job->status;
   }

@@ -208,8 +208,10 @@ class DiskArray {
 class Transfer {
  public:
   ~Transfer();  // lets the I/O finish (buffers are never freed under it)
-  // Collective: completes the transfer; the same outcome on every rank.
-  Status wait();
+  // Collective: completes the transfer; the same outcome on every rank. A
+  // failed `refusal` is this rank's outcome whatever its chunk I/O did
+  // (see collective::Transfer::wait).
+  Status wait(const Status& refusal = Status::Ok());
   // Local: true once this rank's chunk I/O is done (wait will not block on
   // the disk).
   bool test();

@@ -453,6 +453,47 @@ static int c_decomp_read_direct(int bad) { return decomp_read(shared_decomp_dire
 static int c_decomp_iwrite_direct(int bad) { return decomp_iwrite(shared_decomp_direct, bad); }
 static int c_decomp_iread_direct(int bad) { return decomp_iread(shared_decomp_direct, bad); }
 
+/* Waits on collective requests (disk-array and decomposition transfers),
+ * bad on one rank: a null, stale or missing handle there completes that
+ * rank's oldest collective request with its error, so the others' waits
+ * end with PARIO_ERR_REMOTE; waiting that request's own handle afterwards
+ * is a local error. */
+static int c_request_wait_null(int bad) {
+  pario_request_t req = PARIO_REQUEST_NULL, none = PARIO_REQUEST_NULL;
+  int rc = pario_disk_array_iwrite(shared_disk_array, shared_array, zero2, count2, zero2, NULL, &req);
+  if (rc != PARIO_OK) return rc;
+  rc = pario_request_wait(bad ? &none : &req);
+  if (bad) CHECK_FAILS(pario_request_wait(&req), PARIO_ERR_INVALID_ARGUMENT, "earlier wait with a bad handle");
+  return rc;
+}
+
+static int c_request_wait_stale(int bad) {
+  pario_request_t first = PARIO_REQUEST_NULL, second = PARIO_REQUEST_NULL;
+  double back[48];
+  CHECK(pario_decomp_iwrite(shared_decomp, shared_sf, 0, PARIO_TYPE_DOUBLE, decomp_vals, &first) == PARIO_OK);
+  CHECK(pario_decomp_iread(shared_decomp_direct, shared_sf, 0, PARIO_TYPE_DOUBLE, back, &second) == PARIO_OK);
+  const pario_request_t copy = first;
+  CHECK(pario_request_wait(&first) == PARIO_OK);
+  pario_request_t stale = copy;
+  const int rc = pario_request_wait(bad ? &stale : &second);
+  if (bad) CHECK_FAILS(pario_request_wait(&second), PARIO_ERR_INVALID_ARGUMENT, "earlier wait with a bad handle");
+  return rc;
+}
+
+static int c_request_waitall(int bad) {
+  pario_request_t reqs[2] = {PARIO_REQUEST_NULL, PARIO_REQUEST_NULL};
+  double back[48];
+  CHECK(pario_disk_array_iread(shared_disk_array, shared_array, zero2, count2, zero2, NULL, &reqs[0]) == PARIO_OK);
+  CHECK(pario_decomp_iread(shared_decomp, shared_sf, 0, PARIO_TYPE_DOUBLE, back, &reqs[1]) == PARIO_OK);
+  pario_request_t mine[2] = {reqs[0], bad ? PARIO_REQUEST_NULL : reqs[1]};
+  const int rc = pario_request_waitall(2, mine);
+  if (bad) {
+    CHECK(mine[0] == PARIO_REQUEST_NULL);  /* the good one was still waited */
+    CHECK_FAILS(pario_request_wait(&reqs[1]), PARIO_ERR_INVALID_ARGUMENT, "earlier wait with a bad handle");
+  }
+  return rc;
+}
+
 /* ---- Exodus files: a fresh definition per case, and one file with its
  * mesh put and step 1 begun, shared by the data cases ---- */
 
@@ -1296,6 +1337,10 @@ static const struct {
     /* the same calls on a decomposition with collective buffering off */
     {"pario_decomp_write, direct", c_decomp_write_direct}, {"pario_decomp_read, direct", c_decomp_read_direct},
     {"pario_decomp_iwrite, direct", c_decomp_iwrite_direct}, {"pario_decomp_iread, direct", c_decomp_iread_direct},
+    /* waits on collective requests, with a bad handle on one rank */
+    {"pario_request_wait, null handle", c_request_wait_null},
+    {"pario_request_wait, stale handle", c_request_wait_stale},
+    {"pario_request_waitall, one null entry", c_request_waitall},
     CASE(shared_file_open),
     CASE(exodus_create),             CASE(exodus_close),            CASE(exodus_init),
     CASE(exodus_define_block),       CASE(exodus_define_node_set),  CASE(exodus_define_side_set),

@@ -191,6 +191,15 @@ int main(void) {
     CHECK(DRA_Probe(me == np - 1 ? 77 : r, &probed) == (me == np - 1 ? PARIO_ERR_INVALID_ARGUMENT : PARIO_ERR_REMOTE));
     CHECK(DRA_Wait(r) == 0);
   }
+  /* A wait for a number never handed out, on the last rank alone, while
+   * the others wait for a write: that rank's oldest transfer ends with its
+   * error, so the others get PARIO_ERR_REMOTE (they once waited for ever),
+   * and its own wait for the write then says the write was ended so. */
+  if (np > 1) {
+    CHECK(NDRA_Write(a, d3, &r) == 0);
+    CHECK(DRA_Wait(me == np - 1 ? 77 : r) == (me == np - 1 ? PARIO_ERR_INVALID_ARGUMENT : PARIO_ERR_REMOTE));
+    CHECK(DRA_Wait(r) == (me == np - 1 ? PARIO_ERR_INVALID_ARGUMENT : 0));
+  }
   CHECK(NDRA_Inquire(d3, &type, &nd, shape, name, file) == 0 && strcmp(file, path) == 0);
   CHECK(DRA_Close(d3) == 0);
   FILE *other = me == 0 ? NULL : fopen(mine, "r");
