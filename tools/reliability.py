@@ -23,8 +23,8 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # (ctest regex, what was tried, what "cases" counts, whether it checks leftovers)
 SUITES = [
-    (r"^capi_collective_matrix_test_np", "one rank fails in each collective (31 calls), then ranks disagree",
-     r"(\d+) rows at", True),
+    (r"^capi_collective_matrix_test_np", "one rank fails in each collective (every PARIO_COLLECTIVE call, and "
+     "waits on collective requests), then ranks disagree", r"(\d+) rows at", True),
     (r"^capi_bad_input_test_np", "sizes near INT64_MAX, overflowing shapes, foreign zarr.json, bad communicators",
      None, False),
     (r"^capi_disk_array_full", "one file per chunk, a write stopped midway (file-size limit)", None, True),
@@ -32,6 +32,10 @@ SUITES = [
      r"(\d+) of 512 rows written", True),
     (r"^kill_", "kill -9 of one rank / the whole job while writing a disk array and a RAM file",
      r"kill_check: (\d+) rows intact", True),
+    (r"^dataset_bad_input_test_np", "crafted and damaged datasets: links (external, soft, symbolic), a FIFO, "
+     "records damaged, files cut short, an entry file that cannot be written", None, False),
+    (r"^dataset_faults_test_np", "HDF5 failing on one rank inside a dataset's collective steps (close, unlink, "
+     "attribute and data writes)", None, False),
 ]
 
 
@@ -61,7 +65,7 @@ def test_rows(build, mpi):
         for name, verdict, out in ctest(build, regex):
             held = verdict == "held"
             m = re.search(cases, out) if cases else None
-            case = m.group(1) + (" calls" if "matrix" in name else " rows kept") if m else "-"
+            case = m.group(1) + (" rows" if "matrix" in name else " rows kept") if m else "-"
             hang = re.search(r"HANG in case (.+)", out)
             rows.append([f"{what} ({name}, {mpi})", case, checks(out),
                          "0" if held else ("?" if verdict != "skipped" else "-"),

@@ -89,6 +89,9 @@ struct FileState {
   // (contiguous, allocated early, never filled), link creation
   // (intermediate groups), independent and collective transfers.
   std::unique_ptr<Hid> dcpl, lcpl, independent, collective;
+  // Link, group and dataset access: every path is walked with these, which
+  // refuse to follow an external link (refuse_external_link).
+  std::unique_ptr<Hid> lapl, gapl, dapl;
 };
 
 namespace {
@@ -223,9 +226,29 @@ std::unique_ptr<Hid> access_list(MPI_Comm comm) {
   return fapl;
 }
 
+// An external link is never followed: pario never writes one, and HDF5
+// would open its target with this file's MPI-IO access list and intent.
+// A crafted file could so block every rank in open(2) on a FIFO, or have
+// a read-write dataset write into another file.
+herr_t refuse_external_link(const char*, const char*, const char*, const char*, unsigned*, hid_t, void*) {
+  return -1;
+}
+
+// An access list of class cls that refuses external links; null if HDF5
+// refused it.
+std::unique_ptr<Hid> no_external_links(hid_t cls) {
+  auto list = owned(H5Pcreate(cls), H5Pclose);
+  if (list->get() < 0 || H5Pset_elink_cb(list->get(), refuse_external_link, nullptr) < 0) return nullptr;
+  return list;
+}
+
 // The property lists a file's datasets share (FileState); false when HDF5
 // refused one.
 bool make_lists(FileState* st) {
+  st->lapl = no_external_links(H5P_LINK_ACCESS);
+  st->gapl = no_external_links(H5P_GROUP_ACCESS);
+  st->dapl = no_external_links(H5P_DATASET_ACCESS);
+  if (!st->lapl || !st->gapl || !st->dapl) return false;
   st->dcpl = owned(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
   st->lcpl = owned(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
   st->independent = owned(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
@@ -366,12 +389,24 @@ Status closed_file(const char* call, const std::string& what) {
 }
 
 // An open object (group or dataset) by path.
-std::unique_ptr<Hid> open_object(hid_t file, const std::string& path) {
-  return owned(H5Oopen(file, path.c_str(), H5P_DEFAULT), H5Oclose);
+std::unique_ptr<Hid> open_object(const FileState& st, const std::string& path) {
+  return owned(H5Oopen(st.id->get(), path.c_str(), st.lapl->get()), H5Oclose);
 }
 
-herr_t collect_name(hid_t, const char* name, const H5L_info_t*, void* data) {
-  static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+// A group's link names; the first that is not a hard link (a soft or
+// external one, which pario never writes) stops the walk.
+struct LinkNames {
+  std::vector<std::string> names;
+  std::string not_hard;
+};
+
+herr_t collect_name(hid_t, const char* name, const H5L_info_t* info, void* data) {
+  auto* out = static_cast<LinkNames*>(data);
+  if (info->type != H5L_TYPE_HARD) {
+    out->not_hard = name;
+    return 1;
+  }
+  out->names.emplace_back(name);
   return 0;
 }
 
@@ -445,7 +480,7 @@ Result<bool> File::exists(const std::string& path) {
   while (true) {
     const size_t slash = path.find('/', at);
     const std::string prefix = path.substr(0, slash);
-    const htri_t rc = H5Lexists(state_->id->get(), prefix.c_str(), H5P_DEFAULT);
+    const htri_t rc = H5Lexists(state_->id->get(), prefix.c_str(), state_->lapl->get());
     if (rc < 0) return h5_error("H5Lexists", path_ + ":" + prefix);
     if (rc == 0) return false;
     if (slash == std::string::npos) return true;
@@ -455,20 +490,26 @@ Result<bool> File::exists(const std::string& path) {
 
 Status File::remove(const std::string& path) {
   if (!state_) return closed_file("H5Ldelete", path);
-  if (H5Ldelete(state_->id->get(), path.c_str(), H5P_DEFAULT) < 0) return h5_error("H5Ldelete", path_ + ":" + path);
+  if (H5Ldelete(state_->id->get(), path.c_str(), state_->lapl->get()) < 0) {
+    return h5_error("H5Ldelete", path_ + ":" + path);
+  }
   return Status::Ok();
 }
 
 Result<std::vector<std::string>> File::links(const std::string& group) {
   if (!state_) return closed_file("H5Literate", group);
-  auto g = owned(H5Gopen2(state_->id->get(), group.c_str(), H5P_DEFAULT), H5Gclose);
+  auto g = owned(H5Gopen2(state_->id->get(), group.c_str(), state_->gapl->get()), H5Gclose);
   if (g->get() < 0) return h5_error("H5Gopen2", path_ + ":" + group);
-  std::vector<std::string> names;
+  LinkNames found;
   hsize_t at = 0;
-  if (H5Literate(g->get(), H5_INDEX_NAME, H5_ITER_INC, &at, collect_name, &names) < 0) {
+  if (H5Literate(g->get(), H5_INDEX_NAME, H5_ITER_INC, &at, collect_name, &found) < 0) {
     return h5_error("H5Literate", path_ + ":" + group);
   }
-  return names;
+  if (!found.not_hard.empty()) {
+    return Status(Code::kCorrupt, path_ + ":" + group + "/" + found.not_hard +
+                                      ": a soft or external link, which pario never writes (not followed)");
+  }
+  return std::move(found.names);
 }
 
 namespace {
@@ -478,10 +519,23 @@ namespace {
 // dataset or group this process just made), which saves the lookup.
 Status write_attribute(hid_t obj, const std::string& what, const std::string& name, const AttrValue& value,
                        bool replace) {
+  // A value replaced is made under a spare name first and then swapped in
+  // (H5Adelete, H5Arename): a create that fails leaves the old value (it
+  // was once deleted first). Once made it is swapped in whatever H5Awrite
+  // said, so the ranks keep making the same metadata calls (parallel HDF5
+  // needs them alike) when a write fails on one rank alone. The spare name
+  // has pario's reserved prefix, so a leftover is never listed as an
+  // info; the next replace removes it.
+  std::string target = name;
   if (replace) {
     const htri_t there = H5Aexists(obj, name.c_str());
     if (there < 0) return h5_error("H5Aexists", what);
-    if (there > 0 && H5Adelete(obj, name.c_str()) < 0) return h5_error("H5Adelete", what);
+    if (there > 0) {
+      target = "pario_replacing_" + name;
+      const htri_t spare = H5Aexists(obj, target.c_str());
+      if (spare < 0) return h5_error("H5Aexists", what);
+      if (spare > 0 && H5Adelete(obj, target.c_str()) < 0) return h5_error("H5Adelete", what);
+    }
   }
   std::unique_ptr<Hid> file_type, mem_type, space;
   if (value.is_string) {
@@ -501,7 +555,7 @@ Status write_attribute(hid_t obj, const std::string& what, const std::string& na
     space = owned(value.scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, n, nullptr), H5Sclose);
   }
   if (space->get() < 0) return h5_error("H5Screate", what);
-  auto attr = owned(H5Acreate2(obj, name.c_str(), file_type->get(), space->get(), H5P_DEFAULT, H5P_DEFAULT),
+  auto attr = owned(H5Acreate2(obj, target.c_str(), file_type->get(), space->get(), H5P_DEFAULT, H5P_DEFAULT),
                     H5Aclose);
   if (attr->get() < 0) return h5_error("H5Acreate2", what);
   herr_t rc;
@@ -512,8 +566,13 @@ Status write_attribute(hid_t obj, const std::string& what, const std::string& na
     // An empty array has nothing to write (and no buffer to point at).
     rc = value.count == 0 ? 0 : H5Awrite(attr->get(), mem_type->get(), value.bytes.data());
   }
-  if (rc < 0) return h5_error("H5Awrite", what);
-  return Status::Ok();
+  const Status written = rc < 0 ? h5_error("H5Awrite", what) : Status::Ok();
+  if (target != name) {
+    attr.reset();
+    if (H5Adelete(obj, name.c_str()) < 0) return h5_error("H5Adelete", what);
+    if (H5Arename(obj, target.c_str(), name.c_str()) < 0) return h5_error("H5Arename", what);
+  }
+  return written;
 }
 
 // Attribute `name` of the open object obj, checked (File::attribute).
@@ -578,7 +637,7 @@ Result<AttrValue> read_attribute(hid_t obj, const std::string& what, const std::
 Status File::set_attribute(const std::string& object, const std::string& name, const AttrValue& value) {
   if (!state_) return closed_file("H5Acreate2", object);
   const std::string what = path_ + ":" + object + " attribute " + name;
-  auto obj = open_object(state_->id->get(), object);
+  auto obj = open_object(*state_, object);
   if (obj->get() < 0) return h5_error("H5Oopen", what);
   return write_attribute(obj->get(), what, name, value, /*replace=*/true);
 }
@@ -586,14 +645,15 @@ Status File::set_attribute(const std::string& object, const std::string& name, c
 Result<AttrValue> File::attribute(const std::string& object, const std::string& name) {
   if (!state_) return closed_file("H5Aopen", object);
   const std::string what = path_ + ":" + object + " attribute " + name;
-  auto obj = open_object(state_->id->get(), object);
+  auto obj = open_object(*state_, object);
   if (obj->get() < 0) return h5_error("H5Oopen", what);
   return read_attribute(obj->get(), what, name);
 }
 
 Status File::create_group(const std::string& path, const std::vector<std::pair<std::string, AttrValue>>& attributes) {
   if (!state_) return closed_file("H5Gcreate2", path);
-  auto g = owned(H5Gcreate2(state_->id->get(), path.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  auto g = owned(H5Gcreate2(state_->id->get(), path.c_str(), H5P_DEFAULT, H5P_DEFAULT, state_->gapl->get()),
+                 H5Gclose);
   if (g->get() < 0) return h5_error("H5Gcreate2", path_ + ":" + path);
   for (const auto& [name, value] : attributes) {
     PARIO_RETURN_IF_ERROR(
@@ -604,7 +664,7 @@ Status File::create_group(const std::string& path, const std::vector<std::pair<s
 
 Result<std::vector<std::string>> File::attribute_names(const std::string& object) {
   if (!state_) return closed_file("H5Aiterate2", object);
-  auto obj = open_object(state_->id->get(), object);
+  auto obj = open_object(*state_, object);
   if (obj->get() < 0) return h5_error("H5Oopen", path_ + ":" + object);
   std::vector<std::string> names;
   hsize_t at = 0;
@@ -714,7 +774,7 @@ Result<Dataset> Dataset::create(File& file, const std::string& name, ElementType
   } else {
     const FileState& st = *file.state_;
     ds.id_ = owned(H5Dcreate2(st.id->get(), name.c_str(), file_type->get(), space->get(), st.lcpl->get(),
-                              st.dcpl->get(), H5P_DEFAULT),
+                              st.dcpl->get(), st.dapl->get()),
                    H5Dclose);
     if (ds.id_->get() < 0) {
       local = h5_error("H5Dcreate2", what);
@@ -751,7 +811,7 @@ Result<Dataset> Dataset::open(File& file, const std::string& name, std::optional
   }
 
   Dataset ds;
-  ds.id_ = owned(H5Dopen2(file.state_->id->get(), name.c_str(), H5P_DEFAULT), H5Dclose);
+  ds.id_ = owned(H5Dopen2(file.state_->id->get(), name.c_str(), file.state_->dapl->get()), H5Dclose);
   if (ds.id_->get() < 0) {
     local = h5_error("H5Dopen2", what);
     if (local.code() == Code::kNotFound) {
@@ -785,7 +845,9 @@ Result<Dataset> Dataset::open(File& file, const std::string& name, std::optional
         const uint64_t limit = static_cast<uint64_t>(INT64_MAX) / element_size(*type);
         uint64_t n = 1;
         for (int d = 0; d < ndim && local.ok(); ++d) {
-          if (h[d] > 0 && n > limit / h[d]) {
+          // Each extent on its own too: after a zero one the product
+          // stays 0 and would let any extent through.
+          if (h[d] > limit || (h[d] > 0 && n > limit / h[d])) {
             local = Status(Code::kCorrupt, "dataset::Dataset::open: " + what + ": a size that overflows");
           }
           n *= h[d];

@@ -39,6 +39,7 @@
 
 #include "base/checked.h"
 #include "base/convert.h"
+#include "base/status_of.h"
 #include "collective/transfer.h"
 #include "dataset/target.h"
 
@@ -176,13 +177,15 @@ Result<std::unique_ptr<Pds>> Pds::create(const comm::Comm& comm, const std::stri
                                          const FileLayout& layout, SyncPolicy sync) {
   if (replace) {
     // Only a pario dataset is replaced: rank 0 asks whether there is a
-    // file, and all open it to read its marker.
+    // file, and all open it to read its marker, read-write, so that a file
+    // the create could not truncate (0444, immutable) is refused before
+    // its member files are removed.
     int there = 0;
     if (comm.rank() == 0) there = ::access(path.c_str(), F_OK) == 0 ? 1 : 0;
     const int rc = MPI_Bcast(&there, 1, MPI_INT, 0, comm.get());
     if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Bcast");
     if (there) {
-      Result<File> old = File::open(comm, path, FileMode::kReadOnly);
+      Result<File> old = File::open(comm, path, FileMode::kReadWrite);
       Status local = old.status();
       if (old.ok()) {
         Result<std::string> marker = string_attr(*old, "/", kFormatAttr);
@@ -645,10 +648,13 @@ Status Pds::close() {
 Status Pds::mark_last_ended() {
   const int64_t n = static_cast<int64_t>(segments_.size());
   if (!ends_marked_ || ended_ >= n) return Status::Ok();
-  PARIO_ASSIGN_OR_RETURN(File * f, file_to_write(n - 1));
-  PARIO_RETURN_IF_ERROR(f->set_attribute(segment_path(n - 1), kEndedAttr, AttrValue::int64(1)));
+  // Counted as marked on every rank whatever this rank's call did (the
+  // caller's agreement fails them all alike): a rank whose write failed
+  // alone once tried again at the next append or close, making HDF5's
+  // collective metadata calls without the others.
   ended_ = n;
-  return Status::Ok();
+  PARIO_ASSIGN_OR_RETURN(File * f, file_to_write(n - 1));
+  return f->set_attribute(segment_path(n - 1), kEndedAttr, AttrValue::int64(1));
 }
 
 Status Pds::drop_cut_segment(const std::vector<bool>& ended) {
@@ -948,8 +954,11 @@ Status Pds::write_ranked(int64_t segment, int variable, ElementType mem_type, in
   } else if (words > 0 && buf == nullptr) {
     local = Status(Code::kInvalidArgument, "buf is null");
   } else if (mem_type != v.word && words > 0) {
-    converted.resize(static_cast<size_t>(words) * element_size(v.word));
-    local = convert(mem_type, buf, v.word, converted.data(), static_cast<size_t>(words));
+    // A failed allocation is this rank's status, seen in the allgather.
+    local = status_of("dataset::Pds::write_ranked: the converted piece", [&] {
+      converted.resize(static_cast<size_t>(words) * element_size(v.word));
+      return convert(mem_type, buf, v.word, converted.data(), static_cast<size_t>(words));
+    });
     data = converted.data();
   }
   // Every rank's piece and whether it failed, in one allgather: a failure
@@ -1030,8 +1039,12 @@ Status Pds::read_items(int64_t segment, int variable, ElementType mem_type, int6
       if (mem_type == v.word) {
         local = move_words(*ds, start * w, end * w, buf, /*write=*/false);
       } else {
-        std::vector<unsigned char> raw(words * element_size(v.word));
-        local = move_words(*ds, start * w, end * w, raw.data(), /*write=*/false);
+        std::vector<unsigned char> raw;
+        local = status_of("dataset::Pds::read_items: the piece in the word type", [&] {
+          raw.resize(words * element_size(v.word));
+          return Status::Ok();
+        });
+        if (local.ok()) local = move_words(*ds, start * w, end * w, raw.data(), /*write=*/false);
         if (local.ok()) local = convert(v.word, raw.data(), mem_type, buf, words);
       }
     }

@@ -328,6 +328,11 @@ Status Wavefunction::close() {
     if (unmarked_[k]) local = file_.set_attribute(vector_path(static_cast<int>(k)), kWrittenAttr, AttrValue::int64(1));
   }
   unmarked_.clear();
+  // And those a failed rewrite left neither old nor new (Wavefunction::write).
+  for (size_t k = 0; k < unwritten_.size() && local.ok(); ++k) {
+    if (unwritten_[k]) local = file_.set_attribute(vector_path(static_cast<int>(k)), kWrittenAttr, AttrValue::int64(0));
+  }
+  unwritten_.clear();
   // No H5Fflush: with the MPI-IO driver it is MPI_File_sync, an fsync
   // (measured: two of them made a 36 MB write 3x slower than parallel HDF5
   // alone); H5Fclose writes the metadata. Durability is the caller's.
@@ -404,7 +409,8 @@ Result<std::vector<std::pair<int64_t, int64_t>>> Wavefunction::gather_slices(con
 // transfer (no rank waits for another): a rank whose checks failed skips
 // it and the one agreement after reports it. Everything else first
 // gathers the slices with the checks' outcome.
-Status Wavefunction::move(bool write, int k, int64_t start, int64_t count, void* buf, const Status& checked) {
+Status Wavefunction::move(bool write, int k, int64_t start, int64_t count, void* buf, const Status& checked,
+                          bool* moved) {
   const comm::Comm& comm = file_.comm();
   const bool independent = options_.transfer == WavefunctionTransfer::kIndependent;
   std::vector<std::pair<int64_t, int64_t>> slices;
@@ -418,6 +424,7 @@ Status Wavefunction::move(bool write, int k, int64_t start, int64_t count, void*
     if (!tiled.ok()) return Status(tiled.code(), path() + ": vector " + std::to_string(k) + ": " + tiled.message());
   }
   Dataset& ds = vectors_[static_cast<size_t>(k)];
+  if (moved) *moved = true;
   switch (options_.transfer) {
     case WavefunctionTransfer::kIndependent:
     case WavefunctionTransfer::kCollective: {
@@ -441,7 +448,21 @@ Status Wavefunction::write(int k, int64_t start, int64_t count, const double* bu
   Status local = check_writable();
   if (local.ok()) local = check_vector(k);
   if (local.ok()) local = check_slice(start, count, basis_.dimension);
-  PARIO_RETURN_IF_ERROR(move(true, k, start, count, const_cast<double*>(buf), local));
+  bool moved = false;
+  const Status s = move(true, k, start, count, const_cast<double*>(buf), local, &moved);
+  if (!s.ok()) {
+    // Agreed, and `moved` the same everywhere: a write that failed once
+    // data moved leaves the vector part old, part new, so it reads back
+    // as never written whole (pario_written cleared at close).
+    if (moved && written_[static_cast<size_t>(k)]) {
+      written_[static_cast<size_t>(k)] = false;
+      if (unmarked_.size() > static_cast<size_t>(k)) unmarked_[static_cast<size_t>(k)] = false;
+      if (unwritten_.size() < written_.size()) unwritten_.resize(written_.size(), false);
+      unwritten_[static_cast<size_t>(k)] = true;
+    }
+    return s;
+  }
+  if (unwritten_.size() > static_cast<size_t>(k)) unwritten_[static_cast<size_t>(k)] = false;  // whole again
   if (!written_[static_cast<size_t>(k)]) {
     written_[static_cast<size_t>(k)] = true;
     if (unmarked_.size() < written_.size()) unmarked_.resize(written_.size(), false);

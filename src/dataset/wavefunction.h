@@ -28,7 +28,11 @@
 //                         been written whole and the file closed; a read
 //                         of an unwritten vector is refused, so a writer
 //                         killed before close leaves vectors that are
-//                         not trusted)
+//                         not trusted; a rewrite that fails once data
+//                         moved clears it, in the open and at close. A
+//                         writer killed during a rewrite of a vector
+//                         marked whole by an earlier close leaves it
+//                         marked: rewrites are the caller's to redo)
 //
 // Plan apart from execution: the rules (basis, counts, names, slices, the
 // tiling of a vector by the ranks' slices, the transfer choice) are pure
@@ -158,7 +162,10 @@ class Wavefunction {
   // rank keeps its slice: MFDn writes 15 vectors with one distribution).
   Result<collective::Decomposition*> decomposition(const std::vector<std::pair<int64_t, int64_t>>& slices);
   Result<std::vector<std::pair<int64_t, int64_t>>> gather_slices(const Status& local, int64_t start, int64_t count);
-  Status move(bool write, int k, int64_t start, int64_t count, void* buf, const Status& checked);
+  // moved: set once the data began to move (the same on every rank), so a
+  // failure after it may have left part of the vector overwritten.
+  Status move(bool write, int k, int64_t start, int64_t count, void* buf, const Status& checked,
+              bool* moved = nullptr);
 
   std::shared_ptr<const comm::Group> group_;
   File file_;
@@ -168,6 +175,7 @@ class Wavefunction {
   std::vector<Observables> observables_;
   std::vector<bool> written_;
   std::vector<bool> unmarked_;  // written since the open; pario_written set at close
+  std::vector<bool> unwritten_;  // a rewrite failed since the open; pario_written cleared at close
   std::vector<std::pair<int64_t, int64_t>> decomp_slices_;
   std::unique_ptr<collective::Decomposition> decomp_;
 };

@@ -123,6 +123,37 @@ static void links_and_modes(void) {
   CHECK(mode_is_0600(steps));
   CHECK(mode_is_0600(member));
 
+  /* Replacing a file-per-step dataset whose entry file cannot be written
+   * (0444; immutable where this runs as root): refused before any member
+   * file is removed, and the old dataset reads whole. */
+  {
+    char locked[600], first[600];
+    path_of(locked, sizeof locked, "locked.h5");
+    path_of(first, sizeof first, "locked.000000.h5");
+    CHECK(pario_dataset_create_with(world, locked, PARIO_MODE_CREATE | PARIO_MODE_EXCLUSIVE, &o, &ds) == PARIO_OK);
+    CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 0, 0.0, NULL) == PARIO_OK);
+    CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 1, 1.0, NULL) == PARIO_OK);
+    CHECK(pario_dataset_close(&ds) == PARIO_OK);
+    snprintf(cmd, sizeof cmd,
+             "chmod 0444 '%s' && { [ \"$(id -u)\" != 0 ] || chattr +i '%s' 2>/dev/null; } && "
+             "! sh -c \"exec 3>>'%s'\" 2>/dev/null",
+             locked, locked, locked);
+    const int lockable = root_says(rank == 0 ? system(cmd) == 0 : 0);
+    if (lockable) {
+      rc = pario_dataset_create_with(world, locked, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &o, &ds);
+      CHECK(rc != PARIO_OK && ds == PARIO_DATASET_NULL);
+      CHECK(root_says(access(first, F_OK) == 0));  /* the members are still there */
+      CHECK(pario_dataset_open(world, locked, PARIO_MODE_READ, &ds) == PARIO_OK);
+      CHECK(pario_dataset_segment_count(ds, &n) == PARIO_OK && n == 2);
+      CHECK(pario_dataset_close(&ds) == PARIO_OK);
+    } else if (rank == 0) {
+      printf("locked.h5: skipped (the file could not be made unwritable here)\n");
+    }
+    snprintf(cmd, sizeof cmd, "chattr -i '%s' 2>/dev/null; chmod 0600 '%s'", locked, locked);
+    if (rank == 0) (void)!system(cmd);
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+
   /* A last member that does not read (a step cut short, or any file of
    * the member name's shape): opened read-write it is renamed aside to
    * <member>.torn with its bytes, never removed, and the step is written
@@ -221,6 +252,28 @@ static void damage(void) {
     H5Oclose(g);
     H5Fclose(f);
 
+    /* Links pario never writes: a segment that is an external link to a
+     * FIFO (following it blocked every rank in open(2) for ever), one to
+     * another pario file, and a section that is one (a read-write open
+     * would have written through it). */
+    char fifo[600], good[600];
+    path_of(fifo, sizeof fifo, "fifo");
+    path_of(good, sizeof good, "good.h5");
+    CHECK(mkfifo(fifo, 0600) == 0);
+    f = edit_open("elinkfifo.h5");
+    CHECK(H5Ldelete(f, "/segments/00000000", H5P_DEFAULT) >= 0);
+    CHECK(H5Lcreate_external(fifo, "/g", f, "/segments/00000000", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    H5Fclose(f);
+    f = edit_open("elinkfile.h5");
+    CHECK(H5Ldelete(f, "/segments/00000001", H5P_DEFAULT) >= 0);
+    CHECK(H5Lcreate_external(good, "/segments/00000001", f, "/segments/00000001", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+    H5Fclose(f);
+    f = edit_open("elinksection.h5");
+    CHECK(H5Ldelete(f, "/segments/00000001/temp", H5P_DEFAULT) >= 0);
+    CHECK(H5Lcreate_external(good, "/segments/00000001/temp", f, "/segments/00000001/temp", H5P_DEFAULT,
+                             H5P_DEFAULT) >= 0);
+    H5Fclose(f);
+
     /* A plain HDF5 file: a dataset, no pario marker. */
     char path[600];
     path_of(path, sizeof path, "plain.h5");
@@ -252,7 +305,8 @@ int main(int argc, char **argv) {
   }
   make_good("good.h5");
   const char *copies[] = {"v99.h5",    "nokind.h5", "gap.h5",      "pieces.h5", "itemkind.h5",
-                          "unended.h5", "cut.h5",    "cutlast.h5", "noise.h5"};
+                          "unended.h5", "cut.h5",    "cutlast.h5", "noise.h5",    "elinkfifo.h5",
+                          "elinkfile.h5", "elinksection.h5"};
   for (size_t i = 0; i < sizeof copies / sizeof *copies; ++i) copy("good.h5", copies[i]);
   damage();
 
@@ -263,6 +317,29 @@ int main(int argc, char **argv) {
   expect_open_fails("gap.h5", PARIO_ERR_CORRUPT, "where segment 1 should be");
   expect_open_fails("itemkind.h5", PARIO_ERR_CORRUPT, "word_type 77");
   expect_open_fails("unended.h5", PARIO_ERR_CORRUPT, "never ended");
+  alarm(60);  /* a hang in open(2) on the FIFO ends the test */
+  expect_open_fails("elinkfifo.h5", PARIO_ERR_CORRUPT, "soft or external link");
+  alarm(0);
+  expect_open_fails("elinkfile.h5", PARIO_ERR_CORRUPT, "soft or external link");
+  {
+    /* A section behind an external link: refused, on every rank, read-write
+     * too, and the file it names is left alone. */
+    char path[600], good[600];
+    struct stat before, after;
+    path_of(path, sizeof path, "elinksection.h5");
+    path_of(good, sizeof good, "good.h5");
+    CHECK(stat(good, &before) == 0);
+    pario_dataset_t e = PARIO_DATASET_NULL;
+    CHECK(pario_dataset_open(world, path, PARIO_MODE_RDWR, &e) == PARIO_OK);
+    pario_dataset_section_t info;
+    const int rc = pario_dataset_section_info(e, 1, 0, 0, &info);
+    CHECK(rc != PARIO_OK);
+    int16_t mine[3] = {1, 2, 3};
+    const int wrc = pario_dataset_write_ranked(e, 1, 0, 3, mine);
+    CHECK(wrc != PARIO_OK);
+    CHECK(pario_dataset_close(&e) == PARIO_OK);
+    CHECK(stat(good, &after) == 0 && after.st_mtime == before.st_mtime && after.st_size == before.st_size);
+  }
   {
     /* The last segment without its end: not listed read-only; removed
      * read-write, and its time index appended again. */

@@ -2,7 +2,8 @@
  * (issue 26, review of pds.cpp): every rank must fail together, and no
  * rank may be left waiting in a collective that another skipped.
  *
- * This executable exports H5Fclose and H5Ldelete, so libpario's calls
+ * This executable exports H5Fclose, H5Ldelete, H5Dwrite, H5Awrite and
+ * H5Acreate2 (counted), so libpario's calls
  * reach them; each forwards to HDF5's own (dlsym RTLD_NEXT) and, when
  * armed, reports a failure on one rank after the work is done (HDF5's
  * state stays the same on every rank, as parallel HDF5 needs):
@@ -14,6 +15,10 @@
  *      the second segment: before the fix that rank stopped while the
  *      others went on unlinking and into H5Fflush (collective: a hang),
  *      and the ranks kept different segment counts.
+ *   3. a segment's end mark (H5Awrite), then the close: the same HDF5
+ *      calls on every rank; an info replaced (H5Acreate2 refused on
+ *      every rank): the old value stays; a wave-function vector's rewrite (H5Dwrite): the vector
+ *      reads as never written whole.
  * Each: PARIO_ERR_IO on the failing rank, PARIO_ERR_REMOTE on the others,
  * then the same segment count on every rank and a clean close. alarm()
  * turns a hang into a failure before CTest's timeout. At 1, 2 and 4
@@ -54,6 +59,33 @@ INTERPOSED int H5Ldelete(h5_id loc, const char *name, h5_id lapl) {
   if (!real) *(void **)&real = dlsym(RTLD_NEXT, "H5Ldelete");
   const int rc = real(loc, name, lapl);
   return armed(&fail_ldelete_in) ? -1 : rc;
+}
+
+static int fail_dwrite_in = 0, fail_awrite_in = 0;
+static int fail_acreate_everywhere = 0;  /* H5Acreate2 refused on every rank, before any work */
+static int64_t acreate_calls = 0;  /* this rank's H5Acreate2 calls */
+
+INTERPOSED int H5Dwrite(h5_id dset, h5_id mem_type, h5_id mem_space, h5_id file_space, h5_id dxpl,
+                        const void *buf) {
+  static int (*real)(h5_id, h5_id, h5_id, h5_id, h5_id, const void *);
+  if (!real) *(void **)&real = dlsym(RTLD_NEXT, "H5Dwrite");
+  const int rc = real(dset, mem_type, mem_space, file_space, dxpl, buf);
+  return armed(&fail_dwrite_in) ? -1 : rc;
+}
+
+INTERPOSED int H5Awrite(h5_id attr, h5_id mem_type, const void *buf) {
+  static int (*real)(h5_id, h5_id, const void *);
+  if (!real) *(void **)&real = dlsym(RTLD_NEXT, "H5Awrite");
+  const int rc = real(attr, mem_type, buf);
+  return armed(&fail_awrite_in) ? -1 : rc;
+}
+
+INTERPOSED h5_id H5Acreate2(h5_id loc, const char *name, h5_id type, h5_id space, h5_id acpl, h5_id aapl) {
+  static h5_id (*real)(h5_id, const char *, h5_id, h5_id, h5_id, h5_id);
+  if (!real) *(void **)&real = dlsym(RTLD_NEXT, "H5Acreate2");
+  ++acreate_calls;
+  if (fail_acreate_everywhere) return -1;
+  return real(loc, name, type, space, acpl, aapl);
 }
 
 static pario_group_t world;
@@ -122,6 +154,80 @@ static void truncate_fails(const char *dir) {
   alarm(0);
 }
 
+/* 3. A segment's end mark (pario_ended) failing on the last rank alone:
+ * the append fails everywhere, and the ranks then make the same HDF5
+ * calls (before the fix that rank marked the segment again at the close,
+ * alone: H5Acreate2 among HDF5's collective metadata calls). */
+static void end_mark_fails(const char *dir) {
+  char path[700];
+  pario_dataset_t ds = make_armed(dir, "end_mark.h5", PARIO_DATASET_SYNC_NONE, 1, path, sizeof path);
+  fail_awrite_in = 1;  /* segment 0's pario_ended, at segment 1's append */
+  const int rc = pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 1, 1.0, NULL);
+  CHECK(rc == expected() || (size == 1 && rc != PARIO_OK));
+  fail_awrite_in = 0;
+  const int64_t before = acreate_calls;
+  CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  int64_t made = acreate_calls - before, lo = 0, hi = 0;
+  MPI_Allreduce(&made, &lo, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&made, &hi, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  CHECK(lo == hi);
+  alarm(0);
+}
+
+/* An info replaced, HDF5 refusing the new attribute (H5Acreate2, on every
+ * rank alike, as a metadata failure is): the call fails and the old value
+ * stays (it was once deleted first, and lost). */
+static void info_replace_fails(const char *dir) {
+  char path[700];
+  pario_dataset_t ds = make_armed(dir, "info.h5", PARIO_DATASET_SYNC_NONE, 1, path, sizeof path);
+  const double old_value = 1.5, new_value = 2.5;
+  CHECK(pario_dataset_info_put(ds, PARIO_INFO_SEGMENT, 0, "energy", PARIO_TYPE_DOUBLE, 1, &old_value) == PARIO_OK);
+  fail_acreate_everywhere = 1;
+  const int rc = pario_dataset_info_put(ds, PARIO_INFO_SEGMENT, 0, "energy", PARIO_TYPE_DOUBLE, 1, &new_value);
+  CHECK(rc != PARIO_OK);
+  fail_acreate_everywhere = 0;
+  double back = 0;
+  int64_t n = 0;
+  int stored = -1;
+  CHECK(pario_dataset_info_get(ds, PARIO_INFO_SEGMENT, 0, "energy", PARIO_TYPE_DOUBLE, 1, &back, &stored, &n) ==
+        PARIO_OK);
+  CHECK(back == old_value && n == 1);
+  CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  alarm(0);
+}
+
+/* 4. A wave-function vector's rewrite failing on the last rank (its
+ * H5Dwrite): the vector, once whole, is part old and part new, so it
+ * reads back as never written whole, in this open and after a reopen
+ * (it once kept pario_written = 1). */
+static void rewrite_fails(const char *dir) {
+  char path[700];
+  snprintf(path, sizeof path, "%s/rewrite.h5", dir);
+  const pario_wavefunction_basis_t basis = {64, 2, 2, 2, 1, 0, 20.0};
+  double mine[64];
+  const int64_t start = 64 * rank / size, count = 64 * (rank + 1) / size - start;
+  for (int64_t i = 0; i < count; ++i) mine[i] = (double)(start + i);
+  pario_wavefunction_t wf = PARIO_WAVEFUNCTION_NULL;
+  CHECK(pario_wavefunction_create(world, path, PARIO_MODE_CREATE | PARIO_MODE_TRUNCATE, &basis, 1,
+                                  PARIO_WF_TRANSFER_INDEPENDENT, &wf) == PARIO_OK);
+  CHECK(pario_wavefunction_write(wf, 0, start, count, mine) == PARIO_OK);
+  CHECK(pario_wavefunction_close(&wf) == PARIO_OK);
+  CHECK(pario_wavefunction_open(world, path, PARIO_MODE_RDWR, PARIO_WF_TRANSFER_INDEPENDENT, &wf) == PARIO_OK);
+  fail_rank = size - 1;
+  alarm(90);
+  fail_dwrite_in = 1;
+  const int rc = pario_wavefunction_write(wf, 0, start, count, mine);
+  CHECK(rc == expected() || (size == 1 && rc != PARIO_OK));
+  fail_dwrite_in = 0;
+  double back[64];
+  CHECK(pario_wavefunction_read(wf, 0, start, count, back) == PARIO_ERR_NOT_FOUND);
+  CHECK(pario_wavefunction_close(&wf) == PARIO_OK);
+  alarm(0);
+  CHECK(pario_wavefunction_open(world, path, PARIO_MODE_READ, PARIO_WF_TRANSFER_INDEPENDENT, &wf) == PARIO_OK);
+  CHECK(pario_wavefunction_read(wf, 0, start, count, back) == PARIO_ERR_NOT_FOUND);
+  CHECK(pario_wavefunction_close(&wf) == PARIO_OK);
+}
+
 int main(void) {
   if (pario_init() != PARIO_OK) return 1;
   CHECK(pario_group_world(&world) == PARIO_OK);
@@ -130,9 +236,12 @@ int main(void) {
   job_dir(world, "dataset_faults", dir, sizeof dir);
   write_back_fails(dir);
   truncate_fails(dir);
+  end_mark_fails(dir);
+  info_replace_fails(dir);
+  rewrite_fails(dir);
   job_dir_remove(world, dir);
   const int failures = check_failures;
   CHECK(pario_finalize() == PARIO_OK);
-  if (rank == 0) printf("dataset_faults_test: %d checks, %d failed\n", check_passes, failures);
+  if (rank == 0) printf("dataset_faults_test: %d passed, %d failed\n", check_passes, failures);
   return failures != 0;
 }

@@ -250,7 +250,7 @@ class Decomposition:
         others fail with it), then raises message."""
         start = _pario.decomp_write if write else _pario.decomp_read
         start(self._handle, self._file_handle(file), int(offset), 0, np.empty(0, np.uint8), False)
-        raise _invalid(message)
+        raise message if isinstance(message, MemoryError) else _invalid(message)
 
     def _source(self, array):
         """array's elements in this decomposition's order, native and
@@ -265,11 +265,16 @@ class Decomposition:
         return np.ravel(a, order=self.order), None
 
     def _target(self, out, dtype):
-        """(array returned, flat contiguous view pario fills, or None, error)."""
+        """(array returned, flat contiguous view pario fills, or None, error:
+        a message, or the MemoryError of an array that could not be made,
+        raised once this rank has taken the others through the call)."""
         if out is None:
             dt = self.dtype.newbyteorder("=") if dtype is None else np.dtype(dtype)
             shape = self._block_shape if getattr(self, "_block_shape", None) else (self.local_count,)
-            out = np.empty(shape, dt, order=self.order)
+            try:
+                out = np.empty(shape, dt, order=self.order)
+            except MemoryError as e:
+                return None, None, e
         elif not isinstance(out, np.ndarray):
             return out, None, f"out is a {type(out).__name__}, not a NumPy array"
         if out.size != self.local_count:
@@ -280,6 +285,18 @@ class Decomposition:
             return out, None, "out is read-only"
         contiguous = out.flags.f_contiguous if self.order == "F" else out.flags.c_contiguous
         return out, (out.reshape(-1, order=self.order) if contiguous else None), None
+
+    def _buffer(self, out, flat):
+        """(the array pario fills: flat, or for a strided out a contiguous
+        one copied into out afterwards; the MemoryError if it cannot be
+        made, to raise once this rank has taken the others through the
+        call)."""
+        if flat is not None:
+            return flat, None
+        try:
+            return np.empty(self.local_count, out.dtype), None
+        except MemoryError as e:
+            return None, e
 
     def write(self, file, array, offset=0):
         """Collective: writes this rank's elements (array: local_count
@@ -298,9 +315,9 @@ class Decomposition:
         array of dtype (default: the file's, native): of the block's shape
         for one block, else 1-D. Returns it."""
         out, flat, error = self._target(out, dtype)
+        buf, error = (None, error) if error else self._buffer(out, flat)
         if error:
             self._fail(False, file, offset, error)
-        buf = flat if flat is not None else np.empty(self.local_count, out.dtype)
         _check(*_pario.decomp_read(self._handle, self._file_handle(file), int(offset), _memory_type(buf.dtype),
                                    buf, False)[:1])
         if flat is None:  # out is strided: copied into it

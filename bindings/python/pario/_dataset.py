@@ -691,14 +691,14 @@ class Dataset(_PathHandle):
         else:
             out, flat, target_error = decomposition._target(out, dtype)
         error = error or target_error
+        buf, error = (None, error) if error else decomposition._buffer(out, flat)
         if error:
             buf, vid = np.empty(0, np.uint8), -1
         else:
-            buf = flat if flat is not None else np.empty(decomposition.local_count, out.dtype)
             self._set_types(vid, get=_TYPES[buf.dtype])
         rc = _pario.dataset_read_decomp(self._handle, seg, vid, _handle(decomposition), buf)
         if error and rc != _pario.OK:
-            raise _invalid(f"read_global: {error}")
+            raise error if isinstance(error, MemoryError) else _invalid(f"read_global: {error}")
         _check(rc)
         if flat is None:  # out is strided: copied into it
             out[...] = buf.reshape(out.shape, order=decomposition.order)

@@ -292,8 +292,13 @@ class WaveFunctionFile(_PathHandle):
             n = None if first is None else self.dimension - first if count is None else _int64(count)
             if first is None or n is None or not _INT64_MIN <= n <= _INT64_MAX:
                 first, n, error = 0, 0, error or f"start {start!r}, count {count!r}: expected integers of 64 bits"
+        memory_error = None
         if out is None:
-            buf = np.empty(max(n, 0), np.float64)
+            try:
+                buf = np.empty(max(n, 0), np.float64)
+            except MemoryError as e:  # raised after the collective call, as the others fail
+                buf, memory_error = np.empty(0, np.float64), e
+                error = error or "no memory for the slice"
         elif isinstance(out, np.ndarray) and out.dtype == np.float64 and out.ndim == 1 and \
                 out.flags.c_contiguous and out.flags.writeable and out.size == max(n, 0):
             buf = out
@@ -301,6 +306,8 @@ class WaveFunctionFile(_PathHandle):
             buf = np.empty(0, np.float64)
             error = error or f"out: expected a writable contiguous 1-D float64 array of {n} elements"
         rc = _pario.wavefunction_read(self._handle, k, first, -1 if error else n, buf)
+        if memory_error and rc != _pario.OK:
+            raise memory_error
         if error and rc != _pario.OK:
             raise _invalid(f"read: {error}")
         _check(rc)
