@@ -6,6 +6,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "base/status_of.h"
+
 namespace pario::exodus {
 
 uint64_t mix64(uint64_t x) {
@@ -19,10 +21,10 @@ int home(int64_t id, int size) {
 }
 
 Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>& out, std::vector<int64_t>* in,
-                std::vector<int>* from) {
+                std::vector<int>* from, Status carried) {
   const int size = comm.size();
   std::vector<int> sc(size), sd(size), rc(size), rd(size);
-  Status local;
+  Status local = std::move(carried);
   int64_t total = 0;
   for (int r = 0; r < size; ++r) {
     if (out[r].size() > static_cast<size_t>(INT_MAX) || total + static_cast<int64_t>(out[r].size()) > INT_MAX) {
@@ -44,9 +46,12 @@ Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>&
   if (incoming > INT_MAX) local = Status(Code::kOutOfRange, "an exchange of more than 2^31 entries");
   std::vector<int64_t> packed;
   if (local.ok()) {
-    packed.reserve(static_cast<size_t>(total));
-    for (const auto& b : out) packed.insert(packed.end(), b.begin(), b.end());
-    in->assign(static_cast<size_t>(incoming), 0);
+    local = status_of("the directory's exchange", [&] {
+      packed.reserve(static_cast<size_t>(total));
+      for (const auto& b : out) packed.insert(packed.end(), b.begin(), b.end());
+      in->assign(static_cast<size_t>(incoming), 0);
+      return Status::Ok();
+    });
   }
   PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
   PARIO_RETURN_IF_ERROR(comm::mpi_status(MPI_Alltoallv(packed.data(), sc.data(), sd.data(), MPI_INT64_T, in->data(),
@@ -176,54 +181,68 @@ int64_t IdTable::find(int64_t id) const {
 namespace {
 
 // resolve() into positions of type T (int64_t, or int32_t where every
-// position fits).
+// position fits). Each step's allocations are statuses (status_of) carried
+// into the next agreement, so a rank short of memory never leaves the
+// others waiting in an exchange.
 template <typename T>
 Result<std::vector<T>> resolve_as(const comm::Comm& comm, const IdTable& known, const int64_t* queries, size_t n) {
-  std::vector<T> answer(n);
+  std::vector<T> answer;
   std::unordered_map<int64_t, int64_t> missing;  // id -> its answer, once known
-  for (size_t k = 0; k < n; ++k) {
-    const int64_t found = known.find(queries[k]);
-    answer[k] = static_cast<T>(found);
-    if (found == kUnknownId) missing.emplace(queries[k], kUnknownId);
-  }
+  Status local = status_of("resolving ids", [&] {
+    answer.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+      const int64_t found = known.find(queries[k]);
+      answer[k] = static_cast<T>(found);
+      if (found == kUnknownId) missing.emplace(queries[k], kUnknownId);
+    }
+    return Status::Ok();
+  });
   int64_t any = missing.empty() ? 0 : 1;
-  PARIO_RETURN_IF_ERROR(comm::mpi_status(
-      MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT64_T, MPI_MAX, comm.get()), "MPI_Allreduce"));
+  PARIO_RETURN_IF_ERROR(comm::agree_max(comm, local, &any, 1));
   if (!any) return answer;
 
   const int size = comm.size();
   // 1. The directory: owned pairs to their home ranks.
   std::vector<std::vector<int64_t>> out(size);
-  known.for_each_owned([&](int64_t id, int64_t position) {
-    auto& b = out[home(id, size)];
-    b.push_back(id);
-    b.push_back(position);
+  local = status_of("the directory's entries", [&] {
+    known.for_each_owned([&](int64_t id, int64_t position) {
+      auto& b = out[home(id, size)];
+      b.push_back(id);
+      b.push_back(position);
+    });
+    return Status::Ok();
   });
   std::vector<int64_t> in;
   std::vector<int> from;
-  PARIO_RETURN_IF_ERROR(exchange(comm, out, &in, &from));
+  PARIO_RETURN_IF_ERROR(exchange(comm, out, &in, &from, local));
   std::unordered_map<int64_t, int64_t> directory;
-  directory.reserve(in.size() / 2);
-  for (size_t k = 0; k + 1 < in.size(); k += 2) directory.emplace(in[k], in[k + 1]);
-  in.clear();
-
-  // 2. The misses to the ranks that keep them, and 3. the answers back.
-  for (auto& b : out) b.clear();
-  for (const auto& [id, unused] : missing) out[home(id, size)].push_back(id);
-  PARIO_RETURN_IF_ERROR(exchange(comm, out, &in, &from));
+  local = status_of("the directory", [&] {
+    directory.reserve(in.size() / 2);
+    for (size_t k = 0; k + 1 < in.size(); k += 2) directory.emplace(in[k], in[k + 1]);
+    in.clear();
+    // 2. The misses to the ranks that keep them, and 3. the answers back.
+    for (auto& b : out) b.clear();
+    for (const auto& [id, unused] : missing) out[home(id, size)].push_back(id);
+    return Status::Ok();
+  });
+  PARIO_RETURN_IF_ERROR(exchange(comm, out, &in, &from, local));
   for (int64_t& id : in) {
     auto it = directory.find(id);
     id = it == directory.end() ? kUnknownId : it->second;
   }
   directory.clear();
   std::vector<std::vector<int64_t>> back(size);
-  size_t at = 0;
-  for (int r = 0; r < size; ++r) {
-    back[r].assign(in.begin() + static_cast<std::ptrdiff_t>(at), in.begin() + static_cast<std::ptrdiff_t>(at + from[r]));
-    at += static_cast<size_t>(from[r]);
-  }
+  local = status_of("the directory's answers", [&] {
+    size_t at = 0;
+    for (int r = 0; r < size; ++r) {
+      back[r].assign(in.begin() + static_cast<std::ptrdiff_t>(at),
+                     in.begin() + static_cast<std::ptrdiff_t>(at + from[r]));
+      at += static_cast<size_t>(from[r]);
+    }
+    return Status::Ok();
+  });
   std::vector<int64_t> answers;
-  PARIO_RETURN_IF_ERROR(exchange(comm, back, &answers, &from));
+  PARIO_RETURN_IF_ERROR(exchange(comm, back, &answers, &from, local));
   // The answers come back per home rank, in the order the misses were sent.
   std::vector<size_t> next(size, 0), start(size, 0);
   for (int r = 1; r < size; ++r) start[r] = start[r - 1] + static_cast<size_t>(from[r - 1]);

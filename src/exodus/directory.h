@@ -119,9 +119,11 @@ int home(int64_t id, int size);
 // Collective over comm: bucket r of `out` to rank r; *in gets what every
 // rank sent here, rank after rank, and *from the count from each (one
 // MPI_Alltoall and one MPI_Alltoallv). Same status everywhere: kOutOfRange
-// for more than 2^31 entries in or out of a rank, kMpi.
+// for more than 2^31 entries in or out of a rank, kNoMemory, kMpi, or
+// `carried`: this rank's failure in the work before (joined to the first
+// agreement, so no rank is left in the exchange).
 Status exchange(const comm::Comm& comm, const std::vector<std::vector<int64_t>>& out, std::vector<int64_t>* in,
-                std::vector<int>* from);
+                std::vector<int>* from, Status carried = Status::Ok());
 
 // Collective over comm: the position of each of the n queries, from
 // `known` (this rank's table) or, for the rest, from the directory of

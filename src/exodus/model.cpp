@@ -136,6 +136,11 @@ Status check_set(const SetDef& s, bool side, bool int64) {
     if (s.count == 0 && s.df_total > 0) return bad(what + ": " + std::to_string(s.df_total) + " distribution factors for no sides");
   } else if (s.df_total < -1) {
     return bad(what + ": num_df " + std::to_string(s.df_total) + " is negative");
+  } else if (s.df_per_entry > 0 && s.count > max_count(int64) / s.df_per_entry) {
+    // count * df_per_entry (df_count) must itself be a count the file
+    // holds: once it wrapped to 0 and the factors were dropped unsaid.
+    return bad(what + ": " + std::to_string(s.count) + " entries x " + std::to_string(s.df_per_entry) +
+               " distribution factors is more than " + std::to_string(max_count(int64)));
   }
   return Status::Ok();
 }

@@ -23,6 +23,7 @@
 #include <system_error>
 #include <vector>
 
+#include "base/status_of.h"
 #include "comm/comm.h"
 #include "exodus/reader.h"
 #include "exodus/writer.h"
@@ -233,7 +234,10 @@ Result<SeriesEnd> find_series_end(const comm::Group& group, device::Storage& sto
   if (steps_per_file <= 0) {
     local = Status(Code::kInvalidArgument, "steps_per_file " + std::to_string(steps_per_file) + " is not positive");
   } else if (comm.rank() == 0) {
-    local = find_end(storage, path, steps_per_file, check_data, found);
+    // The files' headers are untrusted: an allocation they make fail is
+    // rank 0's status, not an exception that leaves the others waiting.
+    local = status_of("exodus: finding the end of a series",
+                      [&] { return find_end(storage, path, steps_per_file, check_data, found); });
   }
   PARIO_RETURN_IF_ERROR(comm::agree_max(comm, local, found, 2));
   SeriesEnd end;

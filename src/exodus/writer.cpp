@@ -84,6 +84,7 @@
 #include <functional>
 
 #include "base/convert.h"
+#include "base/status_of.h"
 #include "collective/key_sort.h"
 #include "collective/layout.h"
 #include "collective/transfer.h"
@@ -112,14 +113,19 @@ Status check_ids(const int64_t* ids, int64_t n, const char* what, bool int64, in
     }
   }
   if (std::is_sorted(ids, ids + n, std::less_equal<int64_t>())) return Status::Ok();  // ascending, no repeat
-  std::vector<int64_t> sorted(ids, ids + n);
-  std::sort(sorted.begin(), sorted.end());
-  auto twice = std::adjacent_find(sorted.begin(), sorted.end());
-  if (twice == sorted.end()) return Status::Ok();
-  const int64_t k = std::find(ids, ids + n, *twice) - ids;
-  const int64_t again = std::find(ids + k + 1, ids + n, *twice) - ids;
-  return bad(std::string(what) + "[" + std::to_string(again) + "]: id " + std::to_string(*twice) +
-             " is given twice by rank " + std::to_string(rank) + " (also as " + what + "[" + std::to_string(k) + "])");
+  // A rank without room for the copy says so (kNoMemory) and still meets
+  // the others in the agreement that follows the checks.
+  return status_of(what, [&]() -> Status {
+    std::vector<int64_t> sorted(ids, ids + n);
+    std::sort(sorted.begin(), sorted.end());
+    auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+    if (twice == sorted.end()) return Status::Ok();
+    const int64_t k = std::find(ids, ids + n, *twice) - ids;
+    const int64_t again = std::find(ids + k + 1, ids + n, *twice) - ids;
+    return bad(std::string(what) + "[" + std::to_string(again) + "]: id " + std::to_string(*twice) +
+               " is given twice by rank " + std::to_string(rank) + " (also as " + what + "[" + std::to_string(k) +
+               "])");
+  });
 }
 
 // The n nodes' coordinates (num_dim arrays of mem_type) as one 64-bit hash
@@ -132,23 +138,26 @@ Status check_ids(const int64_t* ids, int64_t n, const char* what, bool int64, in
 // collision can only hide a disagreement, never report a false one. 8
 // bytes a node travel where the coordinates took 8 * num_dim.
 // kInvalidArgument naming the dimension where the conversion fails.
+// A failed allocation is kNoMemory, as in check_ids.
 Status coordinate_hashes(int64_t n, ElementType mem_type, const void* const coords[3], int num_dim,
                          std::vector<int64_t>* out) {
   if (n == 0) return Status::Ok();
-  std::vector<double> values(static_cast<size_t>(n));
-  std::vector<uint64_t> h(static_cast<size_t>(n), mix64(0x9e3779b97f4a7c15ull + static_cast<uint64_t>(num_dim)));
-  for (int d = 0; d < num_dim; ++d) {
-    Status s = convert(mem_type, coords[d], ElementType::kDouble, values.data(), values.size(), ByteOrder::kNative);
-    if (!s.ok()) return bad("the coordinates of dimension " + std::to_string(d + 1) + ": " + s.message());
-    for (size_t k = 0; k < values.size(); ++k) {
-      uint64_t bits;
-      std::memcpy(&bits, &values[k], sizeof bits);
-      h[k] = mix64(h[k] ^ bits);
+  return status_of("the coordinates' hashes", [&]() -> Status {
+    std::vector<double> values(static_cast<size_t>(n));
+    std::vector<uint64_t> h(static_cast<size_t>(n), mix64(0x9e3779b97f4a7c15ull + static_cast<uint64_t>(num_dim)));
+    for (int d = 0; d < num_dim; ++d) {
+      Status s = convert(mem_type, coords[d], ElementType::kDouble, values.data(), values.size(), ByteOrder::kNative);
+      if (!s.ok()) return bad("the coordinates of dimension " + std::to_string(d + 1) + ": " + s.message());
+      for (size_t k = 0; k < values.size(); ++k) {
+        uint64_t bits;
+        std::memcpy(&bits, &values[k], sizeof bits);
+        h[k] = mix64(h[k] ^ bits);
+      }
     }
-  }
-  out->resize(h.size());
-  std::memcpy(out->data(), h.data(), h.size() * sizeof(uint64_t));
-  return Status::Ok();
+    out->resize(h.size());
+    std::memcpy(out->data(), h.data(), h.size() * sizeof(uint64_t));
+    return Status::Ok();
+  });
 }
 
 // Whether the n values of mem_type at values fit the file's real type
@@ -214,13 +223,11 @@ Result<std::unique_ptr<Writer>> Writer::create(std::shared_ptr<const comm::Group
   Status local;
   if (!w->options_.storage || !w->options_.engine) local = bad("the writer needs a storage and an engine");
   else if (w->options_.steps_per_file < 0) local = bad("steps_per_file is negative");
-  // The checks ride in the open's first agreement, unless a series' old
-  // files are to go first (their removal agrees by itself).
-  if (w->options_.steps_per_file > 0) {
-    PARIO_RETURN_IF_ERROR(comm::agree(comm, local));
-    PARIO_RETURN_IF_ERROR(remove_series_files(*w->group_, path));
-  }
+  // The checks ride in the open's first agreement. A series' old files
+  // go only once the first file is made: a create refused (a link, a file
+  // it cannot write) loses none of the earlier run's steps.
   PARIO_ASSIGN_OR_RETURN(w->device_, open_on_all(comm, *w->options_.storage, path, /*create=*/true, local));
+  if (w->options_.steps_per_file > 0) PARIO_RETURN_IF_ERROR(remove_series_files(*w->group_, path));
   w->target_ = std::make_unique<collective::DeviceTarget>(w->device_.get(), w->options_.engine);
   return w;
 }
@@ -845,7 +852,10 @@ Status Writer::side_factors(size_t s, int64_t n, const int* df_counts, ElementTy
   Status df_check;
   const SetDef* def = s < def_.side_sets.size() && !defining_ ? &def_.side_sets[s] : nullptr;
   std::vector<int64_t>& memory = *where;
-  memory.assign(n > 0 && def && def->varying_df() && df_counts ? static_cast<size_t>(n) : 0, 0);
+  PARIO_RETURN_IF_ERROR(status_of("the sides' factor offsets", [&] {
+    memory.assign(n > 0 && def && def->varying_df() && df_counts ? static_cast<size_t>(n) : 0, 0);
+    return Status::Ok();
+  }));
   int64_t local_sum = 0;
   if (def && !def->varying_df()) {
     df_check = bad("side set " + std::to_string(def->id) + " has a fixed number of distribution factors per side");

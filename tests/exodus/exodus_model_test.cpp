@@ -440,6 +440,19 @@ TEST(ExodusModel, SideSetWithAVaryingNumberOfFactors) {
   EXPECT_EQ(build(d).status().code(), Code::kInvalidArgument);
 }
 
+// Entries times factors per entry is itself a count the file holds: 2^58
+// sides x 64 once wrapped to 0 factors, and they were dropped unsaid.
+TEST(ExodusModel, SideSetFactorCountMustFit) {
+  SetDef s{200, "z0", int64_t{1} << 58, 64};
+  EXPECT_EQ(check_set(s, /*side=*/true, /*int64=*/true).code(), Code::kInvalidArgument);
+  s.count = int64_t{1} << 52;  // 2^58 factors: the most an int64 file holds
+  EXPECT_TRUE(check_set(s, true, true).ok());
+  s.count = int64_t{1} << 30;  // 2^32 factors: not in a 32-bit file
+  s.df_per_entry = 4;
+  EXPECT_EQ(check_set(s, true, false).code(), Code::kInvalidArgument);
+  EXPECT_TRUE(check_set(s, true, true).ok());
+}
+
 // A directory entry's place in a series (exodus/series.h): members only
 // as the writer spells them; look-alikes refused, other files ignored.
 TEST(ExodusSeries, MemberNames) {

@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -365,6 +366,22 @@ static void series_append(const char *path, const part_t *a, const part_t *b) {
                    "first file of a series");
   /* Nothing was changed by the refusals: step 7 makes the fourth file. */
   append_series(path, b, 3, 6, 7);
+  /* A new series over it, refused (its first name now a symbolic link):
+   * the later files stay (they were once removed before the refusal). */
+  {
+    char real[960], cmd[3000];
+    snprintf(real, sizeof real, "%s.real", path);
+    snprintf(cmd, sizeof cmd, "mv '%s' '%s' && ln -s '%s' '%s'", path, real, real, path);
+    if (rank == 0) CHECK(system(cmd) == 0);
+    CHECK(pario_group_barrier(world) == PARIO_OK);
+    o.steps_per_file = 2;
+    pario_exodus_t refused = PARIO_EXODUS_NULL;
+    CHECK(pario_exodus_create(world, path, &o, &refused) != PARIO_OK && refused == PARIO_EXODUS_NULL);
+    if (rank == 0) CHECK(access(name[2], F_OK) == 0 && access(name[4], F_OK) == 0);
+    snprintf(cmd, sizeof cmd, "rm '%s' && mv '%s' '%s'", path, real, path);
+    if (rank == 0) CHECK(system(cmd) == 0);
+    CHECK(pario_group_barrier(world) == PARIO_OK);
+  }
 }
 
 static void bad_input(const char *path, const char *fresh, const part_t *p) {
