@@ -523,15 +523,22 @@ void DDI_Create_custom(int idim, int jdim, int* jcols, int* handle) {
   if (last_code == PARIO_OK && handle) *handle = static_cast<int>(h);
 }
 
-// A handle bad on this rank alone still makes pario's collective call, with
-// a null handle: pario refuses it there and agrees with the others, who
-// would otherwise wait in the call for ever (under PARIO_DDI_ERRORS=return).
+// A handle bad on this rank alone still meets the others, who would
+// otherwise wait in pario's call for ever (under PARIO_DDI_ERRORS=return).
+// In the world scope it makes pario's call with a null handle, which pario
+// refuses and agrees over the world (the others get PARIO_ERR_REMOTE);
+// inside a group scope, where the others agree over the scope's group, it
+// takes part in that agreement through a barrier of the group (they see
+// different collectives and fail too).
+
 void DDI_Destroy(int handle) {
   run("DDI_Destroy", [&]() -> int {
     Array* a = nullptr;
     const int checked = array_of(handle, &a);
     pario_array_t none = PARIO_ARRAY_NULL;
-    const int rc = pario_array_destroy(checked == PARIO_OK ? &a->array : &none);
+    const int rc = checked == PARIO_OK                  ? pario_array_destroy(&a->array)
+                   : state().working == DDI_WORLD       ? pario_array_destroy(&none)
+                                                        : pario_group_barrier(working().group);
     if (checked != PARIO_OK) return checked;
     state().used_words -= static_cast<uint64_t>(a->idim) * static_cast<uint64_t>(a->jdim);
     *a = Array{};
@@ -543,7 +550,9 @@ void DDI_Zero(int handle) {
   run("DDI_Zero", [&]() -> int {
     Array* a = nullptr;
     const int checked = array_of(handle, &a);
-    const int rc = pario_array_zero(checked == PARIO_OK ? a->array : PARIO_ARRAY_NULL);
+    const int rc = checked == PARIO_OK || state().working == DDI_WORLD
+                       ? pario_array_zero(checked == PARIO_OK ? a->array : PARIO_ARRAY_NULL)
+                       : pario_group_barrier(working().group);
     return checked != PARIO_OK ? checked : rc;
   });
 }

@@ -220,6 +220,13 @@ static void groups(void) {
     CHECK(one == 2);
   }
   DDI_Scope(DDI_GROUP);
+  /* A handle bad on the group's last rank alone, inside the group scope:
+   * refused there, and the group's others fail too (that rank once agreed
+   * over the world while they agreed over the group: both waited for ever). */
+  if (gnp > 1) {
+    CHECK_DDI_FAILS(DDI_Zero(gme == gnp - 1 ? 999 : h),
+                    gme == gnp - 1 ? "not a live DDI array" : "different collectives");
+  }
   DDI_Destroy(h);
   DDI_Scope(DDI_WORLD);
   DDI_NProc(&gnp, &gme);
