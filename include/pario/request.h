@@ -32,7 +32,10 @@ typedef struct pario_request_s *pario_request_t;
  * bad handle on one rank cannot leave the others waiting for it, a wait
  * with a bad handle also completes this rank's oldest collective request
  * with that error (the others get PARIO_ERR_REMOTE), and waiting that
- * request's own handle afterwards returns INVALID_ARGUMENT saying so.
+ * request's own handle afterwards returns INVALID_ARGUMENT saying so (and
+ * nulls it). With collective requests outstanding on several groups the
+ * oldest one started is taken, which meets the others only where they
+ * wait in that same order.
  * For array puts and accumulates, completion means the data is in the
  * target array (a later get from any rank that is ordered after this
  * wait sees it). */

@@ -40,11 +40,15 @@ size_t live_collective_requests() {
   return o.live.size();
 }
 
-void forget_collective(uint64_t id) {
+// Takes id out of the live order; false if it was no longer there (a
+// refusal on another thread completed it first).
+bool forget_collective(uint64_t id) {
   CollectiveOrder& o = collective_order();
   std::lock_guard<std::mutex> lock(o.mu);
   auto it = std::find(o.live.begin(), o.live.end(), id);
-  if (it != o.live.end()) o.live.erase(it);
+  if (it == o.live.end()) return false;
+  o.live.erase(it);
+  return true;
 }
 
 Result<Pending*> live_request(const pario_request_t* req) {
@@ -59,8 +63,9 @@ Result<Pending*> live_request(const pario_request_t* req) {
 // collective, so the group's other ranks may be in the end agreement of
 // this rank's oldest one: it is completed here with `why` as this rank's
 // outcome, and they get PARIO_ERR_REMOTE instead of waiting for ever.
-// Waiting that request's own handle later reports this, and joins nothing.
-Status refuse(const pario_request_t* req, Status why) {
+// Waiting that request's own handle later reports this, nulls the handle,
+// and joins nothing.
+Status refuse(pario_request_t* req, Status why) {
   CollectiveOrder& o = collective_order();
   uint64_t oldest = 0;
   {
@@ -70,6 +75,7 @@ Status refuse(const pario_request_t* req, Status why) {
       if (it != o.refused.end()) {
         Status earlier = invalid("request was completed by an earlier wait with a bad handle (" + it->second + ")");
         o.refused.erase(it);
+        *req = PARIO_REQUEST_NULL;
         return earlier;
       }
     }
@@ -85,10 +91,16 @@ Status refuse(const pario_request_t* req, Status why) {
 }
 
 Status wait_one(pario_request_t* req) {
-  Result<Pending*> live = live_request(req);
-  if (!live.ok()) return refuse(req, std::move(live).status());
-  Pending* p = *live;
-  if (p->collective()) forget_collective(id_of(*req));
+  Status checked = live_request(req).status();
+  // Shared, not borrowed: a refusal on another thread may remove it.
+  std::shared_ptr<Pending> p = checked.ok() ? requests().share(id_of(*req)) : nullptr;
+  if (checked.ok() && !p) checked = invalid("request is stale (already waited)");
+  // A collective one that a refusal on another thread took first is
+  // reported as refused (refuse() finds it among those).
+  if (checked.ok() && p->collective() && !forget_collective(id_of(*req))) {
+    checked = invalid("request was completed by a wait with a bad handle");
+  }
+  if (!checked.ok()) return refuse(req, checked);
   Status s = p->wait();
   requests().remove(id_of(*req));
   *req = PARIO_REQUEST_NULL;
@@ -125,7 +137,9 @@ int pario_request_wait(pario_request_t* req) {
 
 int pario_request_test(pario_request_t* req, int* done_out) {
   return guarded("pario_request_test", [&]() -> Status {
-    PARIO_ASSIGN_OR_RETURN(Pending * p, live_request(req));
+    PARIO_RETURN_IF_ERROR(live_request(req).status());
+    std::shared_ptr<Pending> p = requests().share(id_of(*req));  // kept alive while tested
+    if (!p) return invalid("request is stale (already waited)");
     if (!done_out) return invalid("done_out is null");
     *done_out = p->test() ? 1 : 0;
     return Status::Ok();

@@ -180,7 +180,13 @@ int EAF_Wait(int fd, int id) try {
       open_requests[id] = PARIO_REQUEST_NULL;
     }
   }
-  return count(fd, kWait, 0, t0, from_pario(pario_request_wait(&req)));  // a null request: "already waited"
+  // Refused here, not by pario: pario's wait of a null handle completes this
+  // rank's oldest collective request (a disk array's) with its error.
+  if (req == PARIO_REQUEST_NULL) {
+    return count(fd, kWait, 0, t0,
+                 fail(PARIO_ERR_INVALID_ARGUMENT, "EAF_Wait: request %d was already waited, or never issued", id));
+  }
+  return count(fd, kWait, 0, t0, from_pario(pario_request_wait(&req)));
 } catch (...) {
   return caught("EAF_Wait");
 }

@@ -222,7 +222,10 @@ int SF_Wait(int* req_id) try {
     req = slot(sf_requests, *req_id);
     if (req) sf_requests[*req_id] = PARIO_REQUEST_NULL;
   }
-  const int rc = from_pario(pario_request_wait(&req));  // null: "already waited"
+  // Refused here, not by pario: pario's wait of a null handle completes this
+  // rank's oldest collective request (a disk array's) with its error.
+  if (!req) return fail(PARIO_ERR_INVALID_ARGUMENT, "SF_Wait: request %d was already waited, or never issued", *req_id);
+  const int rc = from_pario(pario_request_wait(&req));
   if (rc == PARIO_OK) *req_id = SF_DONE;
   return rc;
 } catch (...) {

@@ -177,21 +177,23 @@ Result<std::unique_ptr<Pds>> Pds::create(const comm::Comm& comm, const std::stri
                                          const FileLayout& layout, SyncPolicy sync) {
   if (replace) {
     // Only a pario dataset is replaced: rank 0 asks whether there is a
-    // file, and all open it to read its marker, read-write, so that a file
-    // the create could not truncate (0444, immutable) is refused before
-    // its member files are removed.
+    // file, and all open it to read its marker; then rank 0 asks whether
+    // the create could truncate it, so that a file it could not (0444,
+    // immutable) is refused before its member files are removed.
     int there = 0;
     if (comm.rank() == 0) there = ::access(path.c_str(), F_OK) == 0 ? 1 : 0;
     const int rc = MPI_Bcast(&there, 1, MPI_INT, 0, comm.get());
     if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Bcast");
     if (there) {
-      Result<File> old = File::open(comm, path, FileMode::kReadWrite);
+      Result<File> old = File::open(comm, path, FileMode::kReadOnly);
       Status local = old.status();
       if (old.ok()) {
         Result<std::string> marker = string_attr(*old, "/", kFormatAttr);
         if (!marker.ok() || *marker != kFormatName) {
           local = Status(Code::kExists, "dataset::Pds::create: " + path +
                                             ": a file that is not a pario dataset is there; it is not replaced");
+        } else if (comm.rank() == 0 && ::access(path.c_str(), W_OK) != 0) {
+          local = errno_status(errno, "dataset::Pds::create: " + path + " cannot be written, so it is not replaced");
         }
         local = comm::agree(old->comm(), local);
         const Status closed = old->close();
@@ -471,8 +473,9 @@ void Pds::mark_written(int64_t member) {
 // after create. Marked members are open (keep_open writes one out before
 // it closes it). Every rank makes the same calls whatever its own
 // status (lockstep: a flush or write-back is collective in HDF5).
-Status Pds::end_segment() {
+Status Pds::end_segment(int64_t* mark_failed) {
   Status local = mark_last_ended();  // in the write-out below
+  *mark_failed = local.ok() ? 0 : 1;
   if (entry_unsynced_) {
     const Status s = sync_file(file_);
     if (local.ok()) local = s;
@@ -648,10 +651,11 @@ Status Pds::close() {
 Status Pds::mark_last_ended() {
   const int64_t n = static_cast<int64_t>(segments_.size());
   if (!ends_marked_ || ended_ >= n) return Status::Ok();
-  // Counted as marked on every rank whatever this rank's call did (the
-  // caller's agreement fails them all alike): a rank whose write failed
-  // alone once tried again at the next append or close, making HDF5's
-  // collective metadata calls without the others.
+  // Counted as marked on every rank whatever this rank's call did: the
+  // caller's agreement decides, on every rank alike (append_segment puts
+  // the count back when it fails). A rank whose write failed alone once
+  // kept its own count and tried again at the next append or close,
+  // making HDF5's collective metadata calls without the others.
   ended_ = n;
   PARIO_ASSIGN_OR_RETURN(File * f, file_to_write(n - 1));
   return f->set_attribute(segment_path(n - 1), kEndedAttr, AttrValue::int64(1));
@@ -735,10 +739,18 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
   // are written out, so a crash from now on finds them whole (crash
   // safety, in pds.h). Agreed with the new group below, unless a new
   // member file is made first.
-  Status synced = end_segment();
+  // Where the end mark failed on any rank (the agreements below carry
+  // that), its count is put back on every rank, so that all try the mark
+  // again together (mark_last_ended).
+  const int64_t ended_before = ended_;
+  int64_t mark_failed = 0;
+  Status synced = end_segment(&mark_failed);
   const int64_t target = member_of_next(segments_, time_index, layout_);
   if (layout_.multi_file() && target == static_cast<int64_t>(members_.size())) {
-    PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), synced));
+    if (Status agreed = comm::agree_max(file_.comm(), synced, &mark_failed, 1); !agreed.ok()) {
+      if (mark_failed) ended_ = ended_before;
+      return agreed;
+    }
     synced = Status::Ok();
     entry_unsynced_ = false;
     unsynced_members_.clear();
@@ -754,11 +766,12 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
                                      {"pario_time_index", AttrValue::int64(time_index)},
                                      {"pario_time_value", AttrValue::float64(time_value)}});
   if (!synced.ok()) local = synced;  // the cause, rather than what it left unusable
-  local = comm::agree(file_.comm(), local);
+  local = comm::agree_max(file_.comm(), local, &mark_failed, 1);
   // Marks change only after an agreement, so they stay the same on every
   // rank (a write-out is collective): on failure the files stay marked.
   if (!local.ok()) {
     undo(f, at);
+    if (mark_failed) ended_ = ended_before;
     return local;
   }
   entry_unsynced_ = false;

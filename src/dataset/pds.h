@@ -376,7 +376,7 @@ class Pds {
   void mark_written(int64_t member);
   // This rank's status of writing out the marked files (lockstep); the
   // caller agrees, then clears the marks (the same on every rank).
-  Status end_segment();
+  Status end_segment(int64_t* mark_failed);  // *mark_failed: 1 when this rank's end mark failed
   // Writes one file out per the sync policy (lockstep; the caller agrees).
   Status sync_file(File& f);
   // Collective: member k, opened (read-write when the dataset is) when it

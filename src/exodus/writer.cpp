@@ -879,11 +879,13 @@ Status Writer::side_factors(size_t s, int64_t n, const int* df_counts, ElementTy
 Status Writer::put_side_set_df_checked(size_t s, int64_t n, const int64_t* elem_ids, const int* sides,
                                        const int* df_counts, ElementType mem_type, const void* df) {
   const SetDef* def = &def_.side_sets[s];
-  std::vector<int64_t> memory;
-  PARIO_RETURN_IF_ERROR(side_factors(s, n, df_counts, mem_type, df, &memory));  // checked already: the offsets
   std::vector<int64_t> positions, elems;
   PARIO_RETURN_IF_ERROR(side_entries(s, n, elem_ids, sides, &positions, &elems));
   if (def->count == 0) return Status::Ok();
+  // The factors' offsets (checked already; what fails now is an
+  // allocation), carried into the first exchange so no rank is left in it.
+  std::vector<int64_t> memory;
+  Status local = side_factors(s, n, df_counts, mem_type, df, &memory);
   // Each side's first factor in the file: the factors of every side before
   // it in set order. The rank keeping a range of positions (P equal
   // ranges) sums its sides' counts in order, an exclusive scan of those
@@ -894,15 +896,20 @@ Status Writer::put_side_set_df_checked(size_t s, int64_t n, const int64_t* elem_
   const int size = comm.size();
   auto keeper = [&](int64_t p) { return static_cast<int>(static_cast<__int128>(p) * size / def->count); };
   std::vector<std::vector<int64_t>> out(static_cast<size_t>(size));
-  for (int64_t k = 0; k < n; ++k) {
-    const int64_t p = positions[static_cast<size_t>(k)];
-    if (p < 0) continue;  // another rank's copy is written
-    out[static_cast<size_t>(keeper(p))].push_back(p);
-    out[static_cast<size_t>(keeper(p))].push_back(df_counts[k]);
+  if (local.ok()) {
+    local = status_of("the side set's factor counts", [&] {
+      for (int64_t k = 0; k < n; ++k) {
+        const int64_t p = positions[static_cast<size_t>(k)];
+        if (p < 0) continue;  // another rank's copy is written
+        out[static_cast<size_t>(keeper(p))].push_back(p);
+        out[static_cast<size_t>(keeper(p))].push_back(df_counts[k]);
+      }
+      return Status::Ok();
+    });
   }
   std::vector<int64_t> in;
   std::vector<int> from;
-  PARIO_RETURN_IF_ERROR(exchange(comm, out, &in, &from));
+  PARIO_RETURN_IF_ERROR(exchange(comm, out, &in, &from, local));
   std::vector<std::pair<int64_t, size_t>> order;  // (position, index of its pair in `in`)
   for (size_t i = 0; i + 1 < in.size(); i += 2) order.emplace_back(in[i], i);
   std::sort(order.begin(), order.end());

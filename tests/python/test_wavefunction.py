@@ -168,11 +168,11 @@ def test_errors_raise_on_every_rank():
             wf.read(0, out=np.empty(count, np.float32) if g.rank == 0 else None)
         with pytest.raises(raises(pario.InvalidArgument, last)):
             wf.read(0, start, -2**64 if g.rank == last else count)
-        # No memory for the slice on one rank (8 TiB): MemoryError there and
-        # RemoteError elsewhere (it was raised before the collective call,
-        # and the others waited in it for ever).
+        # No memory for the slice on one rank (2^59 bytes, beyond any address
+        # space): MemoryError there and RemoteError elsewhere (it was raised
+        # before the collective call, and the others waited in it for ever).
         with pytest.raises(raises(MemoryError, last)):
-            wf.read(0, start, 2**40 if g.rank == last else count)
+            wf.read(0, start, 2**56 if g.rank == last else count)
         with pytest.raises(raises(pario.InvalidArgument, last)):
             wf.set_observables(0, energy="low" if g.rank == last else -1.0)
         if g.size > 1:
