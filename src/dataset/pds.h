@@ -129,11 +129,16 @@
 //     (dataset_crash_test's "infos" runs): k's infos of 8 KB to 16 MB
 //     (well past the 2 MiB metadata cache) leave segments 0..k-1 whole.
 //     HDF5 1.10 has no journal: an eviction that rewrote metadata of
-//     segments 0..k-1 themselves, cut midway, could still damage them;
-//     the multi-file modes bound that loss to one member file. No kill
-//     at a random moment has done so (tools/crash_campaign.py, 60 kills
-//     of a writer growing one file to 1671 segments with infos up to
-//     16 MB: every ended segment read back; docs/reliability_notes.md).
+//     segments 0..k-1 themselves, cut midway, can still damage them;
+//     the multi-file modes bound that loss to one member file. Measured
+//     (tools/crash_campaign.py, a writer growing one file with infos up
+//     to 16 MB, killed at random moments): 60 kills held in session 25,
+//     but on 2026-11-27 three runs of 30 each met damage once: the
+//     /segments group's links unreadable at the 7th kill (the library
+//     of 4c6c987), the cut-short segment's header unreadable ("incorrect
+//     metadata checksum") at the 10th and the 29th (a6ce106). So in one
+//     file a kill may cost the whole dataset, about once in 30 kills
+//     here; use a multi-file mode where that matters.
 //   - a section or segment info written into an older member (any
 //     segment may take sections): that member is at its last flush until
 //     the next segment's end re-syncs it; killed before, it reads back
