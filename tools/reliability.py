@@ -99,8 +99,14 @@ def campaign_rows(build, kills):
         what = (f"kill -9 of a 2-rank dataset writer at random moments, {'one file' if mode == 'one' else 'a file per step'}"
                 f" (tools/crash_campaign.py)")
         cases = f"{m.group(1)} kills, {m.group(3)} segments ended, {m.group(4)} cut short" if m else "?"
+        # The campaign's own verdict ("round N: the restart found damage",
+        # then the open's error) rather than its last progress line.
+        text = run.stdout + run.stderr
+        damaged, at = re.search(r"DAMAGED (.*)", text), re.search(r"round (\d+): the restart found damage", text)
+        why = (f"round {at.group(1) if at else '?'}: {damaged.group(1)}" if damaged
+               else (text.strip().splitlines() or ["no output"])[-1])
         rows.append([what, cases, "-", "0" if held else "?", "0" if held else "?", "0" if held else "?", "-",
-                     "held" if held else "FAILED: " + (run.stdout + run.stderr).strip().splitlines()[-1][:200]])
+                     "held" if held else "FAILED: " + why[:200]])
     return rows
 
 
