@@ -108,9 +108,12 @@ class File {
   // Collective over comm (duplicated; HDF5 keeps its own duplicate too):
   // creates or opens path with the MPI-IO driver. Every rank gets the same
   // status: kNotFound (opening a missing file), kExists (exclusive create
-  // of an existing one), kCorrupt (not an HDF5 file), kIo (anything else
-  // HDF5 or MPI-IO refused), kInvalidArgument (ranks passed different
-  // paths or modes).
+  // of an existing one), kCorrupt (not an HDF5 file, metadata that fails
+  // its checksum, a file shorter than its superblock records), kIo
+  // (anything else HDF5 or MPI-IO refused), kInvalidArgument (ranks
+  // passed different paths or modes). Read-write, a file shorter than the
+  // end its superblock records (a write-out a kill cut short before HDF5
+  // set the file's size) is extended to that end and opened again.
   static Result<File> open(const comm::Comm& comm, const std::string& path, FileMode mode);
 
   // Collective: closes the file (every Dataset of it closed first, else
@@ -142,6 +145,10 @@ class File {
   Result<bool> exists(const std::string& path);
   // Deletes the link (and so the object, once nothing else links to it).
   Status remove(const std::string& path);
+  // Renames the link `from` to `to` (H5Lmove).
+  Status move(const std::string& from, const std::string& to);
+  // A new hard link at `path` to the object at `existing`.
+  Status link(const std::string& existing, const std::string& path);
   // The names of the group's links, in increasing name order.
   Result<std::vector<std::string>> links(const std::string& group);
   // Sets attribute `name` of the object at `object`, replacing one of that

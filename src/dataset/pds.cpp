@@ -257,7 +257,8 @@ Result<std::unique_ptr<Pds>> Pds::open(const comm::Comm& comm, const std::string
   return p;
 }
 
-Status Pds::read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out, std::vector<bool>* ended) {
+Status Pds::read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out, std::vector<bool>* ended,
+                          bool* last_unreadable) {
   const std::string& path = f.path();
   Result<std::vector<std::string>> names = f.links(kSegmentsGroup);
   if (!names.ok()) return as_corrupt(names.status());
@@ -280,6 +281,25 @@ Status Pds::read_segments(File& f, int64_t first, std::vector<SegmentRecord>* ou
     Result<std::string> kind = string_attr(f, at, "pario_kind");
     Result<int64_t> index = int_attr(f, at, "pario_time_index");
     Result<AttrValue> value = f.attribute(at, "pario_time_value");
+    // The last segment's records damaged or missing, where segments are
+    // marked ended: a kill while it was written left its metadata
+    // part-written (HDF5 1.10 has no journal; "incorrect metadata
+    // checksum" twice in 46 kills of a one-file writer, 2026-11-27). It
+    // never ended: it is cut short like one that reads without its mark
+    // (drop_cut_segment), not damage. An earlier segment unreadable still
+    // is, and so is an I/O error (kIo), which is no proof of damage.
+    // A segment whose end mark reads did end: then it is damage too.
+    auto damaged = [](const Status& st) { return st.code() == Code::kCorrupt || st.code() == Code::kNotFound; };
+    const bool last = i + 1 == numbered.size();
+    if (last && ended && last_unreadable && (!kind.ok() || !index.ok() || !value.ok()) &&
+        (kind.ok() || damaged(kind.status())) && (index.ok() || damaged(index.status())) &&
+        (value.ok() || damaged(value.status())) && !f.attribute(at, kEndedAttr).ok()) {
+      out->push_back(SegmentRecord{SegmentKind::kState, out->empty() ? 0 : out->back().time_index,
+                                   out->empty() ? 0.0 : out->back().time_value});
+      ended->push_back(false);
+      *last_unreadable = true;
+      break;
+    }
     if (!kind.ok()) return as_corrupt(kind.status());
     if (!index.ok()) return as_corrupt(index.status());
     if (!value.ok()) return as_corrupt(value.status());
@@ -301,7 +321,7 @@ Status Pds::read_segments(File& f, int64_t first, std::vector<SegmentRecord>* ou
 // (numbered on from `first`). *foreign: the file says it is something
 // else (another marker, another member number), which no crash makes.
 Status Pds::load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign,
-                        std::vector<bool>* ended) {
+                        std::vector<bool>* ended, bool* last_unreadable) {
   *foreign = false;
   Result<AttrValue> marker = f.attribute("/", kFormatAttr);
   if (!marker.ok() || !marker->is_string || marker->text != kMemberFormatName) {
@@ -314,7 +334,7 @@ Status Pds::load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRe
     *foreign = number.ok();
     return corrupt(f.path(), "pario_member is not " + std::to_string(k) + " (the file's number in its name)");
   }
-  return read_segments(f, first, out, ended);
+  return read_segments(f, first, out, ended, last_unreadable);
 }
 
 Status Pds::open_members() {
@@ -335,10 +355,13 @@ Status Pds::open_members() {
     std::vector<bool> ends;
     Status local = f.status();
     bool foreign = false;
+    cut_unreadable_ = false;  // of the last member read
     if (f.ok()) {
-      local = comm::agree(comm, load_member(*f, k, static_cast<int64_t>(segments_.size()), &segs, &foreign, &ends));
+      local = comm::agree(comm, load_member(*f, k, static_cast<int64_t>(segments_.size()), &segs, &foreign, &ends,
+                                            ends_marked_ ? &cut_unreadable_ : nullptr));
     }
     if (!local.ok()) {
+      cut_unreadable_ = false;
       if (f.ok()) (void)f->close();
       // The last member unreadable: a step cut short (a crash while it was
       // written, before its first flush). Its segments are not listed; a
@@ -491,6 +514,17 @@ Status Pds::end_segment(int64_t* mark_failed) {
   return local;
 }
 
+// A section made in a segment that has ended is written out with it, at
+// once: its link can free blocks of that segment's written-out group, and
+// HDF5 1.10 may hand them to the next allocation, whose data it writes at
+// once (crash safety, in pds.h). The section's own data took its space
+// before its link went in (H5Dcreate allocates early, then links), so it
+// cannot land there. Lockstep.
+Status Pds::write_out_section(File& f, int64_t segment) {
+  if (segment + 1 >= static_cast<int64_t>(segments_.size())) return Status::Ok();
+  return sync_file(f);
+}
+
 Status Pds::sync_file(File& f) {
   switch (sync_) {
     case SyncPolicy::kFsync:
@@ -593,7 +627,7 @@ Status Pds::load() {
   }
   if (!layout_.multi_file()) {
     std::vector<bool> ended;
-    PARIO_RETURN_IF_ERROR(read_segments(f, 0, &segments_, &ended));
+    PARIO_RETURN_IF_ERROR(read_segments(f, 0, &segments_, &ended, ends_marked_ ? &cut_unreadable_ : nullptr));
     PARIO_RETURN_IF_ERROR(drop_cut_segment(ended));
     Status order = check_order(segments_);
     if (!order.ok()) return corrupt(path, order.message());
@@ -665,27 +699,74 @@ Status Pds::drop_cut_segment(const std::vector<bool>& ended) {
   const int64_t n = static_cast<int64_t>(segments_.size());
   ended_ = n;
   if (!ends_marked_ || n == 0) return Status::Ok();
-  for (int64_t i = 0; i + 1 < n; ++i) {
+  // Cut short by a crash while it was written (pds.h, crash safety): the
+  // last segment when it has no end mark, and the one before as well when
+  // neither has: a segment's mark is written out with the next segment's
+  // group (append_segment), and a kill inside that write-out can leave
+  // the group in the file without the mark. Neither append had returned.
+  int64_t cut = 0;
+  while (cut < 2 && cut < n && !ended[static_cast<size_t>(n - 1 - cut)]) ++cut;
+  for (int64_t i = 0; i + cut < n; ++i) {
     if (!ended[static_cast<size_t>(i)]) {
       return corrupt(file_.path(), segment_path(i) + " never ended (no pario_ended) but segments follow it");
     }
   }
-  if (ended[static_cast<size_t>(n - 1)]) return Status::Ok();
-  // Cut short by a crash while it was written (pds.h, crash safety): not
-  // listed; a writer removes it once the open has agreed.
-  if (file_.writable()) cut_member_ = layout_.multi_file() ? member_of_[static_cast<size_t>(n - 1)] : 0;
-  segments_.pop_back();
-  if (layout_.multi_file()) member_of_.pop_back();
-  ended_ = n - 1;
+  // Not listed; a writer removes them, the last first, once the open has
+  // agreed.
+  for (int64_t i = n - 1; i >= n - cut; --i) {
+    if (file_.writable()) cut_.push_back({layout_.multi_file() ? member_of_[static_cast<size_t>(i)] : 0, i});
+    segments_.pop_back();
+    if (layout_.multi_file()) member_of_.pop_back();
+  }
+  ended_ = n - cut;
   return Status::Ok();
 }
 
 Status Pds::remove_cut_segment() {
-  if (cut_member_ < 0) return Status::Ok();
-  const int64_t k = std::exchange(cut_member_, -1);
-  Result<File*> f = layout_.multi_file() ? member(k) : Result<File*>(&file_);
-  const std::string at = segment_path(static_cast<int64_t>(segments_.size()));
-  return comm::agree(file_.comm(), f.ok() ? (*f)->remove(at) : f.status());
+  const std::vector<CutSegment> cut = std::exchange(cut_, {});
+  const bool last_unreadable = std::exchange(cut_unreadable_, false);
+  for (const CutSegment& c : cut) {
+    Result<File*> f = layout_.multi_file() ? member(c.member) : Result<File*>(&file_);
+    Status removed = comm::agree(file_.comm(), f.ok() ? (*f)->remove(segment_path(c.position)) : f.status());
+    if (!f.ok()) return removed;
+    File& g = **f;
+    const bool set_aside = !removed.ok() && last_unreadable && &c == &cut.front();
+    if (set_aside) removed = set_segments_aside(g, c.member);  // relinks the segments kept: all done
+    PARIO_RETURN_IF_ERROR(removed);
+    // Written out at once: the removal frees blocks the file's written-out
+    // state names (the segments group's), which the next allocation may
+    // take (crash safety, in pds.h).
+    PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), sync_file(g)));
+    if (set_aside) break;
+  }
+  return Status::Ok();
+}
+
+// HDF5 cannot unlink a link whose object does not read (H5Ldelete updates
+// the object's link count): the file's segments group goes aside whole,
+// as /segments.torn (.1, .2, ... when taken), and a new one links the
+// segments before the damaged one. Lockstep, then agreed.
+Status Pds::set_segments_aside(File& g, int64_t member) {
+  std::string aside;
+  Status local;
+  for (int i = 0; local.ok() && aside.empty() && i < 1000; ++i) {
+    const std::string name = std::string(kSegmentsGroup) + ".torn" + (i ? "." + std::to_string(i) : "");
+    Result<bool> there = g.exists(name);
+    local = there.status();
+    if (local.ok() && !*there) aside = name;
+  }
+  if (local.ok() && aside.empty()) {
+    local = Status(Code::kExists, g.path() + ": " + kSegmentsGroup + ".torn .. .torn.999 are all taken");
+  }
+  if (local.ok()) local = g.move(kSegmentsGroup, aside);
+  if (local.ok()) local = g.create_group(kSegmentsGroup);
+  const int64_t n = static_cast<int64_t>(segments_.size());
+  for (int64_t i = 0; local.ok() && i < n; ++i) {
+    if (layout_.multi_file() && member_of_[static_cast<size_t>(i)] != member) continue;
+    const std::string at = segment_path(i);
+    local = g.link(aside + at.substr(std::string(kSegmentsGroup).size()), at);
+  }
+  return comm::agree(file_.comm(), local);
 }
 
 Result<File*> Pds::file_of(int64_t segment) {
@@ -735,29 +816,31 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
   PARIO_RETURN_IF_ERROR(check_writable());
   PARIO_RETURN_IF_ERROR(check_append(segments_, kind, time_index, time_value));
   const int64_t position = static_cast<int64_t>(segments_.size());
+  const int64_t target = member_of_next(segments_, time_index, layout_);
+  if (layout_.multi_file() && target > static_cast<int64_t>(members_.size())) {
+    return Status(Code::kInternal, "dataset::Pds::append_segment: member " + std::to_string(target) + " after " +
+                                       std::to_string(members_.size()) + " files");
+  }
+  const bool new_member = layout_.multi_file() && target == static_cast<int64_t>(members_.size());
   // The last segment ends here: the files written since their last flush
   // are written out, so a crash from now on finds them whole (crash
-  // safety, in pds.h). Agreed with the new group below, unless a new
-  // member file is made first.
-  // Where the end mark failed on any rank (the agreements below carry
-  // that), its count is put back on every rank, so that all try the mark
-  // again together (mark_last_ended).
+  // safety, in pds.h). Where the end mark failed on any rank (the
+  // agreements below carry that), its count is put back on every rank,
+  // so that all try the mark again together (mark_last_ended).
   const int64_t ended_before = ended_;
   int64_t mark_failed = 0;
-  Status synced = end_segment(&mark_failed);
-  const int64_t target = member_of_next(segments_, time_index, layout_);
-  if (layout_.multi_file() && target == static_cast<int64_t>(members_.size())) {
+  Status synced;
+  if (new_member) {
+    // The last segment's files are written out before the new member is
+    // made; the new member's own first write-out is at this segment's end.
+    synced = end_segment(&mark_failed);
     if (Status agreed = comm::agree_max(file_.comm(), synced, &mark_failed, 1); !agreed.ok()) {
       if (mark_failed) ended_ = ended_before;
       return agreed;
     }
-    synced = Status::Ok();
     entry_unsynced_ = false;
     unsynced_members_.clear();
     PARIO_RETURN_IF_ERROR(make_member(target));
-  } else if (layout_.multi_file() && target > static_cast<int64_t>(members_.size())) {
-    return Status(Code::kInternal, "dataset::Pds::append_segment: member " + std::to_string(target) + " after " +
-                                       std::to_string(members_.size()) + " files");
   }
   PARIO_ASSIGN_OR_RETURN(File * fp, layout_.multi_file() ? member(target) : Result<File*>(&file_));
   File& f = *fp;
@@ -765,10 +848,27 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
   Status local = f.create_group(at, {{"pario_kind", AttrValue::string(segment_kind_name(kind))},
                                      {"pario_time_index", AttrValue::int64(time_index)},
                                      {"pario_time_value", AttrValue::float64(time_value)}});
+  if (!new_member) {
+    // The new group goes out with the last segment's end, in the same
+    // write-out. Adding its link to the segments group can free blocks
+    // that group's last written-out state still names (its fractal heap
+    // and B-tree move as they grow), and HDF5 1.10 hands freed space to
+    // the next allocation at once: written out only at the next
+    // segment's end, as before, this segment's raw data (written at
+    // once) could land there, and a kill before that end left the
+    // segments group unreadable (docs/reliability_notes.md).
+    if (layout_.multi_file()) {
+      mark_written(target);
+    } else {
+      entry_unsynced_ = true;
+    }
+    synced = end_segment(&mark_failed);
+  }
   if (!synced.ok()) local = synced;  // the cause, rather than what it left unusable
   local = comm::agree_max(file_.comm(), local, &mark_failed, 1);
   // Marks change only after an agreement, so they stay the same on every
-  // rank (a write-out is collective): on failure the files stay marked.
+  // rank (a write-out is collective): on failure the files stay marked,
+  // the undone group's too, for the next write-out.
   if (!local.ok()) {
     undo(f, at);
     if (mark_failed) ended_ = ended_before;
@@ -776,11 +876,7 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
   }
   entry_unsynced_ = false;
   unsynced_members_.clear();
-  if (layout_.multi_file()) {
-    mark_written(target);
-  } else {
-    entry_unsynced_ = true;
-  }
+  if (new_member) mark_written(target);
   segments_.push_back(SegmentRecord{kind, time_index, time_value});
   if (layout_.multi_file()) member_of_.push_back(target);
   return position;
@@ -1024,9 +1120,14 @@ Status Pds::write_ranked(int64_t segment, int variable, ElementType mem_type, in
     const Status closed = ds->close(Agreement::kCaller);
     local = !wrote.ok() ? wrote : !attrs.ok() ? attrs : closed;
   }
+  const Status out = write_out_section(sf, segment);
+  if (local.ok()) local = out;
   int64_t unmade = made ? 0 : 1;
   local = comm::agree_max(file_.comm(), local, &unmade, 1);
-  if (!local.ok() && unmade == 0) undo(sf, at);
+  if (!local.ok() && unmade == 0) {
+    undo(sf, at);
+    (void)comm::agree(file_.comm(), write_out_section(sf, segment));
+  }
   return local;
 }
 
@@ -1130,9 +1231,14 @@ Status Pds::write_global(int64_t segment, int variable, collective::Decompositio
     if (local.ok()) local = t->wait();  // agreed
   }
   t.reset();
-  const Status closed = made ? ds->close(Agreement::kCaller) : Status::Ok();
+  Status closed = made ? ds->close(Agreement::kCaller) : Status::Ok();
+  const Status out = write_out_section(sf, segment);
+  if (closed.ok()) closed = out;
   if (local.ok()) local = comm::agree(file_.comm(), closed);
-  if (!local.ok() && all_made) undo(sf, at);
+  if (!local.ok() && all_made) {
+    undo(sf, at);
+    (void)comm::agree(file_.comm(), write_out_section(sf, segment));
+  }
   return local;
 }
 
@@ -1199,8 +1305,13 @@ Status Pds::put_info(InfoOwner owner, int64_t which, const std::string& name, co
   PARIO_ASSIGN_OR_RETURN(File * fp, owner == InfoOwner::kSegment ? file_to_write(which) : Result<File*>(&file_));
   File& f = *fp;
   Status s = f.set_attribute(*at, name, v);
-  // The entry file is clean between calls (crash safety, in pds.h).
-  if (&f == &file_) {
+  // The entry file is clean between calls, and so is a member after an
+  // info of a segment that has ended: a new or replaced attribute can
+  // free blocks of that segment's written-out group, which the next
+  // allocation (raw data, written at once) may take (crash safety, in
+  // pds.h).
+  const bool ended_segment = owner == InfoOwner::kSegment && which + 1 < static_cast<int64_t>(segments_.size());
+  if (&f == &file_ || ended_segment) {
     const Status synced = sync_file(f);
     if (s.ok()) s = synced;
   }

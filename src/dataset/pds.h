@@ -97,12 +97,26 @@
 // without the fsync; kNone nothing) at a segment's
 // end, when the next segment is appended, every file written since its
 // last flush: the last segment's, and an older member that a section or
-// segment info was written into since (or before keep_open closes it);
-// the entry file after every call that changes it (variable registration,
-// dataset and variable infos) and, after create, at the latest before the
-// first segment. Close flushes nothing (H5Fclose writes what HDF5 holds;
-// no fsync), nor does making a member (its first segment's end does). So
-// when a process is killed while segment k is written:
+// segment info was written into since (or before keep_open closes it),
+// together with the new segment's group where it goes into a file that
+// is there already; the entry file after every call that changes it
+// (variable registration, dataset and variable infos) and, after create,
+// at the latest before the first segment. Close flushes nothing
+// (H5Fclose writes what HDF5 holds; no fsync), nor does making a member
+// (its first segment's end does).
+// Freed space. HDF5 1.10 (no file-space strategy but its default in the
+// 1.8 format) hands space freed since the last write-out to the next
+// allocation at once, and writes raw data at once: a block that the
+// written-out state still names (a group's fractal heap or B-tree node
+// moved as the group grew, an attribute replaced) could take a section's
+// data, and a kill before the next write-out left that state unreadable
+// (shown with HDF5 alone in docs/reliability_notes.md). So every change
+// that can free such blocks is written out before any data can follow
+// it: a new segment's group (its link in /segments) with the last
+// segment's end, a section written into a segment that has ended and an
+// info of one (at the end of the call, like the entry file's changes),
+// the removal of a cut segment (at open).
+// So when a process is killed while segment k is written:
 //   - multi-file: the entry file is clean (a step never writes it) and the
 //     members before k's are flushed and untouched; k's member is either
 //     at its last flush (segments before k in it whole) or, when k opened
@@ -116,34 +130,37 @@
 //     last member that reads but says it is something else (another
 //     pario_format or member number) is no crash's doing: kCorrupt, and it
 //     is left alone.
-//   - one file: the file is at its last flush, the end of segment k-1,
-//     plus whatever HDF5 wrote of segment k since (raw data into space
-//     allocated past the flushed end of file, which a reopen ignores;
-//     metadata the cache evicted or a segment info's write-out flushed).
-//     With Debian's HDF5 1.10.8, the HDF5 1.8 format (superblock 2, no
-//     file-consistency flags), segments 0..k-1 read back and k is
-//     appended again (dataset_crash_test), also when segment k's group
-//     reached the file: k has no pario_ended (segment ends are marked in
-//     the flush that ends them), so an open takes it for cut short and
-//     does not list it (read-only) or removes it (read-write). Measured
-//     (dataset_crash_test's "infos" runs): k's infos of 8 KB to 16 MB
-//     (well past the 2 MiB metadata cache) leave segments 0..k-1 whole.
-//     HDF5 1.10 has no journal: an eviction that rewrote metadata of
-//     segments 0..k-1 themselves, cut midway, can still damage them;
-//     the multi-file modes bound that loss to one member file. Measured
-//     (tools/crash_campaign.py, a writer growing one file with infos up
-//     to 16 MB, killed at random moments): 60 kills held in session 25,
-//     but on 2026-11-27 three runs of 30 each met damage once: the
-//     /segments group's links unreadable at the 7th kill (the library
-//     of 4c6c987), the cut-short segment's header unreadable ("incorrect
-//     metadata checksum") at the 10th and the 29th (a6ce106). So in one
-//     file a kill may cost the whole dataset, about once in 30 kills
-//     here; use a multi-file mode where that matters.
-//   - a section or segment info written into an older member (any
-//     segment may take sections): that member is at its last flush until
-//     the next segment's end re-syncs it; killed before, it reads back
-//     without what was written into it since, like the one file above
-//     (and with the same caveat: HDF5 has no journal).
+//   - one file: the file is at its last flush, segment k-1's end with k's
+//     empty group, plus whatever HDF5 wrote of segment k since (raw data
+//     into space allocated past the flushed end of file or freed since,
+//     which the flushed state does not name; metadata the cache evicted
+//     or a segment info's write-out flushed). With Debian's HDF5 1.10.8,
+//     the HDF5 1.8 format (superblock 2, no file-consistency flags),
+//     segments 0..k-1 read back and k is appended again
+//     (dataset_crash_test), also when segment k's group reached the file:
+//     k has no pario_ended (segment ends are marked in the flush that
+//     ends them), so an open takes it for cut short and does not list it
+//     (read-only) or removes it (read-write). Where k's group itself does
+//     not read (its header written midway by an eviction), it is cut
+//     short all the same; since HDF5 cannot unlink it, a read-write open
+//     sets /segments aside as /segments.torn and links segments 0..k-1
+//     into a new /segments (dataset_crash_test's "damaged" runs).
+//     A kill inside the append's write-out can leave k's group in the
+//     file without k-1's end mark: both are cut short then (neither
+//     append had returned). A kill inside a write-out before HDF5 set the
+//     file's size leaves a file shorter than its superblock records,
+//     which HDF5 refuses: a read-write open extends it (File::open),
+//     read-only it is kCorrupt. HDF5 1.10 has no journal: a kill inside a
+//     write-out can still leave the file between two states in other
+//     ways, and the multi-file modes bound that loss to one member file.
+//     Measured with tools/crash_campaign.py (a writer growing one file
+//     with infos up to 16 MB, killed at random moments): see
+//     docs/reliability_notes.md.
+//   - a section or segment info written into a segment that has ended
+//     (any segment may take sections) is written out at the end of its
+//     call (above): killed before, it is as the last write-out left it,
+//     normally without that section (which can then be written again);
+//     the segment's other sections read back.
 //   - killed after create and before the first flush (registration, an
 //     info or the first segment), the entry file may be unreadable: there
 //     was no segment to lose; remove it and create again.
@@ -344,15 +361,22 @@ class Pds {
   Status load();
   // The segment records of a file's /segments, positions first, first+1,
   // ...; with `ended`, whether each one's end is marked (pario_ended).
-  static Status read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out, std::vector<bool>* ended);
+  // With last_unreadable (where ends are marked), a last segment whose
+  // records are damaged or missing counts as one not ended (its record a
+  // placeholder) and sets *last_unreadable, instead of failing.
+  static Status read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out, std::vector<bool>* ended,
+                              bool* last_unreadable = nullptr);
   static Status load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign,
-                            std::vector<bool>* ended);
+                            std::vector<bool>* ended, bool* last_unreadable);
   // Local, at open: a last segment whose end is not marked was cut short
-  // by a crash: it is not listed (and read-write, noted for removal); an
+  // by a crash, and so was the one before when its end is not marked
+  // either: they are not listed (and read-write, noted for removal); an
   // earlier one is damage (kCorrupt).
   Status drop_cut_segment(const std::vector<bool>& ended);
-  // Collective, once the open has agreed: removes the noted segment.
+  // Collective, once the open has agreed: removes the noted segments (an
+  // unreadable last one by setting the segments group aside).
   Status remove_cut_segment();
+  Status set_segments_aside(File& g, int64_t member);
   // Lockstep: marks the last segment ended (pario_ended) unless it is.
   Status mark_last_ended();
   // Collective: opens the member files after load() (multi-file).
@@ -382,6 +406,9 @@ class Pds {
   // This rank's status of writing out the marked files (lockstep); the
   // caller agrees, then clears the marks (the same on every rank).
   Status end_segment(int64_t* mark_failed);  // *mark_failed: 1 when this rank's end mark failed
+  // Lockstep: a section just written into a segment that has ended is
+  // written out at once.
+  Status write_out_section(File& f, int64_t segment);
   // Writes one file out per the sync policy (lockstep; the caller agrees).
   Status sync_file(File& f);
   // Collective: member k, opened (read-write when the dataset is) when it
@@ -425,7 +452,14 @@ class Pds {
   // in the file (0..ended_-1).
   bool ends_marked_ = false;
   int64_t ended_ = 0;
-  int64_t cut_member_ = -1;  // open read-write: the file (member) of a cut segment to remove
+  // Open read-write: the segments cut short, to remove (the last first),
+  // and whether the last one read did not read (damaged by a crash).
+  struct CutSegment {
+    int64_t member;
+    int64_t position;
+  };
+  std::vector<CutSegment> cut_;
+  bool cut_unreadable_ = false;
 };
 
 }  // namespace pario::dataset

@@ -236,11 +236,15 @@ int main(void) {
   CHECK(pario_group_rank(world, &rank) == PARIO_OK && pario_group_size(world, &size) == PARIO_OK);
   char dir[512];
   job_dir(world, "dataset_calls", dir, sizeof dir);
-  /* 2 registrations and the ends of segments 0 and 1 (segment 0's end
-   * finds nothing written since the last registration's). */
+  /* 2 registrations and the appends of segments 0, 1 and 2 (one file:
+   * each writes out its new group, with the last segment's end); a file
+   * per step: the registrations and the ends of segments 0 and 1, each
+   * before the next member is made (segment 0's finds nothing written
+   * since the last registration's, and a new member waits for its
+   * segment's end). */
   run(dir, PARIO_DATASET_ONE_FILE, PARIO_DATASET_SYNC_NONE, 1, 0, 0);
-  run(dir, PARIO_DATASET_ONE_FILE, PARIO_DATASET_SYNC_FSYNC, 0, 4, 0);
-  run(dir, PARIO_DATASET_ONE_FILE, PARIO_DATASET_SYNC_WRITE, 0, 0, 4);
+  run(dir, PARIO_DATASET_ONE_FILE, PARIO_DATASET_SYNC_FSYNC, 0, 5, 0);
+  run(dir, PARIO_DATASET_ONE_FILE, PARIO_DATASET_SYNC_WRITE, 0, 0, 5);
   run(dir, PARIO_DATASET_FILE_PER_STEP, PARIO_DATASET_SYNC_FSYNC, 0, 4, 0);
   run(dir, PARIO_DATASET_FILE_PER_STEP, PARIO_DATASET_SYNC_WRITE, 0, 0, 4);
   run(dir, PARIO_DATASET_FILE_PER_STEP, PARIO_DATASET_SYNC_NONE, 0, 0, 0);

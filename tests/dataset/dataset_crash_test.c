@@ -13,15 +13,30 @@
  *       0..K-1 are there with their values, the late section too (K's
  *       append re-synced segment 0's file), and K is not; K is appended
  *       again and written, and after closing and reopening read-only all
- *       K+1 segments read back.
+ *       K+1 segments read back. With PARIO_TEST_DAMAGE=header (modes
+ *       one and two), rank 0 first damages the header of K's group in
+ *       the file (with HDF5, as a kill inside an eviction can): a
+ *       read-only open lists 0..K-1, and the read-write one sets
+ *       /segments aside (/segments.torn, since HDF5 cannot unlink a link
+ *       whose object does not read) and goes on as above. With
+ *       PARIO_TEST_DAMAGE=unmark, rank 0 deletes K-1's end mark (a kill
+ *       inside the write-out of K's append): K-1 and K are both cut
+ *       short, and both are appended again. With PARIO_TEST_DAMAGE=short
+ *       (one file), rank 0 has the superblock record an end past the
+ *       file's (a kill inside a write-out, before HDF5 set the file's
+ *       size): read-only it is refused (PARIO_ERR_CORRUPT), and the
+ *       read-write open extends it and goes on as above.
  * MODE: one (one file), step (a file per time index), two (two time
  * indices per file). */
+#include <fcntl.h>
+#include <hdf5.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -85,6 +100,110 @@ static void append_whole(pario_dataset_t ds, int64_t seg) {
   CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, seg, (double)seg, &at) == PARIO_OK && at == seg);
   write_temp(ds, seg);
   write_vel(ds, seg);
+}
+
+/* The file holding segment K: the entry in one file, member 1 (time
+ * indices 2 and 3) at two per file. */
+static void file_of_last(const char *path, const char *mode, char *out, size_t size) {
+  if (strcmp(mode, "two") != 0) {
+    snprintf(out, size, "%s", path);
+    return;
+  }
+  const size_t n = strlen(path);
+  snprintf(out, size, "%.*s.000001.h5", (int)(n > 3 ? n - 3 : n), path);
+}
+
+/* Rank 0: HDF5's handle on the file holding segment s (file: its path;
+ * name: the segment group's), opened with flags. */
+static hid_t open_holding(const char *path, const char *mode, int s, unsigned flags, char file[1024],
+                          char name[64]) {
+  file_of_last(path, mode, file, 1024);
+  snprintf(name, 64, "/segments/%08d", s);
+  hid_t f = H5Fopen(file, flags, H5P_DEFAULT);
+  CHECK(f >= 0);
+  return f;
+}
+
+/* Rank 0: bytes 6..13 of K's group header flipped (its version, flags and
+ * times: the checksum fails), as an eviction cut midway leaves it. */
+static void damage_last_segment(const char *path, const char *mode) {
+  if (rank == 0) {
+    char file[1024], name[64];
+    hid_t f = open_holding(path, mode, kSegments, H5F_ACC_RDONLY, file, name);
+    H5O_info_t info; /* HDF5 1.10: its addr is the header's */
+    const herr_t got = f >= 0 ? H5Oget_info_by_name1(f, name, &info, H5P_DEFAULT) : -1;
+    CHECK(got >= 0);
+    if (f >= 0) H5Fclose(f);
+    int fd = open(file, O_RDWR);
+    CHECK(fd >= 0);
+    unsigned char b[8];
+    if (got >= 0 && fd >= 0) {
+      CHECK(pread(fd, b, sizeof b, (off_t)info.addr + 6) == (ssize_t)sizeof b);
+      for (size_t i = 0; i < sizeof b; ++i) b[i] ^= 0x5a;
+      CHECK(pwrite(fd, b, sizeof b, (off_t)info.addr + 6) == (ssize_t)sizeof b);
+    }
+    if (fd >= 0) close(fd);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* Rank 0: segment s's end mark (pario_ended) deleted. */
+static void unmark_segment(const char *path, const char *mode, int s) {
+  if (rank == 0) {
+    char file[1024], name[64];
+    hid_t f = open_holding(path, mode, s, H5F_ACC_RDWR, file, name);
+    hid_t g = f >= 0 ? H5Oopen(f, name, H5P_DEFAULT) : -1;
+    CHECK(g >= 0 && H5Adelete(g, "pario_ended") >= 0);
+    if (g >= 0) H5Oclose(g);
+    if (f >= 0) H5Fclose(f);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* HDF5's metadata checksum (Jenkins' lookup3), exported by libhdf5 though
+ * not in its public headers: the superblock edited below must carry it. */
+uint32_t H5_checksum_metadata(const void *data, size_t len, uint32_t initval);
+
+/* Rank 0: the state a kill between H5Fflush's write of the superblock and
+ * its setting of the file's size leaves: the superblock (version 2: its
+ * end of file at bytes 28..35, its checksum at 44..47) records an end
+ * 4096 bytes past the file's, which ends where the flushed state did.
+ * Returns the recorded end. */
+static int64_t record_end_past_file(const char *path) {
+  int64_t end = -1;
+  if (rank == 0) {
+    int fd = open(path, O_RDWR);
+    CHECK(fd >= 0);
+    unsigned char sb[48];
+    if (fd >= 0 && pread(fd, sb, sizeof sb, 0) == (ssize_t)sizeof sb && sb[8] == 2) {
+      int64_t eof = 0;
+      for (int i = 35; i >= 28; --i) eof = eof << 8 | sb[i];
+      end = eof + 4096;
+      for (int i = 0; i < 8; ++i) sb[28 + i] = (unsigned char)((uint64_t)end >> (8 * i));
+      const uint32_t sum = H5_checksum_metadata(sb, 44, 0);
+      for (int i = 0; i < 4; ++i) sb[44 + i] = (unsigned char)(sum >> (8 * i));
+      CHECK(ftruncate(fd, (off_t)eof) == 0);
+      CHECK(pwrite(fd, sb, sizeof sb, 0) == (ssize_t)sizeof sb);
+    }
+    CHECK(end > 0);
+    if (fd >= 0) close(fd);
+  }
+  MPI_Bcast(&end, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  return end;
+}
+
+/* Rank 0, after close: whether the read-write open set /segments aside. */
+static int segments_set_aside(const char *path, const char *mode) {
+  int aside = 0;
+  if (rank == 0) {
+    char file[1024];
+    file_of_last(path, mode, file, sizeof file);
+    hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+    aside = f >= 0 && H5Lexists(f, "/segments.torn", H5P_DEFAULT) > 0;
+    if (f >= 0) H5Fclose(f);
+  }
+  MPI_Bcast(&aside, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return aside;
 }
 
 int main(int argc, char **argv) {
@@ -159,20 +278,46 @@ int main(int argc, char **argv) {
     raise(SIGKILL);
     return 1;
   }
+  const char *damage = getenv("PARIO_TEST_DAMAGE");
+  const int damaged = damage && strcmp(damage, "header") == 0;
+  /* unmark: K-1's end mark gone too, as a kill inside the write-out of
+   * K's append can leave it (K's group there, K-1's mark not): both cut. */
+  const int kept = damage && strcmp(damage, "unmark") == 0 ? kSegments - 1 : kSegments;
+  if (damaged) damage_last_segment(path, argv[2]);
+  if (kept < kSegments) unmark_segment(path, argv[2], kept);
+  /* short (one file): HDF5 refuses the file ("truncated file") until a
+   * read-write open extends it to its recorded end. */
+  const int cut = damage && strcmp(damage, "short") == 0;
+  if (cut) {
+    const int64_t end = record_end_past_file(path);
+    CHECK(pario_dataset_open(world, path, PARIO_MODE_READ, &ds) == PARIO_ERR_CORRUPT);
+    CHECK(pario_dataset_open(world, path, PARIO_MODE_RDWR, &ds) == PARIO_OK);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && (int64_t)st.st_size >= end);
+    CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  }
+  if (damage && !cut) {
+    /* Read-only: the cut segments are not listed; the others are whole. */
+    CHECK(pario_dataset_open(world, path, PARIO_MODE_READ, &ds) == PARIO_OK);
+    CHECK(pario_dataset_segment_count(ds, &n) == PARIO_OK && n == kept);
+    for (int64_t s = 0; s < kept && s < n; ++s) check_segment(ds, s);
+    CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  }
   CHECK(pario_dataset_open(world, path, PARIO_MODE_RDWR, &ds) == PARIO_OK);
   int m = -1;
   CHECK(pario_dataset_file_mode(ds, &m, NULL, NULL) == PARIO_OK && m == o.file_mode);
-  CHECK(pario_dataset_segment_count(ds, &n) == PARIO_OK && n == kSegments);
-  for (int64_t s = 0; s < kSegments && s < n; ++s) check_segment(ds, s);
+  CHECK(pario_dataset_segment_count(ds, &n) == PARIO_OK && n == kept);
+  for (int64_t s = 0; s < kept && s < n; ++s) check_segment(ds, s);
   if (n > 0) check_late(ds);
-  /* Writable again: segment K appended anew (the cut one is gone). */
-  if (n == kSegments) append_whole(ds, kSegments);
+  /* Writable again: the cut segments appended anew (the cut ones are gone). */
+  for (int64_t s = n; n == kept && s <= kSegments; ++s) append_whole(ds, s);
   CHECK(pario_dataset_close(&ds) == PARIO_OK);
   CHECK(pario_dataset_open(world, path, PARIO_MODE_READ, &ds) == PARIO_OK);
   CHECK(pario_dataset_segment_count(ds, &n) == PARIO_OK && n == kSegments + 1);
   for (int64_t s = 0; s <= kSegments && s < n; ++s) check_segment(ds, s);
   if (n > 0) check_late(ds);
   CHECK(pario_dataset_close(&ds) == PARIO_OK);
+  if (damaged) CHECK(segments_set_aside(path, argv[2]));
   CHECK(pario_finalize() == PARIO_OK);
   return check_summary("dataset_crash_test");
 }

@@ -15,8 +15,8 @@
  *      the second segment: before the fix that rank stopped while the
  *      others went on unlinking and into H5Fflush (collective: a hang),
  *      and the ranks kept different segment counts.
- *   3. a segment's end mark (H5Awrite), then the close: the same HDF5
- *      calls on every rank; an info replaced (H5Acreate2 refused on
+ *   3. a segment's end mark (H5Awrite), or a new segment group's
+ *      attribute, then the close: the same HDF5 calls on every rank; an info replaced (H5Acreate2 refused on
  *      every rank): the old value stays; a wave-function vector's rewrite (H5Dwrite): the vector
  *      reads as never written whole.
  * Each: PARIO_ERR_IO on the failing rank, PARIO_ERR_REMOTE on the others,
@@ -157,11 +157,15 @@ static void truncate_fails(const char *dir) {
 /* 3. A segment's end mark (pario_ended) failing on the last rank alone:
  * the append fails everywhere, and the ranks then make the same HDF5
  * calls (before the fix that rank marked the segment again at the close,
- * alone: H5Acreate2 among HDF5's collective metadata calls). */
-static void end_mark_fails(const char *dir) {
+ * alone: H5Acreate2 among HDF5's collective metadata calls). An append
+ * makes the new segment's group (3 attributes) before it marks the last
+ * one ended (both go out in one write-out): nth 4 is the mark; nth 1 the
+ * new group's first attribute (that rank once skipped the other two, and
+ * the close hung in HDF5's collective metadata write). */
+static void end_mark_fails(const char *dir, int nth, const char *name) {
   char path[700];
-  pario_dataset_t ds = make_armed(dir, "end_mark.h5", PARIO_DATASET_SYNC_NONE, 1, path, sizeof path);
-  fail_awrite_in = 1;  /* segment 0's pario_ended, at segment 1's append */
+  pario_dataset_t ds = make_armed(dir, name, PARIO_DATASET_SYNC_NONE, 1, path, sizeof path);
+  fail_awrite_in = nth;
   const int rc = pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, 1, 1.0, NULL);
   CHECK(rc == expected() || (size == 1 && rc != PARIO_OK));
   fail_awrite_in = 0;
@@ -236,7 +240,8 @@ int main(void) {
   job_dir(world, "dataset_faults", dir, sizeof dir);
   write_back_fails(dir);
   truncate_fails(dir);
-  end_mark_fails(dir);
+  end_mark_fails(dir, 4, "end_mark.h5");
+  end_mark_fails(dir, 1, "group_attribute.h5");
   info_replace_fails(dir);
   rewrite_fails(dir);
   job_dir_remove(world, dir);

@@ -335,12 +335,13 @@ def test_bad_file_mode_or_path_raise_on_every_rank():
         pario.Dataset.create(None if g.rank == 0 else shared_path("py_pds_bad_path.h5"), g, overwrite=True)
 
 
-@pytest.mark.parametrize("sync, syncs, write_backs", [("fsync", 3, 0), ("write", 0, 3), ("none", 0, 0), (None, 3, 0)])
+@pytest.mark.parametrize("sync, syncs, write_backs", [("fsync", 4, 0), ("write", 0, 4), ("none", 0, 0), (None, 4, 0)])
 def test_sync_policy_counts_and_reads_back(sync, syncs, write_backs):
     """The sync policy a create asks for (None: the environment's, else
-    fsync): one registration and three segments make 3 file syncs
-    (fsyncs) with "fsync", 3 write-backs without an fsync with "write",
-    nothing with "none"; the file reads back whole after close either way."""
+    fsync): one registration and three segment appends (each writes out
+    its new group with the last segment's end) make 4 file syncs (fsyncs)
+    with "fsync", 4 write-backs without an fsync with "write", nothing
+    with "none"; the file reads back whole after close either way."""
     g = pario.Group()
     path = shared_path(f"py_pds_sync_{sync}.h5")
     with pario.Dataset.create(path, g, overwrite=True, sync=sync) as ds:
