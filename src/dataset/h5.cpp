@@ -121,13 +121,15 @@ herr_t collect(unsigned /*n*/, const H5E_error2_t* e, void* data) {
   if (e->min_num == H5E_NOTFOUND) w->code = Code::kNotFound;
   if (e->min_num == H5E_EXISTS || e->min_num == H5E_FILEEXISTS) w->code = Code::kExists;
   if (e->min_num == H5E_NOTHDF5 || e->min_num == H5E_TRUNCATED) w->code = Code::kCorrupt;
-  // Metadata that fails its checksum or carries a bad signature or
-  // version: damage, not a failed read (HDF5 gives these the minor codes
-  // of read errors and bad values, so only the words tell them apart).
+  // Metadata that fails its checksum or carries a wrong signature or
+  // version: damage, not a failed read. HDF5 gives a checksum failure the
+  // minor code of any read error, so its own words tell it apart (the
+  // metadata cache's message, which names no file); signatures and
+  // versions have codes of their own.
   const std::string& said = w->entries.back();
-  if (e->min_num == H5E_VERSION || said.find("checksum") != std::string::npos ||
-      (said.find("bad") != std::string::npos &&
-       (said.find("signature") != std::string::npos || said.find("version") != std::string::npos))) {
+  if (e->min_num == H5E_VERSION || (e->min_num == H5E_READERROR && said.rfind("incorrect metadata checksum", 0) == 0) ||
+      (e->min_num == H5E_BADVALUE && said.find("signature") != std::string::npos &&
+       said.find('\'') == std::string::npos)) {
     w->code = Code::kCorrupt;
   }
   return 0;
@@ -314,58 +316,6 @@ Status make_path(const std::string& path, FileMode mode, bool* made) {
   return (*d)->close();
 }
 
-// Rank 0, after a read-write H5Fopen failed: a file shorter than the end
-// its superblock records is one whose last write-out a kill cut short
-// before HDF5 set the file's size (H5Fflush writes the superblock, then
-// truncates the file to its end), which HDF5 refuses to open ("truncated
-// file"). It is extended to that end (sparse; the missing bytes read as
-// zeros, as space HDF5 had allocated and not yet written), *old_size
-// then the size before; else *old_size stays -1. Only superblock versions
-// 2 and 3 (pario's files have 2) with 8-byte offsets and no base address;
-// a gap past the file's own size or 1 GiB (whichever is larger) is damage
-// beyond a cut write-out, and is left alone (kCorrupt).
-Status grow_to_recorded_end(const std::string& path, int64_t* old_size) {
-  *old_size = -1;
-  device::OpenOptions o;
-  o.read = o.write = true;
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> d, device::open_posix(path, o));
-  unsigned char sb[48] = {};
-  size_t got = 0;
-  Status s = d->read_at(0, sb, sizeof sb, &got);
-  Result<uint64_t> size = d->size();
-  if (s.ok()) s = size.status();
-  static const unsigned char kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-  auto le64 = [&](int at) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; --i) v = v << 8 | sb[at + i];
-    return v;
-  };
-  if (s.ok() && got == sizeof sb && std::equal(kSignature, kSignature + 8, sb) && (sb[8] == 2 || sb[8] == 3) &&
-      sb[9] == 8 && sb[10] == 8 && le64(12) == 0) {
-    const uint64_t recorded = le64(28), have = *size;
-    const uint64_t allowed = std::max<uint64_t>(have, uint64_t{1} << 30);
-    if (recorded > have && recorded - have <= allowed && recorded <= static_cast<uint64_t>(INT64_MAX)) {
-      s = d->truncate(recorded);
-      if (s.ok()) *old_size = static_cast<int64_t>(have);
-    } else if (recorded > have) {
-      s = Status(Code::kCorrupt, "H5Fopen: " + path + ": " + std::to_string(have) + " bytes where the superblock "
-                                     "records " + std::to_string(recorded) + ": more missing than a cut write-out leaves");
-    }
-  }
-  const Status closed = d->close();
-  return s.ok() ? closed : s;
-}
-
-// Rank 0: the file back to `size` bytes (a repair that did not help).
-Status shrink_to(const std::string& path, int64_t size) {
-  device::OpenOptions o;
-  o.write = true;
-  PARIO_ASSIGN_OR_RETURN(std::unique_ptr<device::Device> d, device::open_posix(path, o));
-  const Status s = d->truncate(static_cast<uint64_t>(size));
-  const Status closed = d->close();
-  return s.ok() ? closed : s;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- File
@@ -394,12 +344,9 @@ Result<File> File::open(const comm::Comm& comm, const std::string& path, FileMod
     if (dup.rank() == 0) local = make_path(path, mode, &made);
     PARIO_RETURN_IF_ERROR(comm::agree(dup, local));
   }
-  auto state = std::make_shared<FileState>();
   std::unique_ptr<Hid> fapl = access_list(dup.get());
   hid_t id = H5I_INVALID_HID;
-  if (!make_lists(state.get())) {
-    local = h5_error("H5Pcreate", path);
-  } else if (!fapl) {
+  if (!fapl) {
     local = h5_error("H5Pset_fapl_mpio", path);
   } else {
     // Rank 0 made the file or checked the one there (make_path): HDF5
@@ -408,26 +355,10 @@ Result<File> File::open(const comm::Comm& comm, const std::string& path, FileMod
     else id = H5Fopen(path.c_str(), mode == FileMode::kReadOnly ? H5F_ACC_RDONLY : H5F_ACC_RDWR, fapl->get());
     if (id < 0) local = h5_error(create ? "H5Fcreate" : "H5Fopen", path);
   }
-  // With whether H5Fopen failed on some rank, and on every rank.
-  int64_t failed[2] = {id < 0 ? 1 : 0, id < 0 ? -1 : 0};
-  Status s = comm::agree_max(dup, local, failed, 2);
-  if (!s.ok() && failed[1] == -1 && !create && mode == FileMode::kReadWrite && fapl && state->lapl) {
-    // A write-out cut short at its end (grow_to_recorded_end): repaired
-    // once, and opened again; the file goes back to its size if that
-    // fails too.
-    int64_t old_size = -1;
-    local = dup.rank() == 0 ? grow_to_recorded_end(path, &old_size) : Status::Ok();
-    const Status grown = comm::agree_max(dup, local, &old_size, 1);
-    if (!grown.ok()) return grown.code() == Code::kCorrupt ? grown : s;  // else HDF5's own reason
-    if (old_size >= 0) {
-      id = H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl->get());
-      local = id < 0 ? h5_error("H5Fopen", path + " (after extending it to the end its superblock records)")
-                     : Status::Ok();
-      s = comm::agree(dup, local);
-      if (!s.ok() && dup.rank() == 0) (void)shrink_to(path, old_size);
-    }
-  }
   auto file_id = owned(id, H5Fclose);
+  auto state = std::make_shared<FileState>();
+  if (local.ok() && !make_lists(state.get())) local = h5_error("H5Pcreate", path);
+  const Status s = comm::agree(dup, local);
   if (!s.ok()) {
     file_id->release();  // a rank that opened it closes it (collectively with the others that did)
     if (made) ::unlink(path.c_str());

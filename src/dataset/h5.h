@@ -111,9 +111,7 @@ class File {
   // of an existing one), kCorrupt (not an HDF5 file, metadata that fails
   // its checksum, a file shorter than its superblock records), kIo
   // (anything else HDF5 or MPI-IO refused), kInvalidArgument (ranks
-  // passed different paths or modes). Read-write, a file shorter than the
-  // end its superblock records (a write-out a kill cut short before HDF5
-  // set the file's size) is extended to that end and opened again.
+  // passed different paths or modes).
   static Result<File> open(const comm::Comm& comm, const std::string& path, FileMode mode);
 
   // Collective: closes the file (every Dataset of it closed first, else

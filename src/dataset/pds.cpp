@@ -355,13 +355,12 @@ Status Pds::open_members() {
     std::vector<bool> ends;
     Status local = f.status();
     bool foreign = false;
-    cut_unreadable_ = false;  // of the last member read
+    bool unreadable = false;
     if (f.ok()) {
       local = comm::agree(comm, load_member(*f, k, static_cast<int64_t>(segments_.size()), &segs, &foreign, &ends,
-                                            ends_marked_ ? &cut_unreadable_ : nullptr));
+                                            ends_marked_ ? &unreadable : nullptr));
     }
     if (!local.ok()) {
-      cut_unreadable_ = false;
       if (f.ok()) (void)f->close();
       // The last member unreadable: a step cut short (a crash while it was
       // written, before its first flush). Its segments are not listed; a
@@ -514,15 +513,18 @@ Status Pds::end_segment(int64_t* mark_failed) {
   return local;
 }
 
-// A section made in a segment that has ended is written out with it, at
-// once: its link can free blocks of that segment's written-out group, and
-// HDF5 1.10 may hand them to the next allocation, whose data it writes at
-// once (crash safety, in pds.h). The section's own data took its space
-// before its link went in (H5Dcreate allocates early, then links), so it
-// cannot land there. Lockstep.
-Status Pds::write_out_section(File& f, int64_t segment) {
-  if (segment + 1 >= static_cast<int64_t>(segments_.size())) return Status::Ok();
-  return sync_file(f);
+// A section written (or undone) in a segment that has ended is written
+// out at once, after the call's agreement (a section that failed on one
+// rank never goes out whole): its link can free blocks of that segment's
+// written-out group, and HDF5 1.10 may hand them to the next allocation,
+// whose data it writes at once (crash safety, in pds.h). The section's
+// own data took its space before its link went in (H5Dcreate allocates
+// early, then links), so it cannot land there. Collective; returns the
+// call's status, or the write-out's failure after a success.
+Status Pds::write_out_section(File& f, int64_t segment, const Status& agreed) {
+  if (segment + 1 >= static_cast<int64_t>(segments_.size())) return agreed;
+  const Status out = comm::agree(file_.comm(), sync_file(f));
+  return agreed.ok() ? out : agreed;
 }
 
 Status Pds::sync_file(File& f) {
@@ -627,7 +629,8 @@ Status Pds::load() {
   }
   if (!layout_.multi_file()) {
     std::vector<bool> ended;
-    PARIO_RETURN_IF_ERROR(read_segments(f, 0, &segments_, &ended, ends_marked_ ? &cut_unreadable_ : nullptr));
+    bool unreadable = false;
+    PARIO_RETURN_IF_ERROR(read_segments(f, 0, &segments_, &ended, ends_marked_ ? &unreadable : nullptr));
     PARIO_RETURN_IF_ERROR(drop_cut_segment(ended));
     Status order = check_order(segments_);
     if (!order.ok()) return corrupt(path, order.message());
@@ -724,31 +727,40 @@ Status Pds::drop_cut_segment(const std::vector<bool>& ended) {
 
 Status Pds::remove_cut_segment() {
   const std::vector<CutSegment> cut = std::exchange(cut_, {});
-  const bool last_unreadable = std::exchange(cut_unreadable_, false);
+  int64_t aside_in = -1;  // the file whose segments group was set aside (then rebuilt without the cut ones)
   for (const CutSegment& c : cut) {
+    if (c.member == aside_in) continue;
     Result<File*> f = layout_.multi_file() ? member(c.member) : Result<File*>(&file_);
     Status removed = comm::agree(file_.comm(), f.ok() ? (*f)->remove(segment_path(c.position)) : f.status());
     if (!f.ok()) return removed;
     File& g = **f;
-    const bool set_aside = !removed.ok() && last_unreadable && &c == &cut.front();
-    if (set_aside) removed = set_segments_aside(g, c.member);  // relinks the segments kept: all done
+    // HDF5 could not unlink it (a crash left its header, or what it
+    // holds, unreadable: H5Ldelete updates the object's link count and
+    // deletes what it held): the segments group is rebuilt without it.
+    if (!removed.ok()) {
+      removed = set_segments_aside(g, c.member);
+      aside_in = c.member;
+    }
     PARIO_RETURN_IF_ERROR(removed);
     // Written out at once: the removal frees blocks the file's written-out
     // state names (the segments group's), which the next allocation may
     // take (crash safety, in pds.h).
     PARIO_RETURN_IF_ERROR(comm::agree(file_.comm(), sync_file(g)));
-    if (set_aside) break;
   }
   return Status::Ok();
 }
 
-// HDF5 cannot unlink a link whose object does not read (H5Ldelete updates
-// the object's link count): the file's segments group goes aside whole,
-// as /segments.torn (.1, .2, ... when taken), and a new one links the
-// segments before the damaged one. Lockstep, then agreed.
+// The file's segments group rebuilt without the cut segments: a new group
+// under a spare name links the segments kept (hard links), then the old
+// one goes aside whole, as /segments.torn (.1, .2, ... when taken), and
+// the new one takes its name. Until the first move the old group is
+// untouched, and the spare goes again on failure. Lockstep, then agreed.
 Status Pds::set_segments_aside(File& g, int64_t member) {
+  const std::string spare = std::string(kSegmentsGroup) + ".rebuilt";
   std::string aside;
-  Status local;
+  Result<bool> leftover = g.exists(spare);
+  Status local = leftover.status();
+  if (local.ok() && *leftover) local = g.remove(spare);  // an earlier try's, cut short
   for (int i = 0; local.ok() && aside.empty() && i < 1000; ++i) {
     const std::string name = std::string(kSegmentsGroup) + ".torn" + (i ? "." + std::to_string(i) : "");
     Result<bool> there = g.exists(name);
@@ -758,13 +770,21 @@ Status Pds::set_segments_aside(File& g, int64_t member) {
   if (local.ok() && aside.empty()) {
     local = Status(Code::kExists, g.path() + ": " + kSegmentsGroup + ".torn .. .torn.999 are all taken");
   }
-  if (local.ok()) local = g.move(kSegmentsGroup, aside);
-  if (local.ok()) local = g.create_group(kSegmentsGroup);
+  if (local.ok()) local = g.create_group(spare);
   const int64_t n = static_cast<int64_t>(segments_.size());
+  const size_t prefix = std::string(kSegmentsGroup).size();
   for (int64_t i = 0; local.ok() && i < n; ++i) {
     if (layout_.multi_file() && member_of_[static_cast<size_t>(i)] != member) continue;
     const std::string at = segment_path(i);
-    local = g.link(aside + at.substr(std::string(kSegmentsGroup).size()), at);
+    local = g.link(at, spare + at.substr(prefix));
+  }
+  if (local.ok()) local = g.move(kSegmentsGroup, aside);
+  if (local.ok()) {
+    local = g.move(spare, kSegmentsGroup);
+    if (!local.ok()) (void)g.move(aside, kSegmentsGroup);  // the old one back
+  } else {
+    Result<bool> made = g.exists(spare);
+    if (made.ok() && *made) (void)g.remove(spare);
   }
   return comm::agree(file_.comm(), local);
 }
@@ -871,6 +891,10 @@ Result<int64_t> Pds::append_segment(SegmentKind kind, int64_t time_index, double
   // the undone group's too, for the next write-out.
   if (!local.ok()) {
     undo(f, at);
+    // The group's link went out in the write-out above: its removal frees
+    // blocks that state names, so it goes out too before any data can
+    // follow (crash safety, in pds.h). The status is the append's.
+    if (!new_member) (void)comm::agree(file_.comm(), sync_file(f));
     if (mark_failed) ended_ = ended_before;
     return local;
   }
@@ -1120,15 +1144,10 @@ Status Pds::write_ranked(int64_t segment, int variable, ElementType mem_type, in
     const Status closed = ds->close(Agreement::kCaller);
     local = !wrote.ok() ? wrote : !attrs.ok() ? attrs : closed;
   }
-  const Status out = write_out_section(sf, segment);
-  if (local.ok()) local = out;
   int64_t unmade = made ? 0 : 1;
   local = comm::agree_max(file_.comm(), local, &unmade, 1);
-  if (!local.ok() && unmade == 0) {
-    undo(sf, at);
-    (void)comm::agree(file_.comm(), write_out_section(sf, segment));
-  }
-  return local;
+  if (!local.ok() && unmade == 0) undo(sf, at);
+  return write_out_section(sf, segment, local);
 }
 
 Status Pds::read_items(int64_t segment, int variable, ElementType mem_type, int64_t start, int64_t items, void* buf) {
@@ -1231,15 +1250,10 @@ Status Pds::write_global(int64_t segment, int variable, collective::Decompositio
     if (local.ok()) local = t->wait();  // agreed
   }
   t.reset();
-  Status closed = made ? ds->close(Agreement::kCaller) : Status::Ok();
-  const Status out = write_out_section(sf, segment);
-  if (closed.ok()) closed = out;
+  const Status closed = made ? ds->close(Agreement::kCaller) : Status::Ok();
   if (local.ok()) local = comm::agree(file_.comm(), closed);
-  if (!local.ok() && all_made) {
-    undo(sf, at);
-    (void)comm::agree(file_.comm(), write_out_section(sf, segment));
-  }
-  return local;
+  if (!local.ok() && all_made) undo(sf, at);
+  return write_out_section(sf, segment, local);
 }
 
 Status Pds::read_global(int64_t segment, int variable, collective::Decomposition& d, ElementType mem_type,

@@ -141,16 +141,19 @@
 //     k has no pario_ended (segment ends are marked in the flush that
 //     ends them), so an open takes it for cut short and does not list it
 //     (read-only) or removes it (read-write). Where k's group itself does
-//     not read (its header written midway by an eviction), it is cut
-//     short all the same; since HDF5 cannot unlink it, a read-write open
-//     sets /segments aside as /segments.torn and links segments 0..k-1
-//     into a new /segments (dataset_crash_test's "damaged" runs).
+//     not read (its header written midway), it is cut short all the same
+//     (when its end mark does not read either); where HDF5 cannot unlink
+//     a cut segment, a read-write open rebuilds /segments: a new group
+//     links segments 0..k-1, the old one goes aside as /segments.torn
+//     (dataset_crash_test's "damaged" runs). Not repaired: a kill inside
+//     a write-out after HDF5 wrote the superblock and before it set the
+//     file's size leaves the file short of its recorded end, which HDF5
+//     refuses ("truncated file", kCorrupt) read-only and read-write;
+//     extending it would also "repair" a file cut otherwise (a copy
+//     stopped midway), whose lost bytes zeros would stand in for.
 //     A kill inside the append's write-out can leave k's group in the
 //     file without k-1's end mark: both are cut short then (neither
-//     append had returned). A kill inside a write-out before HDF5 set the
-//     file's size leaves a file shorter than its superblock records,
-//     which HDF5 refuses: a read-write open extends it (File::open),
-//     read-only it is kCorrupt. HDF5 1.10 has no journal: a kill inside a
+//     append had returned). HDF5 1.10 has no journal: a kill inside a
 //     write-out can still leave the file between two states in other
 //     ways, and the multi-file modes bound that loss to one member file.
 //     Measured with tools/crash_campaign.py (a writer growing one file
@@ -373,8 +376,8 @@ class Pds {
   // either: they are not listed (and read-write, noted for removal); an
   // earlier one is damage (kCorrupt).
   Status drop_cut_segment(const std::vector<bool>& ended);
-  // Collective, once the open has agreed: removes the noted segments (an
-  // unreadable last one by setting the segments group aside).
+  // Collective, once the open has agreed: removes the noted segments (one
+  // HDF5 cannot unlink by rebuilding the file's segments group).
   Status remove_cut_segment();
   Status set_segments_aside(File& g, int64_t member);
   // Lockstep: marks the last segment ended (pario_ended) unless it is.
@@ -406,9 +409,9 @@ class Pds {
   // This rank's status of writing out the marked files (lockstep); the
   // caller agrees, then clears the marks (the same on every rank).
   Status end_segment(int64_t* mark_failed);  // *mark_failed: 1 when this rank's end mark failed
-  // Lockstep: a section just written into a segment that has ended is
-  // written out at once.
-  Status write_out_section(File& f, int64_t segment);
+  // Collective, after a section's write agreed: one written (or undone)
+  // in a segment that has ended is written out at once.
+  Status write_out_section(File& f, int64_t segment, const Status& agreed);
   // Writes one file out per the sync policy (lockstep; the caller agrees).
   Status sync_file(File& f);
   // Collective: member k, opened (read-write when the dataset is) when it
@@ -452,14 +455,12 @@ class Pds {
   // in the file (0..ended_-1).
   bool ends_marked_ = false;
   int64_t ended_ = 0;
-  // Open read-write: the segments cut short, to remove (the last first),
-  // and whether the last one read did not read (damaged by a crash).
+  // Open read-write: the segments cut short, to remove (the last first).
   struct CutSegment {
     int64_t member;
     int64_t position;
   };
   std::vector<CutSegment> cut_;
-  bool cut_unreadable_ = false;
 };
 
 }  // namespace pario::dataset

@@ -393,6 +393,20 @@ int main(int argc, char **argv) {
     on_root(cmd);
   }
   expect_open_fails("cut.h5", PARIO_ERR_CORRUPT, "cut.h5");
+  /* Read-write too: refused, and the file keeps its size (pario does not
+   * extend a file short of its recorded end: zeros would stand in for
+   * what a cut copy lost). */
+  {
+    char cut[600];
+    path_of(cut, sizeof cut, "cut.h5");
+    struct stat before, after;
+    CHECK(stat(cut, &before) == 0);
+    const int rc = pario_dataset_open(world, cut, PARIO_MODE_RDWR, &ds);
+    CHECK(same_everywhere(rc == PARIO_ERR_REMOTE ? PARIO_ERR_CORRUPT : rc) && rc != PARIO_OK);
+    if (rank == 0) CHECK_FAILS(rc, PARIO_ERR_CORRUPT, "truncated file");
+    CHECK(ds == PARIO_DATASET_NULL);
+    CHECK(stat(cut, &after) == 0 && after.st_size == before.st_size);
+  }
   /* Random bytes over the superblock and root object header: whatever
    * HDF5 makes of them, every rank gets one outcome. */
   path_of(path, sizeof path, "noise.h5");
