@@ -49,6 +49,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "base/convert.h"
@@ -374,6 +375,138 @@ Result<File> File::open(const comm::Comm& comm, const std::string& path, FileMod
   return f;
 }
 
+namespace {
+
+// Room kept past the file's end before a write-out beyond the metadata
+// HDF5 holds in its cache: what it allocated and freed unwritten, and its
+// two aggregators' blocks (2 KiB each by default).
+constexpr int64_t kWriteOutSlack = int64_t{1} << 20;
+
+// Before a write-out (H5Fflush, H5Fclose): the file made longer than the
+// space HDF5 can have allocated. HDF5 writes the superblock, which records
+// the allocated end, and sets the file's size only after it (its truncate
+// follows the cache flush); and its metadata goes out in one collective
+// write, each rank writing its share. A kill in between (the superblock
+// in the file, another rank's entries at the top not) leaves a file
+// shorter than its recorded end, which HDF5 refuses ("truncated file")
+// and which cannot be told from a file cut short by other means. HDF5
+// 1.10 has no public way to read the allocated end under the MPI-IO
+// driver (H5Fget_eoa wants a SWMR driver; H5Fget_filesize fails once it
+// has written), but all that can lie past the file's end unwritten is
+// metadata allocated since the last write-out: at most the cache's
+// contents and the slack, beyond the end of what is in the file; the
+// size set here keeps that room, and trim_to_recorded takes it back after
+// the write-out. Only ever extends: the size must stay at least the end
+// the last write-out recorded. Rank 0 reads the size, as HDF5's truncate
+// does; one allreduce gives every rank the same decision for the
+// collective MPI_File_set_size. Collective; a failure is this rank's (the
+// caller agrees), and the write-out goes on without it.
+Status extend_past_allocated(const FileState& st, const std::string& path) {
+  size_t max_size = 0, min_clean = 0, cached = 0;
+  int entries = 0;
+  void* handle = nullptr;
+  Status local;
+  if (H5Fget_mdc_size(st.id->get(), &max_size, &min_clean, &cached, &entries) < 0) {
+    local = h5_error("H5Fget_mdc_size", path);
+  } else if (H5Fget_vfd_handle(st.id->get(), H5P_DEFAULT, &handle) < 0 || handle == nullptr) {
+    local = h5_error("H5Fget_vfd_handle", path);
+  }
+  MPI_File fh = handle ? *static_cast<MPI_File*>(handle) : MPI_FILE_NULL;
+  MPI_Offset size = -1;
+  if (local.ok() && st.comm.rank() == 0) {
+    const int rc = MPI_File_get_size(fh, &size);
+    if (rc != MPI_SUCCESS) local = comm::mpi_status(rc, "MPI_File_get_size");
+  }
+  // {any rank failed, the most any rank caches, rank 0's size}: the maximum of each.
+  int64_t facts[3] = {local.ok() ? 0 : 1, local.ok() ? static_cast<int64_t>(std::min<size_t>(cached, INT32_MAX)) : 0,
+                      st.comm.rank() == 0 ? static_cast<int64_t>(size) : -1};
+  const int rc = MPI_Allreduce(MPI_IN_PLACE, facts, 3, MPI_INT64_T, MPI_MAX, st.comm.get());
+  if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Allreduce");
+  if (facts[0] != 0 || facts[2] < 0) return local;
+  if (facts[2] > INT64_MAX - facts[1] - kWriteOutSlack) return local;  // no room to keep: as before
+  const int set = MPI_File_set_size(fh, static_cast<MPI_Offset>(facts[2] + facts[1] + kWriteOutSlack));
+  return set == MPI_SUCCESS ? local : comm::mpi_status(set, "MPI_File_set_size");
+}
+
+// The end of file a superblock of version 2 or 3 (the 1.8 format's)
+// records, from its first bytes: signature, version, sizes of offsets
+// and lengths, flags, then base, extension and end-of-file addresses
+// (8 bytes each in pario's files), root address, checksum. Read by hand:
+// HDF5 1.10 has no public call for it under the MPI-IO driver. -1 when
+// the bytes are no such superblock (and then nothing is cut).
+constexpr size_t kSuperblockBytes = 48;
+
+int64_t recorded_end(const unsigned char (&b)[kSuperblockBytes]) {
+  static const unsigned char kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  auto le64 = [&b](size_t at) {
+    uint64_t v = 0;
+    for (size_t i = 8; i-- > 0;) v = (v << 8) | b[at + i];
+    return v;
+  };
+  if (std::memcmp(b, kSignature, sizeof kSignature) != 0 || (b[8] != 2 && b[8] != 3) || b[9] != 8) return -1;
+  if (le64(12) != 0) return -1;  // a base address (a user block): never in pario's files
+  const uint64_t end = le64(28);
+  return end > 0 && end <= static_cast<uint64_t>(INT64_MAX) ? static_cast<int64_t>(end) : -1;
+}
+
+// After a write-out (H5Fflush): the room extend_past_allocated left taken
+// back, the file cut to the end its superblock now records, as HDF5's
+// truncate does when its allocated end moved (when it did not, HDF5 cuts
+// nothing and the room would stay). Rank 0 reads; one allreduce gives
+// every rank the same decision for the collective MPI_File_set_size.
+// Collective; a failure is this rank's.
+Status trim_to_recorded(const FileState& st, const std::string& path) {
+  void* handle = nullptr;
+  Status local;
+  if (H5Fget_vfd_handle(st.id->get(), H5P_DEFAULT, &handle) < 0 || handle == nullptr) {
+    local = h5_error("H5Fget_vfd_handle", path);
+  }
+  MPI_File fh = handle ? *static_cast<MPI_File*>(handle) : MPI_FILE_NULL;
+  int64_t cut_to = -1;
+  if (local.ok() && st.comm.rank() == 0) {
+    unsigned char b[kSuperblockBytes];
+    MPI_Status got;
+    int count = 0;
+    MPI_Offset size = -1;
+    int rc = MPI_File_read_at(fh, 0, b, sizeof b, MPI_BYTE, &got);
+    if (rc == MPI_SUCCESS) rc = MPI_Get_count(&got, MPI_BYTE, &count);
+    if (rc == MPI_SUCCESS) rc = MPI_File_get_size(fh, &size);
+    if (rc != MPI_SUCCESS) {
+      local = comm::mpi_status(rc, "MPI_File_read_at");
+    } else if (count == static_cast<int>(sizeof b)) {
+      const int64_t end = recorded_end(b);
+      if (end > 0 && end < size) cut_to = end;
+    }
+  }
+  // {any rank failed, rank 0's cut}: the maximum of each.
+  int64_t facts[2] = {local.ok() ? 0 : 1, cut_to};
+  const int rc = MPI_Allreduce(MPI_IN_PLACE, facts, 2, MPI_INT64_T, MPI_MAX, st.comm.get());
+  if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Allreduce");
+  if (facts[0] != 0 || facts[1] < 0) return local;
+  const int set = MPI_File_set_size(fh, static_cast<MPI_Offset>(facts[1]));
+  return set == MPI_SUCCESS ? local : comm::mpi_status(set, "MPI_File_set_size");
+}
+
+// The same, rank 0 alone once HDF5 has closed the file (H5Fclose cuts
+// only as H5Fflush does), through a descriptor of its own.
+Status trim_closed_to_recorded(const std::string& path) {
+  device::OpenOptions o;
+  o.read = o.write = true;
+  Result<std::unique_ptr<device::Device>> d = device::open_posix(path, o);
+  if (!d.ok()) return d.status();
+  unsigned char b[kSuperblockBytes];
+  size_t got = 0;
+  Status s = (*d)->read_at(0, b, sizeof b, &got);
+  Result<uint64_t> size = s.ok() ? (*d)->size() : Result<uint64_t>(s);
+  if (!size.ok()) s = size.status();
+  const int64_t end = s.ok() && got == sizeof b ? recorded_end(b) : -1;
+  if (end > 0 && static_cast<uint64_t>(end) < *size) s = (*d)->truncate(static_cast<uint64_t>(end));
+  const Status closed = (*d)->close();
+  return s.ok() ? closed : s;
+}
+
+}  // namespace
+
 Status File::close(const Status& carried) {
   if (!state_) return carried;
   Status local;
@@ -382,7 +515,13 @@ Status File::close(const Status& carried) {
                                      " dataset(s) still open: close them first");
   }
   PARIO_RETURN_IF_ERROR(comm::agree(state_->comm, local));
-  if (state_->id->release() < 0) local = h5_error("H5Fclose", path_);
+  if (writable_) local = extend_past_allocated(*state_, path_);
+  if (state_->id->release() < 0) {
+    if (local.ok()) local = h5_error("H5Fclose", path_);
+  } else if (writable_ && state_->comm.rank() == 0) {
+    const Status trimmed = trim_closed_to_recorded(path_);
+    if (local.ok()) local = trimmed;
+  }
   if (local.ok()) local = carried;
   Status s = comm::agree(state_->comm, local);
   const Status freed = state_->comm.free();
@@ -710,8 +849,15 @@ Result<std::vector<std::string>> File::attribute_names(const std::string& object
 
 Status File::flush() {
   if (!state_) return closed_file("H5Fflush", path_);
-  if (H5Fflush(state_->id->get(), H5F_SCOPE_LOCAL) < 0) return h5_error("H5Fflush", path_);
-  return Status::Ok();
+  if (!writable_) {
+    if (H5Fflush(state_->id->get(), H5F_SCOPE_LOCAL) < 0) return h5_error("H5Fflush", path_);
+    return Status::Ok();
+  }
+  const Status extended = extend_past_allocated(*state_, path_);
+  // Lockstep whatever H5Fflush said on this rank: the trim is collective.
+  const Status flushed = H5Fflush(state_->id->get(), H5F_SCOPE_LOCAL) < 0 ? h5_error("H5Fflush", path_) : extended;
+  const Status trimmed = trim_to_recorded(*state_, path_);
+  return flushed.ok() ? trimmed : flushed;
 }
 
 // Close and reopen: HDF5 1.10's H5Fflush has no way to skip the MPI-IO
@@ -729,14 +875,18 @@ Status File::write_back() {
   // duplicate, MPI_File_open), so a rank whose close failed must not
   // return while the others wait in it. The name is checked again as at
   // open (no link swapped in since).
-  PARIO_RETURN_IF_ERROR(comm::agree(state_->comm, state_->id->release() < 0
-                                                      ? h5_error("H5Fclose", path_)
-                                                      : check_path(path_, FileMode::kReadWrite)));
+  Status extended = extend_past_allocated(*state_, path_);
+  Status closed = state_->id->release() < 0 ? h5_error("H5Fclose", path_) : check_path(path_, FileMode::kReadWrite);
+  if (closed.ok() && state_->comm.rank() == 0) {
+    const Status trimmed = trim_closed_to_recorded(path_);
+    if (extended.ok()) extended = trimmed;
+  }
+  PARIO_RETURN_IF_ERROR(comm::agree(state_->comm, closed));
   std::unique_ptr<Hid> fapl = access_list(state_->comm.get());
   if (!fapl) return h5_error("H5Pset_fapl_mpio", path_);
   state_->id = owned(H5Fopen(path_.c_str(), H5F_ACC_RDWR, fapl->get()), H5Fclose);
   if (state_->id->get() < 0) return h5_error("H5Fopen", path_);
-  return Status::Ok();
+  return extended;
 }
 
 // ---------------------------------------------------------------- Dataset

@@ -145,17 +145,20 @@
 //     (when its end mark does not read either); where HDF5 cannot unlink
 //     a cut segment, a read-write open rebuilds /segments: a new group
 //     links segments 0..k-1, the old one goes aside as /segments.torn
-//     (dataset_crash_test's "damaged" runs). Not repaired: a kill inside
-//     a write-out after HDF5 wrote the superblock and before it set the
-//     file's size leaves the file short of its recorded end, which HDF5
-//     refuses ("truncated file", kCorrupt) read-only and read-write;
-//     extending it would also "repair" a file cut otherwise (a copy
-//     stopped midway), whose lost bytes zeros would stand in for.
-//     A kill inside the append's write-out can leave k's group in the
-//     file without k-1's end mark: both are cut short then (neither
-//     append had returned). HDF5 1.10 has no journal: a kill inside a
-//     write-out can still leave the file between two states in other
-//     ways, and the multi-file modes bound that loss to one member file.
+//     (dataset_crash_test's "damaged" runs). A kill inside the append's
+//     write-out can leave k's group in the file without k-1's end mark,
+//     or one rank's share of HDF5's collective metadata write without
+//     another's (k's header or k-1's then may not read): both are cut
+//     short then (neither append had returned; the "unmarked" and
+//     "writeout" runs). That write-out writes the superblock, with the
+//     file's new end, before HDF5 sets the file's size: File extends the
+//     file first (h5.cpp, extend_past_allocated), so a kill cannot leave
+//     it short of its recorded end; a file that is short ("truncated
+//     file", kCorrupt) was cut otherwise (a copy stopped midway) and is
+//     refused read-only and read-write, not extended. HDF5 1.10 has no
+//     journal: a kill inside a write-out can still leave metadata shared
+//     with segments 0..k-2 between two states, and the multi-file modes
+//     bound that loss to one member file.
 //     Measured with tools/crash_campaign.py (a writer growing one file
 //     with infos up to 16 MB, killed at random moments): see
 //     docs/reliability_notes.md.
@@ -365,8 +368,9 @@ class Pds {
   // The segment records of a file's /segments, positions first, first+1,
   // ...; with `ended`, whether each one's end is marked (pario_ended).
   // With last_unreadable (where ends are marked), a last segment whose
-  // records are damaged or missing counts as one not ended (its record a
-  // placeholder) and sets *last_unreadable, instead of failing.
+  // records are damaged or missing, or the one before it when the last
+  // has no end mark, counts as one not ended (its record a placeholder)
+  // and sets *last_unreadable, instead of failing.
   static Status read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out, std::vector<bool>* ended,
                               bool* last_unreadable = nullptr);
   static Status load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign,

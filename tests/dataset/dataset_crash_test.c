@@ -13,7 +13,11 @@
  *       0..K-1 are there with their values, the late section too (K's
  *       append re-synced segment 0's file), and K is not; K is appended
  *       again and written, and after closing and reopening read-only all
- *       K+1 segments read back. With PARIO_TEST_DAMAGE=header (modes
+ *       K+1 segments read back. With PARIO_TEST_KILL=writeout, the kill
+ *       comes inside K's append instead, in the write-out of K-1's end and
+ *       K's group, once the superblock is in the file and nothing else of
+ *       it is (see write_hook): K-1 and K are both cut short, as with
+ *       PARIO_TEST_DAMAGE=unmark. With PARIO_TEST_DAMAGE=header (modes
  *       one and two), rank 0 first damages the header of K's group in
  *       the file (with HDF5, as a kill inside an eviction can): a
  *       read-only open lists 0..K-1, and the read-write one sets
@@ -41,6 +45,72 @@ enum { kSegments = 3 }; /* K: the segment being written when killed */
 
 static int rank, size;
 static pario_group_t world;
+
+/* PARIO_TEST_KILL=writeout: HDF5 writes the superblock, with the file's
+ * new end, before it sets the file's size, and a write-out's metadata
+ * goes out in one collective write (pario asks for collective metadata
+ * writes), each rank writing its share. A kill when one rank's share,
+ * the one with the superblock, is in the file and another's is not
+ * leaves a file shorter than the end it records ("truncated file")
+ * unless pario made it long enough first. Through MPI's profiling
+ * interface (exported, as dataset_faults_test's): while armed, every
+ * write is dropped (reported done, the file untouched) but a share that
+ * starts at offset 0, the superblock's, which is written and then kills
+ * its writer; mpiexec ends the others. */
+#define INTERPOSED __attribute__((visibility("default")))
+static volatile int drop_writes = 0;
+
+static int write_hook(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype type,
+                      MPI_Status *status, int collective) {
+  if (!drop_writes) {
+    return collective ? PMPI_File_write_at_all(fh, offset, buf, count, type, status)
+                      : PMPI_File_write_at(fh, offset, buf, count, type, status);
+  }
+  MPI_Offset disp = 0;
+  MPI_Datatype etype, filetype;
+  char rep[MPI_MAX_DATAREP_STRING];
+  int type_size = 0;
+  PMPI_File_get_view(fh, &disp, &etype, &filetype, rep);
+  PMPI_Type_size(type, &type_size);
+  const MPI_Count bytes = (MPI_Count)type_size * count;
+  /* HDF5's collective metadata writes carry the addresses in the view's
+   * file type (displacement 0, offset 0): its lowest byte is where the
+   * write starts. */
+  MPI_Aint lb = 0, extent = 0;
+  PMPI_Type_get_true_extent(filetype, &lb, &extent);
+  if (disp + offset + lb == 0 && bytes > 0) {
+    /* This rank's part alone (the others' are dropped), then the kill. */
+    PMPI_File_write_at(fh, offset, buf, count, type, MPI_STATUS_IGNORE);
+    raise(SIGKILL);
+  }
+  if (status != MPI_STATUS_IGNORE) MPI_Status_set_elements_x(status, MPI_BYTE, bytes);
+  return MPI_SUCCESS;
+}
+
+INTERPOSED int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype type,
+                                 MPI_Status *status) {
+  return write_hook(fh, offset, buf, count, type, status, 0);
+}
+INTERPOSED int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype type,
+                                     MPI_Status *status) {
+  return write_hook(fh, offset, buf, count, type, status, 1);
+}
+
+/* Rank 0 leaves PATH.killed when every check so far passed on every rank
+ * (the test's script asks for it: a run that failed early is no crash
+ * test). */
+static void mark_killed(const char *path) {
+  int failed = check_failures;
+  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0 && failed == 0) {
+    char marker[1024];
+    snprintf(marker, sizeof marker, "%s.killed", path);
+    FILE *fp = fopen(marker, "w");
+    if (fp) fclose(fp);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  fflush(NULL);
+}
 
 static double temp_value(int64_t s, int64_t j) { return 100.0 * (double)s + (double)j; }
 
@@ -198,6 +268,20 @@ int main(int argc, char **argv) {
     CHECK(pario_dataset_variable_register(ds, "late", PARIO_ITEM_SCALAR, NULL, PARIO_TYPE_DOUBLE, &v) == PARIO_OK);
     for (int64_t s = 0; s < kSegments; ++s) append_whole(ds, s);
     write_late(ds);
+    const char *which = getenv("PARIO_TEST_KILL");
+    if (which && strcmp(which, "writeout") == 0) {
+      /* 32 KB on K-1, which stays in HDF5's cache until K's append:
+       * that write-out then ends past the file's end. */
+      static double big[4000];
+      CHECK(pario_dataset_info_put(ds, PARIO_INFO_SEGMENT, kSegments - 1, "big", PARIO_TYPE_DOUBLE, 4000, big) ==
+            PARIO_OK);
+      mark_killed(path);
+      drop_writes = 1;
+      pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, kSegments, (double)kSegments, NULL);
+      drop_writes = 0;
+      fprintf(stderr, "dataset_crash_test: rank %d: K's append wrote no superblock\n", rank);
+      abort(); /* a kill all the same, but the recovery finds K-1 whole: it fails */
+    }
     CHECK(pario_dataset_segment_append(ds, PARIO_SEGMENT_STATE, kSegments, (double)kSegments, NULL) == PARIO_OK);
     write_temp(ds, kSegments);
     /* PARIO_TEST_INFOS=N,V: N infos of V doubles on segment K first (a
@@ -217,24 +301,11 @@ int main(int argc, char **argv) {
       }
       free(big);
     }
-    /* Killed mid-segment, as by kill -9: nothing is closed or flushed.
-     * Rank 0 leaves PATH.killed first when every check so far passed
-     * (the test's script asks for it: a run that failed early is no
-     * crash test). */
-    int failed = check_failures;
-    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0 && failed == 0) {
-      char marker[1024];
-      snprintf(marker, sizeof marker, "%s.killed", path);
-      FILE *fp = fopen(marker, "w");
-      if (fp) fclose(fp);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    fflush(NULL);
+    /* Killed mid-segment, as by kill -9: nothing is closed or flushed. */
+    mark_killed(path);
     /* PARIO_TEST_KILL=last: only the last rank dies; the others go on
      * into vel's collective write and are killed there by the launcher
      * (mpiexec ends a job one of whose processes died), mid-call. */
-    const char *which = getenv("PARIO_TEST_KILL");
     if (which && strcmp(which, "last") == 0 && rank != size - 1) {
       write_vel(ds, kSegments);
       pario_dataset_close(&ds);
@@ -246,10 +317,13 @@ int main(int argc, char **argv) {
   const int damaged = damage && strstr(damage, "header") != NULL;
   /* unmark: K-1's end mark gone too, as a kill inside the write-out of
    * K's append can leave it (K's group there, K-1's mark not): both cut. */
-  const int kept = damage && strstr(damage, "unmark") != NULL ? kSegments - 1 : kSegments;
+  const char *kill_mode = getenv("PARIO_TEST_KILL");
+  const int in_writeout = kill_mode && strcmp(kill_mode, "writeout") == 0;
+  const int unmark = damage && strstr(damage, "unmark") != NULL;
+  const int kept = unmark || in_writeout ? kSegments - 1 : kSegments;
   if (damaged) damage_last_segment(path, argv[2]);
-  if (kept < kSegments) unmark_segment(path, argv[2], kept);
-  if (damage) {
+  if (unmark) unmark_segment(path, argv[2], kept);
+  if (damage || in_writeout) {
     /* Read-only: the cut segments are not listed; the others are whole. */
     CHECK(pario_dataset_open(world, path, PARIO_MODE_READ, &ds) == PARIO_OK);
     CHECK(pario_dataset_segment_count(ds, &n) == PARIO_OK && n == kept);
