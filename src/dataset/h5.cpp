@@ -50,6 +50,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <set>
 #include <vector>
 
 #include "base/convert.h"
@@ -93,6 +94,13 @@ struct FileState {
   // Link, group and dataset access: every path is walked with these, which
   // refuse to follow an external link (refuse_external_link).
   std::unique_ptr<Hid> lapl, gapl, dapl;
+  // The end of the raw data of every dataset made here (allocated at
+  // creation, written when the caller writes it: what a decomposition
+  // leaves uncovered never is), and the file's size when the current
+  // write-out began (-1: not extended). extend_past_allocated.
+  int64_t raw_end = 0, size_before_write_out = -1;
+  // Objects found damaged (object_error).
+  std::set<std::string> damaged;
 };
 
 namespace {
@@ -150,6 +158,21 @@ Status h5_error(const char* call, const std::string& what) {
     if (w.entries.size() > 1 && w.entries.back() != cause) cause += ": " + w.entries.back();
   }
   return Status(w.code, std::string(call) + ": " + what + ": " + cause);
+}
+
+// The status of a failed open of `object`. HDF5 says a header fails its
+// checksum only the first time it tries to load it; a later open of the
+// same object fails with another message ("unable to determine object
+// type", an I/O error). So an object found damaged stays damaged for
+// this file handle.
+Status object_error(FileState& st, const char* call, const std::string& object, const std::string& what) {
+  Status s = h5_error(call, what);
+  if (s.code() == Code::kCorrupt) {
+    st.damaged.insert(object);
+  } else if (st.damaged.count(object) != 0) {
+    s = Status(Code::kCorrupt, s.message() + " (its header failed its checksum before)");
+  }
+  return s;
 }
 
 // The HDF5 type of an element type: little-endian standard types in the
@@ -392,16 +415,18 @@ constexpr int64_t kWriteOutSlack = int64_t{1} << 20;
 // and which cannot be told from a file cut short by other means. HDF5
 // 1.10 has no public way to read the allocated end under the MPI-IO
 // driver (H5Fget_eoa wants a SWMR driver; H5Fget_filesize fails once it
-// has written), but all that can lie past the file's end unwritten is
-// metadata allocated since the last write-out: at most the cache's
-// contents and the slack, beyond the end of what is in the file; the
-// size set here keeps that room, and trim_to_recorded takes it back after
-// the write-out. Only ever extends: the size must stay at least the end
+// has written), but what can lie past the file's end unwritten is the
+// raw data of datasets made here that no write reached (allocated early,
+// never filled: raw_end) and metadata allocated since the last
+// write-out, at most the cache's contents and the slack; the size set
+// here keeps that room past both, and trim_to_recorded takes it back
+// after the write-out. Only ever extends: the size must stay at least the end
 // the last write-out recorded. Rank 0 reads the size, as HDF5's truncate
 // does; one allreduce gives every rank the same decision for the
 // collective MPI_File_set_size. Collective; a failure is this rank's (the
 // caller agrees), and the write-out goes on without it.
-Status extend_past_allocated(const FileState& st, const std::string& path) {
+Status extend_past_allocated(FileState& st, const std::string& path) {
+  st.size_before_write_out = -1;
   size_t max_size = 0, min_clean = 0, cached = 0;
   int entries = 0;
   void* handle = nullptr;
@@ -423,9 +448,12 @@ Status extend_past_allocated(const FileState& st, const std::string& path) {
   const int rc = MPI_Allreduce(MPI_IN_PLACE, facts, 3, MPI_INT64_T, MPI_MAX, st.comm.get());
   if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Allreduce");
   if (facts[0] != 0 || facts[2] < 0) return local;
-  if (facts[2] > INT64_MAX - facts[1] - kWriteOutSlack) return local;  // no room to keep: as before
-  const int set = MPI_File_set_size(fh, static_cast<MPI_Offset>(facts[2] + facts[1] + kWriteOutSlack));
-  return set == MPI_SUCCESS ? local : comm::mpi_status(set, "MPI_File_set_size");
+  const int64_t end = std::max(facts[2], st.raw_end);  // raw_end: the same on every rank
+  if (end > INT64_MAX - facts[1] - kWriteOutSlack) return local;  // no room to keep: as before
+  const int set = MPI_File_set_size(fh, static_cast<MPI_Offset>(end + facts[1] + kWriteOutSlack));
+  if (set != MPI_SUCCESS) return comm::mpi_status(set, "MPI_File_set_size");
+  st.size_before_write_out = facts[2];
+  return local;
 }
 
 // The end of file a superblock of version 2 or 3 (the 1.8 format's)
@@ -449,13 +477,26 @@ int64_t recorded_end(const unsigned char (&b)[kSuperblockBytes]) {
   return end > 0 && end <= static_cast<uint64_t>(INT64_MAX) ? static_cast<int64_t>(end) : -1;
 }
 
-// After a write-out (H5Fflush): the room extend_past_allocated left taken
-// back, the file cut to the end its superblock now records, as HDF5's
-// truncate does when its allocated end moved (when it did not, HDF5 cuts
-// nothing and the room would stay). Rank 0 reads; one allreduce gives
-// every rank the same decision for the collective MPI_File_set_size.
-// Collective; a failure is this rank's.
-Status trim_to_recorded(const FileState& st, const std::string& path) {
+// What a trim may cut the file to: the end its superblock records, and
+// never below the size the file had before the write-out began (whatever
+// was written before it stays, also after a write-out that failed before
+// its superblock). -1: nothing to cut.
+int64_t trim_target(int64_t recorded, int64_t size_before, int64_t size) {
+  if (recorded <= 0 || size_before < 0) return -1;
+  const int64_t to = std::max(recorded, size_before);
+  return to < size ? to : -1;
+}
+
+// After a write-out (H5Fflush) that succeeded on every rank (`flushed`,
+// this rank's): the room extend_past_allocated left taken back, the file
+// cut to the end its superblock now records, as HDF5's truncate does
+// when its allocated end moved (when it did not, HDF5 cuts nothing and
+// the room would stay). After a failure nothing is cut: HDF5 keeps what
+// it wrote as written and will name it in the next superblock. Rank 0
+// reads (the flush's MPI_File_sync makes every rank's writes visible);
+// one allreduce gives every rank the same decision for the collective
+// MPI_File_set_size. Collective; a failure is this rank's.
+Status trim_to_recorded(const FileState& st, const std::string& path, bool flushed) {
   void* handle = nullptr;
   Status local;
   if (H5Fget_vfd_handle(st.id->get(), H5P_DEFAULT, &handle) < 0 || handle == nullptr) {
@@ -468,18 +509,21 @@ Status trim_to_recorded(const FileState& st, const std::string& path) {
     MPI_Status got;
     int count = 0;
     MPI_Offset size = -1;
+    const char* call = "MPI_File_read_at";
     int rc = MPI_File_read_at(fh, 0, b, sizeof b, MPI_BYTE, &got);
     if (rc == MPI_SUCCESS) rc = MPI_Get_count(&got, MPI_BYTE, &count);
-    if (rc == MPI_SUCCESS) rc = MPI_File_get_size(fh, &size);
+    if (rc == MPI_SUCCESS) {
+      call = "MPI_File_get_size";
+      rc = MPI_File_get_size(fh, &size);
+    }
     if (rc != MPI_SUCCESS) {
-      local = comm::mpi_status(rc, "MPI_File_read_at");
+      local = comm::mpi_status(rc, call);
     } else if (count == static_cast<int>(sizeof b)) {
-      const int64_t end = recorded_end(b);
-      if (end > 0 && end < size) cut_to = end;
+      cut_to = trim_target(recorded_end(b), st.size_before_write_out, size);
     }
   }
-  // {any rank failed, rank 0's cut}: the maximum of each.
-  int64_t facts[2] = {local.ok() ? 0 : 1, cut_to};
+  // {any rank failed (its flush or here), rank 0's cut}: the maximum of each.
+  int64_t facts[2] = {local.ok() && flushed ? 0 : 1, cut_to};
   const int rc = MPI_Allreduce(MPI_IN_PLACE, facts, 2, MPI_INT64_T, MPI_MAX, st.comm.get());
   if (rc != MPI_SUCCESS) return comm::mpi_status(rc, "MPI_Allreduce");
   if (facts[0] != 0 || facts[1] < 0) return local;
@@ -487,9 +531,11 @@ Status trim_to_recorded(const FileState& st, const std::string& path) {
   return set == MPI_SUCCESS ? local : comm::mpi_status(set, "MPI_File_set_size");
 }
 
-// The same, rank 0 alone once HDF5 has closed the file (H5Fclose cuts
-// only as H5Fflush does), through a descriptor of its own.
-Status trim_closed_to_recorded(const std::string& path) {
+// The same, rank 0 alone once every rank's H5Fclose has returned (it
+// cuts only as H5Fflush does; the caller agrees first, so that what
+// every rank wrote is there to read), through a descriptor of its own.
+// The file is closed: its superblock is all a reader will go by.
+Status trim_closed_to_recorded(const std::string& path, int64_t size_before) {
   device::OpenOptions o;
   o.read = o.write = true;
   Result<std::unique_ptr<device::Device>> d = device::open_posix(path, o);
@@ -499,8 +545,10 @@ Status trim_closed_to_recorded(const std::string& path) {
   Status s = (*d)->read_at(0, b, sizeof b, &got);
   Result<uint64_t> size = s.ok() ? (*d)->size() : Result<uint64_t>(s);
   if (!size.ok()) s = size.status();
-  const int64_t end = s.ok() && got == sizeof b ? recorded_end(b) : -1;
-  if (end > 0 && static_cast<uint64_t>(end) < *size) s = (*d)->truncate(static_cast<uint64_t>(end));
+  const int64_t to = s.ok() && got == sizeof b && *size <= static_cast<uint64_t>(INT64_MAX)
+                         ? trim_target(recorded_end(b), size_before, static_cast<int64_t>(*size))
+                         : -1;
+  if (to > 0) s = (*d)->truncate(static_cast<uint64_t>(to));
   const Status closed = (*d)->close();
   return s.ok() ? closed : s;
 }
@@ -515,13 +563,14 @@ Status File::close(const Status& carried) {
                                      " dataset(s) still open: close them first");
   }
   PARIO_RETURN_IF_ERROR(comm::agree(state_->comm, local));
-  if (writable_) local = extend_past_allocated(*state_, path_);
-  if (state_->id->release() < 0) {
-    if (local.ok()) local = h5_error("H5Fclose", path_);
-  } else if (writable_ && state_->comm.rank() == 0) {
-    const Status trimmed = trim_closed_to_recorded(path_);
-    if (local.ok()) local = trimmed;
+  const Status extended = writable_ ? extend_past_allocated(*state_, path_) : Status::Ok();
+  if (state_->id->release() < 0) local = h5_error("H5Fclose", path_);
+  if (writable_) {
+    // Every rank closed first (one agreement more), then rank 0 trims.
+    local = comm::agree(state_->comm, local);
+    if (local.ok() && state_->comm.rank() == 0) local = trim_closed_to_recorded(path_, state_->size_before_write_out);
   }
+  if (local.ok()) local = extended;
   if (local.ok()) local = carried;
   Status s = comm::agree(state_->comm, local);
   const Status freed = state_->comm.free();
@@ -667,7 +716,7 @@ Status File::link(const std::string& existing, const std::string& path) {
 Result<std::vector<std::string>> File::links(const std::string& group) {
   if (!state_) return closed_file("H5Literate", group);
   auto g = owned(H5Gopen2(state_->id->get(), group.c_str(), state_->gapl->get()), H5Gclose);
-  if (g->get() < 0) return h5_error("H5Gopen2", path_ + ":" + group);
+  if (g->get() < 0) return object_error(*state_, "H5Gopen2", group, path_ + ":" + group);
   LinkNames found;
   hsize_t at = 0;
   if (H5Literate(g->get(), H5_INDEX_NAME, H5_ITER_INC, &at, collect_name, &found) < 0) {
@@ -806,7 +855,7 @@ Status File::set_attribute(const std::string& object, const std::string& name, c
   if (!state_) return closed_file("H5Acreate2", object);
   const std::string what = path_ + ":" + object + " attribute " + name;
   auto obj = open_object(*state_, object);
-  if (obj->get() < 0) return h5_error("H5Oopen", what);
+  if (obj->get() < 0) return object_error(*state_, "H5Oopen", object, what);
   return write_attribute(obj->get(), what, name, value, /*replace=*/true);
 }
 
@@ -814,7 +863,7 @@ Result<AttrValue> File::attribute(const std::string& object, const std::string& 
   if (!state_) return closed_file("H5Aopen", object);
   const std::string what = path_ + ":" + object + " attribute " + name;
   auto obj = open_object(*state_, object);
-  if (obj->get() < 0) return h5_error("H5Oopen", what);
+  if (obj->get() < 0) return object_error(*state_, "H5Oopen", object, what);
   return read_attribute(obj->get(), what, name);
 }
 
@@ -838,7 +887,7 @@ Status File::create_group(const std::string& path, const std::vector<std::pair<s
 Result<std::vector<std::string>> File::attribute_names(const std::string& object) {
   if (!state_) return closed_file("H5Aiterate2", object);
   auto obj = open_object(*state_, object);
-  if (obj->get() < 0) return h5_error("H5Oopen", path_ + ":" + object);
+  if (obj->get() < 0) return object_error(*state_, "H5Oopen", object, path_ + ":" + object);
   std::vector<std::string> names;
   hsize_t at = 0;
   if (H5Aiterate2(obj->get(), H5_INDEX_NAME, H5_ITER_INC, &at, collect_attr_name, &names) < 0) {
@@ -856,7 +905,7 @@ Status File::flush() {
   const Status extended = extend_past_allocated(*state_, path_);
   // Lockstep whatever H5Fflush said on this rank: the trim is collective.
   const Status flushed = H5Fflush(state_->id->get(), H5F_SCOPE_LOCAL) < 0 ? h5_error("H5Fflush", path_) : extended;
-  const Status trimmed = trim_to_recorded(*state_, path_);
+  const Status trimmed = trim_to_recorded(*state_, path_, flushed.ok());
   return flushed.ok() ? trimmed : flushed;
 }
 
@@ -876,12 +925,13 @@ Status File::write_back() {
   // return while the others wait in it. The name is checked again as at
   // open (no link swapped in since).
   Status extended = extend_past_allocated(*state_, path_);
-  Status closed = state_->id->release() < 0 ? h5_error("H5Fclose", path_) : check_path(path_, FileMode::kReadWrite);
-  if (closed.ok() && state_->comm.rank() == 0) {
-    const Status trimmed = trim_closed_to_recorded(path_);
+  PARIO_RETURN_IF_ERROR(comm::agree(state_->comm, state_->id->release() < 0
+                                                      ? h5_error("H5Fclose", path_)
+                                                      : check_path(path_, FileMode::kReadWrite)));
+  if (state_->comm.rank() == 0) {
+    const Status trimmed = trim_closed_to_recorded(path_, state_->size_before_write_out);
     if (extended.ok()) extended = trimmed;
   }
-  PARIO_RETURN_IF_ERROR(comm::agree(state_->comm, closed));
   std::unique_ptr<Hid> fapl = access_list(state_->comm.get());
   if (!fapl) return h5_error("H5Pset_fapl_mpio", path_);
   state_->id = owned(H5Fopen(path_.c_str(), H5F_ACC_RDWR, fapl->get()), H5Fclose);
@@ -956,7 +1006,7 @@ Result<Dataset> Dataset::create(File& file, const std::string& name, ElementType
   if (space->get() < 0 || file_type == nullptr || file_type->get() < 0) {
     local = h5_error("H5Screate_simple", what);
   } else {
-    const FileState& st = *file.state_;
+    FileState& st = *file.state_;
     ds.id_ = owned(H5Dcreate2(st.id->get(), name.c_str(), file_type->get(), space->get(), st.lcpl->get(),
                               st.dcpl->get(), st.dapl->get()),
                    H5Dclose);
@@ -965,6 +1015,13 @@ Result<Dataset> Dataset::create(File& file, const std::string& name, ElementType
     } else {
       ds.space_ = std::move(space);
       local = finish_open(type, what, &ds.mem_type_);
+      // Contiguous and allocated now: where its bytes end, which no write
+      // may have reached by the next write-out (extend_past_allocated).
+      const haddr_t at = H5Dget_offset(ds.id_->get());
+      const hsize_t bytes = H5Dget_storage_size(ds.id_->get());
+      if (at != HADDR_UNDEF && at <= static_cast<haddr_t>(INT64_MAX) && bytes <= static_cast<hsize_t>(INT64_MAX) - at) {
+        st.raw_end = std::max(st.raw_end, static_cast<int64_t>(at + bytes));
+      }
     }
   }
   PARIO_RETURN_IF_ERROR(agreement == Agreement::kCaller ? local : comm::agree(file.state_->comm, local));

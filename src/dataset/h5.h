@@ -160,11 +160,12 @@ class File {
   Result<std::vector<std::string>> attribute_names(const std::string& object);
   // Writes HDF5's cached metadata and raw data to the file, then syncs
   // it: with the MPI-IO driver H5Fflush always ends in MPI_File_sync, an
-  // fsync. Lockstep (every rank). A writable file is first made longer
-  // than HDF5 can have allocated, and cut back after to the end its
-  // superblock records (as by write_back and close), so that a kill
-  // inside cannot leave it shorter than that end; a failure of either is
-  // returned after the flush.
+  // fsync. Lockstep (every rank); the status is this rank's, and the
+  // caller agrees on it. A writable file is first made longer than HDF5
+  // can have allocated, and cut back after to the end its superblock
+  // records (as by write_back and close), so that a kill inside cannot
+  // leave it shorter than that end; a failure of either is returned
+  // after the flush.
   Status flush();
   // Writes HDF5's cached metadata and raw data to the file without an
   // fsync: the file is closed (H5Fclose writes everything; the MPI-IO

@@ -287,20 +287,31 @@ Status Pds::read_segments(File& f, int64_t first, std::vector<SegmentRecord>* ou
     // checksum" twice in 46 kills of a one-file writer, 2026-11-27). It
     // never ended: it is cut short like one that reads without its mark
     // (drop_cut_segment), not damage. So is the one before it when the
-    // last has no end mark either: its mark goes out with the last one's
-    // group, and a kill inside that write-out can leave either header
-    // part-written (one rank's share of HDF5's collective metadata write
-    // in the file, another's not: dataset_crash_test's "writeout" runs).
-    // An earlier segment unreadable still is damage, and so is an I/O
-    // error (kIo), which is no proof of damage. A segment whose end mark
-    // reads did end: then it is damage too.
+    // last has no end mark either and holds no section: its mark goes out
+    // with the last one's empty group, and a kill inside that write-out
+    // can leave either header part-written (one rank's share of HDF5's
+    // collective metadata write in the file, another's not:
+    // dataset_crash_test's "writeout" runs). Once the last holds a
+    // section its append had returned, so the one before had ended.
+    // Left ambiguous: a kill inside the write-out of a section or info
+    // into the one before, after the last was appended and before it
+    // took a section, tearing that header too; both are then cut where
+    // the file used to open not at all (read-write, /segments.torn keeps
+    // the torn group). An earlier segment unreadable still is damage,
+    // and so is an I/O error (kIo), which is no proof of damage. A
+    // segment whose end mark reads did end: then it is damage too.
     auto damaged = [](const Status& st) { return st.code() == Code::kCorrupt || st.code() == Code::kNotFound; };
     const size_t left = numbered.size() - i;  // 1: the last
-    const bool may_be_cut =
-        left == 1 || (left == 2 && !f.attribute(segment_path(numbered.back().first), kEndedAttr).ok());
-    if (may_be_cut && ended && last_unreadable && (!kind.ok() || !index.ok() || !value.ok()) &&
+    auto last_may_be_cut = [&] {
+      const std::string last_at = segment_path(numbered.back().first);
+      if (f.attribute(last_at, kEndedAttr).ok()) return false;
+      Result<std::vector<std::string>> sections = f.links(last_at);
+      return !sections.ok() || sections->empty();
+    };
+    if (ended && last_unreadable && (!kind.ok() || !index.ok() || !value.ok()) &&
         (kind.ok() || damaged(kind.status())) && (index.ok() || damaged(index.status())) &&
-        (value.ok() || damaged(value.status())) && !f.attribute(at, kEndedAttr).ok()) {
+        (value.ok() || damaged(value.status())) && (left == 1 || (left == 2 && last_may_be_cut())) &&
+        !f.attribute(at, kEndedAttr).ok()) {
       out->push_back(SegmentRecord{SegmentKind::kState, out->empty() ? 0 : out->back().time_index,
                                    out->empty() ? 0.0 : out->back().time_value});
       ended->push_back(false);

@@ -149,8 +149,8 @@
 //     write-out can leave k's group in the file without k-1's end mark,
 //     or one rank's share of HDF5's collective metadata write without
 //     another's (k's header or k-1's then may not read): both are cut
-//     short then (neither append had returned; the "unmarked" and
-//     "writeout" runs). That write-out writes the superblock, with the
+//     short then (neither append had returned, the last has no section
+//     yet; the "unmarked" and "writeout" runs). That write-out writes the superblock, with the
 //     file's new end, before HDF5 sets the file's size: File extends the
 //     file first (h5.cpp, extend_past_allocated), so a kill cannot leave
 //     it short of its recorded end; a file that is short ("truncated
