@@ -150,12 +150,13 @@
 //     or one rank's share of HDF5's collective metadata write without
 //     another's (k's header or k-1's then may not read): both are cut
 //     short then (neither append had returned, the last has no section
-//     yet; the "unmarked" and "writeout" runs). That write-out writes the superblock, with the
-//     file's new end, before HDF5 sets the file's size: File extends the
-//     file first (h5.cpp, extend_past_allocated), so a kill cannot leave
-//     it short of its recorded end; a file that is short ("truncated
-//     file", kCorrupt) was cut otherwise (a copy stopped midway) and is
-//     refused read-only and read-write, not extended. HDF5 1.10 has no
+//     yet; the "unmarked" and "writeout" runs). That write-out writes
+//     the superblock, with the file's new end, before HDF5 sets the
+//     file's size: File extends the file first (h5.cpp,
+//     extend_past_allocated), so a kill cannot leave it short of its
+//     recorded end; a file that is short ("truncated file", kCorrupt)
+//     was cut otherwise (a copy stopped midway) and is refused read-only
+//     and read-write, not extended. HDF5 1.10 has no
 //     journal: a kill inside a write-out can still leave metadata shared
 //     with segments 0..k-2 between two states, and the multi-file modes
 //     bound that loss to one member file.
@@ -369,8 +370,8 @@ class Pds {
   // ...; with `ended`, whether each one's end is marked (pario_ended).
   // With last_unreadable (where ends are marked), a last segment whose
   // records are damaged or missing, or the one before it when the last
-  // has no end mark, counts as one not ended (its record a placeholder)
-  // and sets *last_unreadable, instead of failing.
+  // has no end mark and holds no section, counts as one not ended (its
+  // record a placeholder) and sets *last_unreadable, instead of failing.
   static Status read_segments(File& f, int64_t first, std::vector<SegmentRecord>* out, std::vector<bool>* ended,
                               bool* last_unreadable = nullptr);
   static Status load_member(File& f, int64_t k, int64_t first, std::vector<SegmentRecord>* out, bool* foreign,
